@@ -1,0 +1,1 @@
+"""FactMemory: long-term memory about people for AI agents."""
