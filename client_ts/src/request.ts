@@ -1,0 +1,150 @@
+/** Turns elizaOS memories and entities into factmemory.v1 requests. */
+import { create } from "@bufbuild/protobuf";
+import { type Timestamp, timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type { Entity, IAgentRuntime, Memory } from "@elizaos/core";
+
+import {
+  type ChatMessage,
+  ChatMessageSchema,
+  type EvaluateRequest,
+  EvaluateRequestSchema,
+  type Item,
+  type ProvideRequest,
+  ProvideRequestSchema,
+  type RoomEntity,
+  RoomEntitySchema,
+} from "./gen/factmemory/v1/factmemory_pb.js";
+
+/** How many of the room's last messages go with each request. */
+export const RECENT_MESSAGE_COUNT = 12;
+
+/** What the runtime knows about the room of a message, loaded once per request. */
+export interface Conversation {
+  /** Oldest first. */
+  recent: Memory[];
+  entities: Entity[];
+}
+
+export interface EvaluateInput {
+  agentId: string;
+  agentName: string;
+  message: Memory;
+  conversation: Conversation;
+  responses: readonly Memory[];
+  items: readonly Item[];
+  didRespond: boolean;
+}
+
+export interface ProvideInput {
+  agentId: string;
+  agentName: string;
+  message: Memory;
+  conversation: Conversation;
+}
+
+/** Builds the merged post-turn request for the items whose evaluators ran. */
+export function buildEvaluateRequest(input: EvaluateInput): EvaluateRequest {
+  const names = nameBook(input.agentId, input.agentName, input.conversation.entities);
+  return create(EvaluateRequestSchema, {
+    agentId: input.agentId,
+    entityId: input.message.entityId,
+    roomId: input.message.roomId,
+    message: toChatMessage(input.message, names),
+    recentMessages: input.conversation.recent.map((memory) => toChatMessage(memory, names)),
+    items: [...input.items],
+    roomEntities: input.conversation.entities.flatMap(toRoomEntity),
+    agentResponses: input.responses.map((memory) => toChatMessage(memory, names)),
+    didRespond: input.didRespond,
+  });
+}
+
+/** Builds the per-turn facts request about the sender of `message`. */
+export function buildProvideRequest(input: ProvideInput): ProvideRequest {
+  const names = nameBook(input.agentId, input.agentName, input.conversation.entities);
+  const recent = withCurrent(input.conversation.recent, input.message);
+  return create(ProvideRequestSchema, {
+    agentId: input.agentId,
+    entityId: input.message.entityId,
+    roomId: input.message.roomId,
+    recentMessages: recent.map((memory) => toChatMessage(memory, names)),
+    subjectName: senderName(input.message, names) ?? "",
+  });
+}
+
+/** Loads the room's recent messages and entities; a runtime without a database gives an empty room. */
+export async function loadConversation(
+  runtime: IAgentRuntime,
+  roomId: Memory["roomId"],
+  onError: (what: string, error: unknown) => void,
+): Promise<Conversation> {
+  if (!hasDatabase(runtime)) return { recent: [], entities: [] };
+  const [recent, entities] = await Promise.all([
+    runtime
+      .getMemories({ tableName: "messages", roomId, count: RECENT_MESSAGE_COUNT })
+      .then(oldestFirst)
+      .catch((error: unknown) => (onError("getMemories", error), [])),
+    runtime.getEntitiesForRoom(roomId).catch((error: unknown) => (onError("getEntitiesForRoom", error), [])),
+  ]);
+  return { recent, entities };
+}
+
+/** AgentRuntime forwards storage calls to `adapter`, which is absent until a database plugin registers one. */
+export function hasDatabase(runtime: IAgentRuntime): boolean {
+  return !("adapter" in runtime) || (runtime as { adapter?: unknown }).adapter != null;
+}
+
+/**
+ * Orders memories oldest first. Adapters return the newest first; when every memory has a createdAt the
+ * timestamps decide, otherwise the adapter's order is trusted.
+ */
+export function oldestFirst(memories: readonly Memory[]): Memory[] {
+  const reversed = [...memories].reverse();
+  if (reversed.every((memory) => typeof memory.createdAt === "number")) {
+    reversed.sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
+  }
+  return reversed;
+}
+
+export function toChatMessage(memory: Memory, names: ReadonlyMap<string, string>): ChatMessage {
+  return create(ChatMessageSchema, {
+    id: memory.id ?? "",
+    entityId: memory.entityId,
+    name: senderName(memory, names) ?? "",
+    text: memory.content.text ?? "",
+    ...(typeof memory.createdAt === "number" ? { createdAt: toTimestamp(memory.createdAt) } : {}),
+  });
+}
+
+export function toTimestamp(epochMs: number): Timestamp {
+  return timestampFromMs(Math.trunc(epochMs));
+}
+
+/** Entity id -> the name people use for it; the agent is known by its character's name. */
+export function nameBook(agentId: string, agentName: string, entities: readonly Entity[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const entity of entities) {
+    const first = entity.names.find((name) => name.trim() !== "");
+    if (entity.id && first) names.set(entity.id, first);
+  }
+  if (agentName) names.set(agentId, agentName);
+  return names;
+}
+
+function senderName(memory: Memory, names: ReadonlyMap<string, string>): string | undefined {
+  const known = names.get(memory.entityId);
+  if (known) return known;
+  // The message service records the platform's display name here.
+  const fromMetadata = (memory.metadata as { entityName?: unknown } | undefined)?.entityName;
+  return typeof fromMetadata === "string" && fromMetadata !== "" ? fromMetadata : undefined;
+}
+
+function toRoomEntity(entity: Entity): RoomEntity[] {
+  if (!entity.id) return [];
+  return [create(RoomEntitySchema, { id: entity.id, names: entity.names.filter((name) => name.trim() !== "") })];
+}
+
+/** The current message is the most relevant one for retrieval; make sure it is last even if not yet stored. */
+function withCurrent(recent: readonly Memory[], message: Memory): Memory[] {
+  const others = recent.filter((memory) => memory.id === undefined || memory.id !== message.id);
+  return [...others, message];
+}
