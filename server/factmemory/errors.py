@@ -1,0 +1,29 @@
+"""Domain errors, split by who must act. Only the servicer maps them to gRPC status codes."""
+
+
+class FactMemoryError(Exception):
+    """Base class of every error the service raises on purpose."""
+
+
+class InvalidInput(FactMemoryError):
+    """The caller sent something wrong; retrying the same request will fail again."""
+
+
+class NotFound(FactMemoryError):
+    """The thing named by the caller does not exist in its (agent, entity) scope."""
+
+
+class NotConfigured(FactMemoryError):
+    """A dependency the call needs is not configured (for example no LLM endpoint)."""
+
+
+class Unavailable(FactMemoryError):
+    """A dependency failed transiently (LLM, embedder, database); the same call can be retried."""
+
+
+class BadModelReply(FactMemoryError):
+    """The LLM answered with something that is not the contract; nothing was applied."""
+
+
+class Conflict(FactMemoryError):
+    """The request conflicts with the current state (for example a candidate already resolved)."""

@@ -1,0 +1,192 @@
+"""The write path: one message in, facts extracted with one LLM call and applied in one transaction."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import BaseModel
+
+from factmemory.dedup import DedupVerdict, decide
+from factmemory.deps import RETRIEVE_PER_KIND, Deps
+from factmemory.errors import InvalidInput, NotConfigured
+from factmemory.models import (
+    AppliedOp,
+    EvaluateInput,
+    EvaluateResult,
+    Identity,
+    Item,
+    Kind,
+    OpType,
+    Relationship,
+    Success,
+    Verification,
+)
+from factmemory.ops import (
+    ADD_CONFIDENCE,
+    DECAY_STEP,
+    DELETE_BELOW,
+    STRENGTHEN_STEP,
+    Planned,
+    PlannedAdd,
+    PlannedChange,
+    RejectedOp,
+    plan_identities,
+    plan_ops,
+    plan_relationships,
+)
+from factmemory.prompts import build_prompt
+from factmemory.store import NewFact, Turn, Vector
+
+log = logging.getLogger(__name__)
+
+DEDUP_NEIGHBOURS = 5
+
+
+class _AlreadyEvaluated(Exception):
+    """Raised inside the turn to roll it back when another call evaluated the message first."""
+
+
+async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
+    """Evaluates one message once; a repeat of the same (agent, message id) returns the stored result."""
+    if deps.extractor is None:
+        raise NotConfigured("no LLM is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for other endpoints)")
+    replay = await _stored(deps, request)
+    if replay is not None:
+        return replay
+    durable, current = [], []
+    if Item.FACTS in request.items:
+        query = await deps.embedder.queries([request.message.text])
+        similar = await deps.store.nearest(
+            request.agent_id, request.entity_id, query[0], RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
+        )
+        durable = [s.fact for s in similar if s.fact.kind is Kind.DURABLE]
+        current = [s.fact for s in similar if s.fact.kind is Kind.CURRENT]
+    prompt = build_prompt(request.message, request.recent_messages, durable, current, request.items,
+                          request.room_entities, request.agent_responses)
+    reply, usage = await deps.extractor.extract(prompt, request.items)
+    planned = _plan(deps, request, reply, prompt.handles)
+    adds = [p for p in planned if isinstance(p, PlannedAdd)]
+    vectors = await deps.embedder.passages([a.claim for a in adds]) if adds else []
+    claim_vectors = {id(a): vectors[i] for i, a in enumerate(adds)}
+    try:
+        async with deps.store.turn(request.agent_id, request.entity_id) as turn:
+            if not await turn.claim_evaluation(request.message.id, request.room_id):
+                raise _AlreadyEvaluated
+            applied = [await _apply(deps, turn, request, p, claim_vectors.get(id(p))) for p in planned]
+            relationships, identities = await _apply_edges(turn, request, reply)
+            result = EvaluateResult(
+                ops=tuple(applied),
+                relationships=tuple(relationships),
+                identities=tuple(identities),
+                success=_success(reply),
+                usage=usage,
+            )
+            await turn.finish_evaluation(request.message.id, result)
+    except _AlreadyEvaluated:
+        replay = await _stored(deps, request)
+        if replay is None:  # pragma: no cover - the row was committed by the call that won
+            raise
+        return replay
+    return result
+
+
+async def _stored(deps: Deps, request: EvaluateInput) -> EvaluateResult | None:
+    stored = await deps.store.get_evaluation(request.agent_id, request.message.id)
+    if stored is None:
+        return None
+    entity_id, result = stored
+    if entity_id != request.entity_id:
+        raise InvalidInput("message.id was already evaluated for another entity; message ids must be unique")
+    return result.model_copy(update={"replayed": True})
+
+
+def _plan(deps: Deps, request: EvaluateInput, reply: BaseModel, handles: dict[str, Any]) -> list[Planned]:
+    facts = getattr(reply, "facts", None)
+    if facts is None:
+        return []
+    return plan_ops(facts.ops, handles, request.message.created_at, deps.tuning.limits)
+
+
+def _success(reply: BaseModel) -> Success | None:
+    verdict = getattr(reply, "success", None)
+    return None if verdict is None else Success(completed=verdict.completed, reason=verdict.reason[:500])
+
+
+async def _apply(deps: Deps, turn: Turn, request: EvaluateInput, planned: Planned, vector: Vector | None) -> AppliedOp:
+    if isinstance(planned, RejectedOp):
+        return AppliedOp(op=planned.op, rejected=True, reason=planned.reason, handle=planned.handle)
+    if isinstance(planned, PlannedAdd):
+        assert vector is not None
+        return await _apply_add(deps, turn, request, planned, vector)
+    return await _apply_change(turn, request, planned)
+
+
+async def _apply_add(deps: Deps, turn: Turn, request: EvaluateInput, add: PlannedAdd, vector: Vector) -> AppliedOp:
+    """Insert, unless the write-time check finds the same claim (strengthen) or a conflicting one (review)."""
+    message = request.message
+    threshold = deps.tuning.dedup_threshold
+    neighbours = await turn.similar_in_category(add.kind, add.category, vector, DEDUP_NEIGHBOURS)
+    conflict = None
+    for near in neighbours:
+        decision = decide(add.claim, near.fact.claim, near.similarity, threshold)
+        if decision.verdict is DedupVerdict.SAME:
+            fact = await turn.strengthen(near.fact.id, STRENGTHEN_STEP, message.created_at, message.id,
+                                         add.category, add.verification.value)
+            return AppliedOp(op=OpType.STRENGTHEN, fact=fact, deduplicated=True,
+                             reason=f"same claim as an existing fact: {decision.reason}")
+        if decision.verdict is DedupVerdict.CONFLICT and conflict is None:
+            conflict = (near.fact, decision.reason)
+    fact = await turn.insert_fact(NewFact(
+        kind=add.kind, category=add.category, claim=add.claim, structured_fields=add.structured_fields,
+        confidence=ADD_CONFIDENCE, message_id=message.id, verification=add.verification, at=message.created_at,
+        valid_at=add.valid_at if add.kind is Kind.CURRENT else None, embedding=vector,
+        embedding_model=deps.embedder.model_name,
+    ))
+    if conflict is None:
+        return AppliedOp(op=add.op, fact=fact)
+    existing, why = conflict
+    candidate = await turn.insert_candidate(existing.id, add.claim, f"conflicts with {existing.claim!r}: {why}",
+                                            "dedup_conflict", message.id, message.created_at, fact.id)
+    return AppliedOp(op=add.op, fact=fact, candidate_id=candidate,
+                     reason=f"kept beside a conflicting fact; review candidate created: {why}")
+
+
+async def _apply_change(turn: Turn, request: EvaluateInput, change: PlannedChange) -> AppliedOp:
+    message = request.message
+    gone = AppliedOp(op=change.op, rejected=True, handle=change.handle,
+                     reason=f"{change.handle} no longer exists")
+    if change.op is OpType.STRENGTHEN:
+        verification = Verification.SELF_REPORTED.value
+        fact = await turn.strengthen(change.fact.id, STRENGTHEN_STEP, message.created_at, message.id,
+                                     change.fact.category, verification)
+        return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle,
+                                                   reason=change.reason)
+    if change.op is OpType.DECAY:
+        fact, deleted = await turn.decay(change.fact.id, DECAY_STEP, DELETE_BELOW)
+        return gone if fact is None else AppliedOp(op=change.op, fact=fact, deleted=deleted,
+                                                   handle=change.handle, reason=change.reason)
+    current = await turn.get_fact(change.fact.id)
+    if current is None:
+        return gone
+    candidate = await turn.insert_candidate(current.id, change.proposed_claim, change.reason, "contradict",
+                                            message.id, message.created_at)
+    return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle,
+                     reason=change.reason)
+
+
+async def _apply_edges(
+    turn: Turn, request: EvaluateInput, reply: BaseModel
+) -> tuple[list[Relationship], list[Identity]]:
+    at = request.message.created_at
+    relationships = [
+        await turn.upsert_relationship(source, target, tags, at)
+        for source, target, tags in plan_relationships(getattr(reply, "relationships", None) or [],
+                                                       request.room_entities)
+    ]
+    identities = [
+        await turn.upsert_identity(entity, platform, handle, confidence, at)
+        for entity, platform, handle, confidence in plan_identities(
+            getattr(reply, "identities", None) or [], request.room_entities, request.entity_id)
+    ]
+    return relationships, identities

@@ -1,0 +1,117 @@
+"""The LLM edge: one structured chat completion per turn, with response-format fallback and validation."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import openai
+from pydantic import BaseModel, ValidationError
+
+from factmemory.contract import reply_model, strict_schema
+from factmemory.errors import BadModelReply, NotConfigured, Unavailable
+from factmemory.models import Item, Usage
+from factmemory.prompts import Prompt
+
+log = logging.getLogger(__name__)
+
+# Tried in this order; an endpoint that rejects one is not asked for it again by this process.
+FORMATS = ("json_schema", "json_object", "text")
+
+
+def response_format(mode: str, items: frozenset[Item]) -> dict[str, Any] | None:
+    if mode == "json_schema":
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": "extraction", "strict": True, "schema": strict_schema(items)},
+        }
+    if mode == "json_object":
+        return {"type": "json_object"}
+    return None
+
+
+def extract_json(content: str) -> Any:
+    """The JSON object in a reply, also when wrapped in prose or a code fence."""
+    try:
+        return json.loads(content)
+    except json.JSONDecodeError:
+        start, end = content.find("{"), content.rfind("}")
+        if start < 0 or end <= start:
+            raise BadModelReply("the model's reply contains no JSON object") from None
+        try:
+            return json.loads(content[start : end + 1])
+        except json.JSONDecodeError as exc:
+            raise BadModelReply(f"the model's reply is not valid JSON: {exc.msg}") from None
+
+
+def parse_reply(content: str, items: frozenset[Item]) -> BaseModel:
+    """The reply validated against the contract of the active items."""
+    data = extract_json(content)
+    if not isinstance(data, dict):
+        raise BadModelReply("the model's reply is not a JSON object")
+    try:
+        return reply_model(items).model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(root)"
+        raise BadModelReply(f"the model's reply has the wrong shape at {where}: {first['msg']}") from None
+
+
+def _rejects_format(exc: openai.BadRequestError) -> bool:
+    text = str(exc).lower()
+    return "response_format" in text or "json_schema" in text or "json_object" in text
+
+
+class Extractor:
+    """Calls the chat endpoint at temperature 0; transient failures are retried by the client, bounded."""
+
+    def __init__(self, client: openai.AsyncOpenAI, model: str) -> None:
+        self._client = client
+        self._model = model
+        self._format_index = 0
+
+    async def extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[BaseModel, Usage]:
+        while True:
+            mode = FORMATS[self._format_index]
+            try:
+                content, usage = await self._complete(prompt, items, mode)
+            except openai.BadRequestError as exc:
+                if _rejects_format(exc) and self._format_index < len(FORMATS) - 1:
+                    log.warning("LLM endpoint rejects response_format %s; falling back", mode)
+                    self._format_index += 1
+                    continue
+                raise BadModelReply(f"the LLM endpoint rejected the request: {exc.message}") from exc
+            return parse_reply(content, items), usage
+
+    async def _complete(self, prompt: Prompt, items: frozenset[Item], mode: str) -> tuple[str, Usage]:
+        system = prompt.system
+        if mode == "text":
+            system += "\nAnswer with the JSON object only. Its JSON schema:\n" + json.dumps(strict_schema(items))
+        kwargs: dict[str, Any] = {}
+        fmt = response_format(mode, items)
+        if fmt is not None:
+            kwargs["response_format"] = fmt
+        try:
+            reply = await self._client.chat.completions.create(
+                model=self._model,
+                temperature=0,
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": prompt.user}],
+                **kwargs,
+            )
+        except openai.BadRequestError:
+            raise
+        except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
+            raise NotConfigured(f"the LLM endpoint refused the call: {exc.message}") from exc
+        except openai.APIStatusError as exc:
+            raise Unavailable(f"the LLM endpoint failed with HTTP {exc.status_code}") from exc
+        except (openai.APITimeoutError, openai.APIConnectionError) as exc:
+            raise Unavailable(f"the LLM endpoint is unreachable: {type(exc).__name__}") from exc
+        if not reply.choices or reply.choices[0].message.content is None:
+            raise BadModelReply("the model returned no content")
+        usage = Usage(
+            llm_calls=1,
+            prompt_tokens=reply.usage.prompt_tokens if reply.usage else 0,
+            completion_tokens=reply.usage.completion_tokens if reply.usage else 0,
+        )
+        return reply.choices[0].message.content, usage

@@ -1,0 +1,202 @@
+"""Plain domain values shared by the use-cases, the edges and the pure modules."""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Kind(enum.StrEnum):
+    DURABLE = "durable"
+    CURRENT = "current"
+
+
+class Verification(enum.StrEnum):
+    SELF_REPORTED = "self_reported"
+    CONFIRMED = "confirmed"
+    CONTRADICTED = "contradicted"
+
+
+class Item(enum.StrEnum):
+    FACTS = "facts"
+    RELATIONSHIPS = "relationships"
+    IDENTITIES = "identities"
+    SUCCESS = "success"
+
+
+class OpType(enum.StrEnum):
+    ADD_DURABLE = "add_durable"
+    ADD_CURRENT = "add_current"
+    STRENGTHEN = "strengthen"
+    DECAY = "decay"
+    CONTRADICT = "contradict"
+
+
+class CandidateStatus(enum.StrEnum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+DURABLE_CATEGORIES: tuple[str, ...] = (
+    "identity",
+    "health",
+    "relationship",
+    "life_event",
+    "business_role",
+    "preference",
+    "goal",
+)
+# Only for facts imported from elsewhere and not reclassified yet; the model never emits it.
+UNCATEGORIZED = "uncategorized"
+CURRENT_CATEGORIES: tuple[str, ...] = (
+    "feeling",
+    "physical_state",
+    "working_on",
+    "going_through",
+    "schedule_context",
+)
+ALL_ITEMS: frozenset[Item] = frozenset(Item)
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ChatMessage(Frozen):
+    id: str
+    entity_id: str = ""
+    name: str = ""
+    text: str
+    created_at: datetime
+
+
+class RoomEntity(Frozen):
+    id: str
+    names: tuple[str, ...] = ()
+
+
+class Fact(Frozen):
+    id: UUID
+    agent_id: UUID
+    entity_id: UUID
+    kind: Kind
+    category: str
+    claim: str
+    structured_fields: dict[str, Any] = Field(default_factory=dict)
+    confidence: float
+    evidence_message_ids: tuple[str, ...] = ()
+    verification_status: Verification = Verification.SELF_REPORTED
+    created_at: datetime
+    last_confirmed_at: datetime
+    valid_at: datetime | None = None
+    previous_claims: tuple[str, ...] = ()
+
+
+class ScoredFact(Frozen):
+    fact: Fact
+    relevance: float
+    time_weight: float
+    score: float
+
+
+class AppliedOp(Frozen):
+    op: OpType
+    fact: Fact | None = None
+    deduplicated: bool = False
+    deleted: bool = False
+    candidate_id: UUID | None = None
+    rejected: bool = False
+    reason: str = ""
+    handle: str = ""
+
+
+class Relationship(Frozen):
+    source_entity_id: str
+    target_entity_id: str
+    tags: tuple[str, ...] = ()
+    interaction_count: int = 1
+
+
+class Identity(Frozen):
+    entity_id: str
+    platform: str
+    handle: str
+    confidence: float
+
+
+class Success(Frozen):
+    completed: bool
+    reason: str = ""
+
+
+class Usage(Frozen):
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class EvaluateResult(Frozen):
+    ops: tuple[AppliedOp, ...] = ()
+    relationships: tuple[Relationship, ...] = ()
+    identities: tuple[Identity, ...] = ()
+    success: Success | None = None
+    usage: Usage = Usage()
+    replayed: bool = False
+
+
+class EvaluateInput(Frozen):
+    agent_id: UUID
+    entity_id: UUID
+    room_id: UUID | None
+    message: ChatMessage
+    recent_messages: tuple[ChatMessage, ...] = ()
+    items: frozenset[Item] = ALL_ITEMS
+    room_entities: tuple[RoomEntity, ...] = ()
+    agent_responses: tuple[ChatMessage, ...] = ()
+    did_respond: bool = False
+
+
+class ProvideInput(Frozen):
+    agent_id: UUID
+    entity_id: UUID
+    room_id: UUID | None
+    recent_messages: tuple[ChatMessage, ...] = ()
+    durable_limit: int = 6
+    current_limit: int = 6
+    subject_name: str = ""
+    now: datetime
+
+
+class ProvideResult(Frozen):
+    text: str
+    durable: tuple[ScoredFact, ...] = ()
+    current: tuple[ScoredFact, ...] = ()
+    degraded: bool = False
+    degraded_reason: str = ""
+
+
+class Candidate(Frozen):
+    id: UUID
+    agent_id: UUID
+    entity_id: UUID
+    fact: Fact | None
+    proposed_claim: str
+    reason: str
+    source: str
+    evidence_message_id: str
+    status: CandidateStatus
+    created_at: datetime
+    resolved_at: datetime | None = None
+
+
+class ForgetCounts(Frozen):
+    facts: int = 0
+    candidates: int = 0
+    relationships: int = 0
+    identities: int = 0
+    evaluations: int = 0

@@ -1,0 +1,225 @@
+"""Validates the model's ops and the other items against what it was shown. Pure: values in, values out."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from pydantic import TypeAdapter, ValidationError
+
+from factmemory.contract import AddCurrent, AddDurable, Contradict, Decay, ModelOp, Strengthen
+from factmemory.contract import IdentityReply, RelationshipReply
+from factmemory.models import Fact, Kind, OpType, RoomEntity, Verification
+
+ADD_CONFIDENCE = 0.7
+STRENGTHEN_STEP = 0.1
+DECAY_STEP = 0.15
+DELETE_BELOW = 0.2
+IDENTITY_MIN_CONFIDENCE = 0.5
+MAX_TAGS = 10
+MAX_TAG_CHARS = 40
+MAX_FIELDS = 10
+MAX_FIELD_CHARS = 200
+
+_OP_ADAPTER: TypeAdapter[Any] = TypeAdapter(ModelOp)
+_WHITESPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class PlannedAdd:
+    """A new fact the model proposed (still subject to the write-time dedup check)."""
+
+    op: OpType
+    kind: Kind
+    category: str
+    claim: str
+    structured_fields: dict[str, str]
+    verification: Verification
+    valid_at: datetime | None
+
+
+@dataclass(frozen=True)
+class PlannedChange:
+    """A strengthen, decay or contradict of a fact the model was shown."""
+
+    op: OpType
+    handle: str
+    fact: Fact
+    reason: str
+    proposed_claim: str = ""
+
+
+@dataclass(frozen=True)
+class RejectedOp:
+    """An op that will not be applied, and why."""
+
+    op: OpType
+    reason: str
+    handle: str = ""
+
+
+Planned = PlannedAdd | PlannedChange | RejectedOp
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_claim_chars: int = 500
+    max_ops: int = 30
+
+
+@dataclass(frozen=True)
+class PlannedEdges:
+    relationships: list[tuple[UUID, UUID, tuple[str, ...]]] = field(default_factory=list)
+    identities: list[tuple[UUID, str, str, float]] = field(default_factory=list)
+
+
+def clean_text(text: str) -> str:
+    """One line, single spaces, no control characters."""
+    return _WHITESPACE.sub(" ", "".join(c if c.isprintable() else " " for c in text)).strip()
+
+
+def _op_type(raw: Mapping[str, Any]) -> OpType:
+    try:
+        return OpType(str(raw.get("op")))
+    except ValueError:
+        return OpType.ADD_DURABLE
+
+
+def _normalize_fields(raw: Any) -> Any:
+    """Accepts structured_fields as the schema's [{key, value}] list or as a plain object."""
+    if isinstance(raw, dict):
+        return [{"key": str(k), "value": str(v)} for k, v in raw.items()]
+    return raw
+
+
+def _parse_date(text: str | None, default: datetime) -> datetime:
+    if not text:
+        return default
+    try:
+        parsed = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return default
+    parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    # A state cannot begin after the message that reports it.
+    return min(parsed, default)
+
+
+def _fields(items: Sequence[Any]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items[:MAX_FIELDS]:
+        key = clean_text(item.key)[:MAX_FIELD_CHARS]
+        if key:
+            out[key] = clean_text(item.value)[:MAX_FIELD_CHARS]
+    return out
+
+
+def plan_op(raw: Any, handles: Mapping[str, Fact], message_time: datetime, limits: Limits) -> Planned:
+    """One raw op from the model as an add, a change of a shown fact, or a rejection."""
+    if not isinstance(raw, Mapping):
+        return RejectedOp(OpType.ADD_DURABLE, "op is not an object")
+    op_type = _op_type(raw)
+    try:
+        op = _OP_ADAPTER.validate_python({**raw, "structured_fields": _normalize_fields(raw.get("structured_fields"))}
+                                         if "structured_fields" in raw else raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return RejectedOp(op_type, f"invalid op: {where}: {first['msg']}", str(raw.get("fact", ""))[:20])
+    if isinstance(op, AddDurable | AddCurrent):
+        return _plan_add(op, message_time, limits)
+    return _plan_change(op, handles, limits)
+
+
+def _plan_add(op: AddDurable | AddCurrent, message_time: datetime, limits: Limits) -> Planned:
+    claim = clean_text(op.claim)
+    op_type = OpType(op.op)
+    if not claim:
+        return RejectedOp(op_type, "empty claim")
+    if len(claim) > limits.max_claim_chars:
+        return RejectedOp(op_type, f"claim longer than {limits.max_claim_chars} characters")
+    if isinstance(op, AddDurable):
+        verification = Verification(op.verification_status or Verification.SELF_REPORTED.value)
+        return PlannedAdd(op_type, Kind.DURABLE, op.category, claim, _fields(op.structured_fields),
+                          verification, None)
+    return PlannedAdd(op_type, Kind.CURRENT, op.category, claim, _fields(op.structured_fields),
+                      Verification.SELF_REPORTED, _parse_date(op.valid_at, message_time))
+
+
+def _plan_change(op: Strengthen | Decay | Contradict, handles: Mapping[str, Fact], limits: Limits) -> Planned:
+    op_type = OpType(op.op)
+    handle = op.fact.strip().upper()
+    fact = handles.get(handle)
+    if fact is None:
+        return RejectedOp(op_type, f"unknown handle {op.fact[:20]!r}: only shown facts can be referenced",
+                          op.fact[:20])
+    reason = clean_text(op.reason or "")[: limits.max_claim_chars]
+    if isinstance(op, Contradict):
+        proposed = clean_text(op.proposed_claim)
+        if not proposed or len(proposed) > limits.max_claim_chars:
+            return RejectedOp(op_type, "contradict needs a proposed_claim of reasonable length", handle)
+        return PlannedChange(op_type, handle, fact, reason, proposed)
+    return PlannedChange(op_type, handle, fact, reason)
+
+
+def plan_ops(
+    raw_ops: Sequence[Any], handles: Mapping[str, Fact], message_time: datetime, limits: Limits
+) -> list[Planned]:
+    """Every op validated; one change per fact per message, and at most limits.max_ops ops."""
+    planned: list[Planned] = []
+    touched: set[str] = set()
+    for index, raw in enumerate(raw_ops):
+        if index >= limits.max_ops:
+            planned.append(RejectedOp(_op_type(raw) if isinstance(raw, Mapping) else OpType.ADD_DURABLE,
+                                      f"more than {limits.max_ops} ops in one message"))
+            continue
+        item = plan_op(raw, handles, message_time, limits)
+        if isinstance(item, PlannedChange):
+            if item.handle in touched:
+                item = RejectedOp(item.op, f"{item.handle} already changed by this message", item.handle)
+            else:
+                touched.add(item.handle)
+        planned.append(item)
+    return planned
+
+
+def plan_relationships(
+    raw: Sequence[RelationshipReply], room_entities: Sequence[RoomEntity]
+) -> list[tuple[UUID, UUID, tuple[str, ...]]]:
+    """Edges between known room entities only; no self-edges; tags cleaned and bounded."""
+    known = {_as_uuid(e.id) for e in room_entities} - {None}
+    edges: dict[tuple[UUID, UUID], set[str]] = {}
+    for rel in raw:
+        source, target = _as_uuid(rel.source_entity_id), _as_uuid(rel.target_entity_id)
+        if source is None or target is None or source == target or source not in known or target not in known:
+            continue
+        tags = {clean_text(t).lower()[:MAX_TAG_CHARS] for t in rel.tags[:MAX_TAGS]} - {""}
+        edges.setdefault((source, target), set()).update(tags)
+    return [(s, t, tuple(sorted(tags))) for (s, t), tags in edges.items()]
+
+
+def plan_identities(
+    raw: Sequence[IdentityReply], room_entities: Sequence[RoomEntity], speaker: UUID
+) -> list[tuple[UUID, str, str, float]]:
+    """Identities of the speaker or room entities, kept when confidence >= 0.5."""
+    known = ({_as_uuid(e.id) for e in room_entities} | {speaker}) - {None}
+    out: dict[tuple[UUID, str, str], float] = {}
+    for ident in raw:
+        entity = _as_uuid(ident.entity_id)
+        platform = clean_text(ident.platform).lower()[:MAX_TAG_CHARS]
+        handle = clean_text(ident.handle)[:200]
+        confidence = min(1.0, max(0.0, ident.confidence))
+        if entity in known and entity is not None and platform and handle and confidence >= IDENTITY_MIN_CONFIDENCE:
+            key = (entity, platform, handle)
+            out[key] = max(out.get(key, 0.0), confidence)
+    return [(e, p, h, c) for (e, p, h), c in out.items()]
+
+
+def _as_uuid(text: str) -> UUID | None:
+    try:
+        return UUID(text.strip())
+    except (ValueError, AttributeError):
+        return None

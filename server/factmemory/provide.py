@@ -1,0 +1,70 @@
+"""The read path: the facts that matter for this turn, ranked and formatted in two sections."""
+
+from __future__ import annotations
+
+import logging
+
+from factmemory.deps import Deps
+from factmemory.errors import Unavailable
+from factmemory.models import Kind, ProvideInput, ProvideResult
+from factmemory.ranking import score, top
+from factmemory.render import render
+from factmemory.store import Similar
+
+log = logging.getLogger(__name__)
+
+QUERY_MESSAGES = 5
+POOL_FACTOR = 4
+MIN_POOL = 24
+
+
+def query_text(request: ProvideInput) -> str:
+    """The last five non-empty messages, joined: what the turn is about."""
+    texts = [m.text.strip() for m in request.recent_messages if m.text.strip()]
+    return "\n".join(texts[-QUERY_MESSAGES:])
+
+
+async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
+    """Top durable and current facts by relevance x confidence x time weight."""
+    durable_pool = max(request.durable_limit * POOL_FACTOR, MIN_POOL)
+    current_pool = max(request.current_limit * POOL_FACTOR, MIN_POOL)
+    query = query_text(request)
+    degraded_reason = ""
+    if not query:
+        candidates = _uniform(await deps.store.text_search(
+            request.agent_id, request.entity_id, "", durable_pool, current_pool))
+    else:
+        try:
+            vector = (await deps.embedder.queries([query]))[0]
+        except Unavailable as exc:
+            log.warning("embedder unavailable, ranking by full-text match: %s", exc)
+            degraded_reason = f"embedder unavailable ({exc}); ranked by full-text match"
+            candidates = _text_relevance(await deps.store.text_search(
+                request.agent_id, request.entity_id, query, durable_pool, current_pool))
+        else:
+            candidates = await deps.store.nearest(
+                request.agent_id, request.entity_id, vector, durable_pool, current_pool)
+    scored = [score(c.fact, c.similarity, request.now, deps.tuning.current_decay_days) for c in candidates]
+    durable = top((s for s in scored if s.fact.kind is Kind.DURABLE), request.durable_limit)
+    current = top((s for s in scored if s.fact.kind is Kind.CURRENT), request.current_limit)
+    return ProvideResult(
+        text=render(durable, current, request.subject_name),
+        durable=tuple(durable),
+        current=tuple(current),
+        degraded=bool(degraded_reason),
+        degraded_reason=degraded_reason,
+    )
+
+
+def _uniform(found: list[Similar]) -> list[Similar]:
+    """No query text: every fact is equally relevant; confidence and time weight decide."""
+    return [Similar(s.fact, 1.0) for s in found]
+
+
+def _text_relevance(found: list[Similar]) -> list[Similar]:
+    """Full-text rank mapped onto [0.5, 1]: matching facts first, the others still eligible."""
+    best = max((s.similarity for s in found), default=0.0)
+    if best <= 0:
+        return _uniform(found)
+    return [Similar(s.fact, 0.5 + 0.5 * s.similarity / best) for s in found]
+

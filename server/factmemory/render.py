@@ -1,0 +1,31 @@
+"""Formats the provider's two-section facts block. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from factmemory.models import ScoredFact
+
+
+def _title(template: str, subject_name: str) -> str:
+    return template.format(subject=subject_name.strip() or "you")
+
+
+def _line(scored: ScoredFact) -> str:
+    fact = scored.fact
+    line = f"- [{fact.kind.value}.{fact.category}] {fact.claim}"
+    if fact.valid_at is not None:
+        line += f" (since {fact.valid_at:%Y-%m-%d})"
+    return line
+
+
+def render(durable: Sequence[ScoredFact], current: Sequence[ScoredFact], subject_name: str = "") -> str:
+    """'What I know about you:' and "What's currently happening for you:"; empty sections are left out."""
+    sections: list[str] = []
+    if durable:
+        sections.append(_title("What I know about {subject}:", subject_name))
+        sections.extend(_line(s) for s in durable)
+    if current:
+        sections.append(_title("What's currently happening for {subject}:", subject_name))
+        sections.extend(_line(s) for s in current)
+    return "\n".join(sections)

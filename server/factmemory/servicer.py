@@ -1,0 +1,156 @@
+"""gRPC handlers: protobuf in, use-case, protobuf out. One table maps domain errors to status codes."""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import grpc
+
+from factmemory import convert, evaluate, provide, review
+from factmemory.convert import RequestLimits, parse_uuid
+from factmemory.deps import Deps
+from factmemory.errors import BadModelReply, Conflict, FactMemoryError, InvalidInput, NotConfigured, NotFound, Unavailable
+from factmemory.v1 import factmemory_pb2 as pb
+from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+
+log = logging.getLogger(__name__)
+
+STATUS_BY_ERROR: tuple[tuple[type[FactMemoryError], grpc.StatusCode], ...] = (
+    (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),
+    (NotFound, grpc.StatusCode.NOT_FOUND),
+    (NotConfigured, grpc.StatusCode.FAILED_PRECONDITION),
+    (Conflict, grpc.StatusCode.FAILED_PRECONDITION),
+    (Unavailable, grpc.StatusCode.UNAVAILABLE),
+    # The model broke the contract: nothing was applied; a retry may get a valid reply.
+    (BadModelReply, grpc.StatusCode.UNAVAILABLE),
+)
+
+Req = TypeVar("Req")
+Res = TypeVar("Res")
+Handler = Callable[[Any, Req, grpc.aio.ServicerContext], Awaitable[Res]]
+
+
+def status_for(error: FactMemoryError) -> grpc.StatusCode:
+    for kind, code in STATUS_BY_ERROR:
+        if isinstance(error, kind):
+            return code
+    return grpc.StatusCode.INTERNAL
+
+
+def mapped(handler: Handler[Req, Res]) -> Handler[Req, Res]:
+    """Domain errors become their status code; anything else is logged and becomes INTERNAL."""
+
+    @functools.wraps(handler)
+    async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext) -> Res:
+        try:
+            return await handler(self, request, context)
+        except FactMemoryError as exc:
+            await context.abort(status_for(exc), str(exc))
+        except grpc.aio.AbortError:
+            raise
+        except Exception:
+            log.exception("unexpected error in %s", handler.__name__)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error; see the server log")
+        raise AssertionError("unreachable")  # pragma: no cover - abort always raises
+
+    return wrapper
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):
+    """The FactMemoryService RPCs."""
+
+    def __init__(self, deps: Deps, limits: RequestLimits) -> None:
+        self._deps = deps
+        self._limits = limits
+
+    @mapped
+    async def Evaluate(self, request: pb.EvaluateRequest, context: grpc.aio.ServicerContext) -> pb.EvaluateResponse:
+        result = await evaluate.evaluate(self._deps, convert.evaluate_input(request, _now(), self._limits))
+        return convert.evaluate_response(result)
+
+    @mapped
+    async def Provide(self, request: pb.ProvideRequest, context: grpc.aio.ServicerContext) -> pb.ProvideResponse:
+        result = await provide.provide(self._deps, convert.provide_input(request, _now(), self._limits))
+        return convert.provide_response(result)
+
+    @mapped
+    async def ListFacts(self, request: pb.ListFactsRequest, context: grpc.aio.ServicerContext
+                        ) -> pb.ListFactsResponse:
+        after = convert.optional_uuid(request.page_token, "page_token")
+        facts, next_after = await review.list_facts(
+            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"),
+            convert.kind_filter(request.kind), after, convert.page_size(request.page_size),
+        )
+        return pb.ListFactsResponse(facts=[convert.fact_pb(f) for f in facts],
+                                    next_page_token="" if next_after is None else str(next_after))
+
+    @mapped
+    async def ListCandidates(self, request: pb.ListCandidatesRequest, context: grpc.aio.ServicerContext
+                             ) -> pb.ListCandidatesResponse:
+        candidates = await review.list_candidates(
+            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"))
+        return pb.ListCandidatesResponse(candidates=[convert.candidate_pb(c) for c in candidates])
+
+    @mapped
+    async def ResolveCandidate(self, request: pb.ResolveCandidateRequest, context: grpc.aio.ServicerContext
+                               ) -> pb.ResolveCandidateResponse:
+        candidate, fact = await review.resolve_candidate(
+            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"),
+            parse_uuid(request.candidate_id, "candidate_id"), convert.decision(request.decision), _now(),
+        )
+        return pb.ResolveCandidateResponse(candidate=convert.candidate_pb(candidate),
+                                           fact=None if fact is None else convert.fact_pb(fact))
+
+    @mapped
+    async def ForgetEntity(self, request: pb.ForgetEntityRequest, context: grpc.aio.ServicerContext
+                           ) -> pb.ForgetEntityResponse:
+        counts = await review.forget_entity(
+            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"))
+        return pb.ForgetEntityResponse(
+            facts_deleted=counts.facts, candidates_deleted=counts.candidates,
+            relationships_deleted=counts.relationships, identities_deleted=counts.identities,
+            evaluations_deleted=counts.evaluations,
+        )
+
+    @mapped
+    async def ExportEntity(self, request: pb.ExportEntityRequest, context: grpc.aio.ServicerContext
+                           ) -> pb.ExportEntityResponse:
+        data = await review.export_entity(
+            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"))
+        return pb.ExportEntityResponse(json=json.dumps(data, sort_keys=True, ensure_ascii=False))
+
+
+class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """Requires `authorization: Bearer <token>` on every RPC but health checks and reflection."""
+
+    OPEN_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
+
+    def __init__(self, token: str) -> None:
+        self._expected = f"Bearer {token}".encode()
+
+        async def deny(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token")
+
+        self._deny = grpc.unary_unary_rpc_method_handler(deny)
+
+    async def intercept_service(
+        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        if details.method.startswith(self.OPEN_PREFIXES):
+            return await continuation(details)
+        given = next((v for k, v in details.invocation_metadata or () if k == "authorization"), "")
+        given_bytes = given.encode() if isinstance(given, str) else bytes(given)
+        if hmac.compare_digest(given_bytes, self._expected):
+            return await continuation(details)
+        return self._deny

