@@ -7,8 +7,8 @@ import math
 
 import grpc
 import pytest
-
 from factmemory.v1 import factmemory_pb2 as pb
+
 from tests.conftest import Service
 from tests.support.fm import (
     NOW,
@@ -55,7 +55,8 @@ CATEGORIZATION = [
     ("I founded a company in 2024, I run it now.",
      [add_durable("founded a company in 2024", "life_event", date="2024"),
       add_durable("founder of a company since 2024", "business_role")],
-     {("durable.life_event", "founded a company in 2024"), ("durable.business_role", "founder of a company since 2024")}),
+     {("durable.life_event", "founded a company in 2024"),
+      ("durable.business_role", "founder of a company since 2024")}),
     ("I'm allergic to penicillin.", [add_durable("allergic to penicillin", "health")],
      {("durable.health", "allergic to penicillin")}),
     ("Today's been rough.", [add_current("having a rough day", "feeling")],
@@ -262,7 +263,7 @@ async def test_fixed_auth_bug_outranks_old_state(service: Service, llm: Scripted
                 when=days_ago(5))
     await learn(service, llm, person, "I fixed the auth bug", add_current("fixed the auth bug", "working_on"))
     response = await service.stub.Provide(person.provide("the auth bug"))
-    assert [s.fact.claim for s in response.current][0] == "fixed the auth bug"
+    assert response.current[0].fact.claim == "fixed the auth bug"
 
 
 # --- provider -----------------------------------------------------------------------------------------

@@ -120,7 +120,7 @@ def create_server(deps: Deps, settings: Settings) -> tuple[grpc.aio.Server, int]
         port = server.add_secure_port(settings.listen, credentials)
     else:
         port = server.add_insecure_port(settings.listen)
-    server.health = health_servicer  # type: ignore[attr-defined]
+    server.health = health_servicer
     return server, port
 
 

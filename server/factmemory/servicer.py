@@ -15,7 +15,15 @@ import grpc
 from factmemory import convert, evaluate, provide, review
 from factmemory.convert import RequestLimits, parse_uuid
 from factmemory.deps import Deps
-from factmemory.errors import BadModelReply, Conflict, FactMemoryError, InvalidInput, NotConfigured, NotFound, Unavailable
+from factmemory.errors import (
+    BadModelReply,
+    Conflict,
+    FactMemoryError,
+    InvalidInput,
+    NotConfigured,
+    NotFound,
+    Unavailable,
+)
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 
@@ -66,7 +74,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):
+class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[misc]
     """The FactMemoryService RPCs."""
 
     def __init__(self, deps: Deps, limits: RequestLimits) -> None:
