@@ -1,0 +1,252 @@
+"""A scripted OpenAI-compatible HTTP server for tests and the benchmark: the real `openai` client talks to it.
+
+Replies are chosen by the text inside the prompt's <current_message> block. Every request is recorded.
+Run standalone (used by the TypeScript tests):
+    python -m factmemory.scripted_llm --port 0 --script script.json   (or tests/support/llm_stub.py)
+prints `llm stub listening on http://127.0.0.1:<port>/v1` once ready.
+Script file: {"replies": [{"match": "<substring>", "content": {...}}], "default": {...}}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+_CURRENT = re.compile(r"<current_message>(.*?)</current_message>", re.S)
+
+
+@dataclass
+class Fault:
+    """A scripted failure: an HTTP status with a body, or a broken transport."""
+
+    status: int = 500
+    body: str = '{"error": {"message": "scripted failure", "type": "server_error"}}'
+    headers: dict[str, str] = field(default_factory=dict)
+    truncate: bool = False  # send a Content-Length larger than the body, then close
+    delay_s: float = 0.0
+
+
+@dataclass
+class Reply:
+    """What the model answers: a JSON object (serialized as the message content) or raw text."""
+
+    content: dict[str, Any] | str
+    delay_s: float = 0.0
+    prompt_tokens: int = 0  # 0 = estimate from the prompt
+    completion_tokens: int = 0
+
+
+Rule = Reply | Fault | Callable[[dict[str, Any]], "Reply | Fault"]
+
+
+def current_message(body: dict[str, Any]) -> str:
+    """The text inside the <current_message> block of a chat request ("" if none)."""
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, str):
+            found = _CURRENT.search(content)
+            if found:
+                return found.group(1).strip()
+    return ""
+
+
+class ScriptedLLM:
+    """Thread-based HTTP server; use as a context manager or start()/stop()."""
+
+    def __init__(self, port: int = 0) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.embedding_requests: list[dict[str, Any]] = []
+        self._rules: list[tuple[str, list[Rule]]] = []
+        self.default: Rule = Reply({"facts": {"ops": []}})
+        self.reject_json_schema = False
+        self.reject_json_object = False
+        self.latency_s = 0.0
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> ScriptedLLM:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> ScriptedLLM:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def on(self, match: str, *rules: Rule) -> None:
+        """Answer requests whose current message contains `match`; several rules are used in turn."""
+        with self._lock:
+            self._rules.insert(0, (match, list(rules)))
+
+    def reset(self) -> None:
+        with self._lock:
+            self._rules.clear()
+            self.requests.clear()
+            self.embedding_requests.clear()
+            self.default = Reply({"facts": {"ops": []}})
+            self.reject_json_schema = False
+            self.reject_json_object = False
+            self.latency_s = 0.0
+
+    def calls_for(self, match: str) -> list[dict[str, Any]]:
+        return [r for r in self.requests if match in current_message(r)]
+
+    def _choose(self, body: dict[str, Any]) -> Rule:
+        text = current_message(body)
+        with self._lock:
+            for match, rules in self._rules:
+                if match in text:
+                    return rules.pop(0) if len(rules) > 1 else rules[0]
+            return self.default
+
+    def _answer(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes, bool, float]:
+        fmt = (body.get("response_format") or {}).get("type")
+        if (fmt == "json_schema" and self.reject_json_schema) or (
+            fmt == "json_object" and self.reject_json_object
+        ):
+            error = {"error": {"message": f"response_format {fmt} is not supported", "type": "invalid_request_error"}}
+            return 400, {}, json.dumps(error).encode(), False, 0.0
+        rule = self._choose(body)
+        if callable(rule):
+            rule = rule(body)
+        if isinstance(rule, Fault):
+            return rule.status, rule.headers, rule.body.encode(), rule.truncate, rule.delay_s
+        content = rule.content if isinstance(rule.content, str) else json.dumps(rule.content)
+        prompt_chars = sum(len(str(m.get("content", ""))) for m in body.get("messages", []))
+        completion = {
+            "id": "chatcmpl-stub",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "stub"),
+            "choices": [
+                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
+            ],
+            "usage": {
+                "prompt_tokens": rule.prompt_tokens or prompt_chars // 4,
+                "completion_tokens": rule.completion_tokens or len(content) // 4,
+                "total_tokens": (rule.prompt_tokens or prompt_chars // 4)
+                + (rule.completion_tokens or len(content) // 4),
+            },
+        }
+        return 200, {}, json.dumps(completion).encode(), False, rule.delay_s
+
+    def _embeddings(self, body: dict[str, Any]) -> bytes:
+        inputs = body.get("input")
+        texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
+        dims = int(body.get("dimensions") or 8)
+        data = [
+            {"object": "embedding", "index": i, "embedding": _toy_embedding(str(t), dims)}
+            for i, t in enumerate(texts)
+        ]
+        return json.dumps({"object": "list", "data": data, "model": body.get("model", "stub"),
+                           "usage": {"prompt_tokens": 1, "total_tokens": 1}}).encode()
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None,
+                      truncate: bool = False) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                for key, value in (headers or {}).items():
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(payload) + (50 if truncate else 0)))
+                if truncate:
+                    self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(payload)
+                self.wfile.flush()
+                if truncate:
+                    self.close_connection = True
+
+            def do_GET(self) -> None:
+                if self.path.startswith("/_requests"):
+                    with stub._lock:
+                        payload = json.dumps(stub.requests).encode()
+                    self._send(200, payload)
+                else:
+                    self._send(404, b"{}")
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if self.path.endswith("/embeddings"):
+                    with stub._lock:
+                        stub.embedding_requests.append(body)
+                    self._send(200, stub._embeddings(body))
+                    return
+                with stub._lock:
+                    stub.requests.append(body)
+                status, headers, payload, truncate, delay = stub._answer(body)
+                if delay or stub.latency_s:
+                    time.sleep(delay + stub.latency_s)
+                self._send(status, payload, headers, truncate)
+
+        return Handler
+
+
+def _toy_embedding(text: str, dims: int) -> list[float]:
+    """A deterministic bag-of-words embedding (for the openai embedder path in tests)."""
+    vector = [0.0] * dims
+    for word in re.findall(r"\w+", text.lower()):
+        vector[sum(map(ord, word)) % dims] += 1.0
+    norm = sum(v * v for v in vector) ** 0.5 or 1.0
+    return [v / norm for v in vector]
+
+
+def _load_script(stub: ScriptedLLM, path: str) -> None:
+    with open(path, encoding="utf-8") as handle:
+        script = json.load(handle)
+    for reply in reversed(script.get("replies", [])):
+        stub.on(reply["match"], Reply(reply["content"], delay_s=float(reply.get("delay_s", 0))))
+    if "default" in script:
+        stub.default = Reply(script["default"])
+    stub.latency_s = float(script.get("latency_s", 0))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--script", help="JSON script file")
+    args = parser.parse_args()
+    stub = ScriptedLLM(args.port)
+    if args.script:
+        _load_script(stub, args.script)
+    stub.start()
+    print(f"llm stub listening on {stub.base_url}", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        stub.stop()
+
+
+if __name__ == "__main__":
+    main()
