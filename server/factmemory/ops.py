@@ -11,8 +11,16 @@ from uuid import UUID
 
 from pydantic import TypeAdapter, ValidationError
 
-from factmemory.contract import AddCurrent, AddDurable, Contradict, Decay, ModelOp, Strengthen
-from factmemory.contract import IdentityReply, RelationshipReply
+from factmemory.contract import (
+    AddCurrent,
+    AddDurable,
+    Contradict,
+    Decay,
+    IdentityReply,
+    ModelOp,
+    RelationshipReply,
+    Strengthen,
+)
 from factmemory.models import Fact, Kind, OpType, RoomEntity, Verification
 
 ADD_CONFIDENCE = 0.7
