@@ -7,8 +7,8 @@ import math
 
 import grpc
 import pytest
-from factmemory.v1 import factmemory_pb2 as pb
 
+from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
 from tests.support.fm import (
     NOW,
