@@ -18,7 +18,7 @@ from factmemory.convert import RequestLimits
 from factmemory.database import database_url, migrate
 from factmemory.deps import Deps, Tuning
 from factmemory.embedder import Embedder, LocalEmbedder, OpenAIEmbedder
-from factmemory.extractor import Extractor
+from factmemory.extractor import Extractor, RetryPolicy
 from factmemory.ops import Limits
 from factmemory.servicer import BearerAuth, FactMemoryServicer
 from factmemory.settings import Settings
@@ -34,19 +34,19 @@ class InsecureBind(ValueError):
     """Refusing to listen beyond loopback without a token."""
 
 
-def _openai_client(settings: Settings, timeout_s: float) -> openai.AsyncOpenAI:
+def _openai_client(settings: Settings, timeout_s: float, max_retries: int) -> openai.AsyncOpenAI:
     return openai.AsyncOpenAI(
         api_key=settings.openai_api_key or "not-needed",
         base_url=settings.openai_base_url,
         timeout=timeout_s,
-        max_retries=settings.llm_max_retries,
+        max_retries=max_retries,
     )
 
 
 def make_embedder(settings: Settings) -> Embedder:
     if settings.embedder == "local":
         return LocalEmbedder(settings.effective_embedding_model)
-    client = _openai_client(settings, settings.embedding_timeout_s)
+    client = _openai_client(settings, settings.embedding_timeout_s, settings.llm_max_retries)
     return OpenAIEmbedder(client, settings.effective_embedding_model, settings.embedding_dimensions)
 
 
@@ -75,9 +75,11 @@ async def open_deps(settings: Settings) -> AsyncIterator[Deps]:
             open_pool(url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s))
         extractor = None
         if settings.llm_configured:
-            client = _openai_client(settings, settings.llm_timeout_s)
+            # Retries are ours (RetryPolicy), so a long Retry-After is not waited for inside a call.
+            client = _openai_client(settings, settings.llm_timeout_s, 0)
             stack.push_async_callback(client.close)
-            extractor = Extractor(client, settings.llm_model)
+            retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
+            extractor = Extractor(client, settings.llm_model, retry)
         else:
             log.warning("no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION")
         yield Deps(store=Store(pool), embedder=embedder, extractor=extractor, tuning=tuning(settings))

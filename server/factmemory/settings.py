@@ -28,6 +28,7 @@ class Settings(BaseSettings):
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = Field(default=30.0, gt=0)
     llm_max_retries: int = Field(default=2, ge=0, le=10)
+    llm_max_retry_after_s: float = Field(default=10.0, ge=0)
     embedding_timeout_s: float = Field(default=20.0, gt=0)
     dedup_threshold: float | None = Field(default=None, ge=0, le=1)
     current_decay_days: float = Field(default=14.0, gt=0)
