@@ -97,7 +97,8 @@ def backoff_s(policy: RetryPolicy, attempt: int, exc: Exception) -> float | None
             return hinted if hinted <= policy.max_retry_after_s else None
     elif not isinstance(exc, openai.APITimeoutError | openai.APIConnectionError):
         return None
-    return min(policy.max_delay_s, policy.base_delay_s * 2**attempt) * (0.75 + 0.25 * random.random())
+    jitter = 0.75 + 0.25 * random.random()
+    return float(min(policy.max_delay_s, policy.base_delay_s * 2.0**attempt) * jitter)
 
 
 class Extractor:
