@@ -4,7 +4,6 @@
  * and a service that is down or slow.
  */
 import assert from "node:assert/strict";
-import * as net from "node:net";
 import { after, before, describe, test } from "node:test";
 
 import { create } from "@bufbuild/protobuf";
@@ -17,6 +16,7 @@ import {
 import { closeContext, factMemoryPlugin, PROVIDER_NAME } from "../src/index.js";
 import { type FakeService, startFakeService } from "./support/fake-service.js";
 import { uuid } from "./support/ids.js";
+import { closedPort, hangingListener } from "./support/net.js";
 import { emptyState, startAgent, type TestAgent } from "./support/runtime.js";
 
 const FRIEND = uuid();
@@ -191,31 +191,3 @@ describe("plugin with the service down or slow", () => {
     }
   });
 });
-
-/** A port nothing listens on: bind, read the port, close. */
-export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A TCP listener that accepts connections and never says anything. */
-export async function hangingListener(): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}

@@ -14,10 +14,12 @@ import {
   type ProvideResponse,
   ProvideResponseSchema,
 } from "../../src/gen/factmemory/v1/factmemory_pb.js";
+import type { FactMemoryClient } from "../../src/index.js";
 
+/** Handlers get the caller's authorization header so that a proxy can pass it on. */
 export interface FakeServiceOptions {
-  evaluate?: (request: EvaluateRequest) => EvaluateResponse | Promise<EvaluateResponse>;
-  provide?: (request: ProvideRequest) => ProvideResponse | Promise<ProvideResponse>;
+  evaluate?: (request: EvaluateRequest, authorization: string | null) => EvaluateResponse | Promise<EvaluateResponse>;
+  provide?: (request: ProvideRequest, authorization: string | null) => ProvideResponse | Promise<ProvideResponse>;
 }
 
 export interface FakeService {
@@ -32,18 +34,22 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   const evaluateRequests: EvaluateRequest[] = [];
   const provideRequests: ProvideRequest[] = [];
   const authorization: (string | null)[] = [];
-  const record = (context: HandlerContext) => authorization.push(context.requestHeader.get("authorization"));
+  const record = (context: HandlerContext) => {
+    const value = context.requestHeader.get("authorization");
+    authorization.push(value);
+    return value;
+  };
   const routes = (router: ConnectRouter) =>
     router.service(FactMemoryService, {
       async evaluate(request, context) {
-        record(context);
+        const auth = record(context);
         evaluateRequests.push(request);
-        return options.evaluate ? options.evaluate(request) : create(EvaluateResponseSchema, {});
+        return options.evaluate ? options.evaluate(request, auth) : create(EvaluateResponseSchema, {});
       },
       async provide(request, context) {
-        record(context);
+        const auth = record(context);
         provideRequests.push(request);
-        return options.provide ? options.provide(request) : create(ProvideResponseSchema, {});
+        return options.provide ? options.provide(request, auth) : create(ProvideResponseSchema, {});
       },
     });
   const server = http2.createServer(connectNodeAdapter({ routes }));
@@ -66,4 +72,16 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
         for (const session of sessions) session.destroy();
       }),
   };
+}
+
+/**
+ * A recording proxy in front of a real service: counts the Evaluate and Provide calls the plugin makes
+ * and forwards them, with the caller's authorization header, to `upstream`.
+ */
+export function startRecordingProxy(upstream: FactMemoryClient): Promise<FakeService> {
+  const headers = (authorization: string | null) => (authorization ? { authorization } : {});
+  return startFakeService({
+    evaluate: (request, authorization) => upstream.evaluate(request, { headers: headers(authorization) }),
+    provide: (request, authorization) => upstream.provide(request, { headers: headers(authorization) }),
+  });
 }

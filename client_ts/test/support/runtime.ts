@@ -18,7 +18,7 @@ export interface TestAgent {
   reply(text: string, at?: number): Memory;
 }
 
-export async function startAgent(settings: Record<string, string>): Promise<TestAgent> {
+export async function startAgent(settings: Record<string, string>, userId: UUID = uuid()): Promise<TestAgent> {
   const adapter = new FakeAdapter();
   const runtime = new AgentRuntime({
     character: { name: "Ava", bio: ["A helpful assistant."], settings },
@@ -26,7 +26,6 @@ export async function startAgent(settings: Record<string, string>): Promise<Test
   });
   await runtime.registerPlugin(factMemoryPlugin);
   const roomId = uuid();
-  const userId = uuid();
   adapter.entities.push(
     { id: userId, names: ["Dana"], metadata: {}, agentId: runtime.agentId },
     { id: runtime.agentId, names: ["Ava"], metadata: {}, agentId: runtime.agentId },

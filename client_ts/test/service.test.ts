@@ -1,0 +1,234 @@
+/**
+ * Against the REAL Python service (.venv/bin/factmemory serve) and the scripted LLM
+ * (tests/support/llm_stub.py), both started here on free ports. If either cannot start, these tests FAIL:
+ * run ./dev test (or set up .venv) at the repo root first.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import * as os from "node:os";
+import * as path from "node:path";
+import { after, before, describe, test } from "node:test";
+
+import { Code, ConnectError } from "@connectrpc/connect";
+
+import { closeContext, createFactMemoryClient, type FactMemoryClient, Kind } from "../src/index.js";
+import { type FakeService, startRecordingProxy } from "./support/fake-service.js";
+import { uuid } from "./support/ids.js";
+import { cleanEnv, repoRoot, type Started, startProcess } from "./support/processes.js";
+import { emptyState, startAgent, type TestAgent } from "./support/runtime.js";
+import { hangingListener } from "./support/net.js";
+
+const TOKEN = "integration-token";
+const FRIEND = uuid();
+const BERLIN = "I moved to Berlin last year and I'm anxious this morning";
+const NOTHING_NEW = { facts: { ops: [] }, relationships: [], identities: [], success: { completed: true, reason: "ok" } };
+
+function script(userId: string) {
+  return {
+    replies: [
+      {
+        match: "moved to Berlin",
+        content: {
+          facts: {
+            ops: [
+              { op: "add_durable", claim: "lives in Berlin", category: "identity", structured_fields: [], verification_status: null },
+              { op: "add_current", claim: "anxious this morning", category: "feeling", structured_fields: [], valid_at: null },
+            ],
+          },
+          relationships: [{ source_entity_id: userId, target_entity_id: FRIEND, tags: ["friend"] }],
+          identities: [],
+          success: { completed: true, reason: "answered" },
+        },
+      },
+    ],
+    default: NOTHING_NEW,
+  };
+}
+
+interface Env {
+  agent: TestAgent;
+  /** The test's own client, straight to the service. */
+  client: FactMemoryClient;
+  /** The proxy between the plugin and the service, counting the plugin's calls. */
+  proxy: FakeService;
+  service: Started;
+  serviceUrl: string;
+  llmUrl: string;
+}
+
+describe("with the real FactMemory service", () => {
+  const root = repoRoot();
+  // Everything started so far, stopped in reverse order by after() even when start-up failed half-way.
+  const cleanups: Array<() => unknown> = [];
+  // Started in before() but awaited by every test: if the service cannot start, each test FAILS with the
+  // reason (a throwing before hook would only mark them cancelled).
+  let setup: Promise<Env>;
+  before(() => {
+    setup = start();
+    setup.catch(() => undefined);
+  });
+  const ready = () => setup;
+
+  after(async () => {
+    await setup?.catch(() => undefined);
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  async function start(): Promise<Env> {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), "factmemory-ts-"));
+    cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+    const userId = uuid();
+    const scriptFile = path.join(tmp, "llm-script.json");
+    await writeFile(scriptFile, JSON.stringify(script(userId)));
+    const llm = await startProcess(
+      path.join(root, ".venv", "bin", "python"),
+      ["tests/support/llm_stub.py", "--port", "0", "--script", scriptFile],
+      { cwd: root, env: cleanEnv({}), ready: /llm stub listening on (http:\/\/\S+)/, timeoutMs: 30_000 },
+    );
+    cleanups.push(() => llm.stop());
+    const service = await startProcess(path.join(root, ".venv", "bin", "factmemory"), ["serve"], {
+      cwd: tmp,
+      env: cleanEnv({
+        FACTMEMORY_LISTEN: "127.0.0.1:0",
+        FACTMEMORY_DATA_DIR: path.join(tmp, "data"),
+        FACTMEMORY_AUTH_TOKEN: TOKEN,
+        OPENAI_BASE_URL: llm.ready,
+        OPENAI_API_KEY: "test",
+      }),
+      // The first start of a data dir runs initdb: allow for a slow machine.
+      ready: /factmemory listening on (\S+:\d+)/,
+      timeoutMs: 180_000,
+    });
+    cleanups.push(() => service.stop());
+    const serviceUrl = `http://${service.ready}`;
+    const client = createFactMemoryClient({ url: serviceUrl, token: TOKEN, timeoutMs: 30_000 });
+    cleanups.push(() => client.close());
+    const upstream = createFactMemoryClient({ url: serviceUrl, timeoutMs: 60_000 });
+    cleanups.push(() => upstream.close());
+    const proxy = await startRecordingProxy(upstream);
+    cleanups.push(() => proxy.close());
+    const agent = await startAgent({ FACT_MEMORY_URL: proxy.url, FACT_MEMORY_TOKEN: TOKEN }, userId);
+    cleanups.push(() => closeContext(agent.runtime));
+    agent.adapter.entities.push({ id: FRIEND, names: ["Sam"], metadata: {}, agentId: agent.runtime.agentId });
+    return { agent, client, proxy, service, serviceUrl, llmUrl: llm.ready };
+  }
+
+  async function llmRequests(llmUrl: string): Promise<Array<Record<string, unknown>>> {
+    const response = await fetch(llmUrl.replace(/\/v1$/, "/_requests"));
+    assert.equal(response.status, 200);
+    return (await response.json()) as Array<Record<string, unknown>>;
+  }
+
+  test("client factory: a unary call with the bearer token", async () => {
+    const { client, agent } = await ready();
+    const response = await client.listFacts({ agentId: agent.runtime.agentId, entityId: uuid() });
+    assert.deepEqual(response.facts, []);
+    assert.equal(response.nextPageToken, "");
+  });
+
+  test("client factory: a call without the token is refused", async () => {
+    const { serviceUrl, agent } = await ready();
+    const anonymous = createFactMemoryClient({ url: serviceUrl, timeoutMs: 10_000 });
+    try {
+      await assert.rejects(
+        anonymous.listFacts({ agentId: agent.runtime.agentId, entityId: uuid() }),
+        (error: unknown) => ConnectError.from(error).code === Code.Unauthenticated,
+      );
+    } finally {
+      anonymous.close();
+    }
+  });
+
+  test("client factory: INVALID_ARGUMENT carries the server's message", async () => {
+    const { client, agent } = await ready();
+    await assert.rejects(
+      client.evaluate({ agentId: "", entityId: agent.userId, message: { id: uuid(), text: "hi" } }),
+      (error: unknown) => {
+        const err = ConnectError.from(error);
+        assert.equal(err.code, Code.InvalidArgument);
+        assert.match(err.rawMessage, /agent_id/);
+        return true;
+      },
+    );
+  });
+
+  test("client factory: a deadline that expires", async () => {
+    await ready();
+    const hang = await hangingListener();
+    const slow = createFactMemoryClient({ url: hang.url, timeoutMs: 200 });
+    try {
+      const started = Date.now();
+      await assert.rejects(
+        slow.listFacts({ agentId: uuid(), entityId: uuid() }),
+        (error: unknown) => ConnectError.from(error).code === Code.DeadlineExceeded,
+      );
+      assert.ok(Date.now() - started < 5_000);
+    } finally {
+      slow.close();
+      await hang.close();
+    }
+  });
+
+  test("runtime.evaluate stores facts with ONE Evaluate call and ONE LLM call for four evaluators", async () => {
+    const { agent, client, proxy, llmUrl } = await ready();
+    agent.say("hi, I'm Dana");
+    const message = agent.say(BERLIN);
+    const response = agent.reply("Welcome to Berlin! Take a deep breath.");
+    const llmBefore = (await llmRequests(llmUrl)).length;
+    const evaluateBefore = proxy.evaluateRequests.length;
+
+    const ran = await agent.runtime.evaluate(message, emptyState(), true, async () => [], [response]);
+
+    assert.deepEqual(ran?.map((e) => e.name).sort(), [
+      "FACT_MEMORY_FACTS",
+      "FACT_MEMORY_IDENTITIES",
+      "FACT_MEMORY_RELATIONSHIPS",
+      "FACT_MEMORY_SUCCESS",
+    ]);
+    assert.equal(proxy.evaluateRequests.length - evaluateBefore, 1, "one Evaluate RPC");
+    const calls = (await llmRequests(llmUrl)).slice(llmBefore);
+    assert.equal(calls.length, 1, "one LLM call");
+    // The one call asked for all four items.
+    const asked = JSON.stringify(calls[0]);
+    for (const item of ["facts", "relationships", "identities", "success"]) {
+      assert.match(asked, new RegExp(`"${item}"`));
+    }
+    assert.ok(proxy.authorization.every((value) => value === `Bearer ${TOKEN}`));
+
+    const { facts } = await client.listFacts({ agentId: agent.runtime.agentId, entityId: agent.userId });
+    assert.deepEqual(
+      facts.map((f) => `${Kind[f.kind]} ${f.claim}`).sort(),
+      ["CURRENT anxious this morning", "DURABLE lives in Berlin"],
+    );
+    assert.ok(facts.every((f) => f.evidenceMessageIds.includes(message.id ?? "")));
+
+    // The relationship the model saw is mirrored into the runtime for elizaOS's RELATIONSHIPS provider.
+    const mirrored = await agent.runtime.getRelationships({ entityId: agent.userId });
+    assert.deepEqual(
+      mirrored.map((r) => [r.targetEntityId, r.tags]),
+      [[FRIEND, ["friend"]]],
+    );
+  });
+
+  test("the next turn's composeState has both sections with the facts just learned", async () => {
+    const { agent } = await ready();
+    const state = await agent.runtime.composeState(agent.say("Any ideas for the weekend?"));
+    const text = String(state.values["factMemory"]);
+    assert.match(text, /What I know about Dana:/);
+    assert.match(text, /lives in Berlin/);
+    assert.match(text, /What's currently happening for Dana:/);
+    assert.match(text, /anxious this morning/);
+    assert.ok(state.text.includes(text), "the block is part of the prompt text");
+  });
+
+  test("with the service stopped, evaluate and composeState still return, without facts", async () => {
+    const { agent, service } = await ready();
+    await service.stop();
+    const message = agent.say("I also have a cat called Miso");
+    const state = await agent.runtime.composeState(message);
+    assert.equal(state.values["factMemory"], "");
+    assert.doesNotMatch(state.text, /What I know about/);
+    const ran = await agent.runtime.evaluate(message, state, true, async () => [], [agent.reply("Cute!")]);
+    assert.equal(ran?.length, 4);
+  });
+});
