@@ -54,7 +54,7 @@ def make_settings(pg_url: str, llm: ScriptedLLM, tmp: Path, **overrides: Any) ->
         "OPENAI_API_KEY": "test-key",
         "OPENAI_BASE_URL": llm.base_url,
         "llm_timeout_s": 5.0,
-        "llm_max_retries": 1,
+        "llm_max_retries": 2,
     }
     values.update(overrides)
     return Settings(**values)
