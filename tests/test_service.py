@@ -446,3 +446,24 @@ async def test_forget_entity_and_export(service: Service, llm: ScriptedLLM) -> N
 def test_current_message_helper_reads_the_block() -> None:
     body = {"messages": [{"role": "user", "content": "x <current_message>\nhello\n</current_message>"}]}
     assert current_message(body) == "hello"
+
+
+async def test_conflicting_near_duplicate_add_is_kept_and_sent_to_review(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    await learn(service, llm, person, "I love coffee", add_durable("loves coffee", "preference"))
+    response = await learn(service, llm, person, "coffee is awful", add_durable("hates coffee", "preference"))
+    op = response.ops[0]
+    assert op.op == pb.OP_TYPE_ADD_DURABLE and not op.deduplicated and op.candidate_id
+    assert stored(await facts_of(service, person)) == {("durable.preference", "loves coffee"),
+                                                        ("durable.preference", "hates coffee")}
+    [candidate] = (await service.stub.ListCandidates(
+        pb.ListCandidatesRequest(agent_id=person.agent_id, entity_id=person.entity_id))).candidates
+    assert candidate.source == "dedup_conflict" and candidate.fact.claim == "loves coffee"
+    assert candidate.proposed_claim == "hates coffee"
+    # Accepting: the old fact takes the new claim and the kept duplicate is folded into it.
+    resolved = await service.stub.ResolveCandidate(pb.ResolveCandidateRequest(
+        agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=candidate.id,
+        decision=pb.DECISION_ACCEPT))
+    assert resolved.fact.claim == "hates coffee" and list(resolved.fact.previous_claims) == ["loves coffee"]
+    [fact] = await facts_of(service, person)
+    assert fact.id == candidate.fact.id and len(fact.evidence_message_ids) == 2

@@ -16,7 +16,7 @@ RETRIEVE_PER_KIND = 15
 class Tuning:
     """Model-dependent numbers, from settings."""
 
-    dedup_threshold: float = 0.92
+    dedup_threshold: float = 0.85
     current_decay_days: float = 14.0
     limits: Limits = field(default_factory=Limits)
 

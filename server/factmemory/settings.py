@@ -11,7 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 LOCAL_EMBEDDING_MODEL = "multilingual-e5-small"
 OPENAI_EMBEDDING_MODEL = "text-embedding-3-small"
 # Similarity pre-filters of the write-time dedup check, per embedder (see docs/dedup.md).
-DEFAULT_DEDUP_THRESHOLDS = {"local": 0.92, "openai": 0.80}
+DEFAULT_DEDUP_THRESHOLDS = {"local": 0.85, "openai": 0.75}
 
 
 class Settings(BaseSettings):
