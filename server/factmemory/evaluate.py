@@ -36,6 +36,7 @@ from factmemory.ops import (
     plan_relationships,
 )
 from factmemory.prompts import build_prompt
+from factmemory.stages import STAGE_LOG, Stopwatch
 from factmemory.store import NewFact, Turn, Vector
 
 log = logging.getLogger(__name__)
@@ -51,43 +52,51 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
     """Evaluates one message once; a repeat of the same (agent, message id) returns the stored result."""
     if deps.extractor is None:
         raise NotConfigured("no LLM is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for other endpoints)")
-    replay = await _stored(deps, request)
+    watch = Stopwatch()
+    with watch.stage("retrieve"):
+        replay = await _stored(deps, request)
     if replay is not None:
         return replay
     durable, current = [], []
     if Item.FACTS in request.items:
-        query = await deps.embedder.queries([request.message.text])
-        similar = await deps.store.nearest(
-            request.agent_id, request.entity_id, query[0], RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
-        )
+        with watch.stage("embed"):
+            query = await deps.embedder.queries([request.message.text])
+        with watch.stage("retrieve"):
+            similar = await deps.store.nearest(
+                request.agent_id, request.entity_id, query[0], RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
+            )
         durable = [s.fact for s in similar if s.fact.kind is Kind.DURABLE]
         current = [s.fact for s in similar if s.fact.kind is Kind.CURRENT]
     prompt = build_prompt(request.message, request.recent_messages, durable, current, request.items,
                           request.room_entities, request.agent_responses)
-    reply, usage = await deps.extractor.extract(prompt, request.items)
+    with watch.stage("llm"):
+        reply, usage = await deps.extractor.extract(prompt, request.items)
     planned = _plan(deps, request, reply, prompt.handles)
     adds = [p for p in planned if isinstance(p, PlannedAdd)]
-    vectors = await deps.embedder.passages([a.claim for a in adds])
+    with watch.stage("embed"):
+        vectors = await deps.embedder.passages([a.claim for a in adds])
     claim_vectors: dict[int, Vector] = {id(a): vectors[i] for i, a in enumerate(adds)}
     try:
-        async with deps.store.turn(request.agent_id, request.entity_id) as turn:
-            if not await turn.claim_evaluation(request.message.id, request.room_id):
-                raise _AlreadyEvaluated
-            applied = [await _apply(deps, turn, request, p, claim_vectors.get(id(p))) for p in planned]
-            relationships, identities = await _apply_edges(turn, request, reply)
-            result = EvaluateResult(
-                ops=tuple(applied),
-                relationships=tuple(relationships),
-                identities=tuple(identities),
-                success=_success(reply),
-                usage=usage,
-            )
-            await turn.finish_evaluation(request.message.id, result)
+        with watch.stage("apply"):
+            async with deps.store.turn(request.agent_id, request.entity_id) as turn:
+                if not await turn.claim_evaluation(request.message.id, request.room_id):
+                    raise _AlreadyEvaluated
+                applied = [await _apply(deps, turn, request, p, claim_vectors.get(id(p)), watch) for p in planned]
+                relationships, identities = await _apply_edges(turn, request, reply)
+                result = EvaluateResult(
+                    ops=tuple(applied),
+                    relationships=tuple(relationships),
+                    identities=tuple(identities),
+                    success=_success(reply),
+                    usage=usage,
+                )
+                await turn.finish_evaluation(request.message.id, result)
     except _AlreadyEvaluated:
         replay = await _stored(deps, request)
         if replay is None:  # pragma: no cover - the row was committed by the call that won
             raise
         return replay
+    STAGE_LOG.record("evaluate", watch)
     return result
 
 
@@ -113,20 +122,23 @@ def _success(reply: BaseModel) -> Success | None:
     return None if verdict is None else Success(completed=verdict.completed, reason=verdict.reason[:500])
 
 
-async def _apply(deps: Deps, turn: Turn, request: EvaluateInput, planned: Planned, vector: Vector | None) -> AppliedOp:
+async def _apply(deps: Deps, turn: Turn, request: EvaluateInput, planned: Planned, vector: Vector | None,
+                 watch: Stopwatch) -> AppliedOp:
     if isinstance(planned, RejectedOp):
         return AppliedOp(op=planned.op, rejected=True, reason=planned.reason, handle=planned.handle)
     if isinstance(planned, PlannedAdd):
         assert vector is not None
-        return await _apply_add(deps, turn, request, planned, vector)
+        return await _apply_add(deps, turn, request, planned, vector, watch)
     return await _apply_change(turn, request, planned)
 
 
-async def _apply_add(deps: Deps, turn: Turn, request: EvaluateInput, add: PlannedAdd, vector: Vector) -> AppliedOp:
+async def _apply_add(deps: Deps, turn: Turn, request: EvaluateInput, add: PlannedAdd, vector: Vector,
+                     watch: Stopwatch) -> AppliedOp:
     """Insert, unless the write-time check finds the same claim (strengthen) or a conflicting one (review)."""
     message = request.message
     threshold = deps.tuning.dedup_threshold
-    neighbours = await turn.similar_in_category(add.kind, add.category, vector, DEDUP_NEIGHBOURS)
+    with watch.stage("dedup"):
+        neighbours = await turn.similar_in_category(add.kind, add.category, vector, DEDUP_NEIGHBOURS)
     conflict = None
     for near in neighbours:
         decision = decide(add.claim, near.fact.claim, near.similarity, threshold)

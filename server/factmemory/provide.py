@@ -9,6 +9,7 @@ from factmemory.errors import Unavailable
 from factmemory.models import Kind, ProvideInput, ProvideResult
 from factmemory.ranking import score, top
 from factmemory.render import render
+from factmemory.stages import STAGE_LOG, Stopwatch
 from factmemory.store import Similar
 
 log = logging.getLogger(__name__)
@@ -26,29 +27,37 @@ def query_text(request: ProvideInput) -> str:
 
 async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     """Top durable and current facts by relevance x confidence x time weight."""
+    watch = Stopwatch()
     durable_pool = max(request.durable_limit * POOL_FACTOR, MIN_POOL)
     current_pool = max(request.current_limit * POOL_FACTOR, MIN_POOL)
     query = query_text(request)
     degraded_reason = ""
     if not query:
-        candidates = _uniform(await deps.store.text_search(
-            request.agent_id, request.entity_id, "", durable_pool, current_pool))
+        with watch.stage("db"):
+            candidates = _uniform(await deps.store.text_search(
+                request.agent_id, request.entity_id, "", durable_pool, current_pool))
     else:
         try:
-            vector = (await deps.embedder.queries([query]))[0]
+            with watch.stage("embed"):
+                vector = (await deps.embedder.queries([query]))[0]
         except Unavailable as exc:
             log.warning("embedder unavailable, ranking by full-text match: %s", exc)
             degraded_reason = f"embedder unavailable ({exc}); ranked by full-text match"
-            candidates = _text_relevance(await deps.store.text_search(
-                request.agent_id, request.entity_id, query, durable_pool, current_pool))
+            with watch.stage("db"):
+                candidates = _text_relevance(await deps.store.text_search(
+                    request.agent_id, request.entity_id, query, durable_pool, current_pool))
         else:
-            candidates = await deps.store.nearest(
-                request.agent_id, request.entity_id, vector, durable_pool, current_pool)
-    scored = [score(c.fact, c.similarity, request.now, deps.tuning.current_decay_days) for c in candidates]
-    durable = top((s for s in scored if s.fact.kind is Kind.DURABLE), request.durable_limit)
-    current = top((s for s in scored if s.fact.kind is Kind.CURRENT), request.current_limit)
+            with watch.stage("db"):
+                candidates = await deps.store.nearest(
+                    request.agent_id, request.entity_id, vector, durable_pool, current_pool)
+    with watch.stage("rank"):
+        scored = [score(c.fact, c.similarity, request.now, deps.tuning.current_decay_days) for c in candidates]
+        durable = top((s for s in scored if s.fact.kind is Kind.DURABLE), request.durable_limit)
+        current = top((s for s in scored if s.fact.kind is Kind.CURRENT), request.current_limit)
+        text = render(durable, current, request.subject_name)
+    STAGE_LOG.record("provide", watch)
     return ProvideResult(
-        text=render(durable, current, request.subject_name),
+        text=text,
         durable=tuple(durable),
         current=tuple(current),
         degraded=bool(degraded_reason),
