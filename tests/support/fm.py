@@ -45,7 +45,7 @@ class Person:
         return pb.ProvideRequest(agent_id=self.agent_id, entity_id=self.entity_id, room_id=self.room_id,
                                  recent_messages=[self.message(t, now) for t in texts], now=ts(now), **kw)
 
-    def list_facts(self, kind: int = 0) -> pb.ListFactsRequest:
+    def list_facts(self, kind: pb.Kind = pb.KIND_UNSPECIFIED) -> pb.ListFactsRequest:
         return pb.ListFactsRequest(agent_id=self.agent_id, entity_id=self.entity_id, kind=kind)
 
 
