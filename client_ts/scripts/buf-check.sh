@@ -8,11 +8,15 @@ cd "$here/.."
 
 "$buf" lint
 
-# A repository with no main yet (before the first commit, or a clone of another branch only)
-# has nothing to break: say so instead of failing on a missing ref.
-if ! git rev-parse --quiet --verify 'refs/heads/main^{commit}' >/dev/null; then
-  echo "buf breaking: no local main branch yet, nothing to compare against"
+git_dir="$(git rev-parse --absolute-git-dir)"
+if git rev-parse --quiet --verify 'refs/heads/main^{commit}' >/dev/null; then
+  against="$git_dir#branch=main"
+elif git rev-parse --quiet --verify 'refs/remotes/origin/main^{commit}' >/dev/null; then
+  # A clone checked out on another branch has main only as origin/main.
+  against="$git_dir#ref=refs/remotes/origin/main"
+else
+  # Before the first commit there is no main to break: say so instead of failing on a missing ref.
+  echo "buf breaking: no main branch yet, nothing to compare against"
   exit 0
 fi
-git_dir="$(git rev-parse --absolute-git-dir)"
-"$buf" breaking --against "$git_dir#branch=main"
+"$buf" breaking --against "$against"

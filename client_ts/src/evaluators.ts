@@ -151,7 +151,20 @@ function joinFor(runtime: IAgentRuntime): Join<Item, EvaluateContext, EvaluateRe
   return join;
 }
 
+/** Sends the joined request; every failure is logged here, once per request rather than once per evaluator. */
 async function sendEvaluate(context: EvaluateContext, items: readonly Item[]): Promise<EvaluateResponse> {
+  const plugin = contextFor(context.runtime);
+  try {
+    const response = await evaluate(context, items);
+    plugin.outage.succeeded();
+    return response;
+  } catch (error) {
+    plugin.outage.failed("Evaluate", error);
+    throw error;
+  }
+}
+
+async function evaluate(context: EvaluateContext, items: readonly Item[]): Promise<EvaluateResponse> {
   const { runtime, message, responses } = context;
   const plugin = contextFor(runtime);
   const conversation = await loadConversation(runtime, message.roomId, (what, error) =>
@@ -166,14 +179,7 @@ async function sendEvaluate(context: EvaluateContext, items: readonly Item[]): P
     items: [...items].sort((a, b) => a - b),
     didRespond: inferDidRespond(new Set(items), responses),
   });
-  let response: EvaluateResponse;
-  try {
-    response = await plugin.client.evaluate(request, { timeoutMs: plugin.settings.evaluateTimeoutMs });
-  } catch (error) {
-    plugin.outage.failed("Evaluate", error);
-    throw error;
-  }
-  plugin.outage.succeeded();
+  const response = await plugin.client.evaluate(request, { timeoutMs: plugin.settings.evaluateTimeoutMs });
   if (items.includes(Item.RELATIONSHIPS)) {
     await mirrorRelationships(runtime, response.relationships, (error) =>
       runtime.logger.warn({ src: LOG_SOURCE, error: describeError(error) }, "FactMemory: mirroring a relationship failed"),

@@ -18,6 +18,14 @@ import {
 /** How many of the room's last messages go with each request. */
 export const RECENT_MESSAGE_COUNT = 12;
 
+/**
+ * The service's default request limits: one over-long chat message must not turn the whole turn into
+ * INVALID_ARGUMENT, so texts and names are cut to fit and room entities capped here.
+ */
+export const MAX_TEXT_CHARS = 8_000;
+export const MAX_NAME_CHARS = 200;
+export const MAX_ROOM_ENTITIES = 100;
+
 /** What the runtime knows about the room of a message, loaded once per request. */
 export interface Conversation {
   /** Oldest first. */
@@ -52,7 +60,7 @@ export function buildEvaluateRequest(input: EvaluateInput): EvaluateRequest {
     message: toChatMessage(input.message, names),
     recentMessages: input.conversation.recent.map((memory) => toChatMessage(memory, names)),
     items: [...input.items],
-    roomEntities: input.conversation.entities.flatMap(toRoomEntity),
+    roomEntities: roomEntities(input.conversation.entities, [input.message.entityId, input.agentId]),
     agentResponses: input.responses.map((memory) => toChatMessage(memory, names)),
     didRespond: input.didRespond,
   });
@@ -67,7 +75,7 @@ export function buildProvideRequest(input: ProvideInput): ProvideRequest {
     entityId: input.message.entityId,
     roomId: input.message.roomId,
     recentMessages: recent.map((memory) => toChatMessage(memory, names)),
-    subjectName: senderName(input.message, names) ?? "",
+    subjectName: fit(senderName(input.message, names) ?? "", MAX_NAME_CHARS),
   });
 }
 
@@ -109,8 +117,8 @@ export function toChatMessage(memory: Memory, names: ReadonlyMap<string, string>
   return create(ChatMessageSchema, {
     id: memory.id ?? "",
     entityId: memory.entityId,
-    name: senderName(memory, names) ?? "",
-    text: memory.content.text ?? "",
+    name: fit(senderName(memory, names) ?? "", MAX_NAME_CHARS),
+    text: fit(memory.content.text ?? "", MAX_TEXT_CHARS),
     ...(typeof memory.createdAt === "number" ? { createdAt: toTimestamp(memory.createdAt) } : {}),
   });
 }
@@ -138,9 +146,25 @@ function senderName(memory: Memory, names: ReadonlyMap<string, string>): string 
   return typeof fromMetadata === "string" && fromMetadata !== "" ? fromMetadata : undefined;
 }
 
+/** The room's entities, the sender and the agent first so that a cap never drops them. */
+function roomEntities(entities: readonly Entity[], first: readonly string[]): RoomEntity[] {
+  const rank = (entity: Entity) => (entity.id && first.includes(entity.id) ? 0 : 1);
+  return [...entities]
+    .sort((a, b) => rank(a) - rank(b))
+    .flatMap(toRoomEntity)
+    .slice(0, MAX_ROOM_ENTITIES);
+}
+
 function toRoomEntity(entity: Entity): RoomEntity[] {
   if (!entity.id) return [];
-  return [create(RoomEntitySchema, { id: entity.id, names: entity.names.filter((name) => name.trim() !== "") })];
+  const names = entity.names.filter((name) => name.trim() !== "").map((name) => fit(name, MAX_NAME_CHARS));
+  return [create(RoomEntitySchema, { id: entity.id, names })];
+}
+
+/** Drops NUL characters (the service refuses them) and cuts to `max` characters. */
+export function fit(text: string, max: number): string {
+  const clean = text.includes("\0") ? text.replaceAll("\0", "") : text;
+  return clean.length <= max ? clean : clean.slice(0, max);
 }
 
 /** The current message is the most relevant one for retrieval; make sure it is last even if not yet stored. */

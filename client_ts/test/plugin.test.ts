@@ -7,13 +7,21 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
 import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { AgentRuntime } from "@elizaos/core";
 
 import {
   EvaluateResponseSchema,
   Item,
   ProvideResponseSchema,
 } from "../src/gen/factmemory/v1/factmemory_pb.js";
-import { closeContext, factMemoryPlugin, PROVIDER_NAME } from "../src/index.js";
+import {
+  closeContext,
+  factMemoryEvaluator,
+  factMemoryPlugin,
+  PROVIDER_NAME,
+  successEvaluator,
+} from "../src/index.js";
 import { type FakeService, startFakeService } from "./support/fake-service.js";
 import { uuid } from "./support/ids.js";
 import { closedPort, hangingListener } from "./support/net.js";
@@ -154,6 +162,57 @@ describe("plugin in an AgentRuntime", () => {
     const request = service.provideRequests.at(-1)!;
     assert.equal(request.subjectName, "Dana");
     assert.equal(request.recentMessages.at(-1)?.text, "How is the weather?");
+  });
+});
+
+describe("plugin in an AgentRuntime without a database adapter", () => {
+  test("the provider still answers from the current message alone", async () => {
+    const service = await startFakeService({
+      provide: (request) => create(ProvideResponseSchema, { text: `${request.recentMessages.length} message(s)` }),
+    });
+    const runtime = new AgentRuntime({ character: { name: "Ava", bio: [], settings: { FACT_MEMORY_URL: service.url } } });
+    try {
+      await runtime.registerPlugin(factMemoryPlugin);
+      const message = { id: uuid(), entityId: uuid(), roomId: uuid(), content: { text: "hi" }, createdAt: Date.now() };
+      const state = await runtime.composeState(message);
+      assert.equal(state.values["factMemory"], "1 message(s)");
+      assert.equal(service.provideRequests[0]?.recentMessages[0]?.text, "hi");
+    } finally {
+      closeContext(runtime);
+      await service.close();
+    }
+  });
+});
+
+describe("evaluator results", () => {
+  test("a handler reports its slice of the response, and a server error as { success: false, error }", async () => {
+    let fail = false;
+    const service = await startFakeService({
+      evaluate: () => {
+        if (fail) throw new ConnectError("message.text is empty", Code.InvalidArgument);
+        return create(EvaluateResponseSchema, { success: { completed: true, reason: "answered" } });
+      },
+    });
+    const a = await startAgent({ FACT_MEMORY_URL: service.url });
+    try {
+      // Called alone (not through runtime.evaluate): the join waits its grace period for the other
+      // alwaysRun evaluators, then sends what it has.
+      const ok = await successEvaluator.handler(a.runtime, a.say("thanks!"), emptyState(), {}, undefined, [a.reply("np")]);
+      assert.deepEqual(ok, {
+        success: true,
+        text: "FactMemory: task completed",
+        data: { success: { completed: true, reason: "answered" }, replayed: false },
+      });
+      assert.deepEqual(service.evaluateRequests.at(-1)?.items, [Item.SUCCESS]);
+
+      fail = true;
+      const failed = await factMemoryEvaluator.handler(a.runtime, a.say("hm"), emptyState());
+      assert.deepEqual(failed, { success: false, error: "InvalidArgument: message.text is empty" });
+      assert.deepEqual(a.warnings, ["FactMemory Evaluate failed"]);
+    } finally {
+      closeContext(a.runtime);
+      await service.close();
+    }
   });
 });
 

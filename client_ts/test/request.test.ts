@@ -12,7 +12,15 @@ import {
 } from "../src/gen/factmemory/v1/factmemory_pb.js";
 import { expectedItems, inferDidRespond } from "../src/evaluators.js";
 import { EMPTY_RESULT, toProviderResult } from "../src/provider.js";
-import { buildEvaluateRequest, buildProvideRequest, oldestFirst, toTimestamp } from "../src/request.js";
+import {
+  buildEvaluateRequest,
+  buildProvideRequest,
+  fit,
+  MAX_ROOM_ENTITIES,
+  MAX_TEXT_CHARS,
+  oldestFirst,
+  toTimestamp,
+} from "../src/request.js";
 import { uuid } from "./support/ids.js";
 
 const agentId = uuid();
@@ -220,5 +228,45 @@ describe("provider result", () => {
 
   test("is empty when there is nothing to say", () => {
     assert.deepEqual(EMPTY_RESULT, { text: "", values: { factMemory: "" }, data: { durable: [], current: [] } });
+  });
+});
+
+describe("request limits", () => {
+  test("an over-long text is cut and NUL characters dropped instead of failing the whole request", () => {
+    const long = memory(userId, `a\0b${"x".repeat(MAX_TEXT_CHARS + 50)}`, 1);
+    const request = buildEvaluateRequest({
+      agentId,
+      agentName: "Ava",
+      message: long,
+      conversation: { recent: [], entities: [] },
+      responses: [],
+      items: [],
+      didRespond: false,
+    });
+    assert.equal(request.message?.text.length, MAX_TEXT_CHARS);
+    assert.ok(request.message?.text.startsWith("abx"));
+    assert.equal(fit("short", 10), "short");
+  });
+
+  test("room entities are capped with the sender and the agent kept", () => {
+    const crowd: Entity[] = Array.from({ length: MAX_ROOM_ENTITIES + 20 }, (_, i) => ({
+      id: uuid(),
+      names: [`guest ${i}`],
+      metadata: {},
+      agentId,
+    }));
+    crowd.push({ id: userId, names: ["Dana"], metadata: {}, agentId }, { id: agentId, names: ["Ava"], metadata: {}, agentId });
+    const request = buildEvaluateRequest({
+      agentId,
+      agentName: "Ava",
+      message: memory(userId, "hello all", 1),
+      conversation: { recent: [], entities: crowd },
+      responses: [],
+      items: [],
+      didRespond: false,
+    });
+    assert.equal(request.roomEntities.length, MAX_ROOM_ENTITIES);
+    const ids = request.roomEntities.map((e) => e.id);
+    assert.ok(ids.includes(userId) && ids.includes(agentId));
   });
 });
