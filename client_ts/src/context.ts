@@ -66,7 +66,13 @@ export class OutageLog {
 
   failed(operation: string, error: unknown): void {
     const err = ConnectError.from(error);
-    const details = { src: LOG_SOURCE, operation, url: this.#url, code: Code[err.code], error: err.rawMessage };
+    const details = {
+      src: LOG_SOURCE,
+      operation,
+      url: this.#url,
+      code: Code[err.code],
+      error: err.rawMessage,
+    };
     if (!OUTAGE_CODES.has(err.code)) {
       this.#logger.warn(details, `FactMemory ${operation} failed`);
       return;

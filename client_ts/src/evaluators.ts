@@ -48,7 +48,8 @@ const SPECS: readonly EvaluatorSpec[] = [
     name: "FACT_MEMORY_FACTS",
     item: Item.FACTS,
     alwaysRun: true,
-    description: "Learns durable facts (who someone is) and current facts (their state right now) about the sender.",
+    description:
+      "Learns durable facts (who someone is) and current facts (their state right now) about the sender.",
     similes: ["LEARN_FACTS", "REMEMBER_FACTS"],
     examples: [
       example(
@@ -182,7 +183,10 @@ async function evaluate(context: EvaluateContext, items: readonly Item[]): Promi
   const response = await plugin.client.evaluate(request, { timeoutMs: plugin.settings.evaluateTimeoutMs });
   if (items.includes(Item.RELATIONSHIPS)) {
     await mirrorRelationships(runtime, response.relationships, (error) =>
-      runtime.logger.warn({ src: LOG_SOURCE, error: describeError(error) }, "FactMemory: mirroring a relationship failed"),
+      runtime.logger.warn(
+        { src: LOG_SOURCE, error: describeError(error) },
+        "FactMemory: mirroring a relationship failed",
+      ),
     );
   }
   return response;

@@ -80,7 +80,10 @@ async function fetchFacts(runtime: IAgentRuntime, message: Memory): Promise<Fact
   );
   try {
     // The deadline covers the room lookups too, not only the RPC: a slow database must not hold up the turn.
-    const response = await Promise.race([requestFacts(runtime, message, deadline, abort.signal), rejectOnAbort(abort.signal)]);
+    const response = await Promise.race([
+      requestFacts(runtime, message, deadline, abort.signal),
+      rejectOnAbort(abort.signal),
+    ]);
     plugin.outage.succeeded();
     return toProviderResult(response);
   } catch (error) {

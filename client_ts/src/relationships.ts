@@ -36,7 +36,10 @@ export async function mirrorRelationships(
   return outcome;
 }
 
-async function mirrorOne(runtime: IAgentRuntime, relationship: Relationship): Promise<"created" | "updated" | "skipped"> {
+async function mirrorOne(
+  runtime: IAgentRuntime,
+  relationship: Relationship,
+): Promise<"created" | "updated" | "skipped"> {
   const sourceEntityId = asUuid(relationship.sourceEntityId);
   const targetEntityId = asUuid(relationship.targetEntityId);
   if (!sourceEntityId || !targetEntityId) return "skipped";

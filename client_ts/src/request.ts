@@ -128,7 +128,11 @@ export function toTimestamp(epochMs: number): Timestamp {
 }
 
 /** Entity id -> the name people use for it; the agent is known by its character's name. */
-export function nameBook(agentId: string, agentName: string, entities: readonly Entity[]): Map<string, string> {
+export function nameBook(
+  agentId: string,
+  agentName: string,
+  entities: readonly Entity[],
+): Map<string, string> {
   const names = new Map<string, string>();
   for (const entity of entities) {
     const first = entity.names.find((name) => name.trim() !== "");

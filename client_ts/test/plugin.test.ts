@@ -38,7 +38,14 @@ describe("plugin in an AgentRuntime", () => {
       evaluate: (request) =>
         create(EvaluateResponseSchema, {
           relationships: request.items.includes(Item.RELATIONSHIPS)
-            ? [{ sourceEntityId: request.entityId, targetEntityId: FRIEND, tags: ["family"], interactionCount: 2 }]
+            ? [
+                {
+                  sourceEntityId: request.entityId,
+                  targetEntityId: FRIEND,
+                  tags: ["family"],
+                  interactionCount: 2,
+                },
+              ]
             : [],
           success: { completed: true, reason: "answered" },
         }),
@@ -107,7 +114,10 @@ describe("plugin in an AgentRuntime", () => {
     );
     assert.equal(request.recentMessages[0]?.id, first.id);
     assert.deepEqual(request.roomEntities.map((e) => e.names[0]).sort(), ["Ava", "Dana"]);
-    assert.deepEqual(request.agentResponses.map((m) => m.text), ["Welcome to Berlin!"]);
+    assert.deepEqual(
+      request.agentResponses.map((m) => m.text),
+      ["Welcome to Berlin!"],
+    );
     assert.ok(
       service.authorization.slice(authBefore).every((value) => value === "Bearer s3cret"),
       "every call carries the bearer token",
@@ -158,7 +168,9 @@ describe("plugin in an AgentRuntime", () => {
     assert.match(state.text, /What I know about Dana:\n- lives in Berlin/);
     assert.equal(state.values["factMemory"], "What I know about Dana:\n- lives in Berlin");
     const providers = state.data.providers as Record<string, { data?: { durable?: unknown[] } }>;
-    assert.deepEqual(providers[PROVIDER_NAME]?.data?.durable, [{ fact: { id: "f1", claim: "lives in Berlin" }, score: 1 }]);
+    assert.deepEqual(providers[PROVIDER_NAME]?.data?.durable, [
+      { fact: { id: "f1", claim: "lives in Berlin" }, score: 1 },
+    ]);
     const request = service.provideRequests.at(-1)!;
     assert.equal(request.subjectName, "Dana");
     assert.equal(request.recentMessages.at(-1)?.text, "How is the weather?");
@@ -168,12 +180,21 @@ describe("plugin in an AgentRuntime", () => {
 describe("plugin in an AgentRuntime without a database adapter", () => {
   test("the provider still answers from the current message alone", async () => {
     const service = await startFakeService({
-      provide: (request) => create(ProvideResponseSchema, { text: `${request.recentMessages.length} message(s)` }),
+      provide: (request) =>
+        create(ProvideResponseSchema, { text: `${request.recentMessages.length} message(s)` }),
     });
-    const runtime = new AgentRuntime({ character: { name: "Ava", bio: [], settings: { FACT_MEMORY_URL: service.url } } });
+    const runtime = new AgentRuntime({
+      character: { name: "Ava", bio: [], settings: { FACT_MEMORY_URL: service.url } },
+    });
     try {
       await runtime.registerPlugin(factMemoryPlugin);
-      const message = { id: uuid(), entityId: uuid(), roomId: uuid(), content: { text: "hi" }, createdAt: Date.now() };
+      const message = {
+        id: uuid(),
+        entityId: uuid(),
+        roomId: uuid(),
+        content: { text: "hi" },
+        createdAt: Date.now(),
+      };
       const state = await runtime.composeState(message);
       assert.equal(state.values["factMemory"], "1 message(s)");
       assert.equal(service.provideRequests[0]?.recentMessages[0]?.text, "hi");
@@ -197,7 +218,9 @@ describe("evaluator results", () => {
     try {
       // Called alone (not through runtime.evaluate): the join waits its grace period for the other
       // alwaysRun evaluators, then sends what it has.
-      const ok = await successEvaluator.handler(a.runtime, a.say("thanks!"), emptyState(), {}, undefined, [a.reply("np")]);
+      const ok = await successEvaluator.handler(a.runtime, a.say("thanks!"), emptyState(), {}, undefined, [
+        a.reply("np"),
+      ]);
       assert.deepEqual(ok, {
         success: true,
         text: "FactMemory: task completed",

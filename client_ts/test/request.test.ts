@@ -5,11 +5,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Entity, Memory, UUID } from "@elizaos/core";
 
-import {
-  Item,
-  Kind,
-  ProvideResponseSchema,
-} from "../src/gen/factmemory/v1/factmemory_pb.js";
+import { Item, Kind, ProvideResponseSchema } from "../src/gen/factmemory/v1/factmemory_pb.js";
 import { expectedItems, inferDidRespond } from "../src/evaluators.js";
 import { EMPTY_RESULT, toProviderResult } from "../src/provider.js";
 import {
@@ -28,7 +24,12 @@ const userId = uuid();
 const friendId = uuid();
 const roomId = uuid();
 
-function memory(entityId: UUID, text: string, createdAt?: number, metadata?: Record<string, unknown>): Memory {
+function memory(
+  entityId: UUID,
+  text: string,
+  createdAt?: number,
+  metadata?: Record<string, unknown>,
+): Memory {
   return {
     id: uuid(),
     entityId,
@@ -124,14 +125,20 @@ describe("oldestFirst", () => {
     const a = memory(userId, "a", 3);
     const b = memory(userId, "b", 1);
     const c = memory(userId, "c", 2);
-    assert.deepEqual(oldestFirst([a, b, c]).map((m) => m.content.text), ["b", "c", "a"]);
+    assert.deepEqual(
+      oldestFirst([a, b, c]).map((m) => m.content.text),
+      ["b", "c", "a"],
+    );
   });
 
   test("reverses the adapter's newest-first order when timestamps are missing", () => {
     const a = memory(userId, "newest");
     const b = memory(userId, "middle", 5);
     const c = memory(userId, "oldest");
-    assert.deepEqual(oldestFirst([a, b, c]).map((m) => m.content.text), ["oldest", "middle", "newest"]);
+    assert.deepEqual(
+      oldestFirst([a, b, c]).map((m) => m.content.text),
+      ["oldest", "middle", "newest"],
+    );
   });
 });
 
@@ -174,7 +181,12 @@ describe("toTimestamp", () => {
 });
 
 describe("which evaluators the join waits for", () => {
-  const all = new Set(["FACT_MEMORY_FACTS", "FACT_MEMORY_RELATIONSHIPS", "FACT_MEMORY_IDENTITIES", "FACT_MEMORY_SUCCESS"]);
+  const all = new Set([
+    "FACT_MEMORY_FACTS",
+    "FACT_MEMORY_RELATIONSHIPS",
+    "FACT_MEMORY_IDENTITIES",
+    "FACT_MEMORY_SUCCESS",
+  ]);
   const reply = [memory(agentId, "sure")];
 
   test("on a turn the agent answered, all four", () => {
@@ -196,7 +208,9 @@ describe("which evaluators the join waits for", () => {
   });
 
   test("only those registered on the runtime", () => {
-    assert.deepEqual(expectedItems(new Set(["FACT_MEMORY_FACTS"]), new Set([Item.FACTS]), reply), [Item.FACTS]);
+    assert.deepEqual(expectedItems(new Set(["FACT_MEMORY_FACTS"]), new Set([Item.FACTS]), reply), [
+      Item.FACTS,
+    ]);
   });
 
   test("didRespond is inferred from the success evaluator or the responses", () => {
@@ -211,7 +225,9 @@ describe("provider result", () => {
     const response = create(ProvideResponseSchema, {
       text: "What I know about Dana:\n- lives in Berlin",
       durable: [{ fact: { id: "f1", claim: "lives in Berlin", kind: Kind.DURABLE }, score: 0.9 }],
-      current: [{ fact: { id: "f2", claim: "anxious", kind: Kind.CURRENT, validAt: toTimestamp(0) }, score: 0.5 }],
+      current: [
+        { fact: { id: "f2", claim: "anxious", kind: Kind.CURRENT, validAt: toTimestamp(0) }, score: 0.5 },
+      ],
     });
     const result = toProviderResult(response);
     assert.equal(result.text, response.text);
@@ -220,14 +236,21 @@ describe("provider result", () => {
       { fact: { id: "f1", claim: "lives in Berlin", kind: "KIND_DURABLE" }, score: 0.9 },
     ]);
     assert.deepEqual(result.data.current, [
-      { fact: { id: "f2", claim: "anxious", kind: "KIND_CURRENT", validAt: "1970-01-01T00:00:00Z" }, score: 0.5 },
+      {
+        fact: { id: "f2", claim: "anxious", kind: "KIND_CURRENT", validAt: "1970-01-01T00:00:00Z" },
+        score: 0.5,
+      },
     ]);
     // State is logged and cached as JSON: BigInt or message objects would break that.
     assert.doesNotThrow(() => JSON.stringify(result));
   });
 
   test("is empty when there is nothing to say", () => {
-    assert.deepEqual(EMPTY_RESULT, { text: "", values: { factMemory: "" }, data: { durable: [], current: [] } });
+    assert.deepEqual(EMPTY_RESULT, {
+      text: "",
+      values: { factMemory: "" },
+      data: { durable: [], current: [] },
+    });
   });
 });
 
@@ -255,7 +278,10 @@ describe("request limits", () => {
       metadata: {},
       agentId,
     }));
-    crowd.push({ id: userId, names: ["Dana"], metadata: {}, agentId }, { id: agentId, names: ["Ava"], metadata: {}, agentId });
+    crowd.push(
+      { id: userId, names: ["Dana"], metadata: {}, agentId },
+      { id: agentId, names: ["Ava"], metadata: {}, agentId },
+    );
     const request = buildEvaluateRequest({
       agentId,
       agentName: "Ava",

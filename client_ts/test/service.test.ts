@@ -21,7 +21,12 @@ import { hangingListener } from "./support/net.js";
 const TOKEN = "integration-token";
 const FRIEND = uuid();
 const BERLIN = "I moved to Berlin last year and I'm anxious this morning";
-const NOTHING_NEW = { facts: { ops: [] }, relationships: [], identities: [], success: { completed: true, reason: "ok" } };
+const NOTHING_NEW = {
+  facts: { ops: [] },
+  relationships: [],
+  identities: [],
+  success: { completed: true, reason: "ok" },
+};
 
 function script(userId: string) {
   return {
@@ -31,8 +36,20 @@ function script(userId: string) {
         content: {
           facts: {
             ops: [
-              { op: "add_durable", claim: "lives in Berlin", category: "identity", structured_fields: [], verification_status: null },
-              { op: "add_current", claim: "anxious this morning", category: "feeling", structured_fields: [], valid_at: null },
+              {
+                op: "add_durable",
+                claim: "lives in Berlin",
+                category: "identity",
+                structured_fields: [],
+                verification_status: null,
+              },
+              {
+                op: "add_current",
+                claim: "anxious this morning",
+                category: "feeling",
+                structured_fields: [],
+                valid_at: null,
+              },
             ],
           },
           relationships: [{ source_entity_id: userId, target_entity_id: FRIEND, tags: ["friend"] }],
@@ -196,10 +213,10 @@ describe("with the real FactMemory service", () => {
     assert.ok(proxy.authorization.every((value) => value === `Bearer ${TOKEN}`));
 
     const { facts } = await client.listFacts({ agentId: agent.runtime.agentId, entityId: agent.userId });
-    assert.deepEqual(
-      facts.map((f) => `${Kind[f.kind]} ${f.claim}`).sort(),
-      ["CURRENT anxious this morning", "DURABLE lives in Berlin"],
-    );
+    assert.deepEqual(facts.map((f) => `${Kind[f.kind]} ${f.claim}`).sort(), [
+      "CURRENT anxious this morning",
+      "DURABLE lives in Berlin",
+    ]);
     assert.ok(facts.every((f) => f.evidenceMessageIds.includes(message.id ?? "")));
 
     // The relationship the model saw is mirrored into the runtime for elizaOS's RELATIONSHIPS provider.

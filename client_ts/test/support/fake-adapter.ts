@@ -33,7 +33,10 @@ export class FakeAdapter {
     return [...this.entities];
   }
 
-  async getRelationship(params: { sourceEntityId: UUID; targetEntityId: UUID }): Promise<Relationship | null> {
+  async getRelationship(params: {
+    sourceEntityId: UUID;
+    targetEntityId: UUID;
+  }): Promise<Relationship | null> {
     return (
       this.relationships.find(
         (r) => r.sourceEntityId === params.sourceEntityId && r.targetEntityId === params.targetEntityId,

@@ -18,8 +18,14 @@ import type { FactMemoryClient } from "../../src/index.js";
 
 /** Handlers get the caller's authorization header so that a proxy can pass it on. */
 export interface FakeServiceOptions {
-  evaluate?: (request: EvaluateRequest, authorization: string | null) => EvaluateResponse | Promise<EvaluateResponse>;
-  provide?: (request: ProvideRequest, authorization: string | null) => ProvideResponse | Promise<ProvideResponse>;
+  evaluate?: (
+    request: EvaluateRequest,
+    authorization: string | null,
+  ) => EvaluateResponse | Promise<EvaluateResponse>;
+  provide?: (
+    request: ProvideRequest,
+    authorization: string | null,
+  ) => ProvideResponse | Promise<ProvideResponse>;
 }
 
 export interface FakeService {

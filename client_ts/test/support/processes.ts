@@ -31,9 +31,15 @@ export function startProcess(
   options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp; timeoutMs: number },
 ): Promise<Started> {
   if (!existsSync(command)) {
-    return Promise.reject(new Error(`${command} does not exist: run ./dev test (or set up .venv) at the repo root`));
+    return Promise.reject(
+      new Error(`${command} does not exist: run ./dev test (or set up .venv) at the repo root`),
+    );
   }
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async (): Promise<void> => {
@@ -47,7 +53,9 @@ export function startProcess(
   return new Promise<Started>((resolve, reject) => {
     const fail = (reason: string) => {
       clearTimeout(timer);
-      void stop().then(() => reject(new Error(`${path.basename(command)} ${args.join(" ")}: ${reason}\n${output}`)));
+      void stop().then(() =>
+        reject(new Error(`${path.basename(command)} ${args.join(" ")}: ${reason}\n${output}`)),
+      );
     };
     const timer = setTimeout(() => fail(`not ready after ${options.timeoutMs} ms`), options.timeoutMs);
     let pending = "";

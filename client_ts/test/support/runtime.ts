@@ -18,7 +18,10 @@ export interface TestAgent {
   reply(text: string, at?: number): Memory;
 }
 
-export async function startAgent(settings: Record<string, string>, userId: UUID = uuid()): Promise<TestAgent> {
+export async function startAgent(
+  settings: Record<string, string>,
+  userId: UUID = uuid(),
+): Promise<TestAgent> {
   const adapter = new FakeAdapter();
   const runtime = new AgentRuntime({
     character: { name: "Ava", bio: ["A helpful assistant."], settings },
@@ -41,7 +44,14 @@ export async function startAgent(settings: Record<string, string>, userId: UUID 
   let clock = Date.now();
   const store = (entityId: UUID, text: string, at?: number): Memory => {
     clock += 1_000;
-    const memory: Memory = { id: uuid(), entityId, agentId: runtime.agentId, roomId, content: { text }, createdAt: at ?? clock };
+    const memory: Memory = {
+      id: uuid(),
+      entityId,
+      agentId: runtime.agentId,
+      roomId,
+      content: { text },
+      createdAt: at ?? clock,
+    };
     adapter.memories.push(memory);
     return memory;
   };
