@@ -10,12 +10,14 @@ import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 
 import { Code, ConnectError } from "@connectrpc/connect";
+import type { UUID } from "@elizaos/core";
 
 import { closeContext, createFactMemoryClient, type FactMemoryClient, Kind } from "../src/index.js";
 import { type FakeService, startRecordingProxy } from "./support/fake-service.js";
 import { uuid } from "./support/ids.js";
 import { cleanEnv, repoRoot, type Started, startProcess } from "./support/processes.js";
-import { emptyState, startAgent, type TestAgent } from "./support/runtime.js";
+import { emptyState } from "./support/runtime.js";
+import { type SqlAgent, startSqlAgent } from "./support/sql-runtime.js";
 import { hangingListener } from "./support/net.js";
 
 const TOKEN = "integration-token";
@@ -63,7 +65,9 @@ function script(userId: string) {
 }
 
 interface Env {
-  agent: TestAgent;
+  /** A full elizaOS runtime (plugin-sql on PGlite) with the plugin, talking to the service via `proxy`. */
+  agent: SqlAgent;
+  userId: UUID;
   /** The test's own client, straight to the service. */
   client: FactMemoryClient;
   /** The proxy between the plugin and the service, counting the plugin's calls. */
@@ -124,10 +128,13 @@ describe("with the real FactMemory service", () => {
     cleanups.push(() => upstream.close());
     const proxy = await startRecordingProxy(upstream);
     cleanups.push(() => proxy.close());
-    const agent = await startAgent({ FACT_MEMORY_URL: proxy.url, FACT_MEMORY_TOKEN: TOKEN }, userId);
+    const agent = await startSqlAgent({ FACT_MEMORY_URL: proxy.url, FACT_MEMORY_TOKEN: TOKEN }, [
+      { id: userId, name: "Dana" },
+      { id: FRIEND, name: "Sam" },
+    ]);
+    cleanups.push(() => agent.stop());
     cleanups.push(() => closeContext(agent.runtime));
-    agent.adapter.entities.push({ id: FRIEND, names: ["Sam"], metadata: {}, agentId: agent.runtime.agentId });
-    return { agent, client, proxy, service, serviceUrl, llmUrl: llm.ready };
+    return { agent, userId, client, proxy, service, serviceUrl, llmUrl: llm.ready };
   }
 
   async function llmRequests(llmUrl: string): Promise<Array<Record<string, unknown>>> {
@@ -157,9 +164,9 @@ describe("with the real FactMemory service", () => {
   });
 
   test("client factory: INVALID_ARGUMENT carries the server's message", async () => {
-    const { client, agent } = await ready();
+    const { client, userId } = await ready();
     await assert.rejects(
-      client.evaluate({ agentId: "", entityId: agent.userId, message: { id: uuid(), text: "hi" } }),
+      client.evaluate({ agentId: "", entityId: userId, message: { id: uuid(), text: "hi" } }),
       (error: unknown) => {
         const err = ConnectError.from(error);
         assert.equal(err.code, Code.InvalidArgument);
@@ -187,10 +194,10 @@ describe("with the real FactMemory service", () => {
   });
 
   test("runtime.evaluate stores facts with ONE Evaluate call and ONE LLM call for four evaluators", async () => {
-    const { agent, client, proxy, llmUrl } = await ready();
-    agent.say("hi, I'm Dana");
-    const message = agent.say(BERLIN);
-    const response = agent.reply("Welcome to Berlin! Take a deep breath.");
+    const { agent, userId, client, proxy, llmUrl } = await ready();
+    await agent.say(userId, "hi, I'm Dana");
+    const message = await agent.say(userId, BERLIN);
+    const response = await agent.reply("Welcome to Berlin! Take a deep breath.");
     const llmBefore = (await llmRequests(llmUrl)).length;
     const evaluateBefore = proxy.evaluateRequests.length;
 
@@ -203,6 +210,23 @@ describe("with the real FactMemory service", () => {
       "FACT_MEMORY_SUCCESS",
     ]);
     assert.equal(proxy.evaluateRequests.length - evaluateBefore, 1, "one Evaluate RPC");
+    // What plugin-sql stored for the room, as the service received it.
+    const sent = proxy.evaluateRequests.at(-1)!;
+    assert.deepEqual(
+      sent.recentMessages.map((m) => [m.name, m.text]),
+      [
+        ["Dana", "hi, I'm Dana"],
+        ["Dana", BERLIN],
+        ["Ava", "Welcome to Berlin! Take a deep breath."],
+      ],
+    );
+    assert.deepEqual(
+      sent.roomEntities
+        .map((e) => e.names[0])
+        .filter((name) => name !== "Ava")
+        .sort(),
+      ["Dana", "Sam"],
+    );
     const calls = (await llmRequests(llmUrl)).slice(llmBefore);
     assert.equal(calls.length, 1, "one LLM call");
     // The one call asked for all four items.
@@ -212,7 +236,7 @@ describe("with the real FactMemory service", () => {
     }
     assert.ok(proxy.authorization.every((value) => value === `Bearer ${TOKEN}`));
 
-    const { facts } = await client.listFacts({ agentId: agent.runtime.agentId, entityId: agent.userId });
+    const { facts } = await client.listFacts({ agentId: agent.runtime.agentId, entityId: userId });
     assert.deepEqual(facts.map((f) => `${Kind[f.kind]} ${f.claim}`).sort(), [
       "CURRENT anxious this morning",
       "DURABLE lives in Berlin",
@@ -220,7 +244,7 @@ describe("with the real FactMemory service", () => {
     assert.ok(facts.every((f) => f.evidenceMessageIds.includes(message.id ?? "")));
 
     // The relationship the model saw is mirrored into the runtime for elizaOS's RELATIONSHIPS provider.
-    const mirrored = await agent.runtime.getRelationships({ entityId: agent.userId });
+    const mirrored = await agent.runtime.getRelationships({ entityId: userId });
     assert.deepEqual(
       mirrored.map((r) => [r.targetEntityId, r.tags]),
       [[FRIEND, ["friend"]]],
@@ -228,8 +252,8 @@ describe("with the real FactMemory service", () => {
   });
 
   test("the next turn's composeState has both sections with the facts just learned", async () => {
-    const { agent } = await ready();
-    const state = await agent.runtime.composeState(agent.say("Any ideas for the weekend?"));
+    const { agent, userId } = await ready();
+    const state = await agent.runtime.composeState(await agent.say(userId, "Any ideas for the weekend?"));
     const text = String(state.values["factMemory"]);
     assert.match(text, /What I know about Dana:/);
     assert.match(text, /lives in Berlin/);
@@ -239,13 +263,15 @@ describe("with the real FactMemory service", () => {
   });
 
   test("with the service stopped, evaluate and composeState still return, without facts", async () => {
-    const { agent, service } = await ready();
+    const { agent, userId, service } = await ready();
     await service.stop();
-    const message = agent.say("I also have a cat called Miso");
+    const message = await agent.say(userId, "I also have a cat called Miso");
     const state = await agent.runtime.composeState(message);
     assert.equal(state.values["factMemory"], "");
     assert.doesNotMatch(state.text, /What I know about/);
-    const ran = await agent.runtime.evaluate(message, state, true, async () => [], [agent.reply("Cute!")]);
+    const ran = await agent.runtime.evaluate(message, state, true, async () => [], [
+      await agent.reply("Cute!"),
+    ]);
     assert.equal(ran?.length, 4);
   });
 });

@@ -1,0 +1,7 @@
+// @elizaos/plugin-sql 1.7.2 points its "exports" types at files it does not ship; only its default export is used.
+declare module "@elizaos/plugin-sql" {
+  import type { Plugin } from "@elizaos/core";
+
+  const sqlPlugin: Plugin;
+  export default sqlPlugin;
+}
