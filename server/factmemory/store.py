@@ -301,11 +301,18 @@ def row_to_candidate(row: asyncpg.Record, fact: Fact | None) -> Candidate:
     )
 
 
+# Run on every pooled connection (the benchmark runs them too, to EXPLAIN the plans the service gets).
+SESSION_SETTINGS = (
+    # pgvector 0.8: keep scanning the HNSW graph until enough rows pass the (agent, entity, kind) filter.
+    "SET hnsw.iterative_scan = relaxed_order",
+)
+
+
 async def _init_connection(conn: asyncpg.Connection) -> None:
     await register_vector(conn)
     await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
-    # pgvector 0.8: keep scanning the HNSW graph until enough rows pass the (agent, entity, kind) filter.
-    await conn.execute("SET hnsw.iterative_scan = relaxed_order")
+    for statement in SESSION_SETTINGS:
+        await conn.execute(statement)
 
 
 @asynccontextmanager
