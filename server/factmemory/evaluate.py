@@ -60,7 +60,7 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
     durable, current = [], []
     if Item.FACTS in request.items:
         with watch.stage("embed"):
-            query = await deps.embedder.queries([request.message.text])
+            query = await deps.embedder.queries([request.message.text.strip()])  # as the provider embeds it
         with watch.stage("retrieve"):
             similar = await deps.store.nearest(
                 request.agent_id, request.entity_id, query[0], RETRIEVE_PER_KIND, RETRIEVE_PER_KIND

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import logging
 
+import numpy as np
+
 from factmemory.deps import Deps
+from factmemory.embedder import Matrix
 from factmemory.errors import Unavailable
 from factmemory.models import Kind, ProvideInput, ProvideResult
 from factmemory.ranking import score, top
 from factmemory.render import render
 from factmemory.stages import STAGE_LOG, Stopwatch
-from factmemory.store import Similar
+from factmemory.store import Similar, Vector
 
 log = logging.getLogger(__name__)
 
@@ -19,10 +22,20 @@ POOL_FACTOR = 4
 MIN_POOL = 24
 
 
-def query_text(request: ProvideInput) -> str:
-    """The last five non-empty messages, joined: what the turn is about."""
+def query_texts(request: ProvideInput) -> list[str]:
+    """The last five non-empty messages: what the turn is about."""
     texts = [m.text.strip() for m in request.recent_messages if m.text.strip()]
-    return "\n".join(texts[-QUERY_MESSAGES:])
+    return texts[-QUERY_MESSAGES:]
+
+
+def centroid(vectors: Matrix) -> Vector:
+    """The normalized mean of unit vectors: one query for several messages.
+
+    Each message is embedded on its own (and cached), so a turn embeds only its new message instead of
+    re-embedding the five joined; the mean stands for the joined text."""
+    mean = vectors.mean(axis=0)
+    norm = float(np.linalg.norm(mean))
+    return np.asarray(mean / norm if norm > 0 else vectors[-1], dtype=np.float32)
 
 
 async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
@@ -30,7 +43,8 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     watch = Stopwatch()
     durable_pool = max(request.durable_limit * POOL_FACTOR, MIN_POOL)
     current_pool = max(request.current_limit * POOL_FACTOR, MIN_POOL)
-    query = query_text(request)
+    texts = query_texts(request)
+    query = "\n".join(texts)
     degraded_reason = ""
     if not query:
         with watch.stage("db"):
@@ -39,7 +53,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     else:
         try:
             with watch.stage("embed"):
-                vector = (await deps.embedder.queries([query]))[0]
+                vector = centroid(await deps.embedder.queries(texts))
         except Unavailable as exc:
             log.warning("embedder unavailable, ranking by full-text match: %s", exc)
             degraded_reason = f"embedder unavailable ({exc}); ranked by full-text match"
