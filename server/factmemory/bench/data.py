@@ -183,8 +183,7 @@ def fact_rows(agent_id: uuid.UUID, entity_id: uuid.UUID, count: int, pool: Seque
     """COPY records for one entity: claims from the pool, vectors = their real embedding plus a little noise."""
     durable = [i for i, c in enumerate(pool) if c.kind == "durable"]
     current = [i for i, c in enumerate(pool) if c.kind == "current"]
-    share_durable = 0.5 if balanced else 0.65
-    is_durable = rng.random(count) < share_durable
+    is_durable = np.arange(count) % 2 == 0 if balanced else rng.random(count) < 0.65
     picks = np.where(is_durable, rng.choice(durable, count), rng.choice(current, count))
     noisy = vectors[picks] + rng.normal(0.0, NOISE_SIGMA, (count, vectors.shape[1])).astype(np.float32)
     noisy /= np.linalg.norm(noisy, axis=1, keepdims=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import platform
@@ -12,6 +13,7 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -54,6 +56,7 @@ class Options:
     evaluate_calls: dict[int, int]  # per concurrency
     evaluate_calls_slow: dict[int, int]  # per concurrency, when the LLM takes >= 100 ms
     pool_size: int
+    provide_entities: int  # how many probe entities the Provide runs cycle through
     shape: data.Shape
     json_path: Path
     database_url: str | None
@@ -118,6 +121,8 @@ class Bench:
         self.pool: list[data.Claim] = []
         self.vectors: np.ndarray[Any, np.dtype[np.float32]] = np.zeros((0, 0), dtype=np.float32)
         self.provider_tokens: list[int] = []
+        self.conversations: dict[uuid.UUID, deque[str]] = {}
+        self.turns = 0
 
     def fig(self, key: str, value: Any) -> None:
         self.results.figures[key] = value
@@ -160,14 +165,22 @@ class Bench:
 
     # -- Provide ---------------------------------------------------------------------------------------------
 
+    def next_message(self, entity: uuid.UUID) -> list[str]:
+        """The entity's conversation moves on by one new message; the provider sees the last five."""
+        self.turns += 1
+        window = self.conversations.setdefault(entity, deque(maxlen=5))
+        window.append(f"{self.rng.choice(data.CHAT_LINES)} ({self.turns})")
+        return list(window)
+
     async def provide(self, label: str, who: str, entities: Sequence[uuid.UUID], size: int) -> None:
-        rng = self.rng
+        async def call(i: int) -> Any:
+            entity = entities[next(counter) % len(entities)]
+            return await self.stub.Provide(drive.provide_request(self.pop.agent_id, entity,
+                                                                 self.next_message(entity)))
 
-        async def call(_: int) -> Any:
-            entity = entities[rng.randrange(len(entities))]
-            return await self.stub.Provide(drive.provide_request(self.pop.agent_id, entity, data.chat_lines(rng, 5)))
-
-        await drive.run_calls(call, self.opts.provide_warmup, 1)
+        counter = itertools.count()
+        # Warm-up: every entity's conversation gets going (its first turn embeds five new messages).
+        await drive.run_calls(call, len(entities) * 5 + self.opts.provide_warmup, 1)
         STAGE_LOG.take("provide")
         self.sampler.active = True
         client, _, replies = await drive.run_calls(call, self.opts.provide_calls, 1)
@@ -357,7 +370,7 @@ async def _run_all(bench: Bench, settings: Settings) -> None:
                 await bench.prompt_size()
                 await bench.warm_evaluate()
             log.info("bench: provide at %s", label)
-            await bench.provide(label, "regular", bench.pop.probes, size)
+            await bench.provide(label, "regular", bench.pop.probes[:opts.provide_entities], size)
             await bench.provide(label, "heavy", [bench.pop.heavy], size)
             await bench.explain(label)
             for latency in opts.llm_latencies_ms:
