@@ -254,7 +254,12 @@ async def test_sigterm_drains_in_flight_calls(pg_url: str, llm: ScriptedLLM, tmp
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub = pb_grpc.FactMemoryServiceStub(channel)
             calls = [asyncio.ensure_future(stub.Evaluate(person.evaluate(f"drain {i}"))) for i in range(4)]
-            await asyncio.sleep(0.5)
+            # Signal only once every call is in flight (waiting on the 1 s LLM), however slow the machine is.
+            for _ in range(200):
+                if len(llm.calls_for("drain")) == 4:
+                    break
+                await asyncio.sleep(0.05)
+            assert len(llm.calls_for("drain")) == 4
             proc.send_signal(signal.SIGTERM)
             results = await asyncio.gather(*calls)
         assert all(len(r.ops) == 1 for r in results)
@@ -274,7 +279,11 @@ async def test_kill_9_mid_evaluate_leaves_no_half_turn(service: Service, pg_url:
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             call = asyncio.ensure_future(pb_grpc.FactMemoryServiceStub(channel).Evaluate(request))
-            await asyncio.sleep(0.5)
+            for _ in range(200):  # kill while the call is in flight (waiting on the 1 s LLM)
+                if llm.calls_for("killed"):
+                    break
+                await asyncio.sleep(0.05)
+            assert llm.calls_for("killed")
             proc.kill()
             with pytest.raises(grpc.aio.AioRpcError):
                 await call
