@@ -118,6 +118,12 @@ def _schema_model(items: frozenset[Item]) -> type[BaseModel]:
 
 def strict_schema(items: frozenset[Item]) -> dict[str, Any]:
     """A JSON schema in the strict subset OpenAI accepts: every property required, no extras, no oneOf."""
+    return copy.deepcopy(_strict_schema(items))
+
+
+@functools.cache
+def _strict_schema(items: frozenset[Item]) -> dict[str, Any]:
+    # Built once per item set: generating it takes milliseconds of CPU on the event loop, on every turn.
     schema: dict[str, Any] = _strictify(copy.deepcopy(_schema_model(items).model_json_schema()))
     return schema
 
