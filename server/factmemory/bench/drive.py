@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -59,6 +61,12 @@ def llm_script(pool: Sequence[Claim], latencies_ms: Sequence[int], topics: int) 
                                             "success": {"completed": True, "reason": "default"}}}
 
 
+def _die_with_parent() -> None:
+    """Linux: the child gets SIGTERM when the benchmark dies, however it dies."""
+    with suppress(Exception):
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 class LLMProcess:
     """factmemory.scripted_llm in a child process, so its JSON work and sleeping threads do not share our GIL."""
 
@@ -71,7 +79,7 @@ class LLMProcess:
     def start(self) -> str:
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "factmemory.scripted_llm", "--port", "0", "--script", str(self._script_path)],
-            stdout=subprocess.PIPE, text=True, env=os.environ.copy(),
+            stdout=subprocess.PIPE, text=True, env=os.environ.copy(), preexec_fn=_die_with_parent,
         )
         assert self._proc.stdout is not None
         line = self._proc.stdout.readline()
