@@ -1,0 +1,493 @@
+"""Load driver: many concurrent clients mix Provide and Evaluate against a real server, then check integrity.
+
+    python -m factmemory.loadtest [--seconds N --clients N --llm-latency-ms N --json PATH]
+
+Starts an embedded PostgreSQL (unless --database-url), a scripted OpenAI-compatible LLM in this process and the
+server as a subprocess (`python -m factmemory serve` on 127.0.0.1, port chosen by the OS). Clients run in closed
+loops for a fixed time; every RPC has a deadline, so the run stops by itself.
+
+The scripted model turns a message "... claims: 2 5 ..." into ops on a small pool of claims (one per category,
+so claims never collide in the write-time dedup check): strengthen when the prompt shows the claim under a
+handle, add otherwise (or always add, for messages marked "mode: add", to exercise the write-time check).
+Few entities, many clients: concurrent Evaluates of one entity with overlapping claims are the normal case, and
+some Evaluates are sent twice at once or repeated later.
+
+Integrity, checked at the end:
+- every acknowledged message is stored exactly once in evaluations, and nothing else is stored;
+- per message id exactly one response applied something (replayed=False); every replay returned the same ops;
+- no duplicate facts (same agent, entity, kind, category, claim) and no review candidates (claims never conflict);
+- each fact's evidence is exactly the acknowledged messages that mentioned its claim; its confidence follows
+  from that count (0.7, +0.1 per further message, capped at 1.0);
+- the facts equal a sequential replay of the acknowledged messages, in their commit order, under a fresh agent
+  id: confidence, evidence in order, created_at, last_confirmed_at, verification.
+The commit order per entity is the order of the evaluations rows' xmin: a turn takes the per-entity advisory lock
+before its first write (the evaluations insert), which is when PostgreSQL assigns the transaction id, and holds
+the lock until it commits. Across entities the order does not matter: their facts are disjoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import grpc
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from factmemory.database import database_url
+from factmemory.scripted_llm import Reply, ScriptedLLM, current_message
+from factmemory.v1 import factmemory_pb2 as pb
+from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+
+# One claim per category: two different claims never meet in the write-time dedup check.
+CLAIMS: tuple[tuple[str, str, str], ...] = (
+    ("add_durable", "identity", "lives in Berlin"),
+    ("add_durable", "preference", "loves strong black coffee"),
+    ("add_durable", "health", "allergic to penicillin"),
+    ("add_durable", "business_role", "works as a nurse at the city hospital"),
+    ("add_durable", "goal", "wants to run a marathon"),
+    ("add_current", "feeling", "anxious about the exam"),
+    ("add_current", "working_on", "debugging the auth flow"),
+    ("add_current", "going_through", "moving to a new flat"),
+)
+ADD_CONFIDENCE, STEP = 0.7, 0.1
+BASE_TIME = datetime(2026, 1, 1, tzinfo=UTC)
+RPC_TIMEOUT_S = 30.0
+_CLAIMS_IN_TEXT = re.compile(r"claims: ([\d ]+)")
+_FACT_LINE = re.compile(r"^\[([DC]\d+)\] \(\w+\.\w+, conf [\d.]+\) (.+)$", re.M)
+
+EVALUATION_ORDER = """
+SELECT message_id, entity_id, xmin::text::bigint AS xid FROM evaluations WHERE agent_id = $1 ORDER BY xid
+"""
+FACTS_OF_AGENT = """
+SELECT entity_id, kind, category, claim, confidence, evidence_message_ids, created_at, last_confirmed_at,
+       verification_status
+  FROM facts WHERE agent_id = $1
+"""
+DUPLICATE_FACTS = """
+SELECT entity_id, kind, category, claim, count(*) AS n FROM facts WHERE agent_id = $1
+ GROUP BY entity_id, kind, category, claim HAVING count(*) > 1
+"""
+CANDIDATES_OF_AGENT = "SELECT count(*) FROM fact_candidates WHERE agent_id = $1"
+
+
+@dataclass(frozen=True)
+class LoadConfig:
+    """What the run does; the defaults are the long run of docs/load.md."""
+
+    seconds: float = 60.0
+    clients: int = 32
+    llm_latency_ms: float = 300.0
+    evaluate_share: float = 0.3
+    entities: int = 3
+    twin_share: float = 0.1  # Evaluates sent twice at the same time
+    repeat_share: float = 0.05  # Evaluates that repeat an earlier acknowledged message
+    add_mode_share: float = 0.3  # messages whose model reply always adds (write-time dedup must catch it)
+    seed: int = 1
+
+
+@dataclass
+class Report:
+    config: LoadConfig
+    seconds: float = 0.0
+    requests: Counter[str] = field(default_factory=Counter)
+    errors: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    latencies_ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    acknowledged: int = 0
+    twins: int = 0
+    repeats: int = 0
+    facts: int = 0
+    replay_seconds: float = 0.0
+    server_errors_logged: int = 0
+    violations: list[str] = field(default_factory=list)
+
+    def error_count(self) -> int:
+        return sum(sum(c.values()) for c in self.errors.values())
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready figures."""
+        return {
+            "config": asdict(self.config),
+            "seconds": round(self.seconds, 1),
+            "requests": dict(self.requests),
+            "requests_per_second": round(sum(self.requests.values()) / max(self.seconds, 1e-9), 1),
+            "errors": {rpc: dict(codes) for rpc, codes in self.errors.items() if codes},
+            "latency_ms": {rpc: percentiles(values) for rpc, values in sorted(self.latencies_ms.items())},
+            "evaluations_acknowledged": self.acknowledged,
+            "twin_evaluates": self.twins,
+            "repeated_evaluates": self.repeats,
+            "facts": self.facts,
+            "replay_seconds": round(self.replay_seconds, 1),
+            "server_errors_logged": self.server_errors_logged,
+            "violations": self.violations,
+        }
+
+    def text(self) -> str:
+        s = self.summary()
+        lines = [f"load: {s['config']['clients']} clients, {s['seconds']} s, LLM latency "
+                 f"{s['config']['llm_latency_ms']:.0f} ms, {s['config']['entities']} entities",
+                 f"requests: {s['requests']} ({s['requests_per_second']}/s); errors: {s['errors'] or 'none'}"]
+        for rpc, p in s["latency_ms"].items():
+            lines.append(f"  {rpc:<9} n={p['n']:<6} p50={p['p50']:.0f} ms  p95={p['p95']:.0f} ms  "
+                         f"p99={p['p99']:.0f} ms  max={p['max']:.0f} ms")
+        lines.append(f"evaluations acknowledged: {self.acknowledged} (twins sent: {self.twins}, repeats sent: "
+                     f"{self.repeats}); facts: {self.facts}; replay: {s['replay_seconds']} s; "
+                     f"server ERROR log lines: {self.server_errors_logged}")
+        lines.append(f"integrity violations: {len(self.violations)}")
+        lines.extend(f"  - {v}" for v in self.violations[:20])
+        return "\n".join(lines)
+
+
+def percentiles(values: Sequence[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    if not ordered:
+        return {"n": 0, "p50": 0.0, "p95": 0.0, "p99": 0.0, "max": 0.0}
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+    return {"n": len(ordered), "p50": at(0.50), "p95": at(0.95), "p99": at(0.99), "max": round(ordered[-1], 1)}
+
+
+# --- the scripted model --------------------------------------------------------------------------------------
+
+
+def model_reply(body: dict[str, Any]) -> Reply:
+    """Ops for the claims named in the message: strengthen what the prompt shows, add the rest."""
+    text = current_message(body)
+    found = _CLAIMS_IN_TEXT.search(text)
+    indices = [int(i) for i in found.group(1).split()] if found else []
+    prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+    shown = {claim: handle for handle, claim in _FACT_LINE.findall(prompt)}
+    always_add = "mode: add" in text
+    ops: list[dict[str, Any]] = []
+    for index in indices:
+        op, category, claim = CLAIMS[index]
+        if claim in shown and not always_add:
+            ops.append({"op": "strengthen", "fact": shown[claim], "reason": "said again"})
+        else:
+            ops.append({"op": op, "claim": claim, "category": category, "structured_fields": []})
+    return Reply({"facts": {"ops": ops}, "relationships": [], "identities": [],
+                  "success": {"completed": True, "reason": "load"}})
+
+
+# --- the server ------------------------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def running_server(db_url: str, llm_url: str, workdir: Path) -> AsyncIterator[tuple[str, Path]]:
+    """`python -m factmemory serve` on a free loopback port; yields its address and its log file."""
+    log_path = workdir / "server.log"
+    env = {**os.environ, "FACTMEMORY_LISTEN": "127.0.0.1:0", "FACTMEMORY_DATABASE_URL": db_url,
+           "FACTMEMORY_DATA_DIR": str(workdir / "data"), "OPENAI_BASE_URL": llm_url, "OPENAI_API_KEY": "load",
+           "FACTMEMORY_AUTH_TOKEN": "", "FACTMEMORY_LLM_TIMEOUT_S": str(RPC_TIMEOUT_S)}
+    with log_path.open("wb") as log:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "factmemory", "serve", env=env, stdout=asyncio.subprocess.PIPE, stderr=log)
+        try:
+            address = await asyncio.wait_for(_listening_address(process), timeout=120)
+            yield address, log_path
+        finally:
+            if process.returncode is None:
+                process.terminate()
+                try:
+                    await asyncio.wait_for(process.wait(), timeout=30)
+                except TimeoutError:
+                    process.kill()
+                    await process.wait()
+
+
+async def _listening_address(process: asyncio.subprocess.Process) -> str:
+    assert process.stdout is not None
+    while line := (await process.stdout.readline()).decode():
+        if line.startswith("factmemory listening on "):
+            return line.rsplit(" ", 1)[-1].strip()
+    raise RuntimeError(f"the server exited before listening (code {await process.wait()})")
+
+
+# --- the clients -----------------------------------------------------------------------------------------------
+
+
+def _timestamp(seq: int) -> Timestamp:
+    ts = Timestamp()
+    ts.FromDatetime(BASE_TIME + timedelta(seconds=seq))
+    return ts
+
+
+@dataclass
+class Run:
+    """Shared state of one load run."""
+
+    config: LoadConfig
+    stub: pb_grpc.FactMemoryServiceStub
+    agent_id: str
+    entities: list[str]
+    report: Report
+    deadline: float
+    sequence: int = 0
+    sent: dict[str, pb.EvaluateRequest] = field(default_factory=dict)  # message id -> request
+    responses: dict[str, list[pb.EvaluateResponse]] = field(default_factory=lambda: defaultdict(list))
+    acknowledged: list[str] = field(default_factory=list)
+
+    def new_evaluate(self, rng: random.Random) -> pb.EvaluateRequest:
+        self.sequence += 1
+        claims = sorted(rng.sample(range(len(CLAIMS)), rng.randint(1, 3)))
+        mode = "add" if rng.random() < self.config.add_mode_share else "auto"
+        entity = rng.choice(self.entities)
+        message = pb.ChatMessage(
+            id=str(uuid.uuid4()), entity_id=entity, name="Sam", created_at=_timestamp(self.sequence),
+            text=f"message {self.sequence}, mode: {mode}, claims: {' '.join(map(str, claims))}")
+        return pb.EvaluateRequest(agent_id=self.agent_id, entity_id=entity, message=message, did_respond=True)
+
+    async def timed(self, rpc: str, call: Callable[[], Any]) -> Any:
+        started = time.perf_counter()
+        try:
+            return await call()
+        except grpc.aio.AioRpcError as error:
+            self.report.errors[rpc][error.code().name] += 1
+            return None
+        finally:
+            self.report.requests[rpc] += 1
+            self.report.latencies_ms[rpc].append((time.perf_counter() - started) * 1000)
+
+    async def evaluate(self, request: pb.EvaluateRequest) -> None:
+        self.sent[request.message.id] = request
+        response = await self.timed("Evaluate", lambda: self.stub.Evaluate(request, timeout=RPC_TIMEOUT_S))
+        if response is not None:
+            if not self.responses[request.message.id]:
+                self.acknowledged.append(request.message.id)
+            self.responses[request.message.id].append(response)
+
+    async def provide(self, rng: random.Random) -> None:
+        entity = rng.choice(self.entities)
+        _, _, claim = rng.choice(CLAIMS)
+        request = pb.ProvideRequest(agent_id=self.agent_id, entity_id=entity, subject_name="Sam",
+                                    recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=f"about {claim}")])
+        response = await self.timed("Provide", lambda: self.stub.Provide(request, timeout=RPC_TIMEOUT_S))
+        if response is not None:
+            claims = [s.fact.claim for s in (*response.durable, *response.current)]
+            if len(claims) != len(set(claims)):
+                self.report.violations.append(f"Provide returned a claim twice: {sorted(claims)}")
+
+    async def client(self, rng: random.Random) -> None:
+        while time.monotonic() < self.deadline:
+            if rng.random() >= self.config.evaluate_share:
+                await self.provide(rng)
+                continue
+            roll = rng.random()
+            if roll < self.config.repeat_share and self.acknowledged:
+                self.report.repeats += 1
+                await self.evaluate(self.sent[rng.choice(self.acknowledged)])
+            elif roll < self.config.repeat_share + self.config.twin_share:
+                self.report.twins += 1
+                request = self.new_evaluate(rng)
+                await asyncio.gather(self.evaluate(request), self.evaluate(request))
+            else:
+                await self.evaluate(self.new_evaluate(rng))
+
+
+# --- integrity -------------------------------------------------------------------------------------------------
+
+
+def _ops_bytes(response: pb.EvaluateResponse) -> list[bytes]:
+    return [op.SerializeToString(deterministic=True) for op in response.ops]
+
+
+def check_responses(run: Run) -> list[str]:
+    """Exactly one response per message applied something; every other one replayed the same ops."""
+    problems = []
+    for message_id, responses in run.responses.items():
+        applied = [r for r in responses if not r.replayed]
+        if len(applied) != 1:
+            problems.append(f"message {message_id}: {len(applied)} of {len(responses)} responses applied ops")
+        elif any(_ops_bytes(r) != _ops_bytes(applied[0]) for r in responses):
+            problems.append(f"message {message_id}: a replay returned different ops than the first evaluation")
+    return problems
+
+
+def _claims_of(request: pb.EvaluateRequest) -> list[int]:
+    found = _CLAIMS_IN_TEXT.search(request.message.text)
+    return [int(i) for i in found.group(1).split()] if found else []
+
+
+def expected_evidence(run: Run) -> dict[tuple[str, str], set[str]]:
+    """(entity, claim) -> the acknowledged messages that mentioned the claim."""
+    out: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for message_id in run.acknowledged:
+        request = run.sent[message_id]
+        for index in _claims_of(request):
+            out[(request.entity_id, CLAIMS[index][2])].add(message_id)
+    return out
+
+
+def expected_confidence(mentions: int) -> float:
+    return round(min(1.0, ADD_CONFIDENCE + STEP * (mentions - 1)), 4)
+
+
+async def check_store(conn: asyncpg.Connection, run: Run) -> tuple[list[str], list[asyncpg.Record]]:
+    """Stored evaluations, duplicates, candidates, evidence and confidences; returns problems and the facts."""
+    agent = uuid.UUID(run.agent_id)
+    problems = []
+    stored = [r["message_id"] for r in await conn.fetch(EVALUATION_ORDER, agent)]
+    if len(stored) != len(set(stored)) or set(stored) != set(run.acknowledged):
+        problems.append(f"evaluations: {len(stored)} rows ({len(set(stored))} distinct) for "
+                        f"{len(run.acknowledged)} acknowledged messages; missing "
+                        f"{len(set(run.acknowledged) - set(stored))}, unacknowledged "
+                        f"{len(set(stored) - set(run.acknowledged))}")
+    problems += [f"duplicate fact x{r['n']}: {r['entity_id']} {r['kind']}.{r['category']} {r['claim']!r}"
+                 for r in await conn.fetch(DUPLICATE_FACTS, agent)]
+    candidates = await conn.fetchval(CANDIDATES_OF_AGENT, agent)
+    if candidates:
+        problems.append(f"{candidates} review candidates, expected none (the claims never conflict)")
+    facts = await conn.fetch(FACTS_OF_AGENT, agent)
+    expected = expected_evidence(run)
+    seen = set()
+    for fact in facts:
+        key = (str(fact["entity_id"]), fact["claim"])
+        seen.add(key)
+        evidence = list(fact["evidence_message_ids"])
+        if len(evidence) != len(set(evidence)) or set(evidence) != expected.get(key, set()):
+            problems.append(f"{key}: evidence {len(evidence)} ids ({len(set(evidence))} distinct), expected "
+                            f"the {len(expected.get(key, ()))} messages that mentioned it")
+        if abs(fact["confidence"] - expected_confidence(len(expected.get(key, ())))) > 1e-9:
+            problems.append(f"{key}: confidence {fact['confidence']}, expected "
+                            f"{expected_confidence(len(expected.get(key, ())))}")
+    problems += [f"{key}: mentioned by {len(ids)} acknowledged messages but not stored"
+                 for key, ids in expected.items() if key not in seen]
+    return problems, facts
+
+
+async def commit_order(conn: asyncpg.Connection, agent_id: str) -> dict[str, list[str]]:
+    """Entity -> its acknowledged message ids in commit order (see the module docstring)."""
+    order: dict[str, list[str]] = defaultdict(list)
+    for row in await conn.fetch(EVALUATION_ORDER, uuid.UUID(agent_id)):
+        order[str(row["entity_id"])].append(row["message_id"])
+    return order
+
+
+async def replay(run: Run, order: dict[str, list[str]], replay_agent: str) -> list[str]:
+    """The acknowledged messages again, one at a time per entity in commit order, under a fresh agent id."""
+    problems: list[str] = []
+
+    async def entity_stream(message_ids: list[str]) -> None:
+        for message_id in message_ids:
+            request = pb.EvaluateRequest()
+            request.CopyFrom(run.sent[message_id])
+            request.agent_id = replay_agent
+            try:
+                await run.stub.Evaluate(request, timeout=RPC_TIMEOUT_S)
+            except grpc.aio.AioRpcError as error:
+                problems.append(f"replay of {message_id} failed: {error.code().name} {error.details()}")
+
+    await asyncio.gather(*(entity_stream(ids) for ids in order.values()))
+    return problems
+
+
+def _comparable(facts: Sequence[asyncpg.Record]) -> dict[tuple[str, str, str, str], tuple[Any, ...]]:
+    return {(str(f["entity_id"]), f["kind"], f["category"], f["claim"]): (
+        f["confidence"], tuple(f["evidence_message_ids"]), f["created_at"], f["last_confirmed_at"],
+        f["verification_status"]) for f in facts}
+
+
+def compare_with_replay(live: Sequence[asyncpg.Record], replayed: Sequence[asyncpg.Record]) -> list[str]:
+    a, b = _comparable(live), _comparable(replayed)
+    problems = [f"{key}: only in the {'live run' if key in a else 'replay'}" for key in sorted(a.keys() ^ b.keys())]
+    problems += [f"{key}: live {a[key][:2]!r:.200} != replay {b[key][:2]!r:.200}"
+                 for key in sorted(a.keys() & b.keys()) if a[key] != b[key]]
+    return problems
+
+
+# --- the run ---------------------------------------------------------------------------------------------------
+
+
+# Called after the clients stop and before the checks; the tests use it to corrupt the store on purpose.
+BeforeChecks = Callable[[asyncpg.Connection, "Run"], Awaitable[None]]
+
+
+async def drive(config: LoadConfig, address: str, llm: ScriptedLLM, db_url: str,
+                before_checks: BeforeChecks | None = None) -> Report:
+    """Runs the clients against a listening server, then the integrity checks."""
+    report = Report(config)
+    rng = random.Random(config.seed)
+    async with grpc.aio.insecure_channel(address) as channel:
+        run = Run(config=config, stub=pb_grpc.FactMemoryServiceStub(channel), agent_id=str(uuid.uuid4()),
+                  entities=[str(uuid.uuid4()) for _ in range(config.entities)], report=report, deadline=0.0)
+        llm.latency_s = config.llm_latency_ms / 1000
+        started = time.monotonic()
+        run.deadline = started + config.seconds
+        await asyncio.gather(*(run.client(random.Random(rng.random())) for _ in range(config.clients)))
+        report.seconds = time.monotonic() - started
+        report.acknowledged = len(run.acknowledged)
+        report.violations += check_responses(run)
+        conn = await asyncpg.connect(db_url)
+        try:
+            if before_checks is not None:
+                await before_checks(conn, run)
+            problems, live = await check_store(conn, run)
+            report.violations += problems
+            report.facts = len(live)
+            llm.latency_s = 0.0
+            replay_agent = str(uuid.uuid4())
+            started = time.monotonic()
+            report.violations += await replay(run, await commit_order(conn, run.agent_id), replay_agent)
+            report.replay_seconds = time.monotonic() - started
+            report.violations += compare_with_replay(live, await conn.fetch(FACTS_OF_AGENT, uuid.UUID(replay_agent)))
+        finally:
+            await conn.close()
+    return report
+
+
+async def run_load(config: LoadConfig, db_url: str | None = None, workdir: Path | None = None,
+                   before_checks: BeforeChecks | None = None) -> Report:
+    """The whole run: database (embedded unless given), scripted LLM, server subprocess, clients, checks."""
+    with tempfile.TemporaryDirectory(prefix="factmemory-load-") as scratch:
+        work = workdir or Path(scratch)
+        async with database_url(db_url, work / "db") as url:
+            llm = ScriptedLLM()
+            llm.default = model_reply
+            with llm:
+                async with running_server(url, llm.base_url, work) as (address, log_path):
+                    report = await drive(config, address, llm, url, before_checks)
+                report.server_errors_logged = sum(" ERROR " in line for line in log_path.read_text().splitlines())
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m factmemory.loadtest", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    defaults = LoadConfig()
+    parser.add_argument("--seconds", type=float, default=defaults.seconds)
+    parser.add_argument("--clients", type=int, default=defaults.clients)
+    parser.add_argument("--llm-latency-ms", type=float, default=defaults.llm_latency_ms)
+    parser.add_argument("--evaluate-share", type=float, default=defaults.evaluate_share)
+    parser.add_argument("--entities", type=int, default=defaults.entities)
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--database-url", help="an existing database (default: a temporary embedded one)")
+    parser.add_argument("--json", type=Path, help="also write the report here as JSON")
+    args = parser.parse_args(argv)
+    config = LoadConfig(seconds=args.seconds, clients=args.clients, llm_latency_ms=args.llm_latency_ms,
+                        evaluate_share=args.evaluate_share, entities=args.entities, seed=args.seed)
+    report = asyncio.run(run_load(config, args.database_url))
+    print(report.text())
+    if args.json:
+        args.json.write_text(json.dumps(report.summary(), indent=2) + "\n")
+    return 0 if not report.error_count() and not report.violations else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
