@@ -169,7 +169,7 @@ UNCLEAN_MODEL_TEXT_IS_HANDLED = False
 SAMPLES = ["", " ", "\x00", "\ud800", "D1\x00", "\u0085", "\u2028"]
 model_text = st.one_of(
     st.text(max_size=40) if UNCLEAN_MODEL_TEXT_IS_HANDLED
-    else st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=40),
+    else st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=40),
     st.sampled_from(SAMPLES if UNCLEAN_MODEL_TEXT_IS_HANDLED else [t for t in SAMPLES if t.isprintable() or t == " "]),
 )
 json_values = st.recursive(
@@ -482,7 +482,7 @@ def test_full_reply_round_trips_through_the_parser() -> None:
 
 # --- found by the properties above: model text that reaches the database unchecked -------------------------
 
-UNCLEAN_REPLIES = {
+UNCLEAN_REPLIES: dict[str, dict[str, Any]] = {
     "NUL in success.reason": {"success": {"completed": True, "reason": "done\x00"}},
     "surrogate in success.reason": {"success": {"completed": True, "reason": "\ud800"}},
     "NUL in an unknown handle": {"facts": {"ops": [{"op": "strengthen", "fact": "D1\x00"}]}},
