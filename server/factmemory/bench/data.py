@@ -205,18 +205,20 @@ class LoadResult:
     index_s: float
 
 
-HNSW_INDEX = "facts_embedding_hnsw_idx"
-INDEX_DEF = "SELECT indexdef FROM pg_indexes WHERE tablename = 'facts' AND indexname = $1"
+HNSW_INDEXES = """
+SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'facts' AND indexdef LIKE '%USING hnsw%'
+ ORDER BY indexname
+"""
 
 
 async def load(conn: asyncpg.Connection, pop: Population, adds: list[tuple[uuid.UUID, int]], pool: Sequence[Claim],
                vectors: np.ndarray[Any, np.dtype[np.float32]], model: str, seed: int,
                rebuild_index: bool, chunk: int = 20_000) -> LoadResult:
-    """COPY the planned facts; with rebuild_index the HNSW index is dropped first and built once after."""
+    """COPY the planned facts; with rebuild_index the HNSW indexes are dropped first and built once after."""
     rng = np.random.default_rng(seed)
-    index_def = await conn.fetchval(INDEX_DEF, HNSW_INDEX)
-    if rebuild_index and index_def:
-        await conn.execute(f"DROP INDEX {HNSW_INDEX}")
+    indexes = await conn.fetch(HNSW_INDEXES) if rebuild_index else []
+    for index in indexes:
+        await conn.execute(f"DROP INDEX {index['indexname']}")
     started = time.perf_counter()
     batch: list[tuple[Any, ...]] = []
     rows = 0
@@ -232,10 +234,11 @@ async def load(conn: asyncpg.Connection, pop: Population, adds: list[tuple[uuid.
         await conn.copy_records_to_table("facts", records=batch, columns=COPY_COLUMNS)
         rows += len(batch)
     copied = time.perf_counter()
-    if rebuild_index and index_def:
+    if indexes:
         await conn.execute("SET maintenance_work_mem = '2GB'")
         await conn.execute("SET max_parallel_maintenance_workers = 2")
-        await conn.execute(index_def)
+    for index in indexes:
+        await conn.execute(index["indexdef"])
     indexed = time.perf_counter()
     await conn.execute("VACUUM (ANALYZE) facts")
     return LoadResult(rows=rows, copy_s=copied - started, index_s=indexed - copied)

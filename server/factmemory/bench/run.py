@@ -6,8 +6,10 @@ import asyncio
 import itertools
 import json
 import logging
+import os
 import platform
 import random
+import re
 import statistics
 import subprocess
 import tempfile
@@ -297,7 +299,8 @@ class Bench:
                 statement = await self.conn.prepare("EXPLAIN (ANALYZE, BUFFERS) " + NEAREST_BY_KIND)
                 for _ in range(6):  # past the custom-plan trials, as a pooled connection would be
                     rows = await statement.fetch(self.pop.agent_id, entity, query, 24, 24)
-                plans[f"{who}.{mode}"] = "\n".join(r[0] for r in rows)
+                plan = "\n".join(r[0] for r in rows)
+                plans[f"{who}.{mode}"] = re.sub(r"'\[[^\]]*\]'::vector", "$query_vector", plan)
         await self.conn.execute("SET plan_cache_mode = auto")
         self.results.plans[label] = plans
 
@@ -323,7 +326,9 @@ def machine() -> dict[str, Any]:
         except Exception:
             return ""
 
-    return {"nproc": sh("nproc"), "lscpu": sh("lscpu | head -n 15"), "platform": platform.platform(),
+    # nproc honours OMP_NUM_THREADS, which the embedder sets to 1 in this process.
+    return {"nproc": sh("env -u OMP_NUM_THREADS nproc"), "cpu_count": os.cpu_count(),
+            "lscpu": sh("lscpu | head -n 15"), "platform": platform.platform(),
             "python": platform.python_version(), "memory": sh("free -m | head -n 2")}
 
 
