@@ -368,7 +368,7 @@ async def test_undecodable_request_is_invalid_argument(service: Service, payload
 ROOM = [new_id(), new_id()]
 
 
-@settings(SERVICE_SETTINGS, max_examples=80)
+@settings(SERVICE_SETTINGS, max_examples=60)
 @given(reply=reply_contents(ROOM), items=st.sampled_from([[], [pb.ITEM_FACTS], [pb.ITEM_SUCCESS, pb.ITEM_FACTS]]))
 async def test_hostile_model_replies_get_a_defined_status_and_never_half_apply(
         service: Service, llm: ScriptedLLM, reply: Reply | Fault, items: list[int]) -> None:
@@ -392,7 +392,7 @@ async def test_hostile_model_replies_get_a_defined_status_and_never_half_apply(
     assert await snapshot(service, person.agent_id) == after
 
 
-@settings(SERVICE_SETTINGS, max_examples=6)
+@settings(SERVICE_SETTINGS, max_examples=4)
 @given(fault=st.builds(Fault, status=st.sampled_from([429, 500, 502, 503]), truncate=st.booleans()))
 async def test_transient_llm_failures_are_unavailable(service: Service, llm: ScriptedLLM, fault: Fault) -> None:
     person = Person()
