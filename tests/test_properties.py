@@ -165,7 +165,7 @@ def hostile_requests(draw: st.DrawFn, kind: type[Any]) -> Any:
 # Model output may carry any code point, lone surrogates included (JSON escapes them as \udXXX). But NUL and lone
 # surrogates in free text, and valid_at dates before year 1 in UTC, still crash the write path: each crash is
 # pinned by an xfail case of test_unclean_model_text_is_not_a_crash. Set this to True when those are fixed.
-UNCLEAN_MODEL_TEXT_IS_HANDLED = False
+UNCLEAN_MODEL_TEXT_IS_HANDLED = True
 SAMPLES = ["", " ", "\x00", "\ud800", "D1\x00", "\u0085", "\u2028"]
 model_text = st.one_of(
     st.text(max_size=40) if UNCLEAN_MODEL_TEXT_IS_HANDLED
@@ -352,8 +352,6 @@ async def test_random_wire_messages_that_decode_get_a_defined_status(service: Se
         assert error.code() in ALLOWED, error
 
 
-@pytest.mark.xfail(strict=True, reason="grpc answers UNKNOWN (with the DecodeError text) for a request that is "
-                                       "not valid protobuf; reported to the owner of app.py")
 @pytest.mark.parametrize("payload", [b"\x0a\x03\xff\xfe\xfd", b"\xff\xff\xff", b"\x0a\xff"],
                          ids=["bad utf-8", "bad tag", "truncated length"])
 async def test_undecodable_request_is_invalid_argument(service: Service, payload: bytes) -> None:
@@ -496,12 +494,7 @@ UNCLEAN_REPLIES: dict[str, dict[str, Any]] = {
 }
 
 
-HANDLED = {"surrogate in an invalid op name"}  # pydantic quotes the bad tag with repr(): ASCII escapes
-UNCLEAN_BUG = pytest.mark.xfail(strict=True, reason="model text reaches PostgreSQL unchecked: INTERNAL (reported: "
-                                                    "ops.plan_op/_plan_change/_parse_date, evaluate._success)")
-
-
-@pytest.mark.parametrize("case", [pytest.param(c, marks=() if c in HANDLED else UNCLEAN_BUG) for c in UNCLEAN_REPLIES])
+@pytest.mark.parametrize("case", list(UNCLEAN_REPLIES))
 async def test_unclean_model_text_is_not_a_crash(service: Service, llm: ScriptedLLM, case: str) -> None:
     person = Person()
     await seed(service, person)

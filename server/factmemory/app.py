@@ -20,7 +20,7 @@ from factmemory.deps import Deps, Tuning
 from factmemory.embedder import Embedder, LocalEmbedder, OpenAIEmbedder
 from factmemory.extractor import Extractor, RetryPolicy
 from factmemory.ops import Limits
-from factmemory.servicer import BearerAuth, FactMemoryServicer
+from factmemory.servicer import BearerAuth, DecodeGuard, FactMemoryServicer
 from factmemory.settings import Settings
 from factmemory.store import Store, open_pool
 from factmemory.v1 import factmemory_pb2, factmemory_pb2_grpc
@@ -106,7 +106,8 @@ def check_bind(settings: Settings) -> None:
 
 def create_server(deps: Deps, settings: Settings) -> tuple[grpc.aio.Server, int]:
     """A server with the service, health and reflection bound to settings.listen; returns it and its port."""
-    interceptors = [BearerAuth(settings.auth_token)] if settings.auth_token else []
+    interceptors: list[grpc.aio.ServerInterceptor] = [BearerAuth(settings.auth_token)] if settings.auth_token else []
+    interceptors.append(DecodeGuard())
     server = grpc.aio.server(
         interceptors=interceptors,
         options=[("grpc.max_receive_message_length", settings.max_request_bytes)],

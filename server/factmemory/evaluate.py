@@ -31,6 +31,7 @@ from factmemory.ops import (
     PlannedAdd,
     PlannedChange,
     RejectedOp,
+    clean_text,
     plan_identities,
     plan_ops,
     plan_relationships,
@@ -119,7 +120,7 @@ def _plan(deps: Deps, request: EvaluateInput, reply: BaseModel, handles: dict[st
 
 def _success(reply: BaseModel) -> Success | None:
     verdict = getattr(reply, "success", None)
-    return None if verdict is None else Success(completed=verdict.completed, reason=verdict.reason[:500])
+    return None if verdict is None else Success(completed=verdict.completed, reason=clean_text(verdict.reason)[:500])
 
 
 async def _apply(deps: Deps, turn: Turn, request: EvaluateInput, planned: Planned, vector: Vector | None,

@@ -109,9 +109,10 @@ def _parse_date(text: str | None, default: datetime) -> datetime:
         return default
     try:
         parsed = datetime.fromisoformat(text.strip())
-    except ValueError:
+        # An offset can push a date before year 1 in UTC, which the database cannot store.
+        parsed = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+    except (ValueError, OverflowError):
         return default
-    parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
     # A state cannot begin after the message that reports it.
     return min(parsed, default)
 
@@ -136,7 +137,9 @@ def plan_op(raw: Any, handles: Mapping[str, Fact], message_time: datetime, limit
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        return RejectedOp(op_type, f"invalid op: {where}: {first['msg']}", str(raw.get("fact", ""))[:20])
+        # The model's text is echoed back and stored: keep it printable (no NUL, no lone surrogates).
+        return RejectedOp(op_type, clean_text(f"invalid op: {where}: {first['msg']}"),
+                          clean_text(str(raw.get("fact", "")))[:20])
     if isinstance(op, AddDurable | AddCurrent):
         return _plan_add(op, message_time, limits)
     return _plan_change(op, handles, limits)
@@ -162,8 +165,8 @@ def _plan_change(op: Strengthen | Decay | Contradict, handles: Mapping[str, Fact
     handle = op.fact.strip().upper()
     fact = handles.get(handle)
     if fact is None:
-        return RejectedOp(op_type, f"unknown handle {op.fact[:20]!r}: only shown facts can be referenced",
-                          op.fact[:20])
+        shown = clean_text(op.fact)[:20]
+        return RejectedOp(op_type, f"unknown handle {shown!r}: only shown facts can be referenced", shown)
     reason = clean_text(op.reason or "")[: limits.max_claim_chars]
     if isinstance(op, Contradict):
         proposed = clean_text(op.proposed_claim)

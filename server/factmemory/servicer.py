@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from factmemory import convert, evaluate, provide, review
 from factmemory.convert import RequestLimits, parse_uuid
@@ -162,3 +163,29 @@ class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         if hmac.compare_digest(given_bytes, self._expected):
             return await continuation(details)
         return self._deny
+
+
+class DecodeGuard(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """Decodes FactMemoryService requests itself, so bytes that are not valid protobuf get INVALID_ARGUMENT
+    (grpc would answer UNKNOWN with its internal parser error)."""
+
+    PREFIX = "/factmemory.v1.FactMemoryService/"
+
+    async def intercept_service(
+        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(details)
+        if handler is None or not details.method.startswith(self.PREFIX) or handler.unary_unary is None:
+            return handler
+        decode, behaviour = handler.request_deserializer, handler.unary_unary
+
+        async def guarded(raw: bytes, context: grpc.aio.ServicerContext) -> Any:
+            try:
+                request = decode(raw)
+            except DecodeError:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the request is not a valid protobuf message")
+            return await behaviour(request, context)
+
+        return grpc.unary_unary_rpc_method_handler(
+            guarded, request_deserializer=None, response_serializer=handler.response_serializer)
