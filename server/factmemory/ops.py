@@ -101,7 +101,7 @@ def _normalize_fields(raw: Any) -> Any:
     """Accepts structured_fields as the schema's [{key, value}] list or as a plain object."""
     if isinstance(raw, dict):
         return [{"key": str(k), "value": str(v)} for k, v in raw.items()]
-    return raw
+    return [] if raw is None else raw
 
 
 def _parse_date(text: str | None, default: datetime) -> datetime:
