@@ -22,7 +22,7 @@ class Strict(BaseModel):
 
 
 class StructuredField(Strict):
-    key: str = Field(description="e.g. date, pattern")
+    key: str
     value: str
 
 
@@ -92,14 +92,14 @@ class FactsSchema(Strict):
 class RelationshipReply(Strict):
     source_entity_id: str
     target_entity_id: str
-    tags: list[str] = Field(default_factory=list, description="e.g. friend, colleague, family")
+    tags: list[str] = Field(default_factory=list)
 
 
 class IdentityReply(Strict):
     entity_id: str
-    platform: str = Field(description="e.g. github, email")
+    platform: str
     handle: str
-    confidence: float = Field(description="0-1")
+    confidence: float
 
 
 class SuccessReply(Strict):
