@@ -500,15 +500,17 @@ class Store:
     async def nearest(
         self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int, current_limit: int
     ) -> list[Similar]:
-        async with _connection(self._pool) as conn:
-            rows = await conn.fetch(NEAREST_BY_KIND, agent_id, entity_id, embedding, durable_limit, current_limit)
-        return [Similar(row_to_fact(r), float(r["similarity"])) for r in rows]
+        return await self._ranked(NEAREST_BY_KIND, agent_id, entity_id, embedding, durable_limit, current_limit)
 
     async def text_search(
         self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int
     ) -> list[Similar]:
+        return await self._ranked(TEXT_SEARCH_BY_KIND, agent_id, entity_id, query, durable_limit, current_limit)
+
+    async def _ranked(self, query: str, *args: object) -> list[Similar]:
+        """Rows of a per-kind ranking query, each with its `similarity` column."""
         async with _connection(self._pool) as conn:
-            rows = await conn.fetch(TEXT_SEARCH_BY_KIND, agent_id, entity_id, query, durable_limit, current_limit)
+            rows = await conn.fetch(query, *args)
         return [Similar(row_to_fact(r), float(r["similarity"])) for r in rows]
 
     async def list_facts(
