@@ -29,7 +29,7 @@ def _estimate(text: str) -> int:
 def token_counter() -> TokenCounter:
     """o200k_base (the gpt-4o / gpt-4o-mini encoding) via the `bpe-openai` package, which ships its vocabulary."""
     try:
-        import bpe_openai  # type: ignore[import-not-found,unused-ignore]
+        import bpe_openai
 
         encoding = bpe_openai.get_encoding("o200k_base")
         encoding.encode("warm up")
