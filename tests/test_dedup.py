@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from factmemory.dedup import LOCAL_E5_THRESHOLD, DedupVerdict, decide
+from factmemory.domain.dedup import LOCAL_E5_THRESHOLD, DedupVerdict, decide
 
 PAIRS_FILE = Path(__file__).parent / "data" / "dedup-pairs.tsv"
 # Measured with the rule as committed (scripts/measure_dedup.py): 17 of 17 labelled paraphrases merge.

@@ -1,4 +1,4 @@
-"""Load with an integrity check (factmemory.loadtest): a short run always, the long one with `pytest --long`."""
+"""Load with an integrity check (factmemory_tools.loadtest): a short run always, the long one with `pytest --long`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from uuid import UUID
 import asyncpg
 import pytest
 
-from factmemory.loadtest import LoadConfig, Report, Run, run_load
+from factmemory_tools.loadtest import LoadConfig, Report, Run, run_load
 
 SHORT = LoadConfig(seconds=8, clients=8)
 LONG = LoadConfig(seconds=60, clients=32)

@@ -22,13 +22,22 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
 
-from factmemory.contract import reply_model
-from factmemory.dedup import DedupVerdict, decide
-from factmemory.errors import BadModelReply
-from factmemory.extractor import parse_reply
-from factmemory.models import ALL_ITEMS, CURRENT_CATEGORIES, DURABLE_CATEGORIES, Fact, Item, Kind, OpType, Verification
-from factmemory.ops import Limits, PlannedAdd, PlannedChange, RejectedOp, clean_text, plan_op, plan_ops
-from factmemory.store import NewFact
+from factmemory.adapters.llm import parse_reply
+from factmemory.domain.contract import reply_model
+from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.errors import BadModelReply
+from factmemory.domain.models import (
+    ALL_ITEMS,
+    CURRENT_CATEGORIES,
+    DURABLE_CATEGORIES,
+    Fact,
+    Item,
+    Kind,
+    OpType,
+    Verification,
+)
+from factmemory.domain.ops import Limits, PlannedAdd, PlannedChange, RejectedOp, clean_text, plan_op, plan_ops
+from factmemory.ports import NewFact
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
 from tests.support.fm import NOW, Person, facts_reply, new_id
@@ -272,7 +281,7 @@ async def snapshot(service: Service, agent: str) -> dict[str, str]:
     agent_id = as_uuid(agent)
     if agent_id is None:
         return {}
-    async with service.deps.store._pool.acquire() as conn:
+    async with service.pool.acquire() as conn:
         return {table: await conn.fetchval(SNAPSHOT.format(table=table), agent_id) for table in TABLES}
 
 
@@ -315,7 +324,7 @@ async def test_hostile_requests_get_a_defined_status_and_rejections_store_nothin
     if code != grpc.StatusCode.OK or kind is not pb.EvaluateRequest:
         assert after == before, f"{kind.__name__} -> {code} changed stored rows"
         return
-    async with service.deps.store._pool.acquire() as conn:
+    async with service.pool.acquire() as conn:
         stored = await conn.fetchval(EVALUATIONS_OF_MESSAGE, UUID(request.agent_id), request.message.id)
     assert stored == 1
 

@@ -19,10 +19,10 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from factmemory.app import InsecureBind, check_bind, create_server, open_deps
-from factmemory.deps import Deps
-from factmemory.embedder import Embedder, Matrix
-from factmemory.errors import Unavailable
+from factmemory.domain.errors import Unavailable
+from factmemory.ports import Embedder, Matrix
 from factmemory.settings import Settings
+from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from tests.conftest import Service, make_settings, start_service
@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 async def count_rows(service: Service, agent_id: str) -> dict[str, int]:
     agent = uuid.UUID(agent_id)
-    async with service.deps.store._pool.acquire() as conn:
+    async with service.pool.acquire() as conn:
         return {table: await conn.fetchval(f"SELECT count(*) FROM {table} WHERE agent_id = $1", agent)
                 for table in ("facts", "fact_candidates", "evaluations", "relationships", "identities")}
 

@@ -440,7 +440,7 @@ async def test_forget_entity_and_export(service: Service, llm: ScriptedLLM) -> N
     counts = await service.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=person.agent_id,
                                                                     entity_id=person.entity_id))
     assert (counts.facts_deleted, counts.candidates_deleted, counts.evaluations_deleted) == (1, 1, 2)
-    async with service.deps.store._pool.acquire() as conn:
+    async with service.pool.acquire() as conn:
         for table in ("facts", "fact_candidates", "identities", "evaluations"):
             left = await conn.fetchval(f"SELECT count(*) FROM {table} WHERE entity_id = $1",
                                        __import__("uuid").UUID(person.entity_id))

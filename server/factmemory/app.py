@@ -14,15 +14,17 @@ import openai
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from factmemory.convert import RequestLimits
-from factmemory.database import database_url, migrate
-from factmemory.deps import Deps, Tuning
-from factmemory.embedder import Embedder, LocalEmbedder, OpenAIEmbedder
-from factmemory.extractor import Extractor, RetryPolicy
-from factmemory.ops import Limits
-from factmemory.servicer import BearerAuth, DecodeGuard, FactMemoryServicer
+from factmemory.adapters.embedding import LocalEmbedder, OpenAIEmbedder
+from factmemory.adapters.llm import Extractor, RetryPolicy
+from factmemory.adapters.postgres.database import database_url, migrate
+from factmemory.adapters.postgres.store import Store, open_pool
+from factmemory.api.grpc.convert import RequestLimits
+from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
+from factmemory.api.grpc.servicer import FactMemoryServicer
+from factmemory.domain.ops import Limits
+from factmemory.ports import Embedder
 from factmemory.settings import Settings
-from factmemory.store import Store, open_pool
+from factmemory.usecases.deps import Deps, Tuning
 from factmemory.v1 import factmemory_pb2, factmemory_pb2_grpc
 
 log = logging.getLogger(__name__)
@@ -104,7 +106,8 @@ def check_bind(settings: Settings) -> None:
     )
 
 
-def create_server(deps: Deps, settings: Settings) -> tuple[grpc.aio.Server, int]:
+def create_server(deps: Deps, settings: Settings, health_servicer: health.aio.HealthServicer | None = None
+                  ) -> tuple[grpc.aio.Server, int]:
     """A server with the service, health and reflection bound to settings.listen; returns it and its port."""
     interceptors: list[grpc.aio.ServerInterceptor] = [BearerAuth(settings.auth_token)] if settings.auth_token else []
     interceptors.append(DecodeGuard())
@@ -114,8 +117,7 @@ def create_server(deps: Deps, settings: Settings) -> tuple[grpc.aio.Server, int]
     )
     factmemory_pb2_grpc.add_FactMemoryServiceServicer_to_server(
         FactMemoryServicer(deps, request_limits(settings)), server)
-    health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer or health.aio.HealthServicer(), server)
     reflection.enable_server_reflection((SERVICE_NAME, reflection.SERVICE_NAME, health.SERVICE_NAME), server)
     if settings.tls_cert_file and settings.tls_key_file:
         credentials = grpc.ssl_server_credentials(
@@ -123,7 +125,6 @@ def create_server(deps: Deps, settings: Settings) -> tuple[grpc.aio.Server, int]
         port = server.add_secure_port(settings.listen, credentials)
     else:
         port = server.add_insecure_port(settings.listen)
-    server.health = health_servicer
     return server, port
 
 
@@ -131,10 +132,11 @@ async def serve(settings: Settings) -> None:
     """Start, print the address, wait for SIGTERM/SIGINT, drain in-flight calls, close everything."""
     check_bind(settings)
     async with open_deps(settings) as deps:
-        server, port = create_server(deps, settings)
+        health_servicer = health.aio.HealthServicer()
+        server, port = create_server(deps, settings, health_servicer)
         await server.start()
-        await server.health.set("", health_pb2.HealthCheckResponse.SERVING)
-        await server.health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+        await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
         host = settings.listen.rsplit(":", 1)[0]
         if not settings.auth_token:
             print(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}",
@@ -148,5 +150,5 @@ async def serve(settings: Settings) -> None:
             await stop.wait()
         finally:
             log.info("shutting down: draining in-flight calls for up to %.0f s", settings.grace_s)
-            await server.health.enter_graceful_shutdown()
+            await health_servicer.enter_graceful_shutdown()
             await server.stop(settings.grace_s)

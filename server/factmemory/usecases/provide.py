@@ -6,14 +6,13 @@ import logging
 
 import numpy as np
 
-from factmemory.deps import Deps
-from factmemory.embedder import Matrix
-from factmemory.errors import Unavailable
-from factmemory.models import Kind, ProvideInput, ProvideResult
-from factmemory.ranking import score, top
-from factmemory.render import render
-from factmemory.stages import STAGE_LOG, Stopwatch
-from factmemory.store import Similar, Vector
+from factmemory.domain.errors import Unavailable
+from factmemory.domain.models import Kind, ProvideInput, ProvideResult
+from factmemory.domain.ranking import score, top
+from factmemory.domain.render import render
+from factmemory.ports import Matrix, Similar, Vector
+from factmemory.usecases.deps import Deps
+from factmemory.usecases.stages import Stopwatch
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +68,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         durable = top((s for s in scored if s.fact.kind is Kind.DURABLE), request.durable_limit)
         current = top((s for s in scored if s.fact.kind is Kind.CURRENT), request.current_limit)
         text = render(durable, current, request.subject_name)
-    STAGE_LOG.record("provide", watch)
+    deps.stages.record("provide", watch)
     return ProvideResult(
         text=text,
         durable=tuple(durable),

@@ -7,10 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from factmemory.dedup import DedupVerdict, decide
-from factmemory.deps import RETRIEVE_PER_KIND, Deps
-from factmemory.errors import InvalidInput, NotConfigured
-from factmemory.models import (
+from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.errors import InvalidInput, NotConfigured
+from factmemory.domain.models import (
     AppliedOp,
     EvaluateInput,
     EvaluateResult,
@@ -22,7 +21,7 @@ from factmemory.models import (
     Success,
     Verification,
 )
-from factmemory.ops import (
+from factmemory.domain.ops import (
     ADD_CONFIDENCE,
     DECAY_STEP,
     DELETE_BELOW,
@@ -36,9 +35,11 @@ from factmemory.ops import (
     plan_ops,
     plan_relationships,
 )
-from factmemory.prompts import build_prompt
-from factmemory.stages import STAGE_LOG, Stopwatch
-from factmemory.store import NewFact, Turn, Vector
+from factmemory.domain.prompts import build_prompt
+from factmemory.ports import NewFact, Vector
+from factmemory.ports import WriteTransaction as Turn
+from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
+from factmemory.usecases.stages import Stopwatch
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +98,7 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
         if replay is None:  # pragma: no cover - the row was committed by the call that won
             raise
         return replay
-    STAGE_LOG.record("evaluate", watch)
+    deps.stages.record("evaluate", watch)
     return result
 
 

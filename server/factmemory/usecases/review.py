@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from factmemory.deps import Deps
-from factmemory.errors import NotFound
-from factmemory.models import Candidate, Fact, ForgetCounts, Kind
+from factmemory.domain.errors import NotFound
+from factmemory.domain.models import Candidate, Fact, ForgetCounts, Kind
+from factmemory.usecases.deps import Deps
 
 
 async def list_facts(

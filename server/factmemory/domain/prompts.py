@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from factmemory.models import ChatMessage, Fact, Item, RoomEntity
+from factmemory.domain.models import ChatMessage, Fact, Item, RoomEntity
 
 SYSTEM = """You keep long-term memory about the person speaking to an AI agent. Reply with one JSON object.
 Facts are about the speaker only: short third-person claims without their name.

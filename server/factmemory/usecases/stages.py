@@ -58,5 +58,3 @@ class StageLog:
         """The recorded calls of a use-case, oldest first; they are forgotten."""
         return list(self._calls.pop(use_case, ()))
 
-
-STAGE_LOG = StageLog()

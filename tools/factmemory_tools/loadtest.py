@@ -1,6 +1,6 @@
 """Load driver: many concurrent clients mix Provide and Evaluate against a real server, then check integrity.
 
-    python -m factmemory.loadtest [--seconds N --clients N --llm-latency-ms N --json PATH]
+    python -m factmemory_tools.loadtest [--seconds N --clients N --llm-latency-ms N --json PATH]
 
 Starts an embedded PostgreSQL (unless --database-url), a scripted OpenAI-compatible LLM in this process and the
 server as a subprocess (`python -m factmemory serve` on 127.0.0.1, port chosen by the OS). Clients run in closed
@@ -49,10 +49,10 @@ import asyncpg
 import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from factmemory.database import database_url
-from factmemory.scripted_llm import Reply, ScriptedLLM, current_message
+from factmemory.adapters.postgres.database import database_url
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+from factmemory_tools.scripted_llm import Reply, ScriptedLLM, current_message
 
 # One claim per category: two different claims never meet in the write-time dedup check.
 CLAIMS: tuple[tuple[str, str, str], ...] = (
@@ -468,7 +468,7 @@ async def run_load(config: LoadConfig, db_url: str | None = None, workdir: Path 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m factmemory.loadtest", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m factmemory_tools.loadtest", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     defaults = LoadConfig()
     parser.add_argument("--seconds", type=float, default=defaults.seconds)

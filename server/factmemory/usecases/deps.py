@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from factmemory.embedder import Embedder
-from factmemory.extractor import Extractor
-from factmemory.ops import Limits
-from factmemory.store import Store
+from factmemory.domain.ops import Limits
+from factmemory.ports import Embedder, Extractor, FactStore
+from factmemory.usecases.stages import StageLog
 
 RETRIEVE_PER_KIND = 15
 
@@ -23,7 +22,9 @@ class Tuning:
 
 @dataclass(frozen=True)
 class Deps:
-    store: Store
+    store: FactStore
     embedder: Embedder
     extractor: Extractor | None
     tuning: Tuning = field(default_factory=Tuning)
+    # Per-call stage timings (embed, retrieve, llm, ...); the benchmark reads them, nothing on the request path.
+    stages: StageLog = field(default_factory=StageLog)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from factmemory.models import Item
+from factmemory.domain.models import Item
 
 DurableCategory = Literal["identity", "health", "relationship", "life_event", "business_role", "preference", "goal"]
 CurrentCategory = Literal["feeling", "physical_state", "working_on", "going_through", "schedule_context"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -11,12 +10,10 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import grpc
-from google.protobuf.message import DecodeError
 
-from factmemory import convert, evaluate, provide, review
-from factmemory.convert import RequestLimits, parse_uuid
-from factmemory.deps import Deps
-from factmemory.errors import (
+from factmemory.api.grpc import convert
+from factmemory.api.grpc.convert import RequestLimits, parse_uuid
+from factmemory.domain.errors import (
     BadModelReply,
     Conflict,
     FactMemoryError,
@@ -25,6 +22,8 @@ from factmemory.errors import (
     NotFound,
     Unavailable,
 )
+from factmemory.usecases import evaluate, provide, review
+from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 
@@ -137,55 +136,3 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         data = await review.export_entity(
             self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"))
         return pb.ExportEntityResponse(json=json.dumps(data, sort_keys=True, ensure_ascii=False))
-
-
-class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """Requires `authorization: Bearer <token>` on every RPC but health checks and reflection."""
-
-    OPEN_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
-
-    def __init__(self, token: str) -> None:
-        self._expected = f"Bearer {token}".encode()
-
-        async def deny(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token")
-
-        self._deny = grpc.unary_unary_rpc_method_handler(deny)
-
-    async def intercept_service(
-        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        if details.method.startswith(self.OPEN_PREFIXES):
-            return await continuation(details)
-        given = next((v for k, v in details.invocation_metadata or () if k == "authorization"), "")
-        given_bytes = given.encode() if isinstance(given, str) else bytes(given)
-        if hmac.compare_digest(given_bytes, self._expected):
-            return await continuation(details)
-        return self._deny
-
-
-class DecodeGuard(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """Decodes FactMemoryService requests itself, so bytes that are not valid protobuf get INVALID_ARGUMENT
-    (grpc would answer UNKNOWN with its internal parser error)."""
-
-    PREFIX = "/factmemory.v1.FactMemoryService/"
-
-    async def intercept_service(
-        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(details)
-        if handler is None or not details.method.startswith(self.PREFIX) or handler.unary_unary is None:
-            return handler
-        decode, behaviour = handler.request_deserializer, handler.unary_unary
-
-        async def guarded(raw: bytes, context: grpc.aio.ServicerContext) -> Any:
-            try:
-                request = decode(raw)
-            except DecodeError:
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the request is not a valid protobuf message")
-            return await behaviour(request, context)
-
-        return grpc.unary_unary_rpc_method_handler(
-            guarded, request_deserializer=None, response_serializer=handler.response_serializer)

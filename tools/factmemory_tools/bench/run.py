@@ -28,17 +28,16 @@ import grpc
 import numpy as np
 from pgvector.asyncpg import register_vector
 
+from factmemory.adapters.postgres.store import NEAREST_BY_KIND, SESSION_SETTINGS
 from factmemory.app import create_server, open_deps
-from factmemory.bench import data, drive
-from factmemory.bench.stats import Row, derived, latency_row, render_table, size_label, summarize, value_row
-from factmemory.bench.tokens import TokenCounter, token_counter
-from factmemory.contract import strict_schema
-from factmemory.deps import Deps
-from factmemory.models import Item
+from factmemory.domain.contract import strict_schema
+from factmemory.domain.models import Item
 from factmemory.settings import Settings
-from factmemory.stages import STAGE_LOG
-from factmemory.store import NEAREST_BY_KIND, SESSION_SETTINGS
+from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+from factmemory_tools.bench import data, drive
+from factmemory_tools.bench.stats import Row, derived, latency_row, render_table, size_label, summarize, value_row
+from factmemory_tools.bench.tokens import TokenCounter, token_counter
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +47,7 @@ PROVIDE_STAGES = ("embed", "db", "rank")
 
 @dataclass(frozen=True)
 class Options:
-    """What to run; see factmemory.bench.main for the command line."""
+    """What to run; see factmemory_tools.bench.main for the command line."""
 
     sizes: tuple[int, ...]
     llm_latencies_ms: tuple[int, ...]
@@ -183,11 +182,11 @@ class Bench:
         counter = itertools.count()
         # Warm-up: every entity's conversation gets going (its first turn embeds five new messages).
         await drive.run_calls(call, len(entities) * 5 + self.opts.provide_warmup, 1)
-        STAGE_LOG.take("provide")
+        self.deps.stages.take("provide")
         self.sampler.active = True
         client, _, replies = await drive.run_calls(call, self.opts.provide_calls, 1)
         self.sampler.active = False
-        calls = STAGE_LOG.take("provide")
+        calls = self.deps.stages.take("provide")
         series = derived(calls, PROVIDE_STAGES, ("embed",))
         figures = {
             "embed": summarize(series["embed"]), "db": summarize(series["db"]), "rank": summarize(series["rank"]),
@@ -226,11 +225,11 @@ class Bench:
     async def evaluate(self, label: str, latency_ms: int, concurrency: int) -> None:
         slow = latency_ms >= 100
         calls = (self.opts.evaluate_calls_slow if slow else self.opts.evaluate_calls)[concurrency]
-        STAGE_LOG.take("evaluate")
+        self.deps.stages.take("evaluate")
         self.sampler.active = True
         client, wall, _ = await drive.run_calls(self._evaluate_call(latency_ms), calls, concurrency)
         self.sampler.active = False
-        series = derived(STAGE_LOG.take("evaluate"), EVALUATE_STAGES, ("llm",))
+        series = derived(self.deps.stages.take("evaluate"), EVALUATE_STAGES, ("llm",))
         key = f"evaluate.{label}.llm{latency_ms}ms.c{concurrency}"
         throughput = calls / wall
         self.fig(f"{key}.throughput_per_s", round(throughput, 2))
@@ -251,7 +250,7 @@ class Bench:
 
     async def warm_evaluate(self) -> None:
         await drive.run_calls(self._evaluate_call(min(self.opts.llm_latencies_ms)), 3, 1)
-        STAGE_LOG.take("evaluate")
+        self.deps.stages.take("evaluate")
 
     # -- Prompt sizes ----------------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable
 from datetime import datetime
 
-from factmemory.models import Fact, Kind, ScoredFact
+from factmemory.domain.models import Fact, Kind, ScoredFact
 
 SECONDS_PER_DAY = 86_400.0
 

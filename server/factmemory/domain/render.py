@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from factmemory.models import ScoredFact
+from factmemory.domain.models import ScoredFact
 
 
 def _title(template: str, subject_name: str) -> str:

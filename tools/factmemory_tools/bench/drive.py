@@ -19,8 +19,8 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from factmemory.bench.data import NOW, Claim
 from factmemory.v1 import factmemory_pb2 as pb
+from factmemory_tools.bench.data import NOW, Claim
 
 
 def latency_tag(latency_ms: int) -> str:
@@ -68,7 +68,7 @@ def _die_with_parent() -> None:
 
 
 class LLMProcess:
-    """factmemory.scripted_llm in a child process, so its JSON work and sleeping threads do not share our GIL."""
+    """factmemory_tools.scripted_llm in a child process, so its JSON work and sleeping threads do not share our GIL."""
 
     def __init__(self, script: dict[str, Any], workdir: Path) -> None:
         self._script_path = workdir / "llm-script.json"
@@ -78,7 +78,7 @@ class LLMProcess:
 
     def start(self) -> str:
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "factmemory.scripted_llm", "--port", "0", "--script", str(self._script_path)],
+            [sys.executable, "-m", "factmemory_tools.scripted_llm", "--port", "0", "--script", str(self._script_path)],
             stdout=subprocess.PIPE, text=True, env=os.environ.copy(), preexec_fn=_die_with_parent,
         )
         assert self._proc.stdout is not None

@@ -11,7 +11,7 @@ from uuid import UUID
 
 from pydantic import TypeAdapter, ValidationError
 
-from factmemory.contract import (
+from factmemory.domain.contract import (
     AddCurrent,
     AddDurable,
     Contradict,
@@ -21,7 +21,7 @@ from factmemory.contract import (
     RelationshipReply,
     Strengthen,
 )
-from factmemory.models import Fact, Kind, OpType, RoomEntity, Verification
+from factmemory.domain.models import Fact, Kind, OpType, RoomEntity, Verification
 
 ADD_CONFIDENCE = 0.7
 STRENGTHEN_STEP = 0.1

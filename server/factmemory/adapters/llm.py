@@ -12,10 +12,10 @@ from typing import Any
 import openai
 from pydantic import BaseModel, ValidationError
 
-from factmemory.contract import reply_model, strict_schema
-from factmemory.errors import BadModelReply, NotConfigured, Unavailable
-from factmemory.models import Item, Usage
-from factmemory.prompts import Prompt
+from factmemory.domain.contract import reply_model, strict_schema
+from factmemory.domain.errors import BadModelReply, NotConfigured, Unavailable
+from factmemory.domain.models import Item, Usage
+from factmemory.domain.prompts import Prompt
 
 log = logging.getLogger(__name__)
 

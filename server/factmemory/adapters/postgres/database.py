@@ -37,7 +37,7 @@ class SchemaMismatch(RuntimeError):
 
 def migration_files() -> list[tuple[int, str, str]]:
     """(version, name, sql) of every bundled migration, in order."""
-    folder = resources.files("factmemory") / "migrations"
+    folder = resources.files("factmemory.adapters.postgres") / "migrations"
     found = []
     for entry in folder.iterdir():
         if entry.name.endswith(".sql"):

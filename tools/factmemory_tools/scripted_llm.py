@@ -2,7 +2,7 @@
 
 Replies are chosen by the text inside the prompt's <current_message> block. Every request is recorded.
 Run standalone (used by the TypeScript tests):
-    python -m factmemory.scripted_llm --port 0 --script script.json   (or tests/support/llm_stub.py)
+    python -m factmemory_tools.scripted_llm --port 0 --script script.json   (or tests/support/llm_stub.py)
 prints `llm stub listening on http://127.0.0.1:<port>/v1` once ready.
 Script file: {"replies": [{"match": "<substring>", "content": {...}}], "default": {...}}.
 """

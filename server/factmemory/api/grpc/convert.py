@@ -9,8 +9,8 @@ from uuid import UUID
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from factmemory.errors import InvalidInput
-from factmemory.models import (
+from factmemory.domain.errors import InvalidInput
+from factmemory.domain.models import (
     ALL_ITEMS,
     AppliedOp,
     Candidate,

@@ -1,0 +1,1 @@
+"""The I/O edges: PostgreSQL, the LLM, the embedding engine."""

@@ -1,0 +1,1 @@
+"""PostgreSQL: the store, the database source and the migrations."""

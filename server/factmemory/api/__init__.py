@@ -1,0 +1,1 @@
+"""Protocol edges: gRPC (and, later, HTTP)."""

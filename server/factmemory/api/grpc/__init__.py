@@ -1,0 +1,1 @@
+"""gRPC: servicer, protobuf conversion, interceptors."""

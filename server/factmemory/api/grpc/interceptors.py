@@ -1,0 +1,62 @@
+"""Server interceptors: bearer-token authentication and request decoding with a clear status."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError
+
+
+class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """Requires `authorization: Bearer <token>` on every RPC but health checks and reflection."""
+
+    OPEN_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
+
+    def __init__(self, token: str) -> None:
+        self._expected = f"Bearer {token}".encode()
+
+        async def deny(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token")
+
+        self._deny = grpc.unary_unary_rpc_method_handler(deny)
+
+    async def intercept_service(
+        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        if details.method.startswith(self.OPEN_PREFIXES):
+            return await continuation(details)
+        given = next((v for k, v in details.invocation_metadata or () if k == "authorization"), "")
+        given_bytes = given.encode() if isinstance(given, str) else bytes(given)
+        if hmac.compare_digest(given_bytes, self._expected):
+            return await continuation(details)
+        return self._deny
+
+
+class DecodeGuard(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """Decodes FactMemoryService requests itself, so bytes that are not valid protobuf get INVALID_ARGUMENT
+    (grpc would answer UNKNOWN with its internal parser error)."""
+
+    PREFIX = "/factmemory.v1.FactMemoryService/"
+
+    async def intercept_service(
+        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(details)
+        if handler is None or not details.method.startswith(self.PREFIX) or handler.unary_unary is None:
+            return handler
+        decode, behaviour = handler.request_deserializer, handler.unary_unary
+
+        async def guarded(raw: bytes, context: grpc.aio.ServicerContext) -> Any:
+            try:
+                request = decode(raw)
+            except DecodeError:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the request is not a valid protobuf message")
+            return await behaviour(request, context)
+
+        return grpc.unary_unary_rpc_method_handler(
+            guarded, request_deserializer=None, response_serializer=handler.response_serializer)

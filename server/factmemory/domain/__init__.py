@@ -1,0 +1,1 @@
+"""Pure domain: values in, values out; no I/O."""

@@ -1,0 +1,136 @@
+"""What the use-cases need from the edges: protocols for the fact store and its write transaction, the extractor
+and the embedder, and the plain values that cross them. Adapters implement these; use-cases import only these."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+from uuid import UUID
+
+import numpy as np
+from pydantic import BaseModel
+
+from factmemory.domain.models import (
+    Candidate,
+    EvaluateResult,
+    Fact,
+    ForgetCounts,
+    Identity,
+    Item,
+    Kind,
+    Relationship,
+    Usage,
+    Verification,
+)
+from factmemory.domain.prompts import Prompt
+
+Vector = np.ndarray[Any, np.dtype[np.float32]]
+Matrix = np.ndarray[Any, np.dtype[np.float32]]
+
+
+@dataclass(frozen=True)
+class Similar:
+    """A stored fact with its cosine similarity (or text rank) to a query."""
+
+    fact: Fact
+    similarity: float
+
+
+@dataclass(frozen=True)
+class NewFact:
+    """Everything needed to insert one fact."""
+
+    kind: Kind
+    category: str
+    claim: str
+    structured_fields: dict[str, Any]
+    confidence: float
+    message_id: str
+    verification: Verification
+    at: datetime
+    valid_at: datetime | None
+    embedding: Vector
+    embedding_model: str
+
+
+class Embedder(Protocol):
+    """Unit-length embeddings; queries and passages may be embedded differently (E5 prefixes)."""
+
+    model_name: str
+    dimensions: int
+
+    async def queries(self, texts: Sequence[str]) -> Matrix: ...
+
+    async def passages(self, texts: Sequence[str]) -> Matrix: ...
+
+    async def close(self) -> None: ...
+
+
+class Extractor(Protocol):
+    """The one structured LLM call of a turn: the reply validated against the contract, and its token usage."""
+
+    async def extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[BaseModel, Usage]: ...
+
+
+class WriteTransaction(Protocol):
+    """One Evaluate's write transaction, holding the per-(agent, entity) lock."""
+
+    agent_id: UUID
+    entity_id: UUID
+
+    async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool: ...
+
+    async def finish_evaluation(self, message_id: str, result: EvaluateResult) -> None: ...
+
+    async def get_fact(self, fact_id: UUID) -> Fact | None: ...
+
+    async def similar_in_category(self, kind: Kind, category: str, embedding: Vector, limit: int
+                                  ) -> list[Similar]: ...
+
+    async def insert_fact(self, new: NewFact) -> Fact: ...
+
+    async def strengthen(self, fact_id: UUID, delta: float, at: datetime, message_id: str, category: str,
+                         verification: str) -> Fact | None: ...
+
+    async def decay(self, fact_id: UUID, delta: float, delete_below: float) -> tuple[Fact | None, bool]: ...
+
+    async def insert_candidate(self, fact_id: UUID, proposed_claim: str, reason: str, source: str,
+                               message_id: str, at: datetime, related_fact_id: UUID | None = None) -> UUID: ...
+
+    async def upsert_relationship(self, source: UUID, target: UUID, tags: Sequence[str], at: datetime
+                                  ) -> Relationship: ...
+
+    async def upsert_identity(self, entity_id: UUID, platform: str, handle: str, confidence: float,
+                              at: datetime) -> Identity: ...
+
+
+class FactStore(Protocol):
+    """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
+
+    def turn(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
+
+    async def get_evaluation(self, agent_id: UUID, message_id: str) -> tuple[UUID, EvaluateResult] | None: ...
+
+    async def nearest(self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int,
+                      current_limit: int) -> list[Similar]: ...
+
+    async def text_search(self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int,
+                          current_limit: int) -> list[Similar]: ...
+
+    async def list_facts(self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None,
+                         limit: int) -> list[Fact]: ...
+
+    async def list_candidates(self, agent_id: UUID, entity_id: UUID) -> list[Candidate]: ...
+
+    async def resolve_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID, accept: bool,
+                                at: datetime, embedding: Vector | None, embedding_model: str
+                                ) -> tuple[Candidate, Fact | None]: ...
+
+    async def get_candidate_claim(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> str | None: ...
+
+    async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts: ...
+
+    async def export_entity(self, agent_id: UUID, entity_id: UUID) -> dict[str, Any]: ...

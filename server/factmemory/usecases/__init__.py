@@ -1,0 +1,1 @@
+"""Use-cases: evaluate, provide, review; they depend only on ports and domain."""
