@@ -155,7 +155,7 @@ SELECT entity_id, result FROM evaluations WHERE agent_id = $1 AND message_id = $
 """
 
 LIST_FACTS = f"""
-SELECT {FACT_COLUMNS} FROM facts
+SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts
  WHERE agent_id = $1 AND entity_id = $2 AND ($3::text IS NULL OR kind = $3) AND ($4::uuid IS NULL OR id > $4)
  ORDER BY id
  LIMIT $5
@@ -467,6 +467,11 @@ class Store:
             await conn.executemany(review.IMPORT_FACT, [fact_values(agent_id, entity_id, f) for f in facts])
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
         return int(after - before)
+
+    async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]:
+        async with _connection(self._pool) as conn:
+            rows = await conn.fetch(review.IMPORTED_IDS, agent_id, entity_id, list(source_ids))
+        return {r["import_source_id"] for r in rows}
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
         async with _connection(self._pool) as conn, conn.transaction():
