@@ -270,3 +270,21 @@ class EntitySummary(Frozen):
     current_facts: int = 0
     pending_candidates: int = 0
     last_activity: datetime | None = None
+
+
+class LegacyFact(Frozen):
+    """A fact stored by another memory system (elizaOS plugin-sql `facts` memories), to import."""
+
+    source_id: str
+    agent_id: UUID
+    entity_id: UUID
+    room_id: UUID | None = None
+    text: str
+    created_at: datetime
+
+
+class ImportReport(Frozen):
+    read: int = 0
+    imported: int = 0
+    already_imported: int = 0
+    skipped: int = 0

@@ -69,6 +69,10 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15)
 ON CONFLICT (agent_id, entity_id, import_source_id) WHERE import_source_id IS NOT NULL DO NOTHING
 """
 
+IMPORTED_IDS = """
+SELECT import_source_id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND import_source_id = ANY ($3::text[])
+"""
+
 CHANGE_FACT = f"""
 UPDATE facts
    SET previous_claims = CASE WHEN $11 AND $4::text IS NOT NULL AND $4 <> claim
