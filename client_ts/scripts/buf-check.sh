@@ -8,7 +8,8 @@ cd "$here/.."
 
 "$buf" lint
 
-git_dir="$(git rev-parse --absolute-git-dir)"
+# The common dir, not the per-worktree one: buf reads branches from it (a worktree's git dir has none).
+git_dir="$(git rev-parse --path-format=absolute --git-common-dir)"
 if git rev-parse --quiet --verify 'refs/heads/main^{commit}' >/dev/null; then
   against="$git_dir#branch=main"
 elif git rev-parse --quiet --verify 'refs/remotes/origin/main^{commit}' >/dev/null; then

@@ -10,7 +10,12 @@ export interface FactMemoryClientOptions {
   token?: string;
   /** Deadline of every call that does not pass its own `timeoutMs`. */
   timeoutMs?: number;
+  /** Who makes the changes (AddFact, UpdateFact, DeleteFact, ResolveCandidate): named in the facts' history. */
+  reviewer?: string;
 }
+
+/** The request header that names the reviewer in the history of the facts a call changes. */
+export const REVIEWER_HEADER = "x-factmemory-reviewer";
 
 /** The generated promise client of factmemory.v1.FactMemoryService, plus a way to drop its connection. */
 export type FactMemoryClient = Client<typeof FactMemoryService> & {
@@ -26,7 +31,10 @@ export function createFactMemoryClient(options: FactMemoryClientOptions): FactMe
   const transport = createGrpcTransport({
     baseUrl,
     sessionManager,
-    interceptors: options.token ? [bearer(options.token)] : [],
+    interceptors: [
+      ...(options.token ? [bearer(options.token)] : []),
+      ...(options.reviewer ? [header(REVIEWER_HEADER, options.reviewer)] : []),
+    ],
     ...(options.timeoutMs !== undefined ? { defaultTimeoutMs: options.timeoutMs } : {}),
   });
   const client = createClient(FactMemoryService, transport);
@@ -40,8 +48,12 @@ export function normalizeUrl(url: string): string {
 }
 
 function bearer(token: string): Interceptor {
+  return header("authorization", `Bearer ${token}`);
+}
+
+function header(name: string, value: string): Interceptor {
   return (next) => (request) => {
-    request.header.set("authorization", `Bearer ${token}`);
+    request.header.set(name, value);
     return next(request);
   };
 }

@@ -30,7 +30,12 @@ export const factMemoryPlugin: Plugin = {
 
 export default factMemoryPlugin;
 
-export { createFactMemoryClient, type FactMemoryClient, type FactMemoryClientOptions } from "./client.js";
+export {
+  createFactMemoryClient,
+  type FactMemoryClient,
+  type FactMemoryClientOptions,
+  REVIEWER_HEADER,
+} from "./client.js";
 export { closeContext } from "./context.js";
 export {
   factMemoryEvaluator,

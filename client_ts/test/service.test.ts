@@ -12,7 +12,14 @@ import { after, before, describe, test } from "node:test";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { UUID } from "@elizaos/core";
 
-import { closeContext, createFactMemoryClient, type FactMemoryClient, Kind } from "../src/index.js";
+import {
+  closeContext,
+  createFactMemoryClient,
+  type FactMemoryClient,
+  HistoryAction,
+  Kind,
+  VerificationStatus,
+} from "../src/index.js";
 import { type FakeService, startRecordingProxy } from "./support/fake-service.js";
 import { uuid } from "./support/ids.js";
 import { cleanEnv, repoRoot, type Started, startProcess } from "./support/processes.js";
@@ -190,6 +197,57 @@ describe("with the real FactMemory service", () => {
     } finally {
       slow.close();
       await hang.close();
+    }
+  });
+
+  test("review RPCs: add by hand, history names the reviewer, agent-wide queue and entity list", async () => {
+    const { serviceUrl } = await ready();
+    const reviewer = createFactMemoryClient({
+      url: serviceUrl,
+      token: TOKEN,
+      timeoutMs: 30_000,
+      reviewer: "ts-ann",
+    });
+    try {
+      const agentId = uuid();
+      const entityId = uuid();
+      const added = await reviewer.addFact({
+        agentId,
+        entityId,
+        kind: Kind.DURABLE,
+        category: "health",
+        claim: "allergic to penicillin",
+      });
+      assert.equal(added.fact?.verificationStatus, VerificationStatus.CONFIRMED);
+      const edited = await reviewer.updateFact({
+        agentId,
+        entityId,
+        factId: added.fact?.id ?? "",
+        claim: "allergic to amoxicillin",
+      });
+      assert.deepEqual(edited.fact?.previousClaims, ["allergic to penicillin"]);
+      const shown = await reviewer.getFact({ agentId, entityId, factId: added.fact?.id ?? "" });
+      assert.deepEqual(
+        shown.history.map((h) => [h.action, h.actor]),
+        [
+          [HistoryAction.CREATED, "reviewer:ts-ann"],
+          [HistoryAction.EDITED, "reviewer:ts-ann"],
+        ],
+      );
+      const entities = await reviewer.listEntities({ agentId });
+      assert.deepEqual(
+        entities.entities.map((e) => [e.entityId, e.durableFacts]),
+        [[entityId, 1]],
+      );
+      const queue = await reviewer.listCandidates({ agentId });
+      assert.deepEqual(queue.candidates, []);
+      await reviewer.deleteFact({ agentId, entityId, factId: added.fact?.id ?? "" });
+      await assert.rejects(
+        reviewer.deleteFact({ agentId, entityId: uuid(), factId: added.fact?.id ?? "" }),
+        (error: unknown) => ConnectError.from(error).code === Code.NotFound,
+      );
+    } finally {
+      reviewer.close();
     }
   });
 

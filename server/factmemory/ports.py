@@ -15,13 +15,19 @@ from pydantic import BaseModel
 
 from factmemory.domain.models import (
     Candidate,
+    CandidateSource,
+    CandidateStatus,
+    EntitySummary,
     EvaluateResult,
     Fact,
     ForgetCounts,
+    HistoryAction,
+    HistoryEntry,
     Identity,
     Item,
     Kind,
     Relationship,
+    Resolution,
     Usage,
     Verification,
 )
@@ -54,6 +60,27 @@ class NewFact:
     valid_at: datetime | None
     embedding: Vector
     embedding_model: str
+    # Set for facts imported from elsewhere: a second import of the same source id adds nothing.
+    import_source_id: str | None = None
+
+
+@dataclass(frozen=True)
+class FactChange:
+    """A change of one stored fact; None leaves a field as it is."""
+
+    claim: str | None = None
+    category: str | None = None
+    kind: Kind | None = None
+    confidence: float | None = None
+    verification: Verification | None = None
+    embedding: Vector | None = None
+    embedding_model: str | None = None
+    keep_previous_claim: bool = False  # the replaced claim joins previous_claims
+    add_evidence: tuple[str, ...] = ()
+    confirmed_at: datetime | None = None
+
+
+Position = tuple[datetime, UUID]
 
 
 class Embedder(Protocol):
@@ -97,14 +124,49 @@ class WriteTransaction(Protocol):
 
     async def decay(self, fact_id: UUID, delta: float, delete_below: float) -> tuple[Fact | None, bool]: ...
 
+    # None when a reviewer kept the two facts as both true: they are never flagged against each other again.
     async def insert_candidate(self, fact_id: UUID, proposed_claim: str, reason: str, source: str,
-                               message_id: str, at: datetime, related_fact_id: UUID | None = None) -> UUID: ...
+                               message_id: str, at: datetime, related_fact_id: UUID | None = None
+                               ) -> UUID | None: ...
+
+    async def reclassify(self, fact_id: UUID, kind: Kind, category: str) -> Fact | None: ...
+
+    async def record_name(self, name: str, at: datetime) -> None: ...
 
     async def upsert_relationship(self, source: UUID, target: UUID, tags: Sequence[str], at: datetime
                                   ) -> Relationship: ...
 
     async def upsert_identity(self, entity_id: UUID, platform: str, handle: str, confidence: float,
                               at: datetime) -> Identity: ...
+
+
+class ReviewTransaction(Protocol):
+    """One reviewer action as one transaction, holding the per-(agent, entity) lock. Every change of a fact
+    is recorded in its history under the last mark()."""
+
+    agent_id: UUID
+    entity_id: UUID
+
+    async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None: ...
+
+    async def get_fact(self, fact_id: UUID) -> Fact | None: ...
+
+    async def get_candidate(self, candidate_id: UUID) -> Candidate | None: ...
+
+    async def insert_fact(self, new: NewFact) -> Fact: ...
+
+    async def change_fact(self, fact_id: UUID, change: FactChange) -> Fact | None: ...
+
+    async def delete_fact(self, fact_id: UUID) -> bool: ...
+
+    async def record(self, fact_id: UUID, action: HistoryAction, actor: str, reason: str) -> None:
+        """A history entry for an event that changes no field of the fact (a rejected candidate, ...)."""
+        ...
+
+    async def close_candidate(self, candidate_id: UUID, status: CandidateStatus, resolution: Resolution,
+                              actor: str, at: datetime) -> Candidate: ...
+
+    async def keep_pair(self, first: UUID, second: UUID) -> None: ...
 
 
 class FactStore(Protocol):
@@ -123,13 +185,24 @@ class FactStore(Protocol):
     async def list_facts(self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None,
                          limit: int) -> list[Fact]: ...
 
-    async def list_candidates(self, agent_id: UUID, entity_id: UUID) -> list[Candidate]: ...
+    def review(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[ReviewTransaction]: ...
 
-    async def resolve_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID, accept: bool,
-                                at: datetime, embedding: Vector | None, embedding_model: str
-                                ) -> tuple[Candidate, Fact | None]: ...
+    async def get_fact(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> Fact | None: ...
 
-    async def get_candidate_claim(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> str | None: ...
+    async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]: ...
+
+    async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None: ...
+
+    async def list_candidates(self, agent_id: UUID, entity_id: UUID | None, status: CandidateStatus | None,
+                              source: CandidateSource | None, after: Position | None, limit: int
+                              ) -> list[Candidate]: ...
+
+    async def list_entities(self, agent_id: UUID, pattern: str, after: Position | None, limit: int
+                            ) -> list[EntitySummary]: ...
+
+    async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int: ...
+
+    async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]: ...
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts: ...
 

@@ -64,3 +64,15 @@ class Settings(BaseSettings):
     @property
     def llm_configured(self) -> bool:
         return bool(self.openai_api_key or self.openai_base_url)
+
+
+class ClientSettings(BaseSettings):
+    """What the review commands need to reach a running service, from FACTMEMORY_* variables (flags win)."""
+
+    model_config = SettingsConfigDict(env_prefix="FACTMEMORY_", frozen=True, extra="ignore")
+
+    address: str = "127.0.0.1:50051"
+    auth_token: str | None = None
+    # Who the history names for the changes made with these commands.
+    reviewer: str = Field(default="", validation_alias=AliasChoices("FACTMEMORY_REVIEWER", "USER", "LOGNAME"))
+    tls_ca_file: Path | None = None

@@ -15,6 +15,7 @@ CurrentCategory = Literal["feeling", "physical_state", "working_on", "going_thro
 
 CLAIM_HELP = "Short third-person claim without the person's name, e.g. 'lives in Berlin'."
 HANDLE_HELP = "Handle of a known fact exactly as shown, e.g. 'D1' or 'C2'."
+RECLASSIFY_HELP = "Only for a fact shown as uncategorized: its proper category."
 
 
 class Strict(BaseModel):
@@ -48,12 +49,15 @@ class Strengthen(Strict):
     op: Literal["strengthen"]
     fact: str = Field(description=HANDLE_HELP)
     reason: str | None = None
+    # Names the proper category (and so the kind) of an imported, uncategorized fact; ignored otherwise.
+    category: DurableCategory | CurrentCategory | None = Field(default=None, description=RECLASSIFY_HELP)
 
 
 class Decay(Strict):
     op: Literal["decay"]
     fact: str = Field(description=HANDLE_HELP)
     reason: str | None = None
+    category: DurableCategory | CurrentCategory | None = Field(default=None, description=RECLASSIFY_HELP)
 
 
 class Contradict(Strict):
@@ -61,6 +65,7 @@ class Contradict(Strict):
     fact: str = Field(description=HANDLE_HELP)
     proposed_claim: str = Field(description="The claim that would replace it.")
     reason: str | None = None
+    category: DurableCategory | CurrentCategory | None = Field(default=None, description=RECLASSIFY_HELP)
 
 
 ModelOp = Annotated[AddDurable | AddCurrent | Strengthen | Decay | Contradict, Field(discriminator="op")]

@@ -42,6 +42,37 @@ class CandidateStatus(enum.StrEnum):
     REJECTED = "rejected"
 
 
+class CandidateSource(enum.StrEnum):
+    CONTRADICT = "contradict"
+    DEDUP_CONFLICT = "dedup_conflict"
+
+
+class Resolution(enum.StrEnum):
+    """How a reviewer settles a candidate; which ones apply depends on the candidate's source."""
+
+    ACCEPT = "accept"
+    REJECT = "reject"
+    KEEP_BOTH = "keep_both"
+    KEEP_NEW = "keep_new"
+    KEEP_OLD = "keep_old"
+    MERGE = "merge"
+
+
+class HistoryAction(enum.StrEnum):
+    CREATED = "created"
+    STRENGTHENED = "strengthened"
+    DECAYED = "decayed"
+    CONTRADICTED = "contradicted"
+    MERGED = "merged"
+    CANDIDATE_ACCEPTED = "candidate_accepted"
+    CANDIDATE_REJECTED = "candidate_rejected"
+    KEPT_BOTH = "kept_both"
+    EDITED = "edited"
+    DELETED = "deleted"
+    RECLASSIFIED = "reclassified"
+    IMPORTED = "imported"
+
+
 DURABLE_CATEGORIES: tuple[str, ...] = (
     "identity",
     "health",
@@ -95,6 +126,8 @@ class Fact(Frozen):
     last_confirmed_at: datetime
     valid_at: datetime | None = None
     previous_claims: tuple[str, ...] = ()
+    # The proposed claim of a pending contradiction of this fact; "" when none.
+    disputed_by: str = ""
 
 
 class ScoredFact(Frozen):
@@ -187,11 +220,15 @@ class Candidate(Frozen):
     fact: Fact | None
     proposed_claim: str
     reason: str
-    source: str
+    source: CandidateSource
     evidence_message_id: str
     status: CandidateStatus
     created_at: datetime
     resolved_at: datetime | None = None
+    # dedup_conflict: the new fact added beside `fact`.
+    related_fact_id: UUID | None = None
+    resolution: Resolution | None = None
+    resolved_by: str = ""
 
 
 class ForgetCounts(Frozen):
@@ -200,3 +237,54 @@ class ForgetCounts(Frozen):
     relationships: int = 0
     identities: int = 0
     evaluations: int = 0
+
+
+class HistoryEntry(Frozen):
+    """One change of a fact: who did what, when, and the fact's reviewable fields before and after."""
+
+    id: UUID
+    fact_id: UUID
+    at: datetime
+    action: HistoryAction
+    # "message:<id>" for evaluations, "reviewer:<identity>" for people, "import:<source>" for imports.
+    actor: str
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    reason: str = ""
+
+
+class FactEdit(Frozen):
+    """The fields a reviewer may change; None leaves a field as it is."""
+
+    claim: str | None = None
+    category: str | None = None
+    kind: Kind | None = None
+    confidence: float | None = None
+    verification: Verification | None = None
+
+
+class EntitySummary(Frozen):
+    entity_id: UUID
+    name: str = ""
+    durable_facts: int = 0
+    current_facts: int = 0
+    pending_candidates: int = 0
+    last_activity: datetime | None = None
+
+
+class LegacyFact(Frozen):
+    """A fact stored by another memory system (elizaOS plugin-sql `facts` memories), to import."""
+
+    source_id: str
+    agent_id: UUID
+    entity_id: UUID
+    room_id: UUID | None = None
+    text: str
+    created_at: datetime
+
+
+class ImportReport(Frozen):
+    read: int = 0
+    imported: int = 0
+    already_imported: int = 0
+    skipped: int = 0

@@ -21,7 +21,7 @@ from factmemory.domain.contract import (
     RelationshipReply,
     Strengthen,
 )
-from factmemory.domain.models import Fact, Kind, OpType, RoomEntity, Verification
+from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, OpType, RoomEntity, Verification
 
 ADD_CONFIDENCE = 0.7
 STRENGTHEN_STEP = 0.1
@@ -59,6 +59,8 @@ class PlannedChange:
     fact: Fact
     reason: str
     proposed_claim: str = ""
+    # An imported (uncategorized) fact's proper category, named by the model; the kind follows from it.
+    reclassify_to: str | None = None
 
 
 @dataclass(frozen=True)
@@ -168,12 +170,13 @@ def _plan_change(op: Strengthen | Decay | Contradict, handles: Mapping[str, Fact
         shown = clean_text(op.fact)[:20]
         return RejectedOp(op_type, f"unknown handle {shown!r}: only shown facts can be referenced", shown)
     reason = clean_text(op.reason or "")[: limits.max_claim_chars]
+    reclassify_to = op.category if fact.category == UNCATEGORIZED and op.category else None
     if isinstance(op, Contradict):
         proposed = clean_text(op.proposed_claim)
         if not proposed or len(proposed) > limits.max_claim_chars:
             return RejectedOp(op_type, "contradict needs a proposed_claim of reasonable length", handle)
-        return PlannedChange(op_type, handle, fact, reason, proposed)
-    return PlannedChange(op_type, handle, fact, reason)
+        return PlannedChange(op_type, handle, fact, reason, proposed, reclassify_to)
+    return PlannedChange(op_type, handle, fact, reason, reclassify_to=reclassify_to)
 
 
 def plan_ops(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from factmemory.domain.models import ScoredFact
+from factmemory.domain.review import dispute_note
 
 
 def _title(template: str, subject_name: str) -> str:
@@ -16,6 +17,9 @@ def _line(scored: ScoredFact) -> str:
     line = f"- [{fact.kind.value}.{fact.category}] {fact.claim}"
     if fact.valid_at is not None:
         line += f" (since {fact.valid_at:%Y-%m-%d})"
+    if fact.disputed_by:
+        # A pending contradiction: the agent should ask rather than assert.
+        line += " " + dispute_note(fact.disputed_by)
     return line
 
 

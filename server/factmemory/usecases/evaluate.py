@@ -36,6 +36,7 @@ from factmemory.domain.ops import (
     plan_relationships,
 )
 from factmemory.domain.prompts import build_prompt
+from factmemory.domain.review import kind_of
 from factmemory.ports import NewFact, Vector
 from factmemory.ports import WriteTransaction as Turn
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
@@ -44,6 +45,7 @@ from factmemory.usecases.stages import Stopwatch
 log = logging.getLogger(__name__)
 
 DEDUP_NEIGHBOURS = 5
+MAX_NAME_CHARS = 200
 
 
 class _AlreadyEvaluated(Exception):
@@ -83,6 +85,9 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
             async with deps.store.turn(request.agent_id, request.entity_id) as turn:
                 if not await turn.claim_evaluation(request.message.id, request.room_id):
                     raise _AlreadyEvaluated
+                if request.message.name.strip():
+                    await turn.record_name(clean_text(request.message.name)[:MAX_NAME_CHARS],
+                                           request.message.created_at)
                 applied = [await _apply(deps, turn, request, p, claim_vectors.get(id(p)), watch) for p in planned]
                 relationships, identities = await _apply_edges(turn, request, reply)
                 result = EvaluateResult(
@@ -162,6 +167,8 @@ async def _apply_add(deps: Deps, turn: Turn, request: EvaluateInput, add: Planne
     existing, why = conflict
     candidate = await turn.insert_candidate(existing.id, add.claim, f"conflicts with {existing.claim!r}: {why}",
                                             "dedup_conflict", message.id, message.created_at, fact.id)
+    if candidate is None:  # a reviewer said these two are both true
+        return AppliedOp(op=add.op, fact=fact)
     return AppliedOp(op=add.op, fact=fact, candidate_id=candidate,
                      reason=f"kept beside a conflicting fact; review candidate created: {why}")
 
@@ -170,10 +177,14 @@ async def _apply_change(turn: Turn, request: EvaluateInput, change: PlannedChang
     message = request.message
     gone = AppliedOp(op=change.op, rejected=True, handle=change.handle,
                      reason=f"{change.handle} no longer exists")
+    if change.reclassify_to is not None:
+        kind = kind_of(change.reclassify_to)
+        if kind is not None and await turn.reclassify(change.fact.id, kind, change.reclassify_to) is None:
+            return gone
     if change.op is OpType.STRENGTHEN:
         verification = Verification.SELF_REPORTED.value
         fact = await turn.strengthen(change.fact.id, STRENGTHEN_STEP, message.created_at, message.id,
-                                     change.fact.category, verification)
+                                     change.reclassify_to or change.fact.category, verification)
         return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle,
                                                    reason=change.reason)
     if change.op is OpType.DECAY:

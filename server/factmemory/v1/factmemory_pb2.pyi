@@ -53,6 +53,38 @@ class Decision(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_UNSPECIFIED: _ClassVar[Decision]
     DECISION_ACCEPT: _ClassVar[Decision]
     DECISION_REJECT: _ClassVar[Decision]
+
+class Resolution(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RESOLUTION_UNSPECIFIED: _ClassVar[Resolution]
+    RESOLUTION_ACCEPT: _ClassVar[Resolution]
+    RESOLUTION_REJECT: _ClassVar[Resolution]
+    RESOLUTION_KEEP_BOTH: _ClassVar[Resolution]
+    RESOLUTION_KEEP_NEW: _ClassVar[Resolution]
+    RESOLUTION_KEEP_OLD: _ClassVar[Resolution]
+    RESOLUTION_MERGE: _ClassVar[Resolution]
+
+class CandidateSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CANDIDATE_SOURCE_UNSPECIFIED: _ClassVar[CandidateSource]
+    CANDIDATE_SOURCE_CONTRADICT: _ClassVar[CandidateSource]
+    CANDIDATE_SOURCE_DEDUP_CONFLICT: _ClassVar[CandidateSource]
+
+class HistoryAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HISTORY_ACTION_UNSPECIFIED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_CREATED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_STRENGTHENED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_DECAYED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_CONTRADICTED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_MERGED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_CANDIDATE_ACCEPTED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_CANDIDATE_REJECTED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_KEPT_BOTH: _ClassVar[HistoryAction]
+    HISTORY_ACTION_EDITED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_DELETED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_RECLASSIFIED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_IMPORTED: _ClassVar[HistoryAction]
 ITEM_UNSPECIFIED: Item
 ITEM_FACTS: Item
 ITEM_RELATIONSHIPS: Item
@@ -78,6 +110,29 @@ CANDIDATE_STATUS_REJECTED: CandidateStatus
 DECISION_UNSPECIFIED: Decision
 DECISION_ACCEPT: Decision
 DECISION_REJECT: Decision
+RESOLUTION_UNSPECIFIED: Resolution
+RESOLUTION_ACCEPT: Resolution
+RESOLUTION_REJECT: Resolution
+RESOLUTION_KEEP_BOTH: Resolution
+RESOLUTION_KEEP_NEW: Resolution
+RESOLUTION_KEEP_OLD: Resolution
+RESOLUTION_MERGE: Resolution
+CANDIDATE_SOURCE_UNSPECIFIED: CandidateSource
+CANDIDATE_SOURCE_CONTRADICT: CandidateSource
+CANDIDATE_SOURCE_DEDUP_CONFLICT: CandidateSource
+HISTORY_ACTION_UNSPECIFIED: HistoryAction
+HISTORY_ACTION_CREATED: HistoryAction
+HISTORY_ACTION_STRENGTHENED: HistoryAction
+HISTORY_ACTION_DECAYED: HistoryAction
+HISTORY_ACTION_CONTRADICTED: HistoryAction
+HISTORY_ACTION_MERGED: HistoryAction
+HISTORY_ACTION_CANDIDATE_ACCEPTED: HistoryAction
+HISTORY_ACTION_CANDIDATE_REJECTED: HistoryAction
+HISTORY_ACTION_KEPT_BOTH: HistoryAction
+HISTORY_ACTION_EDITED: HistoryAction
+HISTORY_ACTION_DELETED: HistoryAction
+HISTORY_ACTION_RECLASSIFIED: HistoryAction
+HISTORY_ACTION_IMPORTED: HistoryAction
 
 class ChatMessage(_message.Message):
     __slots__ = ("id", "entity_id", "name", "text", "created_at")
@@ -102,7 +157,7 @@ class RoomEntity(_message.Message):
     def __init__(self, id: _Optional[str] = ..., names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Fact(_message.Message):
-    __slots__ = ("id", "agent_id", "entity_id", "kind", "category", "claim", "structured_fields", "confidence", "evidence_message_ids", "verification_status", "created_at", "last_confirmed_at", "valid_at", "previous_claims")
+    __slots__ = ("id", "agent_id", "entity_id", "kind", "category", "claim", "structured_fields", "confidence", "evidence_message_ids", "verification_status", "created_at", "last_confirmed_at", "valid_at", "previous_claims", "disputed_by")
     ID_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
@@ -117,6 +172,7 @@ class Fact(_message.Message):
     LAST_CONFIRMED_AT_FIELD_NUMBER: _ClassVar[int]
     VALID_AT_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_CLAIMS_FIELD_NUMBER: _ClassVar[int]
+    DISPUTED_BY_FIELD_NUMBER: _ClassVar[int]
     id: str
     agent_id: str
     entity_id: str
@@ -131,7 +187,8 @@ class Fact(_message.Message):
     last_confirmed_at: _timestamp_pb2.Timestamp
     valid_at: _timestamp_pb2.Timestamp
     previous_claims: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., category: _Optional[str] = ..., claim: _Optional[str] = ..., structured_fields: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., confidence: _Optional[float] = ..., evidence_message_ids: _Optional[_Iterable[str]] = ..., verification_status: _Optional[_Union[VerificationStatus, str]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_confirmed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., valid_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., previous_claims: _Optional[_Iterable[str]] = ...) -> None: ...
+    disputed_by: str
+    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., category: _Optional[str] = ..., claim: _Optional[str] = ..., structured_fields: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., confidence: _Optional[float] = ..., evidence_message_ids: _Optional[_Iterable[str]] = ..., verification_status: _Optional[_Union[VerificationStatus, str]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_confirmed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., valid_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., previous_claims: _Optional[_Iterable[str]] = ..., disputed_by: _Optional[str] = ...) -> None: ...
 
 class EvaluateRequest(_message.Message):
     __slots__ = ("agent_id", "entity_id", "room_id", "message", "recent_messages", "items", "room_entities", "agent_responses", "did_respond")
@@ -302,7 +359,7 @@ class ListFactsResponse(_message.Message):
     def __init__(self, facts: _Optional[_Iterable[_Union[Fact, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class Candidate(_message.Message):
-    __slots__ = ("id", "agent_id", "entity_id", "fact", "proposed_claim", "reason", "source", "evidence_message_id", "status", "created_at", "resolved_at")
+    __slots__ = ("id", "agent_id", "entity_id", "fact", "proposed_claim", "reason", "source", "evidence_message_id", "status", "created_at", "resolved_at", "related_fact_id", "resolution", "resolved_by")
     ID_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
@@ -314,6 +371,9 @@ class Candidate(_message.Message):
     STATUS_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     RESOLVED_AT_FIELD_NUMBER: _ClassVar[int]
+    RELATED_FACT_ID_FIELD_NUMBER: _ClassVar[int]
+    RESOLUTION_FIELD_NUMBER: _ClassVar[int]
+    RESOLVED_BY_FIELD_NUMBER: _ClassVar[int]
     id: str
     agent_id: str
     entity_id: str
@@ -325,33 +385,50 @@ class Candidate(_message.Message):
     status: CandidateStatus
     created_at: _timestamp_pb2.Timestamp
     resolved_at: _timestamp_pb2.Timestamp
-    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., fact: _Optional[_Union[Fact, _Mapping]] = ..., proposed_claim: _Optional[str] = ..., reason: _Optional[str] = ..., source: _Optional[str] = ..., evidence_message_id: _Optional[str] = ..., status: _Optional[_Union[CandidateStatus, str]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., resolved_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    related_fact_id: str
+    resolution: Resolution
+    resolved_by: str
+    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., fact: _Optional[_Union[Fact, _Mapping]] = ..., proposed_claim: _Optional[str] = ..., reason: _Optional[str] = ..., source: _Optional[str] = ..., evidence_message_id: _Optional[str] = ..., status: _Optional[_Union[CandidateStatus, str]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., resolved_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., related_fact_id: _Optional[str] = ..., resolution: _Optional[_Union[Resolution, str]] = ..., resolved_by: _Optional[str] = ...) -> None: ...
 
 class ListCandidatesRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id")
+    __slots__ = ("agent_id", "entity_id", "status", "source", "page_size", "page_token", "any_status")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ANY_STATUS_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ...) -> None: ...
+    status: CandidateStatus
+    source: CandidateSource
+    page_size: int
+    page_token: str
+    any_status: bool
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., status: _Optional[_Union[CandidateStatus, str]] = ..., source: _Optional[_Union[CandidateSource, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., any_status: _Optional[bool] = ...) -> None: ...
 
 class ListCandidatesResponse(_message.Message):
-    __slots__ = ("candidates",)
+    __slots__ = ("candidates", "next_page_token")
     CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     candidates: _containers.RepeatedCompositeFieldContainer[Candidate]
-    def __init__(self, candidates: _Optional[_Iterable[_Union[Candidate, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, candidates: _Optional[_Iterable[_Union[Candidate, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ResolveCandidateRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id", "candidate_id", "decision")
+    __slots__ = ("agent_id", "entity_id", "candidate_id", "decision", "resolution")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     CANDIDATE_ID_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
+    RESOLUTION_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
     candidate_id: str
     decision: Decision
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., candidate_id: _Optional[str] = ..., decision: _Optional[_Union[Decision, str]] = ...) -> None: ...
+    resolution: Resolution
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., candidate_id: _Optional[str] = ..., decision: _Optional[_Union[Decision, str]] = ..., resolution: _Optional[_Union[Resolution, str]] = ...) -> None: ...
 
 class ResolveCandidateResponse(_message.Message):
     __slots__ = ("candidate", "fact")
@@ -396,3 +473,141 @@ class ExportEntityResponse(_message.Message):
     JSON_FIELD_NUMBER: _ClassVar[int]
     json: str
     def __init__(self, json: _Optional[str] = ...) -> None: ...
+
+class HistoryEntry(_message.Message):
+    __slots__ = ("id", "fact_id", "at", "action", "actor", "reason", "before", "after")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    FACT_ID_FIELD_NUMBER: _ClassVar[int]
+    AT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ACTOR_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    BEFORE_FIELD_NUMBER: _ClassVar[int]
+    AFTER_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    fact_id: str
+    at: _timestamp_pb2.Timestamp
+    action: HistoryAction
+    actor: str
+    reason: str
+    before: _struct_pb2.Struct
+    after: _struct_pb2.Struct
+    def __init__(self, id: _Optional[str] = ..., fact_id: _Optional[str] = ..., at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., action: _Optional[_Union[HistoryAction, str]] = ..., actor: _Optional[str] = ..., reason: _Optional[str] = ..., before: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., after: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class AddFactRequest(_message.Message):
+    __slots__ = ("agent_id", "entity_id", "kind", "category", "claim", "confidence", "structured_fields")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    CLAIM_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    STRUCTURED_FIELDS_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    entity_id: str
+    kind: Kind
+    category: str
+    claim: str
+    confidence: float
+    structured_fields: _struct_pb2.Struct
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., category: _Optional[str] = ..., claim: _Optional[str] = ..., confidence: _Optional[float] = ..., structured_fields: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class AddFactResponse(_message.Message):
+    __slots__ = ("fact",)
+    FACT_FIELD_NUMBER: _ClassVar[int]
+    fact: Fact
+    def __init__(self, fact: _Optional[_Union[Fact, _Mapping]] = ...) -> None: ...
+
+class UpdateFactRequest(_message.Message):
+    __slots__ = ("agent_id", "entity_id", "fact_id", "claim", "category", "kind", "confidence", "verification_status")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    FACT_ID_FIELD_NUMBER: _ClassVar[int]
+    CLAIM_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    VERIFICATION_STATUS_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    entity_id: str
+    fact_id: str
+    claim: str
+    category: str
+    kind: Kind
+    confidence: float
+    verification_status: VerificationStatus
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., fact_id: _Optional[str] = ..., claim: _Optional[str] = ..., category: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., confidence: _Optional[float] = ..., verification_status: _Optional[_Union[VerificationStatus, str]] = ...) -> None: ...
+
+class UpdateFactResponse(_message.Message):
+    __slots__ = ("fact",)
+    FACT_FIELD_NUMBER: _ClassVar[int]
+    fact: Fact
+    def __init__(self, fact: _Optional[_Union[Fact, _Mapping]] = ...) -> None: ...
+
+class DeleteFactRequest(_message.Message):
+    __slots__ = ("agent_id", "entity_id", "fact_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    FACT_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    entity_id: str
+    fact_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., fact_id: _Optional[str] = ...) -> None: ...
+
+class DeleteFactResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GetFactRequest(_message.Message):
+    __slots__ = ("agent_id", "entity_id", "fact_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    FACT_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    entity_id: str
+    fact_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., fact_id: _Optional[str] = ...) -> None: ...
+
+class GetFactResponse(_message.Message):
+    __slots__ = ("fact", "history")
+    FACT_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    fact: Fact
+    history: _containers.RepeatedCompositeFieldContainer[HistoryEntry]
+    def __init__(self, fact: _Optional[_Union[Fact, _Mapping]] = ..., history: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ...) -> None: ...
+
+class ListEntitiesRequest(_message.Message):
+    __slots__ = ("agent_id", "query", "page_size", "page_token")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    query: str
+    page_size: int
+    page_token: str
+    def __init__(self, agent_id: _Optional[str] = ..., query: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class EntitySummary(_message.Message):
+    __slots__ = ("entity_id", "name", "durable_facts", "current_facts", "pending_candidates", "last_activity")
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DURABLE_FACTS_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_FACTS_FIELD_NUMBER: _ClassVar[int]
+    PENDING_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    LAST_ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    entity_id: str
+    name: str
+    durable_facts: int
+    current_facts: int
+    pending_candidates: int
+    last_activity: _timestamp_pb2.Timestamp
+    def __init__(self, entity_id: _Optional[str] = ..., name: _Optional[str] = ..., durable_facts: _Optional[int] = ..., current_facts: _Optional[int] = ..., pending_candidates: _Optional[int] = ..., last_activity: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ListEntitiesResponse(_message.Message):
+    __slots__ = ("entities", "next_page_token")
+    ENTITIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    entities: _containers.RepeatedCompositeFieldContainer[EntitySummary]
+    next_page_token: str
+    def __init__(self, entities: _Optional[_Iterable[_Union[EntitySummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

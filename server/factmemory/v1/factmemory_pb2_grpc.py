@@ -71,6 +71,31 @@ class FactMemoryServiceStub:
                 request_serializer=factmemory_dot_v1_dot_factmemory__pb2.ExportEntityRequest.SerializeToString,
                 response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ExportEntityResponse.FromString,
                 _registered_method=True)
+        self.AddFact = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/AddFact',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.AddFactRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.AddFactResponse.FromString,
+                _registered_method=True)
+        self.UpdateFact = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/UpdateFact',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.UpdateFactRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.UpdateFactResponse.FromString,
+                _registered_method=True)
+        self.DeleteFact = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/DeleteFact',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.DeleteFactRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.DeleteFactResponse.FromString,
+                _registered_method=True)
+        self.GetFact = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/GetFact',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.GetFactRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.GetFactResponse.FromString,
+                _registered_method=True)
+        self.ListEntities = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/ListEntities',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesResponse.FromString,
+                _registered_method=True)
 
 
 class FactMemoryServiceServicer:
@@ -127,6 +152,42 @@ class FactMemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AddFact(self, request, context):
+        """Adds a fact stated by a person (verification confirmed). The reviewer is named by the
+        `x-factmemory-reviewer` request metadata in the fact's history.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateFact(self, request, context):
+        """Changes a fact's claim, category, kind, confidence or verification; a new claim is re-embedded.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteFact(self, request, context):
+        """Deletes one fact; its history stays until the entity is forgotten.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetFact(self, request, context):
+        """One fact with the history of every change to it, oldest first (the history alone once it is deleted).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListEntities(self, request, context):
+        """An agent's entities with their counts and last activity, most recent first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FactMemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -164,6 +225,31 @@ def add_FactMemoryServiceServicer_to_server(servicer, server):
                     servicer.ExportEntity,
                     request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ExportEntityRequest.FromString,
                     response_serializer=factmemory_dot_v1_dot_factmemory__pb2.ExportEntityResponse.SerializeToString,
+            ),
+            'AddFact': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddFact,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.AddFactRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.AddFactResponse.SerializeToString,
+            ),
+            'UpdateFact': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateFact,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.UpdateFactRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.UpdateFactResponse.SerializeToString,
+            ),
+            'DeleteFact': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteFact,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.DeleteFactRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.DeleteFactResponse.SerializeToString,
+            ),
+            'GetFact': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetFact,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.GetFactRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.GetFactResponse.SerializeToString,
+            ),
+            'ListEntities': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListEntities,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -357,6 +443,141 @@ class FactMemoryService:
             '/factmemory.v1.FactMemoryService/ExportEntity',
             factmemory_dot_v1_dot_factmemory__pb2.ExportEntityRequest.SerializeToString,
             factmemory_dot_v1_dot_factmemory__pb2.ExportEntityResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddFact(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/AddFact',
+            factmemory_dot_v1_dot_factmemory__pb2.AddFactRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.AddFactResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateFact(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/UpdateFact',
+            factmemory_dot_v1_dot_factmemory__pb2.UpdateFactRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.UpdateFactResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteFact(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/DeleteFact',
+            factmemory_dot_v1_dot_factmemory__pb2.DeleteFactRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.DeleteFactResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetFact(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/GetFact',
+            factmemory_dot_v1_dot_factmemory__pb2.GetFactRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.GetFactResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListEntities(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/ListEntities',
+            factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesResponse.FromString,
             options,
             channel_credentials,
             insecure,

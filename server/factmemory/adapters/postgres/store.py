@@ -12,35 +12,35 @@ from uuid import UUID, uuid4
 import asyncpg
 from pgvector.asyncpg import register_vector
 
-from factmemory.domain.errors import Conflict, NotFound, Unavailable
+from factmemory.adapters.postgres import review
+from factmemory.adapters.postgres.review import DISPUTED_BY, FACT_COLUMNS, ReviewTx, fact_values, mark, row_to_fact
+from factmemory.domain.errors import Unavailable
 from factmemory.domain.models import (
     Candidate,
+    CandidateSource,
     CandidateStatus,
+    EntitySummary,
     EvaluateResult,
     Fact,
     ForgetCounts,
+    HistoryAction,
+    HistoryEntry,
     Identity,
     Kind,
     Relationship,
-    Verification,
 )
-from factmemory.ports import NewFact, Similar, Vector
-
-FACT_COLUMNS = """
-    id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
-    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at, previous_claims
-"""
+from factmemory.ports import NewFact, Position, Similar, Vector
 
 # One round trip for both kinds. Small entities use the scope index and an exact sort;
 # large ones may use the HNSW index with an iterative scan (see configure_session).
 NEAREST_BY_KIND = f"""
-(SELECT {FACT_COLUMNS}, 1 - (embedding <=> $3) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable'
   ORDER BY embedding <=> $3, id
   LIMIT $4)
 UNION ALL
-(SELECT {FACT_COLUMNS}, 1 - (embedding <=> $3) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current'
   ORDER BY embedding <=> $3, id
@@ -49,13 +49,13 @@ UNION ALL
 
 # Fallback ranking without embeddings: full-text match plus recency, both kinds.
 TEXT_SEARCH_BY_KIND = f"""
-(SELECT {FACT_COLUMNS}, ts_rank(search, plainto_tsquery('simple', $3)) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, plainto_tsquery('simple', $3)) AS similarity
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable'
   ORDER BY similarity DESC, confidence DESC, id
   LIMIT $4)
 UNION ALL
-(SELECT {FACT_COLUMNS}, ts_rank(search, plainto_tsquery('simple', $3)) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, plainto_tsquery('simple', $3)) AS similarity
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current'
   ORDER BY similarity DESC, valid_at DESC NULLS LAST, id
@@ -72,16 +72,6 @@ SELECT {FACT_COLUMNS}, 1 - (embedding <=> $5) AS similarity
 
 GET_FACT = f"""
 SELECT {FACT_COLUMNS} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3
-"""
-
-GET_FACT_FOR_UPDATE = GET_FACT + " FOR UPDATE"
-
-INSERT_FACT = f"""
-INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
-                   evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at,
-                   embedding, embedding_model)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14)
-RETURNING {FACT_COLUMNS}
 """
 
 STRENGTHEN_FACT = f"""
@@ -106,57 +96,22 @@ RETURNING {FACT_COLUMNS}
 
 DELETE_FACT = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3"
 
-REPLACE_CLAIM = f"""
-UPDATE facts
-   SET previous_claims = array_append(previous_claims, claim),
-       claim = $4,
-       embedding = $5,
-       embedding_model = $6,
-       verification_status = $7,
-       last_confirmed_at = GREATEST(last_confirmed_at, $8),
-       evidence_message_ids = CASE WHEN $9 = ANY (evidence_message_ids) THEN evidence_message_ids
-                                   ELSE array_append(evidence_message_ids, $9) END
+RECLASSIFY_FACT = f"""
+UPDATE facts SET kind = $4, category = $5, valid_at = CASE WHEN $4 = 'current' THEN coalesce(valid_at, created_at)
+                                                           ELSE NULL END
  WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 RETURNING {FACT_COLUMNS}
 """
 
+# Not between two facts a reviewer kept as both true.
 INSERT_CANDIDATE = """
 INSERT INTO fact_candidates (id, agent_id, entity_id, fact_id, related_fact_id, proposed_claim, reason, source,
                              evidence_message_id, status, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
-"""
-
-CANDIDATE_COLUMNS = """
-    c.id, c.agent_id, c.entity_id, c.fact_id, c.related_fact_id, c.proposed_claim, c.reason, c.source,
-    c.evidence_message_id, c.status, c.created_at, c.resolved_at
-"""
-
-LIST_PENDING_CANDIDATES = f"""
-SELECT {CANDIDATE_COLUMNS} FROM fact_candidates c
- WHERE c.agent_id = $1 AND c.entity_id = $2 AND c.status = 'pending'
- ORDER BY c.created_at, c.id
-"""
-
-GET_CANDIDATE = f"""
-SELECT {CANDIDATE_COLUMNS} FROM fact_candidates c
- WHERE c.agent_id = $1 AND c.entity_id = $2 AND c.id = $3
-"""
-
-GET_CANDIDATE_FOR_UPDATE = GET_CANDIDATE + " FOR UPDATE"
-
-CLOSE_CANDIDATE = """
-UPDATE fact_candidates SET status = $4, resolved_at = $5
- WHERE agent_id = $1 AND entity_id = $2 AND id = $3
-"""
-
-MERGE_EVIDENCE_AND_DELETE = """
-WITH gone AS (
-    DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $4 RETURNING evidence_message_ids
-)
-UPDATE facts f
-   SET evidence_message_ids = ARRAY(SELECT DISTINCT unnest(f.evidence_message_ids || gone.evidence_message_ids))
-  FROM gone
- WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = $3
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10
+ WHERE NOT EXISTS (SELECT 1 FROM kept_pairs k
+                    WHERE k.agent_id = $2 AND k.entity_id = $3
+                      AND k.fact_a = LEAST($4::uuid, $5::uuid) AND k.fact_b = GREATEST($4::uuid, $5::uuid))
+RETURNING id
 """
 
 UPSERT_RELATIONSHIP = """
@@ -200,12 +155,13 @@ SELECT entity_id, result FROM evaluations WHERE agent_id = $1 AND message_id = $
 """
 
 LIST_FACTS = f"""
-SELECT {FACT_COLUMNS} FROM facts
+SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts
  WHERE agent_id = $1 AND entity_id = $2 AND ($3::text IS NULL OR kind = $3) AND ($4::uuid IS NULL OR id > $4)
  ORDER BY id
  LIMIT $5
 """
 
+COUNT_FACTS = "SELECT count(*) FROM facts WHERE agent_id = $1 AND entity_id = $2"
 FORGET_FACTS = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2"
 FORGET_CANDIDATES = "DELETE FROM fact_candidates WHERE agent_id = $1 AND entity_id = $2"
 FORGET_RELATIONSHIPS = """
@@ -217,8 +173,10 @@ FORGET_EVALUATIONS = "DELETE FROM evaluations WHERE agent_id = $1 AND entity_id 
 EXPORT_FACTS = f"""
 SELECT {FACT_COLUMNS}, embedding_model FROM facts WHERE agent_id = $1 AND entity_id = $2 ORDER BY created_at, id
 """
-EXPORT_CANDIDATES = f"""
-SELECT {CANDIDATE_COLUMNS} FROM fact_candidates c WHERE c.agent_id = $1 AND c.entity_id = $2
+EXPORT_CANDIDATES = """
+SELECT c.id, c.agent_id, c.entity_id, c.fact_id, c.related_fact_id, c.proposed_claim, c.reason, c.source,
+       c.evidence_message_id, c.status, c.created_at, c.resolved_at, c.resolution, c.resolved_by
+  FROM fact_candidates c WHERE c.agent_id = $1 AND c.entity_id = $2
  ORDER BY c.created_at, c.id
 """
 EXPORT_RELATIONSHIPS = """
@@ -234,43 +192,6 @@ EXPORT_EVALUATIONS = """
 SELECT message_id, room_id, result, prompt_tokens, completion_tokens, success_completed, success_reason, created_at
   FROM evaluations WHERE agent_id = $1 AND entity_id = $2 ORDER BY created_at, message_id
 """
-
-
-def row_to_fact(row: asyncpg.Record) -> Fact:
-    """A facts row as a domain Fact."""
-    fields = row["structured_fields"]
-    return Fact(
-        id=row["id"],
-        agent_id=row["agent_id"],
-        entity_id=row["entity_id"],
-        kind=Kind(row["kind"]),
-        category=row["category"],
-        claim=row["claim"],
-        structured_fields=json.loads(fields) if isinstance(fields, str) else dict(fields),
-        confidence=row["confidence"],
-        evidence_message_ids=tuple(row["evidence_message_ids"]),
-        verification_status=Verification(row["verification_status"]),
-        created_at=row["created_at"],
-        last_confirmed_at=row["last_confirmed_at"],
-        valid_at=row["valid_at"],
-        previous_claims=tuple(row["previous_claims"]),
-    )
-
-
-def row_to_candidate(row: asyncpg.Record, fact: Fact | None) -> Candidate:
-    return Candidate(
-        id=row["id"],
-        agent_id=row["agent_id"],
-        entity_id=row["entity_id"],
-        fact=fact,
-        proposed_claim=row["proposed_claim"],
-        reason=row["reason"],
-        source=row["source"],
-        evidence_message_id=row["evidence_message_id"],
-        status=CandidateStatus(row["status"]),
-        created_at=row["created_at"],
-        resolved_at=row["resolved_at"],
-    )
 
 
 # Run on every pooled connection (the benchmark runs them too, to EXPLAIN the plans the service gets).
@@ -307,11 +228,16 @@ class Turn:
         self._conn = conn
         self.agent_id = agent_id
         self.entity_id = entity_id
+        self._actor = ""
 
     async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool:
         """Reserves the message; False when it was evaluated already (the caller then replays)."""
         row = await self._conn.fetchval(CLAIM_EVALUATION, self.agent_id, message_id, self.entity_id, room_id)
+        self._actor = f"message:{message_id}"
         return row is not None
+
+    async def _mark(self, action: HistoryAction, reason: str = "") -> None:
+        await mark(self._conn, action, self._actor, reason)
 
     async def finish_evaluation(self, message_id: str, result: EvaluateResult) -> None:
         success = result.success
@@ -337,28 +263,14 @@ class Turn:
         return [Similar(row_to_fact(r), float(r["similarity"])) for r in rows]
 
     async def insert_fact(self, new: NewFact) -> Fact:
-        row = await self._conn.fetchrow(
-            INSERT_FACT,
-            uuid4(),
-            self.agent_id,
-            self.entity_id,
-            new.kind.value,
-            new.category,
-            new.claim,
-            new.structured_fields,
-            new.confidence,
-            [new.message_id],
-            new.verification.value,
-            new.at,
-            new.valid_at,
-            new.embedding,
-            new.embedding_model,
-        )
+        await self._mark(HistoryAction.CREATED)
+        row = await self._conn.fetchrow(review.INSERT_FACT, *fact_values(self.agent_id, self.entity_id, new))
         return row_to_fact(row)
 
     async def strengthen(
         self, fact_id: UUID, delta: float, at: datetime, message_id: str, category: str, verification: str
     ) -> Fact | None:
+        await self._mark(HistoryAction.STRENGTHENED)
         row = await self._conn.fetchrow(
             STRENGTHEN_FACT, self.agent_id, self.entity_id, fact_id, delta, at, message_id, category, verification
         )
@@ -366,11 +278,13 @@ class Turn:
 
     async def decay(self, fact_id: UUID, delta: float, delete_below: float) -> tuple[Fact | None, bool]:
         """Lowers confidence; deletes the fact when it falls below the floor. Returns (fact, deleted)."""
+        await self._mark(HistoryAction.DECAYED)
         row = await self._conn.fetchrow(DECAY_FACT, self.agent_id, self.entity_id, fact_id, delta)
         if row is None:
             return None, False
         fact = row_to_fact(row)
         if fact.confidence < delete_below:
+            await self._mark(HistoryAction.DELETED, f"confidence below {delete_below}")
             await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, fact_id)
             return fact, True
         return fact, False
@@ -384,11 +298,10 @@ class Turn:
         message_id: str,
         at: datetime,
         related_fact_id: UUID | None = None,
-    ) -> UUID:
-        candidate_id = uuid4()
-        await self._conn.execute(
+    ) -> UUID | None:
+        candidate_id = await self._conn.fetchval(
             INSERT_CANDIDATE,
-            candidate_id,
+            uuid4(),
             self.agent_id,
             self.entity_id,
             fact_id,
@@ -399,7 +312,19 @@ class Turn:
             message_id,
             at,
         )
-        return candidate_id
+        if candidate_id is not None:
+            await self._conn.execute(review.RECORD, self.agent_id, self.entity_id, fact_id,
+                                     HistoryAction.CONTRADICTED.value, self._actor, f"{source}: {proposed_claim}"[:500])
+        return candidate_id  # type: ignore[no-any-return]
+
+    async def reclassify(self, fact_id: UUID, kind: Kind, category: str) -> Fact | None:
+        """An imported fact takes the category (and kind) the model named for it."""
+        await self._mark(HistoryAction.RECLASSIFIED)
+        row = await self._conn.fetchrow(RECLASSIFY_FACT, self.agent_id, self.entity_id, fact_id, kind.value, category)
+        return None if row is None else row_to_fact(row)
+
+    async def record_name(self, name: str, at: datetime) -> None:
+        await self._conn.execute(review.RECORD_NAME, self.agent_id, self.entity_id, name, at)
 
     async def upsert_relationship(self, source: UUID, target: UUID, tags: Sequence[str], at: datetime) -> Relationship:
         row = await self._conn.fetchrow(UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at)
@@ -499,63 +424,66 @@ class Store:
             )
         return [row_to_fact(r) for r in rows]
 
-    async def list_candidates(self, agent_id: UUID, entity_id: UUID) -> list[Candidate]:
-        async with _connection(self._pool) as conn:
-            rows = await conn.fetch(LIST_PENDING_CANDIDATES, agent_id, entity_id)
-            result = []
-            for row in rows:
-                fact_row = await conn.fetchrow(GET_FACT, agent_id, entity_id, row["fact_id"])
-                result.append(row_to_candidate(row, None if fact_row is None else row_to_fact(fact_row)))
-        return result
-
-    async def resolve_candidate(
-        self,
-        agent_id: UUID,
-        entity_id: UUID,
-        candidate_id: UUID,
-        accept: bool,
-        at: datetime,
-        embedding: Vector | None,
-        embedding_model: str,
-    ) -> tuple[Candidate, Fact | None]:
-        """Accept: the fact takes the proposed claim (old claim kept in history). Reject: the fact stays."""
+    @asynccontextmanager
+    async def review(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[ReviewTx]:
+        """A reviewer's transaction holding the per-entity lock; commits on success, rolls back on any error."""
         async with _connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            row = await conn.fetchrow(GET_CANDIDATE_FOR_UPDATE, agent_id, entity_id, candidate_id)
-            if row is None:
-                raise NotFound(f"candidate {candidate_id} not found for this agent and entity")
-            if row["status"] != CandidateStatus.PENDING.value:
-                raise Conflict(f"candidate {candidate_id} is already {row['status']}")
-            fact_row = await conn.fetchrow(GET_FACT_FOR_UPDATE, agent_id, entity_id, row["fact_id"])
-            fact = None if fact_row is None else row_to_fact(fact_row)
-            status = CandidateStatus.ACCEPTED if accept else CandidateStatus.REJECTED
-            if accept and fact is not None and embedding is not None:
-                if row["related_fact_id"] is not None:
-                    await conn.execute(
-                        MERGE_EVIDENCE_AND_DELETE, agent_id, entity_id, fact.id, row["related_fact_id"]
-                    )
-                fact_row = await conn.fetchrow(
-                    REPLACE_CLAIM, agent_id, entity_id, fact.id, row["proposed_claim"], embedding,
-                    embedding_model, Verification.CONFIRMED.value, at, row["evidence_message_id"],
-                )
-                fact = row_to_fact(fact_row)
-            await conn.execute(CLOSE_CANDIDATE, agent_id, entity_id, candidate_id, status.value, at)
-            closed = await conn.fetchrow(GET_CANDIDATE_FOR_UPDATE, agent_id, entity_id, candidate_id)
-        return row_to_candidate(closed, fact), fact
+            yield ReviewTx(conn, agent_id, entity_id)
 
-    async def get_candidate_claim(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> str | None:
+    async def get_fact(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> Fact | None:
         async with _connection(self._pool) as conn:
-            row = await conn.fetchrow(GET_CANDIDATE, agent_id, entity_id, candidate_id)
-        return None if row is None else str(row["proposed_claim"])
+            row = await conn.fetchrow(review.GET_FACT_WITH_DISPUTE, agent_id, entity_id, fact_id)
+        return None if row is None else row_to_fact(row)
+
+    async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
+        async with _connection(self._pool) as conn:
+            rows = await conn.fetch(review.HISTORY, agent_id, entity_id, fact_id)
+        return [review.row_to_history(r) for r in rows]
+
+    async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None:
+        async with _connection(self._pool) as conn:
+            row = await conn.fetchrow(review.GET_CANDIDATE, agent_id, entity_id, candidate_id)
+        return None if row is None else review.row_to_candidate(row)
+
+    async def list_candidates(
+        self, agent_id: UUID, entity_id: UUID | None, status: CandidateStatus | None,
+        source: CandidateSource | None, after: Position | None, limit: int,
+    ) -> list[Candidate]:
+        async with _connection(self._pool) as conn:
+            return await review.list_candidates(conn, agent_id, entity_id, status, source, after, limit)
+
+    async def list_entities(self, agent_id: UUID, pattern: str, after: Position | None, limit: int
+                            ) -> list[EntitySummary]:
+        async with _connection(self._pool) as conn:
+            return await review.list_entities(conn, agent_id, pattern, after, limit)
+
+    async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int:
+        """Inserts the facts not imported before (by import_source_id); returns how many were new."""
+        async with _connection(self._pool) as conn, conn.transaction():
+            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+            await mark(conn, HistoryAction.IMPORTED, actor)
+            before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
+            await conn.executemany(review.IMPORT_FACT, [fact_values(agent_id, entity_id, f) for f in facts])
+            after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
+        return int(after - before)
+
+    async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]:
+        async with _connection(self._pool) as conn:
+            rows = await conn.fetch(review.IMPORTED_IDS, agent_id, entity_id, list(source_ids))
+        return {r["import_source_id"] for r in rows}
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
         async with _connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+            await conn.execute(review.FORGET_MARK)
             candidates = await conn.execute(FORGET_CANDIDATES, agent_id, entity_id)
             facts = await conn.execute(FORGET_FACTS, agent_id, entity_id)
             relationships = await conn.execute(FORGET_RELATIONSHIPS, agent_id, entity_id)
             identities = await conn.execute(FORGET_IDENTITIES, agent_id, entity_id)
             evaluations = await conn.execute(FORGET_EVALUATIONS, agent_id, entity_id)
+            await conn.execute(review.FORGET_HISTORY, agent_id, entity_id)
+            await conn.execute(review.FORGET_NAME, agent_id, entity_id)
         return ForgetCounts(
             facts=_count(facts),
             candidates=_count(candidates),
@@ -572,6 +500,7 @@ class Store:
             relationships = await conn.fetch(EXPORT_RELATIONSHIPS, agent_id, entity_id)
             identities = await conn.fetch(EXPORT_IDENTITIES, agent_id, entity_id)
             evaluations = await conn.fetch(EXPORT_EVALUATIONS, agent_id, entity_id)
+            history = await conn.fetch(review.EXPORT_HISTORY, agent_id, entity_id)
         return {
             "agent_id": str(agent_id),
             "entity_id": str(entity_id),
@@ -582,6 +511,7 @@ class Store:
             "relationships": [_jsonable(dict(r)) for r in relationships],
             "identities": [_jsonable(dict(r)) for r in identities],
             "evaluations": [_jsonable(dict(r)) for r in evaluations],
+            "history": [review.row_to_history(r).model_dump(mode="json") for r in history],
         }
 
 

@@ -14,16 +14,22 @@ from factmemory.domain.models import (
     ALL_ITEMS,
     AppliedOp,
     Candidate,
+    CandidateSource,
     CandidateStatus,
     ChatMessage,
+    EntitySummary,
     EvaluateInput,
     EvaluateResult,
     Fact,
+    FactEdit,
+    HistoryAction,
+    HistoryEntry,
     Item,
     Kind,
     OpType,
     ProvideInput,
     ProvideResult,
+    Resolution,
     RoomEntity,
     ScoredFact,
     Verification,
@@ -50,6 +56,18 @@ VERIFICATIONS = {Verification.SELF_REPORTED: pb.VERIFICATION_STATUS_SELF_REPORTE
 CANDIDATE_STATUSES = {CandidateStatus.PENDING: pb.CANDIDATE_STATUS_PENDING,
                       CandidateStatus.ACCEPTED: pb.CANDIDATE_STATUS_ACCEPTED,
                       CandidateStatus.REJECTED: pb.CANDIDATE_STATUS_REJECTED}
+CANDIDATE_STATUSES_IN: dict[int, CandidateStatus] = {v: k for k, v in CANDIDATE_STATUSES.items()}
+CANDIDATE_SOURCES = {CandidateSource.CONTRADICT: pb.CANDIDATE_SOURCE_CONTRADICT,
+                     CandidateSource.DEDUP_CONFLICT: pb.CANDIDATE_SOURCE_DEDUP_CONFLICT}
+CANDIDATE_SOURCES_IN: dict[int, CandidateSource] = {v: k for k, v in CANDIDATE_SOURCES.items()}
+RESOLUTIONS = {Resolution.ACCEPT: pb.RESOLUTION_ACCEPT, Resolution.REJECT: pb.RESOLUTION_REJECT,
+               Resolution.KEEP_BOTH: pb.RESOLUTION_KEEP_BOTH, Resolution.KEEP_NEW: pb.RESOLUTION_KEEP_NEW,
+               Resolution.KEEP_OLD: pb.RESOLUTION_KEEP_OLD, Resolution.MERGE: pb.RESOLUTION_MERGE}
+RESOLUTIONS_IN: dict[int, Resolution] = {v: k for k, v in RESOLUTIONS.items()}
+VERIFICATIONS_IN: dict[int, Verification] = {v: k for k, v in VERIFICATIONS.items()}
+HISTORY_ACTIONS: dict[HistoryAction, pb.HistoryAction] = {
+    action: getattr(pb, f"HISTORY_ACTION_{action.name}") for action in HistoryAction}
+MAX_QUERY_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -192,13 +210,84 @@ def page_size(value: int) -> int:
     return value or DEFAULT_PAGE_SIZE
 
 
-def decision(value: int) -> bool:
-    """True to accept."""
-    if value == pb.DECISION_ACCEPT:
-        return True
-    if value == pb.DECISION_REJECT:
-        return False
-    raise InvalidInput("decision must be DECISION_ACCEPT or DECISION_REJECT")
+def resolution(value: int, decision: int) -> Resolution:
+    """The resolution field, or the first contract's decision when it is unset."""
+    if value != pb.RESOLUTION_UNSPECIFIED:
+        if value not in RESOLUTIONS_IN:
+            raise InvalidInput(f"resolution has unknown value {value}")
+        return RESOLUTIONS_IN[value]
+    if decision == pb.DECISION_ACCEPT:
+        return Resolution.ACCEPT
+    if decision == pb.DECISION_REJECT:
+        return Resolution.REJECT
+    raise InvalidInput("resolution (or decision: DECISION_ACCEPT or DECISION_REJECT) is required")
+
+
+def status_filter(value: int, any_status: bool) -> CandidateStatus | None:
+    """UNSPECIFIED means pending (as the first contract listed); any_status lists all."""
+    if any_status:
+        return None
+    if value == pb.CANDIDATE_STATUS_UNSPECIFIED:
+        return CandidateStatus.PENDING
+    if value not in CANDIDATE_STATUSES_IN:
+        raise InvalidInput(f"status has unknown value {value}")
+    return CANDIDATE_STATUSES_IN[value]
+
+
+def source_filter(value: int) -> CandidateSource | None:
+    if value == pb.CANDIDATE_SOURCE_UNSPECIFIED:
+        return None
+    if value not in CANDIDATE_SOURCES_IN:
+        raise InvalidInput(f"source has unknown value {value}")
+    return CANDIDATE_SOURCES_IN[value]
+
+
+def required_kind(value: int) -> Kind:
+    kind = kind_filter(value)
+    if kind is None:
+        raise InvalidInput("kind is required (KIND_DURABLE or KIND_CURRENT)")
+    return kind
+
+
+def query(value: str) -> str:
+    return _text(value, "query", MAX_QUERY_CHARS)
+
+
+def fact_edit(req: pb.UpdateFactRequest, max_claim_chars: int) -> FactEdit:
+    """The fields the request sets; at least one."""
+    verification = None
+    if req.verification_status != pb.VERIFICATION_STATUS_UNSPECIFIED:
+        if req.verification_status not in VERIFICATIONS_IN:
+            raise InvalidInput(f"verification_status has unknown value {req.verification_status}")
+        verification = VERIFICATIONS_IN[req.verification_status]
+    edit = FactEdit(
+        claim=_text(req.claim, "claim", max_claim_chars) if req.HasField("claim") else None,
+        category=_text(req.category, "category", MAX_NAME_CHARS) if req.HasField("category") else None,
+        kind=kind_filter(req.kind),
+        confidence=req.confidence if req.HasField("confidence") else None,
+        verification=verification,
+    )
+    if edit == FactEdit():
+        raise InvalidInput("nothing to change: set claim, category, kind, confidence or verification_status")
+    return edit
+
+
+def history_pb(entry: HistoryEntry) -> pb.HistoryEntry:
+    out = pb.HistoryEntry(id=str(entry.id), fact_id=str(entry.fact_id), at=to_timestamp(entry.at),
+                          action=HISTORY_ACTIONS[entry.action], actor=entry.actor, reason=entry.reason)
+    if entry.before is not None:
+        out.before.update(entry.before)
+    if entry.after is not None:
+        out.after.update(entry.after)
+    return out
+
+
+def entity_pb(summary: EntitySummary) -> pb.EntitySummary:
+    return pb.EntitySummary(
+        entity_id=str(summary.entity_id), name=summary.name, durable_facts=summary.durable_facts,
+        current_facts=summary.current_facts, pending_candidates=summary.pending_candidates,
+        last_activity=to_timestamp(summary.last_activity),
+    )
 
 
 def fact_pb(fact: Fact) -> pb.Fact:
@@ -216,6 +305,7 @@ def fact_pb(fact: Fact) -> pb.Fact:
         last_confirmed_at=to_timestamp(fact.last_confirmed_at),
         valid_at=to_timestamp(fact.valid_at),
         previous_claims=list(fact.previous_claims),
+        disputed_by=fact.disputed_by,
     )
     out.structured_fields.update(fact.structured_fields)
     return out
@@ -273,9 +363,12 @@ def candidate_pb(candidate: Candidate) -> pb.Candidate:
         fact=None if candidate.fact is None else fact_pb(candidate.fact),
         proposed_claim=candidate.proposed_claim,
         reason=candidate.reason,
-        source=candidate.source,
+        source=candidate.source.value,
         evidence_message_id=candidate.evidence_message_id,
         status=CANDIDATE_STATUSES[candidate.status],
         created_at=to_timestamp(candidate.created_at),
         resolved_at=to_timestamp(candidate.resolved_at),
+        related_fact_id="" if candidate.related_fact_id is None else str(candidate.related_fact_id),
+        resolution=pb.RESOLUTION_UNSPECIFIED if candidate.resolution is None else RESOLUTIONS[candidate.resolution],
+        resolved_by=candidate.resolved_by,
     )

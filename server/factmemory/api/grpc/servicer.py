@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf.json_format import MessageToDict
 
 from factmemory.api.grpc import convert
 from factmemory.api.grpc.convert import RequestLimits, parse_uuid
@@ -22,7 +23,8 @@ from factmemory.domain.errors import (
     NotFound,
     Unavailable,
 )
-from factmemory.usecases import evaluate, provide, review
+from factmemory.domain.review import reviewer_actor
+from factmemory.usecases import edits, evaluate, provide, review
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
@@ -74,6 +76,19 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+REVIEWER_METADATA = "x-factmemory-reviewer"
+
+
+def _reviewer(context: grpc.aio.ServicerContext) -> str:
+    """'reviewer:<identity>' from the request metadata, for the history of what the call changes."""
+    given = next((v for k, v in context.invocation_metadata() or () if k == REVIEWER_METADATA), "")
+    return reviewer_actor(given if isinstance(given, str) else bytes(given).decode("utf-8", "replace"))
+
+
+def _scope(request: Any) -> tuple[Any, Any]:
+    return parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id")
+
+
 class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[misc]
     """The FactMemoryService RPCs."""
 
@@ -105,19 +120,73 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     @mapped
     async def ListCandidates(self, request: pb.ListCandidatesRequest, context: grpc.aio.ServicerContext
                              ) -> pb.ListCandidatesResponse:
-        candidates = await review.list_candidates(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"))
-        return pb.ListCandidatesResponse(candidates=[convert.candidate_pb(c) for c in candidates])
+        candidates, token = await review.list_candidates(
+            self._deps, parse_uuid(request.agent_id, "agent_id"),
+            convert.optional_uuid(request.entity_id, "entity_id"),
+            convert.status_filter(request.status, request.any_status), convert.source_filter(request.source),
+            request.page_token, convert.page_size(request.page_size),
+        )
+        return pb.ListCandidatesResponse(candidates=[convert.candidate_pb(c) for c in candidates],
+                                         next_page_token=token)
 
     @mapped
     async def ResolveCandidate(self, request: pb.ResolveCandidateRequest, context: grpc.aio.ServicerContext
                                ) -> pb.ResolveCandidateResponse:
+        agent_id, entity_id = _scope(request)
         candidate, fact = await review.resolve_candidate(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"),
-            parse_uuid(request.candidate_id, "candidate_id"), convert.decision(request.decision), _now(),
+            self._deps, agent_id, entity_id, parse_uuid(request.candidate_id, "candidate_id"),
+            convert.resolution(request.resolution, request.decision), _reviewer(context), _now(),
         )
         return pb.ResolveCandidateResponse(candidate=convert.candidate_pb(candidate),
                                            fact=None if fact is None else convert.fact_pb(fact))
+
+    @mapped
+    async def AddFact(self, request: pb.AddFactRequest, context: grpc.aio.ServicerContext) -> pb.AddFactResponse:
+        agent_id, entity_id = _scope(request)
+        fact = await edits.add_fact(
+            self._deps, agent_id, entity_id, convert.required_kind(request.kind), request.category, request.claim,
+            _reviewer(context), request.confidence if request.HasField("confidence") else None,
+            MessageToDict(request.structured_fields),
+        )
+        return pb.AddFactResponse(fact=convert.fact_pb(fact))
+
+    @mapped
+    async def UpdateFact(self, request: pb.UpdateFactRequest, context: grpc.aio.ServicerContext
+                         ) -> pb.UpdateFactResponse:
+        agent_id, entity_id = _scope(request)
+        edit = convert.fact_edit(request, self._deps.tuning.limits.max_claim_chars * 4)
+        fact = await edits.update_fact(self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"),
+                                       edit, _reviewer(context))
+        return pb.UpdateFactResponse(fact=convert.fact_pb(fact))
+
+    @mapped
+    async def DeleteFact(self, request: pb.DeleteFactRequest, context: grpc.aio.ServicerContext
+                         ) -> pb.DeleteFactResponse:
+        agent_id, entity_id = _scope(request)
+        await edits.delete_fact(self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"),
+                                _reviewer(context))
+        return pb.DeleteFactResponse()
+
+    @mapped
+    async def GetFact(self, request: pb.GetFactRequest, context: grpc.aio.ServicerContext) -> pb.GetFactResponse:
+        agent_id, entity_id = _scope(request)
+        fact_id = parse_uuid(request.fact_id, "fact_id")
+        try:
+            fact, history = await review.get_fact(self._deps, agent_id, entity_id, fact_id)
+        except NotFound:
+            # A deleted fact: its history is still there (NotFound again when there is none).
+            return pb.GetFactResponse(history=[convert.history_pb(h) for h in await review.fact_history(
+                self._deps, agent_id, entity_id, fact_id)])
+        return pb.GetFactResponse(fact=convert.fact_pb(fact), history=[convert.history_pb(h) for h in history])
+
+    @mapped
+    async def ListEntities(self, request: pb.ListEntitiesRequest, context: grpc.aio.ServicerContext
+                           ) -> pb.ListEntitiesResponse:
+        entities, token = await review.list_entities(
+            self._deps, parse_uuid(request.agent_id, "agent_id"), convert.query(request.query),
+            request.page_token, convert.page_size(request.page_size),
+        )
+        return pb.ListEntitiesResponse(entities=[convert.entity_pb(e) for e in entities], next_page_token=token)
 
     @mapped
     async def ForgetEntity(self, request: pb.ForgetEntityRequest, context: grpc.aio.ServicerContext

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file factmemory/v1/factmemory.proto.
  */
 export const file_factmemory_v1_factmemory: GenFile = /*@__PURE__*/
-  fileDesc("Ch5mYWN0bWVtb3J5L3YxL2ZhY3RtZW1vcnkucHJvdG8SDWZhY3RtZW1vcnkudjEieAoLQ2hhdE1lc3NhZ2USCgoCaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDAoEdGV4dBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInCgpSb29tRW50aXR5EgoKAmlkGAEgASgJEg0KBW5hbWVzGAIgAygJIs8DCgRGYWN0EgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhEKCWVudGl0eV9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMuZmFjdG1lbW9yeS52MS5LaW5kEhAKCGNhdGVnb3J5GAUgASgJEg0KBWNsYWltGAYgASgJEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgpjb25maWRlbmNlGAggASgBEhwKFGV2aWRlbmNlX21lc3NhZ2VfaWRzGAkgAygJEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCiABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1cxIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1ChFsYXN0X2NvbmZpcm1lZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3ByZXZpb3VzX2NsYWltcxgOIAMoCSLJAgoPRXZhbHVhdGVSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEisKB21lc3NhZ2UYBCABKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEjMKD3JlY2VudF9tZXNzYWdlcxgFIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USIgoFaXRlbXMYBiADKA4yEy5mYWN0bWVtb3J5LnYxLkl0ZW0SMAoNcm9vbV9lbnRpdGllcxgHIAMoCzIZLmZhY3RtZW1vcnkudjEuUm9vbUVudGl0eRIzCg9hZ2VudF9yZXNwb25zZXMYCCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhMKC2RpZF9yZXNwb25kGAkgASgIIsABCglBcHBsaWVkT3ASIQoCb3AYASABKA4yFS5mYWN0bWVtb3J5LnYxLk9wVHlwZRIhCgRmYWN0GAIgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhQKDGRlZHVwbGljYXRlZBgDIAEoCBIPCgdkZWxldGVkGAQgASgIEhQKDGNhbmRpZGF0ZV9pZBgFIAEoCRIQCghyZWplY3RlZBgGIAEoCBIOCgZyZWFzb24YByABKAkSDgoGaGFuZGxlGAggASgJImsKDFJlbGF0aW9uc2hpcBIYChBzb3VyY2VfZW50aXR5X2lkGAEgASgJEhgKEHRhcmdldF9lbnRpdHlfaWQYAiABKAkSDAoEdGFncxgDIAMoCRIZChFpbnRlcmFjdGlvbl9jb3VudBgEIAEoBSJTCghJZGVudGl0eRIRCgllbnRpdHlfaWQYASABKAkSEAoIcGxhdGZvcm0YAiABKAkSDgoGaGFuZGxlGAMgASgJEhIKCmNvbmZpZGVuY2UYBCABKAEiMwoOU3VjY2Vzc1ZlcmRpY3QSEQoJY29tcGxldGVkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSJMCgVVc2FnZRIRCglsbG1fY2FsbHMYASABKAUSFQoNcHJvbXB0X3Rva2VucxgCIAEoBRIZChFjb21wbGV0aW9uX3Rva2VucxgDIAEoBSKBAgoQRXZhbHVhdGVSZXNwb25zZRIlCgNvcHMYASADKAsyGC5mYWN0bWVtb3J5LnYxLkFwcGxpZWRPcBIyCg1yZWxhdGlvbnNoaXBzGAIgAygLMhsuZmFjdG1lbW9yeS52MS5SZWxhdGlvbnNoaXASKwoKaWRlbnRpdGllcxgDIAMoCzIXLmZhY3RtZW1vcnkudjEuSWRlbnRpdHkSLgoHc3VjY2VzcxgEIAEoCzIdLmZhY3RtZW1vcnkudjEuU3VjY2Vzc1ZlcmRpY3QSIwoFdXNhZ2UYBSABKAsyFC5mYWN0bWVtb3J5LnYxLlVzYWdlEhAKCHJlcGxheWVkGAYgASgIIugBCg5Qcm92aWRlUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHcm9vbV9pZBgDIAEoCRIzCg9yZWNlbnRfbWVzc2FnZXMYBCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhUKDWR1cmFibGVfbGltaXQYBSABKAUSFQoNY3VycmVudF9saW1pdBgGIAEoBRIUCgxzdWJqZWN0X25hbWUYByABKAkSJwoDbm93GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJmCgpTY29yZWRGYWN0EiEKBGZhY3QYASABKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QSEQoJcmVsZXZhbmNlGAIgASgBEhMKC3RpbWVfd2VpZ2h0GAMgASgBEg0KBXNjb3JlGAQgASgBIqIBCg9Qcm92aWRlUmVzcG9uc2USDAoEdGV4dBgBIAEoCRIqCgdkdXJhYmxlGAIgAygLMhkuZmFjdG1lbW9yeS52MS5TY29yZWRGYWN0EioKB2N1cnJlbnQYAyADKAsyGS5mYWN0bWVtb3J5LnYxLlNjb3JlZEZhY3QSEAoIZGVncmFkZWQYBCABKAgSFwoPZGVncmFkZWRfcmVhc29uGAUgASgJIoEBChBMaXN0RmFjdHNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIhCgRraW5kGAMgASgOMhMuZmFjdG1lbW9yeS52MS5LaW5kEhEKCXBhZ2Vfc2l6ZRgEIAEoBRISCgpwYWdlX3Rva2VuGAUgASgJIlAKEUxpc3RGYWN0c1Jlc3BvbnNlEiIKBWZhY3RzGAEgAygLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSLFAgoJQ2FuZGlkYXRlEgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhEKCWVudGl0eV9pZBgDIAEoCRIhCgRmYWN0GAQgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhYKDnByb3Bvc2VkX2NsYWltGAUgASgJEg4KBnJlYXNvbhgGIAEoCRIOCgZzb3VyY2UYByABKAkSGwoTZXZpZGVuY2VfbWVzc2FnZV9pZBgIIAEoCRIuCgZzdGF0dXMYCSABKA4yHi5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZVN0YXR1cxIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZXNvbHZlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPAoVTGlzdENhbmRpZGF0ZXNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCSJGChZMaXN0Q2FuZGlkYXRlc1Jlc3BvbnNlEiwKCmNhbmRpZGF0ZXMYASADKAsyGC5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZSJ/ChdSZXNvbHZlQ2FuZGlkYXRlUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSFAoMY2FuZGlkYXRlX2lkGAMgASgJEikKCGRlY2lzaW9uGAQgASgOMhcuZmFjdG1lbW9yeS52MS5EZWNpc2lvbiJqChhSZXNvbHZlQ2FuZGlkYXRlUmVzcG9uc2USKwoJY2FuZGlkYXRlGAEgASgLMhguZmFjdG1lbW9yeS52MS5DYW5kaWRhdGUSIQoEZmFjdBgCIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdCI6ChNGb3JnZXRFbnRpdHlSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCSKhAQoURm9yZ2V0RW50aXR5UmVzcG9uc2USFQoNZmFjdHNfZGVsZXRlZBgBIAEoBRIaChJjYW5kaWRhdGVzX2RlbGV0ZWQYAiABKAUSHQoVcmVsYXRpb25zaGlwc19kZWxldGVkGAMgASgFEhoKEmlkZW50aXRpZXNfZGVsZXRlZBgEIAEoBRIbChNldmFsdWF0aW9uc19kZWxldGVkGAUgASgFIjoKE0V4cG9ydEVudGl0eVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJIiQKFEV4cG9ydEVudGl0eVJlc3BvbnNlEgwKBGpzb24YASABKAkqawoESXRlbRIUChBJVEVNX1VOU1BFQ0lGSUVEEAASDgoKSVRFTV9GQUNUUxABEhYKEklURU1fUkVMQVRJT05TSElQUxACEhMKD0lURU1fSURFTlRJVElFUxADEhAKDElURU1fU1VDQ0VTUxAEKkAKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhAKDEtJTkRfRFVSQUJMRRABEhAKDEtJTkRfQ1VSUkVOVBACKpYBCgZPcFR5cGUSFwoTT1BfVFlQRV9VTlNQRUNJRklFRBAAEhcKE09QX1RZUEVfQUREX0RVUkFCTEUQARIXChNPUF9UWVBFX0FERF9DVVJSRU5UEAISFgoST1BfVFlQRV9TVFJFTkdUSEVOEAMSEQoNT1BfVFlQRV9ERUNBWRAEEhYKEk9QX1RZUEVfQ09OVFJBRElDVBAFKqkBChJWZXJpZmljYXRpb25TdGF0dXMSIwofVkVSSUZJQ0FUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEiUKIVZFUklGSUNBVElPTl9TVEFUVVNfU0VMRl9SRVBPUlRFRBABEiEKHVZFUklGSUNBVElPTl9TVEFUVVNfQ09ORklSTUVEEAISJAogVkVSSUZJQ0FUSU9OX1NUQVRVU19DT05UUkFESUNURUQQAyqPAQoPQ2FuZGlkYXRlU3RhdHVzEiAKHENBTkRJREFURV9TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhDQU5ESURBVEVfU1RBVFVTX1BFTkRJTkcQARIdChlDQU5ESURBVEVfU1RBVFVTX0FDQ0VQVEVEEAISHQoZQ0FORElEQVRFX1NUQVRVU19SRUpFQ1RFRBADKk4KCERlY2lzaW9uEhgKFERFQ0lTSU9OX1VOU1BFQ0lGSUVEEAASEwoPREVDSVNJT05fQUNDRVBUEAESEwoPREVDSVNJT05fUkVKRUNUEAIy8AQKEUZhY3RNZW1vcnlTZXJ2aWNlEksKCEV2YWx1YXRlEh4uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlcXVlc3QaHy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVzcG9uc2USSAoHUHJvdmlkZRIdLmZhY3RtZW1vcnkudjEuUHJvdmlkZVJlcXVlc3QaHi5mYWN0bWVtb3J5LnYxLlByb3ZpZGVSZXNwb25zZRJOCglMaXN0RmFjdHMSHy5mYWN0bWVtb3J5LnYxLkxpc3RGYWN0c1JlcXVlc3QaIC5mYWN0bWVtb3J5LnYxLkxpc3RGYWN0c1Jlc3BvbnNlEl0KDkxpc3RDYW5kaWRhdGVzEiQuZmFjdG1lbW9yeS52MS5MaXN0Q2FuZGlkYXRlc1JlcXVlc3QaJS5mYWN0bWVtb3J5LnYxLkxpc3RDYW5kaWRhdGVzUmVzcG9uc2USYwoQUmVzb2x2ZUNhbmRpZGF0ZRImLmZhY3RtZW1vcnkudjEuUmVzb2x2ZUNhbmRpZGF0ZVJlcXVlc3QaJy5mYWN0bWVtb3J5LnYxLlJlc29sdmVDYW5kaWRhdGVSZXNwb25zZRJXCgxGb3JnZXRFbnRpdHkSIi5mYWN0bWVtb3J5LnYxLkZvcmdldEVudGl0eVJlcXVlc3QaIy5mYWN0bWVtb3J5LnYxLkZvcmdldEVudGl0eVJlc3BvbnNlElcKDEV4cG9ydEVudGl0eRIiLmZhY3RtZW1vcnkudjEuRXhwb3J0RW50aXR5UmVxdWVzdBojLmZhY3RtZW1vcnkudjEuRXhwb3J0RW50aXR5UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Ch5mYWN0bWVtb3J5L3YxL2ZhY3RtZW1vcnkucHJvdG8SDWZhY3RtZW1vcnkudjEieAoLQ2hhdE1lc3NhZ2USCgoCaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDAoEdGV4dBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInCgpSb29tRW50aXR5EgoKAmlkGAEgASgJEg0KBW5hbWVzGAIgAygJIuQDCgRGYWN0EgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhEKCWVudGl0eV9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMuZmFjdG1lbW9yeS52MS5LaW5kEhAKCGNhdGVnb3J5GAUgASgJEg0KBWNsYWltGAYgASgJEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgpjb25maWRlbmNlGAggASgBEhwKFGV2aWRlbmNlX21lc3NhZ2VfaWRzGAkgAygJEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCiABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1cxIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1ChFsYXN0X2NvbmZpcm1lZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3ByZXZpb3VzX2NsYWltcxgOIAMoCRITCgtkaXNwdXRlZF9ieRgPIAEoCSLJAgoPRXZhbHVhdGVSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEisKB21lc3NhZ2UYBCABKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEjMKD3JlY2VudF9tZXNzYWdlcxgFIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USIgoFaXRlbXMYBiADKA4yEy5mYWN0bWVtb3J5LnYxLkl0ZW0SMAoNcm9vbV9lbnRpdGllcxgHIAMoCzIZLmZhY3RtZW1vcnkudjEuUm9vbUVudGl0eRIzCg9hZ2VudF9yZXNwb25zZXMYCCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhMKC2RpZF9yZXNwb25kGAkgASgIIsABCglBcHBsaWVkT3ASIQoCb3AYASABKA4yFS5mYWN0bWVtb3J5LnYxLk9wVHlwZRIhCgRmYWN0GAIgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhQKDGRlZHVwbGljYXRlZBgDIAEoCBIPCgdkZWxldGVkGAQgASgIEhQKDGNhbmRpZGF0ZV9pZBgFIAEoCRIQCghyZWplY3RlZBgGIAEoCBIOCgZyZWFzb24YByABKAkSDgoGaGFuZGxlGAggASgJImsKDFJlbGF0aW9uc2hpcBIYChBzb3VyY2VfZW50aXR5X2lkGAEgASgJEhgKEHRhcmdldF9lbnRpdHlfaWQYAiABKAkSDAoEdGFncxgDIAMoCRIZChFpbnRlcmFjdGlvbl9jb3VudBgEIAEoBSJTCghJZGVudGl0eRIRCgllbnRpdHlfaWQYASABKAkSEAoIcGxhdGZvcm0YAiABKAkSDgoGaGFuZGxlGAMgASgJEhIKCmNvbmZpZGVuY2UYBCABKAEiMwoOU3VjY2Vzc1ZlcmRpY3QSEQoJY29tcGxldGVkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSJMCgVVc2FnZRIRCglsbG1fY2FsbHMYASABKAUSFQoNcHJvbXB0X3Rva2VucxgCIAEoBRIZChFjb21wbGV0aW9uX3Rva2VucxgDIAEoBSKBAgoQRXZhbHVhdGVSZXNwb25zZRIlCgNvcHMYASADKAsyGC5mYWN0bWVtb3J5LnYxLkFwcGxpZWRPcBIyCg1yZWxhdGlvbnNoaXBzGAIgAygLMhsuZmFjdG1lbW9yeS52MS5SZWxhdGlvbnNoaXASKwoKaWRlbnRpdGllcxgDIAMoCzIXLmZhY3RtZW1vcnkudjEuSWRlbnRpdHkSLgoHc3VjY2VzcxgEIAEoCzIdLmZhY3RtZW1vcnkudjEuU3VjY2Vzc1ZlcmRpY3QSIwoFdXNhZ2UYBSABKAsyFC5mYWN0bWVtb3J5LnYxLlVzYWdlEhAKCHJlcGxheWVkGAYgASgIIugBCg5Qcm92aWRlUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHcm9vbV9pZBgDIAEoCRIzCg9yZWNlbnRfbWVzc2FnZXMYBCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhUKDWR1cmFibGVfbGltaXQYBSABKAUSFQoNY3VycmVudF9saW1pdBgGIAEoBRIUCgxzdWJqZWN0X25hbWUYByABKAkSJwoDbm93GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJmCgpTY29yZWRGYWN0EiEKBGZhY3QYASABKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QSEQoJcmVsZXZhbmNlGAIgASgBEhMKC3RpbWVfd2VpZ2h0GAMgASgBEg0KBXNjb3JlGAQgASgBIqIBCg9Qcm92aWRlUmVzcG9uc2USDAoEdGV4dBgBIAEoCRIqCgdkdXJhYmxlGAIgAygLMhkuZmFjdG1lbW9yeS52MS5TY29yZWRGYWN0EioKB2N1cnJlbnQYAyADKAsyGS5mYWN0bWVtb3J5LnYxLlNjb3JlZEZhY3QSEAoIZGVncmFkZWQYBCABKAgSFwoPZGVncmFkZWRfcmVhc29uGAUgASgJIoEBChBMaXN0RmFjdHNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIhCgRraW5kGAMgASgOMhMuZmFjdG1lbW9yeS52MS5LaW5kEhEKCXBhZ2Vfc2l6ZRgEIAEoBRISCgpwYWdlX3Rva2VuGAUgASgJIlAKEUxpc3RGYWN0c1Jlc3BvbnNlEiIKBWZhY3RzGAEgAygLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKiAwoJQ2FuZGlkYXRlEgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhEKCWVudGl0eV9pZBgDIAEoCRIhCgRmYWN0GAQgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhYKDnByb3Bvc2VkX2NsYWltGAUgASgJEg4KBnJlYXNvbhgGIAEoCRIOCgZzb3VyY2UYByABKAkSGwoTZXZpZGVuY2VfbWVzc2FnZV9pZBgIIAEoCRIuCgZzdGF0dXMYCSABKA4yHi5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZVN0YXR1cxIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZXNvbHZlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPcmVsYXRlZF9mYWN0X2lkGAwgASgJEi0KCnJlc29sdXRpb24YDSABKA4yGS5mYWN0bWVtb3J5LnYxLlJlc29sdXRpb24SEwoLcmVzb2x2ZWRfYnkYDiABKAki1wEKFUxpc3RDYW5kaWRhdGVzUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSLgoGc3RhdHVzGAMgASgOMh4uZmFjdG1lbW9yeS52MS5DYW5kaWRhdGVTdGF0dXMSLgoGc291cmNlGAQgASgOMh4uZmFjdG1lbW9yeS52MS5DYW5kaWRhdGVTb3VyY2USEQoJcGFnZV9zaXplGAUgASgFEhIKCnBhZ2VfdG9rZW4YBiABKAkSEgoKYW55X3N0YXR1cxgHIAEoCCJfChZMaXN0Q2FuZGlkYXRlc1Jlc3BvbnNlEiwKCmNhbmRpZGF0ZXMYASADKAsyGC5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkirgEKF1Jlc29sdmVDYW5kaWRhdGVSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIUCgxjYW5kaWRhdGVfaWQYAyABKAkSKQoIZGVjaXNpb24YBCABKA4yFy5mYWN0bWVtb3J5LnYxLkRlY2lzaW9uEi0KCnJlc29sdXRpb24YBSABKA4yGS5mYWN0bWVtb3J5LnYxLlJlc29sdXRpb24iagoYUmVzb2x2ZUNhbmRpZGF0ZVJlc3BvbnNlEisKCWNhbmRpZGF0ZRgBIAEoCzIYLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlEiEKBGZhY3QYAiABKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QiOgoTRm9yZ2V0RW50aXR5UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkioQEKFEZvcmdldEVudGl0eVJlc3BvbnNlEhUKDWZhY3RzX2RlbGV0ZWQYASABKAUSGgoSY2FuZGlkYXRlc19kZWxldGVkGAIgASgFEh0KFXJlbGF0aW9uc2hpcHNfZGVsZXRlZBgDIAEoBRIaChJpZGVudGl0aWVzX2RlbGV0ZWQYBCABKAUSGwoTZXZhbHVhdGlvbnNfZGVsZXRlZBgFIAEoBSI6ChNFeHBvcnRFbnRpdHlSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCSIkChRFeHBvcnRFbnRpdHlSZXNwb25zZRIMCgRqc29uGAEgASgJIvEBCgxIaXN0b3J5RW50cnkSCgoCaWQYASABKAkSDwoHZmFjdF9pZBgCIAEoCRImCgJhdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoGYWN0aW9uGAQgASgOMhwuZmFjdG1lbW9yeS52MS5IaXN0b3J5QWN0aW9uEg0KBWFjdG9yGAUgASgJEg4KBnJlYXNvbhgGIAEoCRInCgZiZWZvcmUYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiYKBWFmdGVyGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCLVAQoOQWRkRmFjdFJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEiEKBGtpbmQYAyABKA4yEy5mYWN0bWVtb3J5LnYxLktpbmQSEAoIY2F0ZWdvcnkYBCABKAkSDQoFY2xhaW0YBSABKAkSFwoKY29uZmlkZW5jZRgGIAEoAUgAiAEBEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEINCgtfY29uZmlkZW5jZSI0Cg9BZGRGYWN0UmVzcG9uc2USIQoEZmFjdBgBIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdCKWAgoRVXBkYXRlRmFjdFJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB2ZhY3RfaWQYAyABKAkSEgoFY2xhaW0YBCABKAlIAIgBARIVCghjYXRlZ29yeRgFIAEoCUgBiAEBEiEKBGtpbmQYBiABKA4yEy5mYWN0bWVtb3J5LnYxLktpbmQSFwoKY29uZmlkZW5jZRgHIAEoAUgCiAEBEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCCABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1c0IICgZfY2xhaW1CCwoJX2NhdGVnb3J5Qg0KC19jb25maWRlbmNlIjcKElVwZGF0ZUZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0IkkKEURlbGV0ZUZhY3RSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJIhQKEkRlbGV0ZUZhY3RSZXNwb25zZSJGCg5HZXRGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHZmFjdF9pZBgDIAEoCSJiCg9HZXRGYWN0UmVzcG9uc2USIQoEZmFjdBgBIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIsCgdoaXN0b3J5GAIgAygLMhsuZmFjdG1lbW9yeS52MS5IaXN0b3J5RW50cnkiXQoTTGlzdEVudGl0aWVzUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRINCgVxdWVyeRgCIAEoCRIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSKtAQoNRW50aXR5U3VtbWFyeRIRCgllbnRpdHlfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIVCg1kdXJhYmxlX2ZhY3RzGAMgASgFEhUKDWN1cnJlbnRfZmFjdHMYBCABKAUSGgoScGVuZGluZ19jYW5kaWRhdGVzGAUgASgFEjEKDWxhc3RfYWN0aXZpdHkYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl8KFExpc3RFbnRpdGllc1Jlc3BvbnNlEi4KCGVudGl0aWVzGAEgAygLMhwuZmFjdG1lbW9yeS52MS5FbnRpdHlTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSprCgRJdGVtEhQKEElURU1fVU5TUEVDSUZJRUQQABIOCgpJVEVNX0ZBQ1RTEAESFgoSSVRFTV9SRUxBVElPTlNISVBTEAISEwoPSVRFTV9JREVOVElUSUVTEAMSEAoMSVRFTV9TVUNDRVNTEAQqQAoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASEAoMS0lORF9EVVJBQkxFEAESEAoMS0lORF9DVVJSRU5UEAIqlgEKBk9wVHlwZRIXChNPUF9UWVBFX1VOU1BFQ0lGSUVEEAASFwoTT1BfVFlQRV9BRERfRFVSQUJMRRABEhcKE09QX1RZUEVfQUREX0NVUlJFTlQQAhIWChJPUF9UWVBFX1NUUkVOR1RIRU4QAxIRCg1PUF9UWVBFX0RFQ0FZEAQSFgoST1BfVFlQRV9DT05UUkFESUNUEAUqqQEKElZlcmlmaWNhdGlvblN0YXR1cxIjCh9WRVJJRklDQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASJQohVkVSSUZJQ0FUSU9OX1NUQVRVU19TRUxGX1JFUE9SVEVEEAESIQodVkVSSUZJQ0FUSU9OX1NUQVRVU19DT05GSVJNRUQQAhIkCiBWRVJJRklDQVRJT05fU1RBVFVTX0NPTlRSQURJQ1RFRBADKo8BCg9DYW5kaWRhdGVTdGF0dXMSIAocQ0FORElEQVRFX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGENBTkRJREFURV9TVEFUVVNfUEVORElORxABEh0KGUNBTkRJREFURV9TVEFUVVNfQUNDRVBURUQQAhIdChlDQU5ESURBVEVfU1RBVFVTX1JFSkVDVEVEEAMqTgoIRGVjaXNpb24SGAoUREVDSVNJT05fVU5TUEVDSUZJRUQQABITCg9ERUNJU0lPTl9BQ0NFUFQQARITCg9ERUNJU0lPTl9SRUpFQ1QQAiq4AQoKUmVzb2x1dGlvbhIaChZSRVNPTFVUSU9OX1VOU1BFQ0lGSUVEEAASFQoRUkVTT0xVVElPTl9BQ0NFUFQQARIVChFSRVNPTFVUSU9OX1JFSkVDVBACEhgKFFJFU09MVVRJT05fS0VFUF9CT1RIEAMSFwoTUkVTT0xVVElPTl9LRUVQX05FVxAEEhcKE1JFU09MVVRJT05fS0VFUF9PTEQQBRIUChBSRVNPTFVUSU9OX01FUkdFEAYqeQoPQ2FuZGlkYXRlU291cmNlEiAKHENBTkRJREFURV9TT1VSQ0VfVU5TUEVDSUZJRUQQABIfChtDQU5ESURBVEVfU09VUkNFX0NPTlRSQURJQ1QQARIjCh9DQU5ESURBVEVfU09VUkNFX0RFRFVQX0NPTkZMSUNUEAIqpQMKDUhpc3RvcnlBY3Rpb24SHgoaSElTVE9SWV9BQ1RJT05fVU5TUEVDSUZJRUQQABIaChZISVNUT1JZX0FDVElPTl9DUkVBVEVEEAESHwobSElTVE9SWV9BQ1RJT05fU1RSRU5HVEhFTkVEEAISGgoWSElTVE9SWV9BQ1RJT05fREVDQVlFRBADEh8KG0hJU1RPUllfQUNUSU9OX0NPTlRSQURJQ1RFRBAEEhkKFUhJU1RPUllfQUNUSU9OX01FUkdFRBAFEiUKIUhJU1RPUllfQUNUSU9OX0NBTkRJREFURV9BQ0NFUFRFRBAGEiUKIUhJU1RPUllfQUNUSU9OX0NBTkRJREFURV9SRUpFQ1RFRBAHEhwKGEhJU1RPUllfQUNUSU9OX0tFUFRfQk9USBAIEhkKFUhJU1RPUllfQUNUSU9OX0VESVRFRBAJEhoKFkhJU1RPUllfQUNUSU9OX0RFTEVURUQQChIfChtISVNUT1JZX0FDVElPTl9SRUNMQVNTSUZJRUQQCxIbChdISVNUT1JZX0FDVElPTl9JTVBPUlRFRBAMMoMIChFGYWN0TWVtb3J5U2VydmljZRJLCghFdmFsdWF0ZRIeLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVSZXF1ZXN0Gh8uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlc3BvbnNlEkgKB1Byb3ZpZGUSHS5mYWN0bWVtb3J5LnYxLlByb3ZpZGVSZXF1ZXN0Gh4uZmFjdG1lbW9yeS52MS5Qcm92aWRlUmVzcG9uc2USTgoJTGlzdEZhY3RzEh8uZmFjdG1lbW9yeS52MS5MaXN0RmFjdHNSZXF1ZXN0GiAuZmFjdG1lbW9yeS52MS5MaXN0RmFjdHNSZXNwb25zZRJdCg5MaXN0Q2FuZGlkYXRlcxIkLmZhY3RtZW1vcnkudjEuTGlzdENhbmRpZGF0ZXNSZXF1ZXN0GiUuZmFjdG1lbW9yeS52MS5MaXN0Q2FuZGlkYXRlc1Jlc3BvbnNlEmMKEFJlc29sdmVDYW5kaWRhdGUSJi5mYWN0bWVtb3J5LnYxLlJlc29sdmVDYW5kaWRhdGVSZXF1ZXN0GicuZmFjdG1lbW9yeS52MS5SZXNvbHZlQ2FuZGlkYXRlUmVzcG9uc2USVwoMRm9yZ2V0RW50aXR5EiIuZmFjdG1lbW9yeS52MS5Gb3JnZXRFbnRpdHlSZXF1ZXN0GiMuZmFjdG1lbW9yeS52MS5Gb3JnZXRFbnRpdHlSZXNwb25zZRJXCgxFeHBvcnRFbnRpdHkSIi5mYWN0bWVtb3J5LnYxLkV4cG9ydEVudGl0eVJlcXVlc3QaIy5mYWN0bWVtb3J5LnYxLkV4cG9ydEVudGl0eVJlc3BvbnNlEkgKB0FkZEZhY3QSHS5mYWN0bWVtb3J5LnYxLkFkZEZhY3RSZXF1ZXN0Gh4uZmFjdG1lbW9yeS52MS5BZGRGYWN0UmVzcG9uc2USUQoKVXBkYXRlRmFjdBIgLmZhY3RtZW1vcnkudjEuVXBkYXRlRmFjdFJlcXVlc3QaIS5mYWN0bWVtb3J5LnYxLlVwZGF0ZUZhY3RSZXNwb25zZRJRCgpEZWxldGVGYWN0EiAuZmFjdG1lbW9yeS52MS5EZWxldGVGYWN0UmVxdWVzdBohLmZhY3RtZW1vcnkudjEuRGVsZXRlRmFjdFJlc3BvbnNlEkgKB0dldEZhY3QSHS5mYWN0bWVtb3J5LnYxLkdldEZhY3RSZXF1ZXN0Gh4uZmFjdG1lbW9yeS52MS5HZXRGYWN0UmVzcG9uc2USVwoMTGlzdEVudGl0aWVzEiIuZmFjdG1lbW9yeS52MS5MaXN0RW50aXRpZXNSZXF1ZXN0GiMuZmFjdG1lbW9yeS52MS5MaXN0RW50aXRpZXNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message factmemory.v1.ChatMessage
@@ -150,6 +150,13 @@ export type Fact = Message<"factmemory.v1.Fact"> & {
    * @generated from field: repeated string previous_claims = 14;
    */
   previousClaims: string[];
+
+  /**
+   * The proposed claim of a pending contradiction of this fact; empty when none.
+   *
+   * @generated from field: string disputed_by = 15;
+   */
+  disputedBy: string;
 };
 
 /**
@@ -703,6 +710,27 @@ export type Candidate = Message<"factmemory.v1.Candidate"> & {
    * @generated from field: google.protobuf.Timestamp resolved_at = 11;
    */
   resolvedAt?: Timestamp | undefined;
+
+  /**
+   * dedup_conflict: the new fact kept beside `fact` until the candidate is resolved.
+   *
+   * @generated from field: string related_fact_id = 12;
+   */
+  relatedFactId: string;
+
+  /**
+   * Set once resolved.
+   *
+   * @generated from field: factmemory.v1.Resolution resolution = 13;
+   */
+  resolution: Resolution;
+
+  /**
+   * "reviewer:<identity>" once resolved.
+   *
+   * @generated from field: string resolved_by = 14;
+   */
+  resolvedBy: string;
 };
 
 /**
@@ -722,9 +750,44 @@ export type ListCandidatesRequest = Message<"factmemory.v1.ListCandidatesRequest
   agentId: string;
 
   /**
+   * Empty lists the candidates of every entity of the agent.
+   *
    * @generated from field: string entity_id = 2;
    */
   entityId: string;
+
+  /**
+   * CANDIDATE_STATUS_UNSPECIFIED lists pending candidates (see any_status).
+   *
+   * @generated from field: factmemory.v1.CandidateStatus status = 3;
+   */
+  status: CandidateStatus;
+
+  /**
+   * CANDIDATE_SOURCE_UNSPECIFIED lists both sources.
+   *
+   * @generated from field: factmemory.v1.CandidateSource source = 4;
+   */
+  source: CandidateSource;
+
+  /**
+   * 0 means 100; at most 1000.
+   *
+   * @generated from field: int32 page_size = 5;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 6;
+   */
+  pageToken: string;
+
+  /**
+   * Lists candidates of every status (status is then ignored).
+   *
+   * @generated from field: bool any_status = 7;
+   */
+  anyStatus: boolean;
 };
 
 /**
@@ -739,9 +802,18 @@ export const ListCandidatesRequestSchema: GenMessage<ListCandidatesRequest> = /*
  */
 export type ListCandidatesResponse = Message<"factmemory.v1.ListCandidatesResponse"> & {
   /**
+   * Oldest first.
+   *
    * @generated from field: repeated factmemory.v1.Candidate candidates = 1;
    */
   candidates: Candidate[];
+
+  /**
+   * Empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
 };
 
 /**
@@ -771,9 +843,16 @@ export type ResolveCandidateRequest = Message<"factmemory.v1.ResolveCandidateReq
   candidateId: string;
 
   /**
+   * The first contract's two-valued choice; used when resolution is RESOLUTION_UNSPECIFIED.
+   *
    * @generated from field: factmemory.v1.Decision decision = 4;
    */
   decision: Decision;
+
+  /**
+   * @generated from field: factmemory.v1.Resolution resolution = 5;
+   */
+  resolution: Resolution;
 };
 
 /**
@@ -906,6 +985,403 @@ export type ExportEntityResponse = Message<"factmemory.v1.ExportEntityResponse">
  */
 export const ExportEntityResponseSchema: GenMessage<ExportEntityResponse> = /*@__PURE__*/
   messageDesc(file_factmemory_v1_factmemory, 23);
+
+/**
+ * @generated from message factmemory.v1.HistoryEntry
+ */
+export type HistoryEntry = Message<"factmemory.v1.HistoryEntry"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string fact_id = 2;
+   */
+  factId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp at = 3;
+   */
+  at?: Timestamp | undefined;
+
+  /**
+   * @generated from field: factmemory.v1.HistoryAction action = 4;
+   */
+  action: HistoryAction;
+
+  /**
+   * "message:<message id>" for evaluations, "reviewer:<identity>" for people, "import:<source>" for imports.
+   *
+   * @generated from field: string actor = 5;
+   */
+  actor: string;
+
+  /**
+   * @generated from field: string reason = 6;
+   */
+  reason: string;
+
+  /**
+   * The fact's claim, category, kind, confidence and verification_status before and after; absent before a
+   * creation and after a deletion.
+   *
+   * @generated from field: google.protobuf.Struct before = 7;
+   */
+  before?: JsonObject | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct after = 8;
+   */
+  after?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message factmemory.v1.HistoryEntry.
+ * Use `create(HistoryEntrySchema)` to create a new message.
+ */
+export const HistoryEntrySchema: GenMessage<HistoryEntry> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 24);
+
+/**
+ * @generated from message factmemory.v1.AddFactRequest
+ */
+export type AddFactRequest = Message<"factmemory.v1.AddFactRequest"> & {
+  /**
+   * @generated from field: string agent_id = 1;
+   */
+  agentId: string;
+
+  /**
+   * @generated from field: string entity_id = 2;
+   */
+  entityId: string;
+
+  /**
+   * @generated from field: factmemory.v1.Kind kind = 3;
+   */
+  kind: Kind;
+
+  /**
+   * @generated from field: string category = 4;
+   */
+  category: string;
+
+  /**
+   * @generated from field: string claim = 5;
+   */
+  claim: string;
+
+  /**
+   * Default 0.9.
+   *
+   * @generated from field: optional double confidence = 6;
+   */
+  confidence?: number | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct structured_fields = 7;
+   */
+  structuredFields?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message factmemory.v1.AddFactRequest.
+ * Use `create(AddFactRequestSchema)` to create a new message.
+ */
+export const AddFactRequestSchema: GenMessage<AddFactRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 25);
+
+/**
+ * @generated from message factmemory.v1.AddFactResponse
+ */
+export type AddFactResponse = Message<"factmemory.v1.AddFactResponse"> & {
+  /**
+   * @generated from field: factmemory.v1.Fact fact = 1;
+   */
+  fact?: Fact | undefined;
+};
+
+/**
+ * Describes the message factmemory.v1.AddFactResponse.
+ * Use `create(AddFactResponseSchema)` to create a new message.
+ */
+export const AddFactResponseSchema: GenMessage<AddFactResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 26);
+
+/**
+ * @generated from message factmemory.v1.UpdateFactRequest
+ */
+export type UpdateFactRequest = Message<"factmemory.v1.UpdateFactRequest"> & {
+  /**
+   * @generated from field: string agent_id = 1;
+   */
+  agentId: string;
+
+  /**
+   * @generated from field: string entity_id = 2;
+   */
+  entityId: string;
+
+  /**
+   * @generated from field: string fact_id = 3;
+   */
+  factId: string;
+
+  /**
+   * Unset fields stay as they are.
+   *
+   * @generated from field: optional string claim = 4;
+   */
+  claim?: string | undefined;
+
+  /**
+   * @generated from field: optional string category = 5;
+   */
+  category?: string | undefined;
+
+  /**
+   * KIND_UNSPECIFIED keeps the kind; a new kind needs a category of that kind.
+   *
+   * @generated from field: factmemory.v1.Kind kind = 6;
+   */
+  kind: Kind;
+
+  /**
+   * @generated from field: optional double confidence = 7;
+   */
+  confidence?: number | undefined;
+
+  /**
+   * VERIFICATION_STATUS_UNSPECIFIED keeps it.
+   *
+   * @generated from field: factmemory.v1.VerificationStatus verification_status = 8;
+   */
+  verificationStatus: VerificationStatus;
+};
+
+/**
+ * Describes the message factmemory.v1.UpdateFactRequest.
+ * Use `create(UpdateFactRequestSchema)` to create a new message.
+ */
+export const UpdateFactRequestSchema: GenMessage<UpdateFactRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 27);
+
+/**
+ * @generated from message factmemory.v1.UpdateFactResponse
+ */
+export type UpdateFactResponse = Message<"factmemory.v1.UpdateFactResponse"> & {
+  /**
+   * @generated from field: factmemory.v1.Fact fact = 1;
+   */
+  fact?: Fact | undefined;
+};
+
+/**
+ * Describes the message factmemory.v1.UpdateFactResponse.
+ * Use `create(UpdateFactResponseSchema)` to create a new message.
+ */
+export const UpdateFactResponseSchema: GenMessage<UpdateFactResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 28);
+
+/**
+ * @generated from message factmemory.v1.DeleteFactRequest
+ */
+export type DeleteFactRequest = Message<"factmemory.v1.DeleteFactRequest"> & {
+  /**
+   * @generated from field: string agent_id = 1;
+   */
+  agentId: string;
+
+  /**
+   * @generated from field: string entity_id = 2;
+   */
+  entityId: string;
+
+  /**
+   * @generated from field: string fact_id = 3;
+   */
+  factId: string;
+};
+
+/**
+ * Describes the message factmemory.v1.DeleteFactRequest.
+ * Use `create(DeleteFactRequestSchema)` to create a new message.
+ */
+export const DeleteFactRequestSchema: GenMessage<DeleteFactRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 29);
+
+/**
+ * @generated from message factmemory.v1.DeleteFactResponse
+ */
+export type DeleteFactResponse = Message<"factmemory.v1.DeleteFactResponse"> & {
+};
+
+/**
+ * Describes the message factmemory.v1.DeleteFactResponse.
+ * Use `create(DeleteFactResponseSchema)` to create a new message.
+ */
+export const DeleteFactResponseSchema: GenMessage<DeleteFactResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 30);
+
+/**
+ * @generated from message factmemory.v1.GetFactRequest
+ */
+export type GetFactRequest = Message<"factmemory.v1.GetFactRequest"> & {
+  /**
+   * @generated from field: string agent_id = 1;
+   */
+  agentId: string;
+
+  /**
+   * @generated from field: string entity_id = 2;
+   */
+  entityId: string;
+
+  /**
+   * @generated from field: string fact_id = 3;
+   */
+  factId: string;
+};
+
+/**
+ * Describes the message factmemory.v1.GetFactRequest.
+ * Use `create(GetFactRequestSchema)` to create a new message.
+ */
+export const GetFactRequestSchema: GenMessage<GetFactRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 31);
+
+/**
+ * @generated from message factmemory.v1.GetFactResponse
+ */
+export type GetFactResponse = Message<"factmemory.v1.GetFactResponse"> & {
+  /**
+   * Absent when the fact was deleted (its history remains).
+   *
+   * @generated from field: factmemory.v1.Fact fact = 1;
+   */
+  fact?: Fact | undefined;
+
+  /**
+   * Oldest first.
+   *
+   * @generated from field: repeated factmemory.v1.HistoryEntry history = 2;
+   */
+  history: HistoryEntry[];
+};
+
+/**
+ * Describes the message factmemory.v1.GetFactResponse.
+ * Use `create(GetFactResponseSchema)` to create a new message.
+ */
+export const GetFactResponseSchema: GenMessage<GetFactResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 32);
+
+/**
+ * @generated from message factmemory.v1.ListEntitiesRequest
+ */
+export type ListEntitiesRequest = Message<"factmemory.v1.ListEntitiesRequest"> & {
+  /**
+   * @generated from field: string agent_id = 1;
+   */
+  agentId: string;
+
+  /**
+   * Matches the start of an entity id or any part of the entity's name (case-insensitive); empty matches all.
+   *
+   * @generated from field: string query = 2;
+   */
+  query: string;
+
+  /**
+   * 0 means 100; at most 1000.
+   *
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 4;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message factmemory.v1.ListEntitiesRequest.
+ * Use `create(ListEntitiesRequestSchema)` to create a new message.
+ */
+export const ListEntitiesRequestSchema: GenMessage<ListEntitiesRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 33);
+
+/**
+ * @generated from message factmemory.v1.EntitySummary
+ */
+export type EntitySummary = Message<"factmemory.v1.EntitySummary"> & {
+  /**
+   * @generated from field: string entity_id = 1;
+   */
+  entityId: string;
+
+  /**
+   * The name the entity last used in a message; empty when unknown.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int32 durable_facts = 3;
+   */
+  durableFacts: number;
+
+  /**
+   * @generated from field: int32 current_facts = 4;
+   */
+  currentFacts: number;
+
+  /**
+   * @generated from field: int32 pending_candidates = 5;
+   */
+  pendingCandidates: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp last_activity = 6;
+   */
+  lastActivity?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message factmemory.v1.EntitySummary.
+ * Use `create(EntitySummarySchema)` to create a new message.
+ */
+export const EntitySummarySchema: GenMessage<EntitySummary> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 34);
+
+/**
+ * @generated from message factmemory.v1.ListEntitiesResponse
+ */
+export type ListEntitiesResponse = Message<"factmemory.v1.ListEntitiesResponse"> & {
+  /**
+   * Most recent activity first.
+   *
+   * @generated from field: repeated factmemory.v1.EntitySummary entities = 1;
+   */
+  entities: EntitySummary[];
+
+  /**
+   * Empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message factmemory.v1.ListEntitiesResponse.
+ * Use `create(ListEntitiesResponseSchema)` to create a new message.
+ */
+export const ListEntitiesResponseSchema: GenMessage<ListEntitiesResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 35);
 
 /**
  * Which parts of the merged post-turn evaluation to run.
@@ -1109,6 +1585,174 @@ export const DecisionSchema: GenEnum<Decision> = /*@__PURE__*/
   enumDesc(file_factmemory_v1_factmemory, 5);
 
 /**
+ * How a reviewer settles a candidate. contradict: ACCEPT, REJECT, KEEP_BOTH.
+ * dedup_conflict: KEEP_BOTH, KEEP_NEW, KEEP_OLD, MERGE (ACCEPT means MERGE and REJECT means KEEP_OLD there).
+ *
+ * @generated from enum factmemory.v1.Resolution
+ */
+export enum Resolution {
+  /**
+   * @generated from enum value: RESOLUTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The fact takes the proposed claim (the old claim joins previous_claims).
+   *
+   * @generated from enum value: RESOLUTION_ACCEPT = 1;
+   */
+  ACCEPT = 1,
+
+  /**
+   * The fact stays as it is.
+   *
+   * @generated from enum value: RESOLUTION_REJECT = 2;
+   */
+  REJECT = 2,
+
+  /**
+   * Both are true: contradict adds the proposed claim as a new fact; dedup_conflict keeps the two facts and
+   * never flags them against each other again.
+   *
+   * @generated from enum value: RESOLUTION_KEEP_BOTH = 3;
+   */
+  KEEP_BOTH = 3,
+
+  /**
+   * dedup_conflict: the new fact stays, the old one is deleted.
+   *
+   * @generated from enum value: RESOLUTION_KEEP_NEW = 4;
+   */
+  KEEP_NEW = 4,
+
+  /**
+   * dedup_conflict: the old fact stays, the new one is deleted.
+   *
+   * @generated from enum value: RESOLUTION_KEEP_OLD = 5;
+   */
+  KEEP_OLD = 5,
+
+  /**
+   * dedup_conflict: the old fact takes the new claim and evidence; the new fact is folded into it.
+   *
+   * @generated from enum value: RESOLUTION_MERGE = 6;
+   */
+  MERGE = 6,
+}
+
+/**
+ * Describes the enum factmemory.v1.Resolution.
+ */
+export const ResolutionSchema: GenEnum<Resolution> = /*@__PURE__*/
+  enumDesc(file_factmemory_v1_factmemory, 6);
+
+/**
+ * @generated from enum factmemory.v1.CandidateSource
+ */
+export enum CandidateSource {
+  /**
+   * @generated from enum value: CANDIDATE_SOURCE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The model said a known fact is no longer true.
+   *
+   * @generated from enum value: CANDIDATE_SOURCE_CONTRADICT = 1;
+   */
+  CONTRADICT = 1,
+
+  /**
+   * A near-duplicate add with a conflicting detail, kept beside the existing fact.
+   *
+   * @generated from enum value: CANDIDATE_SOURCE_DEDUP_CONFLICT = 2;
+   */
+  DEDUP_CONFLICT = 2,
+}
+
+/**
+ * Describes the enum factmemory.v1.CandidateSource.
+ */
+export const CandidateSourceSchema: GenEnum<CandidateSource> = /*@__PURE__*/
+  enumDesc(file_factmemory_v1_factmemory, 7);
+
+/**
+ * @generated from enum factmemory.v1.HistoryAction
+ */
+export enum HistoryAction {
+  /**
+   * @generated from enum value: HISTORY_ACTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_CREATED = 1;
+   */
+  CREATED = 1,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_STRENGTHENED = 2;
+   */
+  STRENGTHENED = 2,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_DECAYED = 3;
+   */
+  DECAYED = 3,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_CONTRADICTED = 4;
+   */
+  CONTRADICTED = 4,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_MERGED = 5;
+   */
+  MERGED = 5,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_CANDIDATE_ACCEPTED = 6;
+   */
+  CANDIDATE_ACCEPTED = 6,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_CANDIDATE_REJECTED = 7;
+   */
+  CANDIDATE_REJECTED = 7,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_KEPT_BOTH = 8;
+   */
+  KEPT_BOTH = 8,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_EDITED = 9;
+   */
+  EDITED = 9,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_DELETED = 10;
+   */
+  DELETED = 10,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_RECLASSIFIED = 11;
+   */
+  RECLASSIFIED = 11,
+
+  /**
+   * @generated from enum value: HISTORY_ACTION_IMPORTED = 12;
+   */
+  IMPORTED = 12,
+}
+
+/**
+ * Describes the enum factmemory.v1.HistoryAction.
+ */
+export const HistoryActionSchema: GenEnum<HistoryAction> = /*@__PURE__*/
+  enumDesc(file_factmemory_v1_factmemory, 8);
+
+/**
  * Long-term memory about people for AI agents.
  * Every RPC is scoped by (agent_id, entity_id); ids are UUIDs in canonical text form.
  *
@@ -1184,6 +1828,57 @@ export const FactMemoryService: GenService<{
     methodKind: "unary";
     input: typeof ExportEntityRequestSchema;
     output: typeof ExportEntityResponseSchema;
+  },
+  /**
+   * Adds a fact stated by a person (verification confirmed). The reviewer is named by the
+   * `x-factmemory-reviewer` request metadata in the fact's history.
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.AddFact
+   */
+  addFact: {
+    methodKind: "unary";
+    input: typeof AddFactRequestSchema;
+    output: typeof AddFactResponseSchema;
+  },
+  /**
+   * Changes a fact's claim, category, kind, confidence or verification; a new claim is re-embedded.
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.UpdateFact
+   */
+  updateFact: {
+    methodKind: "unary";
+    input: typeof UpdateFactRequestSchema;
+    output: typeof UpdateFactResponseSchema;
+  },
+  /**
+   * Deletes one fact; its history stays until the entity is forgotten.
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.DeleteFact
+   */
+  deleteFact: {
+    methodKind: "unary";
+    input: typeof DeleteFactRequestSchema;
+    output: typeof DeleteFactResponseSchema;
+  },
+  /**
+   * One fact with the history of every change to it, oldest first (the history alone once it is deleted).
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.GetFact
+   */
+  getFact: {
+    methodKind: "unary";
+    input: typeof GetFactRequestSchema;
+    output: typeof GetFactResponseSchema;
+  },
+  /**
+   * An agent's entities with their counts and last activity, most recent first.
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.ListEntities
+   */
+  listEntities: {
+    methodKind: "unary";
+    input: typeof ListEntitiesRequestSchema;
+    output: typeof ListEntitiesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_factmemory_v1_factmemory, 0);

@@ -1,0 +1,331 @@
+"""The PostgreSQL side of review: the reviewer's transaction, history, the agent-wide queue and entity list.
+
+History rows are written by the `facts_history` trigger (migration 0004) for every change of a fact; this
+module names the action, actor and reason of a transaction with set_config(..., true) before it changes
+anything, and writes entries itself only for events that change no field (a rejected candidate)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+import asyncpg
+
+from factmemory.domain.models import (
+    Candidate,
+    CandidateSource,
+    CandidateStatus,
+    EntitySummary,
+    Fact,
+    HistoryAction,
+    HistoryEntry,
+    Kind,
+    Resolution,
+    Verification,
+)
+from factmemory.ports import FactChange, NewFact, Position
+
+FACT_COLUMNS = """
+    id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
+    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at, previous_claims
+"""
+
+# The proposed claim of the newest pending contradiction of a fact (the provider marks the fact disputed).
+DISPUTED_BY = """
+    (SELECT dc.proposed_claim FROM fact_candidates dc
+      WHERE dc.fact_id = facts.id AND dc.status = 'pending' AND dc.source = 'contradict'
+      ORDER BY dc.created_at DESC, dc.id DESC LIMIT 1) AS disputed_by
+"""
+
+MARK = """
+SELECT set_config('factmemory.action', $1, true), set_config('factmemory.actor', $2, true),
+       set_config('factmemory.reason', $3, true)
+"""
+
+GET_FACT_FOR_UPDATE = f"""
+SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3 FOR UPDATE
+"""
+
+GET_FACT_WITH_DISPUTE = f"""
+SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+"""
+
+INSERT_FACT = f"""
+INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
+                   evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at,
+                   embedding, embedding_model, import_source_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15)
+RETURNING {FACT_COLUMNS}
+"""
+
+# Imports: a source id already imported for this (agent, entity) is skipped.
+IMPORT_FACT = """
+INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
+                   evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at,
+                   embedding, embedding_model, import_source_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15)
+ON CONFLICT (agent_id, entity_id, import_source_id) WHERE import_source_id IS NOT NULL DO NOTHING
+"""
+
+IMPORTED_IDS = """
+SELECT import_source_id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND import_source_id = ANY ($3::text[])
+"""
+
+CHANGE_FACT = f"""
+UPDATE facts
+   SET previous_claims = CASE WHEN $11 AND $4::text IS NOT NULL AND $4 <> claim
+                              THEN array_append(previous_claims, claim) ELSE previous_claims END,
+       claim = coalesce($4, claim),
+       category = coalesce($5, category),
+       kind = coalesce($6, kind),
+       confidence = coalesce($7, confidence),
+       verification_status = coalesce($8, verification_status),
+       embedding = coalesce($9, embedding),
+       embedding_model = coalesce($10, embedding_model),
+       evidence_message_ids = ARRAY(SELECT DISTINCT e FROM unnest(evidence_message_ids || $12::text[]) AS e
+                                     ORDER BY e),
+       last_confirmed_at = GREATEST(last_confirmed_at, coalesce($13, last_confirmed_at))
+ WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+RETURNING {FACT_COLUMNS}
+"""
+
+DELETE_FACT = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3"
+
+RECORD = """
+INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
+SELECT agent_id, entity_id, id, $4, $5, $6, factmemory_fact_snapshot(f), factmemory_fact_snapshot(f)
+  FROM facts f WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+"""
+
+CANDIDATE_COLUMNS = """
+    c.id, c.agent_id, c.entity_id, c.fact_id, c.related_fact_id, c.proposed_claim, c.reason, c.source,
+    c.evidence_message_id, c.status, c.created_at, c.resolved_at, c.resolution, c.resolved_by
+"""
+
+# The candidate with its fact as it is now, in one query (f.* is NULL when the fact is gone).
+CANDIDATE_WITH_FACT = f"""
+SELECT {CANDIDATE_COLUMNS},
+       f.id AS f_id, f.agent_id AS f_agent_id, f.entity_id AS f_entity_id, f.kind AS f_kind,
+       f.category AS f_category, f.claim AS f_claim, f.structured_fields AS f_structured_fields,
+       f.confidence AS f_confidence, f.evidence_message_ids AS f_evidence_message_ids,
+       f.verification_status AS f_verification_status, f.created_at AS f_created_at,
+       f.last_confirmed_at AS f_last_confirmed_at, f.valid_at AS f_valid_at, f.previous_claims AS f_previous_claims
+  FROM fact_candidates c
+  LEFT JOIN facts f ON f.agent_id = c.agent_id AND f.entity_id = c.entity_id AND f.id = c.fact_id
+"""
+
+GET_CANDIDATE = CANDIDATE_WITH_FACT + " WHERE c.agent_id = $1 AND c.entity_id = $2 AND c.id = $3"
+GET_CANDIDATE_FOR_UPDATE = GET_CANDIDATE + " FOR UPDATE OF c"
+
+LIST_CANDIDATES = CANDIDATE_WITH_FACT + """
+ WHERE c.agent_id = $1 AND ($2::uuid IS NULL OR c.entity_id = $2)
+   AND ($3::text IS NULL OR c.status = $3) AND ($4::text IS NULL OR c.source = $4)
+   AND ($5::timestamptz IS NULL OR (c.created_at, c.id) > ($5, $6::uuid))
+ ORDER BY c.created_at, c.id
+ LIMIT $7
+"""
+
+CLOSE_CANDIDATE = """
+UPDATE fact_candidates SET status = $4, resolution = $5, resolved_by = $6, resolved_at = $7
+ WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+"""
+
+KEEP_PAIR = """
+INSERT INTO kept_pairs (agent_id, entity_id, fact_a, fact_b) VALUES ($1, $2, LEAST($3::uuid, $4::uuid),
+       GREATEST($3::uuid, $4::uuid))
+ON CONFLICT DO NOTHING
+"""
+
+HISTORY = """
+SELECT id, fact_id, at, action, actor, reason, before, after FROM fact_history
+ WHERE agent_id = $1 AND entity_id = $2 AND fact_id = $3
+ ORDER BY at, id
+"""
+
+EXPORT_HISTORY = """
+SELECT id, fact_id, at, action, actor, reason, before, after FROM fact_history
+ WHERE agent_id = $1 AND entity_id = $2
+ ORDER BY at, id
+"""
+
+FORGET_HISTORY = "DELETE FROM fact_history WHERE agent_id = $1 AND entity_id = $2"
+FORGET_NAME = "DELETE FROM entities WHERE agent_id = $1 AND entity_id = $2"
+FORGET_MARK = "SELECT set_config('factmemory.action', 'forgotten', true)"
+
+RECORD_NAME = """
+INSERT INTO entities (agent_id, entity_id, name, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)
+ON CONFLICT (agent_id, entity_id) DO UPDATE
+   SET name = CASE WHEN EXCLUDED.last_seen_at >= entities.last_seen_at THEN EXCLUDED.name ELSE entities.name END,
+       last_seen_at = GREATEST(entities.last_seen_at, EXCLUDED.last_seen_at)
+"""
+
+# Every entity that has facts, candidates or a recorded name, with its counts and last activity; one query.
+# $2 is a LIKE pattern (escaped) matched against the id's text and, anywhere, the name.
+LIST_ENTITIES = """
+WITH activity AS (
+    SELECT entity_id, max(GREATEST(created_at, last_confirmed_at)) AS at,
+           count(*) FILTER (WHERE kind = 'durable') AS durable, count(*) FILTER (WHERE kind = 'current') AS current,
+           0 AS pending
+      FROM facts WHERE agent_id = $1 GROUP BY entity_id
+    UNION ALL
+    SELECT entity_id, max(GREATEST(created_at, resolved_at)), 0, 0, count(*) FILTER (WHERE status = 'pending')
+      FROM fact_candidates WHERE agent_id = $1 GROUP BY entity_id
+    UNION ALL
+    SELECT entity_id, last_seen_at, 0, 0, 0 FROM entities WHERE agent_id = $1
+), summary AS (
+    SELECT entity_id, max(at) AS last_activity, sum(durable)::int AS durable_facts,
+           sum(current)::int AS current_facts, sum(pending)::int AS pending_candidates
+      FROM activity GROUP BY entity_id
+)
+SELECT s.*, coalesce(e.name, '') AS name
+  FROM summary s LEFT JOIN entities e ON e.agent_id = $1 AND e.entity_id = s.entity_id
+ WHERE ($2 = '' OR s.entity_id::text LIKE lower($2) || '%' OR e.name ILIKE '%' || $2 || '%')
+   AND ($3::timestamptz IS NULL OR (s.last_activity, s.entity_id) < ($3, $4::uuid))
+ ORDER BY s.last_activity DESC, s.entity_id DESC
+ LIMIT $5
+"""
+
+
+def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
+    """A facts row (or the prefixed columns of a join) as a domain Fact."""
+    fields = row[prefix + "structured_fields"]
+    return Fact(
+        id=row[prefix + "id"],
+        agent_id=row[prefix + "agent_id"],
+        entity_id=row[prefix + "entity_id"],
+        kind=Kind(row[prefix + "kind"]),
+        category=row[prefix + "category"],
+        claim=row[prefix + "claim"],
+        structured_fields=json.loads(fields) if isinstance(fields, str) else dict(fields),
+        confidence=row[prefix + "confidence"],
+        evidence_message_ids=tuple(row[prefix + "evidence_message_ids"]),
+        verification_status=Verification(row[prefix + "verification_status"]),
+        created_at=row[prefix + "created_at"],
+        last_confirmed_at=row[prefix + "last_confirmed_at"],
+        valid_at=row[prefix + "valid_at"],
+        previous_claims=tuple(row[prefix + "previous_claims"]),
+        disputed_by=row.get("disputed_by") or "" if not prefix else "",
+    )
+
+
+def row_to_candidate(row: asyncpg.Record) -> Candidate:
+    """A CANDIDATE_WITH_FACT row."""
+    return Candidate(
+        id=row["id"],
+        agent_id=row["agent_id"],
+        entity_id=row["entity_id"],
+        fact=None if row["f_id"] is None else row_to_fact(row, "f_"),
+        proposed_claim=row["proposed_claim"],
+        reason=row["reason"],
+        source=CandidateSource(row["source"]),
+        evidence_message_id=row["evidence_message_id"],
+        status=CandidateStatus(row["status"]),
+        created_at=row["created_at"],
+        resolved_at=row["resolved_at"],
+        related_fact_id=row["related_fact_id"],
+        resolution=None if row["resolution"] is None else Resolution(row["resolution"]),
+        resolved_by=row["resolved_by"] or "",
+    )
+
+
+def row_to_history(row: asyncpg.Record) -> HistoryEntry:
+    return HistoryEntry(
+        id=row["id"], fact_id=row["fact_id"], at=row["at"], action=HistoryAction(row["action"]),
+        actor=row["actor"], reason=row["reason"], before=_json(row["before"]), after=_json(row["after"]),
+    )
+
+
+def row_to_entity(row: asyncpg.Record) -> EntitySummary:
+    return EntitySummary(
+        entity_id=row["entity_id"], name=row["name"], durable_facts=row["durable_facts"],
+        current_facts=row["current_facts"], pending_candidates=row["pending_candidates"],
+        last_activity=row["last_activity"],
+    )
+
+
+def _json(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    return dict(json.loads(value) if isinstance(value, str) else value)
+
+
+def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...]:
+    """The parameters of INSERT_FACT / IMPORT_FACT for one new fact."""
+    return (uuid4(), agent_id, entity_id, new.kind.value, new.category, new.claim, new.structured_fields,
+            new.confidence, [new.message_id], new.verification.value, new.at, new.valid_at, new.embedding,
+            new.embedding_model, new.import_source_id)
+
+
+async def mark(conn: asyncpg.Connection, action: HistoryAction, actor: str, reason: str = "") -> None:
+    """Names the action, actor and reason the history trigger records for the next changes."""
+    await conn.execute(MARK, action.value, actor, reason[:500])
+
+
+class ReviewTx:
+    """One reviewer action's transaction, holding the per-entity lock (implements ports.ReviewTransaction)."""
+
+    def __init__(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> None:
+        self._conn = conn
+        self.agent_id = agent_id
+        self.entity_id = entity_id
+
+    async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None:
+        await mark(self._conn, action, actor, reason)
+
+    async def get_fact(self, fact_id: UUID) -> Fact | None:
+        row = await self._conn.fetchrow(GET_FACT_FOR_UPDATE, self.agent_id, self.entity_id, fact_id)
+        return None if row is None else row_to_fact(row)
+
+    async def get_candidate(self, candidate_id: UUID) -> Candidate | None:
+        row = await self._conn.fetchrow(GET_CANDIDATE_FOR_UPDATE, self.agent_id, self.entity_id, candidate_id)
+        return None if row is None else row_to_candidate(row)
+
+    async def insert_fact(self, new: NewFact) -> Fact:
+        row = await self._conn.fetchrow(INSERT_FACT, *fact_values(self.agent_id, self.entity_id, new))
+        return row_to_fact(row)
+
+    async def change_fact(self, fact_id: UUID, change: FactChange) -> Fact | None:
+        row = await self._conn.fetchrow(
+            CHANGE_FACT, self.agent_id, self.entity_id, fact_id, change.claim, change.category,
+            None if change.kind is None else change.kind.value, change.confidence,
+            None if change.verification is None else change.verification.value, change.embedding,
+            change.embedding_model, change.keep_previous_claim, list(change.add_evidence), change.confirmed_at,
+        )
+        return None if row is None else row_to_fact(row)
+
+    async def delete_fact(self, fact_id: UUID) -> bool:
+        status = await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, fact_id)
+        return bool(status.endswith(" 1"))
+
+    async def record(self, fact_id: UUID, action: HistoryAction, actor: str, reason: str) -> None:
+        await self._conn.execute(RECORD, self.agent_id, self.entity_id, fact_id, action.value, actor, reason[:500])
+
+    async def close_candidate(self, candidate_id: UUID, status: CandidateStatus, resolution: Resolution,
+                              actor: str, at: datetime) -> Candidate:
+        await self._conn.execute(CLOSE_CANDIDATE, self.agent_id, self.entity_id, candidate_id, status.value,
+                                 resolution.value, actor, at)
+        row = await self._conn.fetchrow(GET_CANDIDATE, self.agent_id, self.entity_id, candidate_id)
+        return row_to_candidate(row)
+
+    async def keep_pair(self, first: UUID, second: UUID) -> None:
+        await self._conn.execute(KEEP_PAIR, self.agent_id, self.entity_id, first, second)
+
+
+async def list_candidates(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID | None,
+                          status: CandidateStatus | None, source: CandidateSource | None, after: Position | None,
+                          limit: int) -> list[Candidate]:
+    rows = await conn.fetch(
+        LIST_CANDIDATES, agent_id, entity_id, None if status is None else status.value,
+        None if source is None else source.value, None if after is None else after[0],
+        None if after is None else after[1], limit,
+    )
+    return [row_to_candidate(r) for r in rows]
+
+
+async def list_entities(conn: asyncpg.Connection, agent_id: UUID, pattern: str, after: Position | None,
+                        limit: int) -> list[EntitySummary]:
+    rows = await conn.fetch(LIST_ENTITIES, agent_id, pattern, None if after is None else after[0],
+                            None if after is None else after[1], limit)
+    return [row_to_entity(r) for r in rows]

@@ -1,0 +1,76 @@
+"""Corrections by people: add a fact by hand, edit one, delete one; each one transaction and one history entry."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from factmemory.domain.errors import NotFound
+from factmemory.domain.models import Fact, FactEdit, HistoryAction, Kind, Verification
+from factmemory.domain.ops import MAX_FIELD_CHARS, MAX_FIELDS, clean_text
+from factmemory.domain.review import check_category, check_claim, check_confidence, check_edit
+from factmemory.ports import FactChange, NewFact
+from factmemory.usecases.deps import Deps
+
+MANUAL_CONFIDENCE = 0.9
+
+
+def _fields(raw: dict[str, Any] | None) -> dict[str, str]:
+    """Structured fields as bounded one-line strings, like the model's."""
+    out: dict[str, str] = {}
+    for key, value in list((raw or {}).items())[:MAX_FIELDS]:
+        name = clean_text(str(key))[:MAX_FIELD_CHARS]
+        if name:
+            out[name] = clean_text(str(value))[:MAX_FIELD_CHARS]
+    return out
+
+
+async def add_fact(
+    deps: Deps, agent_id: UUID, entity_id: UUID, kind: Kind, category: str, claim: str, actor: str,
+    confidence: float | None = None, structured_fields: dict[str, Any] | None = None,
+) -> Fact:
+    """A fact a person states: verification confirmed, embedded like any other."""
+    claim = check_claim(claim, deps.tuning.limits.max_claim_chars)
+    check_category(kind, category)
+    level = MANUAL_CONFIDENCE if confidence is None else check_confidence(confidence)
+    vector = (await deps.embedder.passages([claim]))[0]
+    now = datetime.now(UTC)
+    async with deps.store.review(agent_id, entity_id) as tx:
+        await tx.mark(HistoryAction.CREATED, actor, "added by hand")
+        return await tx.insert_fact(NewFact(
+            kind=kind, category=category, claim=claim, structured_fields=_fields(structured_fields),
+            confidence=level, message_id=actor, verification=Verification.CONFIRMED, at=now,
+            valid_at=now if kind is Kind.CURRENT else None, embedding=vector,
+            embedding_model=deps.embedder.model_name,
+        ))
+
+
+async def update_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID, edit: FactEdit, actor: str
+                      ) -> Fact:
+    """Changes the given fields; a new claim is re-embedded (before the transaction) and the old one kept."""
+    current = await deps.store.get_fact(agent_id, entity_id, fact_id)
+    if current is None:
+        raise NotFound(f"fact {fact_id} not found for this agent and entity")
+    edit = check_edit(edit, current.kind, current.category, deps.tuning.limits.max_claim_chars)
+    claim_changes = edit.claim is not None and edit.claim != current.claim
+    vector = (await deps.embedder.passages([edit.claim]))[0] if claim_changes and edit.claim else None
+    async with deps.store.review(agent_id, entity_id) as tx:
+        await tx.mark(HistoryAction.EDITED, actor, "edited by hand")
+        changed = await tx.change_fact(fact_id, FactChange(
+            claim=edit.claim if claim_changes else None, category=edit.category, kind=edit.kind,
+            confidence=edit.confidence, verification=edit.verification, embedding=vector,
+            embedding_model=deps.embedder.model_name if vector is not None else None,
+            keep_previous_claim=claim_changes,
+        ))
+    if changed is None:
+        raise NotFound(f"fact {fact_id} not found for this agent and entity")
+    return changed
+
+
+async def delete_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID, actor: str) -> None:
+    """Deletes one fact; its history stays (until the entity is forgotten) and records who deleted it."""
+    async with deps.store.review(agent_id, entity_id) as tx:
+        await tx.mark(HistoryAction.DELETED, actor, "deleted by hand")
+        if not await tx.delete_fact(fact_id):
+            raise NotFound(f"fact {fact_id} not found for this agent and entity")

@@ -1,0 +1,45 @@
+"""Legacy import: facts from elsewhere stored as durable.uncategorized, embedded, once per original id.
+
+The model sees them like any other fact; the first time it strengthens, decays or contradicts one it names its
+proper category and the fact is reclassified then (evaluate.py)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from uuid import UUID
+
+from factmemory.domain.models import UNCATEGORIZED, ImportReport, Kind, LegacyFact, Verification
+from factmemory.domain.ops import ADD_CONFIDENCE
+from factmemory.domain.review import import_actor
+from factmemory.ports import NewFact
+from factmemory.usecases.deps import Deps
+
+BATCH = 256
+
+
+async def import_facts(deps: Deps, facts: Sequence[LegacyFact], source: str, skipped: int = 0) -> ImportReport:
+    """Embeds and stores the facts per (agent, entity), in batches; a repeated import adds nothing."""
+    actor = import_actor(source)
+    imported = 0
+    ordered = sorted(facts, key=lambda f: (f.agent_id, f.entity_id, f.created_at, f.source_id))
+    for (agent_id, entity_id), group in itertools.groupby(ordered, key=lambda f: (f.agent_id, f.entity_id)):
+        items = list(group)
+        known = await deps.store.imported_ids(agent_id, entity_id, [f.source_id for f in items])
+        fresh = [f for f in items if f.source_id not in known]  # nothing is embedded twice
+        for start in range(0, len(fresh), BATCH):
+            imported += await _store(deps, agent_id, entity_id, fresh[start:start + BATCH], actor)
+    return ImportReport(read=len(facts) + skipped, imported=imported, already_imported=len(facts) - imported,
+                        skipped=skipped)
+
+
+async def _store(deps: Deps, agent_id: UUID, entity_id: UUID, batch: Sequence[LegacyFact], actor: str) -> int:
+    vectors = await deps.embedder.passages([f.text for f in batch])
+    new = [
+        NewFact(kind=Kind.DURABLE, category=UNCATEGORIZED, claim=f.text, structured_fields={},
+                confidence=ADD_CONFIDENCE, message_id=f"import:{f.source_id}",
+                verification=Verification.SELF_REPORTED, at=f.created_at, valid_at=None, embedding=vector,
+                embedding_model=deps.embedder.model_name, import_source_id=f.source_id)
+        for f, vector in zip(batch, vectors, strict=True)
+    ]
+    return await deps.store.import_facts(agent_id, entity_id, new, actor)
