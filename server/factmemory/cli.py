@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import sys
+from importlib.metadata import version
 from uuid import UUID
 
 from factmemory.settings import Settings
@@ -53,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     parser = argparse.ArgumentParser(prog="factmemory", description="Long-term memory about people for AI agents")
     parser.add_argument("--log-level", default="INFO")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version('factmemory')}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("serve", help="run the gRPC service (configured by FACTMEMORY_* variables)")
     sub.add_parser("migrate", help="apply pending database migrations and exit")
