@@ -8,6 +8,7 @@ import json
 import logging
 import sys
 import time
+from importlib.metadata import version
 from uuid import UUID
 
 from factmemory.api import cli_client
@@ -97,6 +98,7 @@ def _client(args: argparse.Namespace) -> Connection:
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="factmemory", description="Long-term memory about people for AI agents")
     parser.add_argument("--log-level", help="default INFO for serve, migrate and import; WARNING otherwise")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version('factmemory')}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     sub.add_parser("serve", help="run the gRPC service (configured by FACTMEMORY_* variables)")
     sub.add_parser("migrate", help="apply pending database migrations and exit")

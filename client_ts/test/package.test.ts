@@ -1,0 +1,273 @@
+/**
+ * The package as a user receives it. `npm pack` (which builds through the `prepare` script) makes a tarball;
+ * a scratch project in a temporary directory installs it next to @elizaos/core, type-checks a small program
+ * under `moduleResolution: Bundler` and `NodeNext`, runs the compiled output with Node, and registers the
+ * plugin in a real AgentRuntime loaded from the scratch project's own node_modules. Other scratch projects
+ * install the package from a path, copied and linked.
+ *
+ * All of it starts from a copy of the package's sources WITHOUT dist/ (node_modules linked to this one), so
+ * only the `prepare` script can have built what gets installed.
+ *
+ * Installs prefer the npm cache that `npm ci` filled (`--prefer-offline`); the registry is asked only for
+ * what the cache lacks.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import * as os from "node:os";
+import * as path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const TSC = path.join(PACKAGE_ROOT, "node_modules", "typescript", "bin", "tsc");
+const NAME = "@factmemory/plugin-elizaos";
+const INSTALL = ["install", "--prefer-offline", "--no-audit", "--no-fund"];
+
+/** The client part only: fully typed under both resolutions. */
+const CLIENT_TS = `
+import factMemoryPlugin, { createFactMemoryClient, type FactMemoryClient, Kind } from "${NAME}";
+
+const client: FactMemoryClient = createFactMemoryClient({ url: "127.0.0.1:1", timeoutMs: 2000 });
+export function misuse(): void {
+  // @ts-expect-error the options are typed (a number is no URL): the package's declarations resolved
+  createFactMemoryClient({ url: 42 });
+}
+let code: unknown = "none";
+try {
+  await client.listFacts({ agentId: "a", entityId: "e", kind: Kind.DURABLE });
+} catch (error) {
+  code = (error as { code?: unknown }).code;
+}
+client.close();
+console.log("CLIENT " + JSON.stringify({ plugin: factMemoryPlugin.name, code }));
+`;
+
+/** The plugin in elizaOS: needs @elizaos/core's types, which only resolve under Bundler. */
+const RUNTIME_TS = `
+import { AgentRuntime, type Plugin } from "@elizaos/core";
+import factMemoryPlugin from "${NAME}";
+
+const plugin: Plugin = factMemoryPlugin;
+const runtime = new AgentRuntime({ character: { name: "Ava", bio: ["A helpful assistant."] } });
+await runtime.registerPlugin(plugin);
+console.log(
+  "REGISTERED " +
+    JSON.stringify({
+      plugins: runtime.plugins.map((p) => p.name),
+      evaluators: runtime.evaluators.map((e) => e.name),
+      providers: runtime.providers.map((p) => p.name),
+    }),
+);
+`;
+
+interface Ran {
+  code: number;
+  stdout: string;
+  /** stdout then stderr. */
+  output: string;
+}
+
+/** npm's run-script environment minus what would point a child npm back at this package. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^npm_(package_|lifecycle_|command$|config_local_prefix$)/.test(key)) env[key] = value;
+  }
+  return env;
+}
+
+function run(command: string, args: readonly string[], cwd: string): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      command,
+      args,
+      { cwd, env: childEnv(), maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const output = `${stdout}${stderr}`;
+        if (error === null) resolve({ code: 0, stdout, output });
+        else if (typeof error.code === "number") resolve({ code: error.code, stdout, output });
+        else reject(error);
+      },
+    );
+  });
+}
+
+async function ok(command: string, args: readonly string[], cwd: string): Promise<Ran> {
+  const ran = await run(command, args, cwd);
+  assert.equal(ran.code, 0, `${command} ${args.join(" ")} (in ${cwd}) failed:\n${ran.output}`);
+  return ran;
+}
+
+/** The JSON after `marker` on the line that starts with it (the runtime's own log lines come first). */
+function reported(output: string, marker: string): unknown {
+  const line = output.split("\n").find((l) => l.startsWith(`${marker} `));
+  assert.ok(line, `no "${marker}" line in:\n${output}`);
+  return JSON.parse(line.slice(marker.length + 1));
+}
+
+function tsconfig(
+  resolution: "Bundler" | "NodeNext",
+  files: string[],
+  extra: Record<string, unknown>,
+): string {
+  return JSON.stringify({
+    compilerOptions: {
+      target: "ES2022",
+      module: resolution === "Bundler" ? "ESNext" : "NodeNext",
+      moduleResolution: resolution,
+      strict: true,
+      types: ["node"],
+      ...extra,
+    },
+    files,
+  });
+}
+
+async function writeProject(dir: string, files: Record<string, string>): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const manifest = { name: `scratch-${path.basename(dir)}`, private: true, type: "module" };
+  await writeFile(path.join(dir, "package.json"), JSON.stringify(manifest));
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+}
+
+/** A copy of the package's sources as a fresh clone has them (no dist/), in `scratch`; returns its path. */
+async function copySources(name: string): Promise<string> {
+  const to = path.join(scratch, name);
+  for (const entry of ["package.json", "README.md", "tsconfig.json", "tsconfig.build.json", "src"]) {
+    await cp(path.join(PACKAGE_ROOT, entry), path.join(to, entry), { recursive: true });
+  }
+  await symlink(path.join(PACKAGE_ROOT, "node_modules"), path.join(to, "node_modules"), "dir");
+  assert.equal(existsSync(path.join(to, "dist")), false);
+  return to;
+}
+
+const UNAVAILABLE = 14; // Code.Unavailable of @connectrpc/connect: nothing listens on port 1
+
+let scratch = "";
+
+before(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), "factmemory-package-"));
+});
+
+after(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe("the packed package in a scratch project", { timeout: 240_000 }, () => {
+  let project = "";
+  let packed: string[] = [];
+
+  before(async () => {
+    project = path.join(scratch, "project");
+    const manifest = JSON.parse(await readFile(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    const source = await copySources("source-packed");
+    // stdout is the build's log (prepare), then the JSON report.
+    const packOutput = (await ok("npm", ["pack", "--json", "--pack-destination", scratch], source)).stdout;
+    const [tarball] = JSON.parse(packOutput.slice(packOutput.indexOf("["))) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
+    assert.ok(tarball, packOutput);
+    packed = tarball.files.map((f) => f.path);
+    await writeProject(project, {
+      "client.ts": CLIENT_TS,
+      "runtime.ts": RUNTIME_TS,
+      "tsconfig.bundler.json": tsconfig("Bundler", ["client.ts", "runtime.ts"], {
+        outDir: "out/bundler",
+        skipLibCheck: true,
+      }),
+      "tsconfig.nodenext.json": tsconfig("NodeNext", ["client.ts"], {
+        outDir: "out/nodenext",
+        skipLibCheck: true,
+      }),
+      "tsconfig.nodenext-core.json": tsconfig("NodeNext", ["runtime.ts"], {
+        noEmit: true,
+        skipLibCheck: false,
+      }),
+    });
+    await ok(
+      "npm",
+      [
+        ...INSTALL,
+        path.join(scratch, tarball.filename),
+        `@elizaos/core@${manifest.devDependencies["@elizaos/core"]}`,
+        `@types/node@${manifest.devDependencies["@types/node"]}`,
+      ],
+      project,
+    );
+  });
+
+  test("the tarball carries the built ESM and its declarations", () => {
+    for (const file of ["dist/src/index.js", "dist/src/index.d.ts", "dist/src/client.js", "package.json"]) {
+      assert.ok(packed.includes(file), `${file} not packed: ${packed.join(", ")}`);
+    }
+    assert.deepEqual(
+      packed.filter((f) => f.startsWith("dist/test") || f.startsWith("src/")),
+      [],
+      "only the build of src is packed",
+    );
+  });
+
+  test("Bundler resolution: client and plugin type-check, and the plugin registers in an AgentRuntime", async () => {
+    await ok(process.execPath, [TSC, "-p", "tsconfig.bundler.json"], project);
+    const registered = reported((await ok("node", ["out/bundler/runtime.js"], project)).stdout, "REGISTERED");
+    assert.deepEqual(registered, {
+      plugins: ["factmemory"],
+      evaluators: [
+        "FACT_MEMORY_FACTS",
+        "FACT_MEMORY_RELATIONSHIPS",
+        "FACT_MEMORY_IDENTITIES",
+        "FACT_MEMORY_SUCCESS",
+      ],
+      providers: ["FACT_MEMORY"],
+    });
+    const client = reported((await ok("node", ["out/bundler/client.js"], project)).stdout, "CLIENT");
+    assert.deepEqual(client, { plugin: "factmemory", code: UNAVAILABLE });
+  });
+
+  test("NodeNext resolution: the package's own types resolve and its output runs under Node", async () => {
+    await ok(process.execPath, [TSC, "-p", "tsconfig.nodenext.json"], project);
+    const client = reported((await ok("node", ["out/nodenext/client.js"], project)).stdout, "CLIENT");
+    assert.deepEqual(client, { plugin: "factmemory", code: UNAVAILABLE });
+  });
+
+  test("NodeNext resolution: @elizaos/core 1.7.2's own declarations do not resolve (why the README says Bundler)", async () => {
+    // core's dist/index.d.ts re-exports './types', './runtime', ... without extensions inside a "type": "module"
+    // package; NodeNext demands extensions there (TS2834), so every core export is missing (TS2305). If this
+    // starts passing, core fixed its types: update the README's tsconfig section.
+    const ran = await run(process.execPath, [TSC, "-p", "tsconfig.nodenext-core.json"], project);
+    assert.notEqual(ran.code, 0, ran.output);
+    assert.match(ran.output, /@elizaos\/core\/dist\/index\.d\.ts\(\d+,\d+\): error TS2834/);
+    assert.match(
+      ran.output,
+      /runtime\.ts\(\d+,\d+\): error TS2305: Module '"@elizaos\/core"' has no exported member/,
+    );
+  });
+});
+
+describe("installed from a path", { timeout: 120_000 }, () => {
+  const importIt = `const m = await import("${NAME}"); console.log("IMPORTED " + JSON.stringify([m.default.name, typeof m.createFactMemoryClient]));`;
+
+  // --legacy-peer-deps only skips installing @elizaos/core here (the plugin imports nothing but types from it).
+  for (const [how, flags] of [
+    ["copied (--install-links)", ["--install-links"]],
+    ["linked", []],
+  ] as const) {
+    test(`${how}: npm builds it through prepare and Node imports it`, async () => {
+      const name = flags.length ? "copied" : "linked";
+      const source = await copySources(`source-${name}`);
+      const project = path.join(scratch, name);
+      await writeProject(project, {});
+      await ok("npm", [...INSTALL, "--legacy-peer-deps", ...flags, source], project);
+      const imported = reported(
+        (await ok("node", ["--input-type=module", "-e", importIt], project)).stdout,
+        "IMPORTED",
+      );
+      assert.deepEqual(imported, ["factmemory", "function"]);
+    });
+  }
+});

@@ -1,0 +1,187 @@
+"""The client: one channel, a bearer token, a deadline per call, and bounded retries of UNAVAILABLE."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Protocol, Self, TypeVar
+from urllib.parse import urlsplit
+
+import grpc
+from google.protobuf.message import Message
+
+from factmemory_client.v1 import factmemory_pb2 as pb
+from factmemory_client.v1 import factmemory_pb2_grpc as pb_grpc
+
+Metadata = tuple[tuple[str, str], ...]
+ChannelOptions = Sequence[tuple[str, str | int]]
+
+_Req = TypeVar("_Req", bound=Message)
+_Resp = TypeVar("_Resp", bound=Message)
+_ReqIn = TypeVar("_ReqIn", bound=Message, contravariant=True)
+_RespOut = TypeVar("_RespOut", bound=Message, covariant=True)
+
+
+@dataclass(frozen=True)
+class Retry:
+    """Retries of calls that fail with UNAVAILABLE (the service, or a dependency it needs, is down).
+
+    At most `attempts` tries in all. Before the n-th retry the client waits a random time (full jitter) up to
+    `initial_backoff_s * multiplier ** (n - 1)`, capped at `max_backoff_s`. The call's deadline bounds the whole
+    sequence: no retry starts that could not finish before it. Other codes are never retried.
+    """
+
+    attempts: int = 3
+    initial_backoff_s: float = 0.2
+    max_backoff_s: float = 2.0
+    multiplier: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.attempts < 1:
+            raise ValueError("Retry.attempts counts the first try: it must be at least 1")
+        if self.initial_backoff_s < 0 or self.max_backoff_s < 0 or self.multiplier < 1:
+            raise ValueError("Retry backoffs must be >= 0 and the multiplier >= 1")
+
+    def backoff_s(self, retry: int, draw: Callable[[], float] = random.random) -> float:
+        """How long to wait before retry number `retry` (1 for the first retry)."""
+        return draw() * min(self.max_backoff_s, self.initial_backoff_s * self.multiplier ** (retry - 1))
+
+
+NO_RETRY = Retry(attempts=1)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a channel connects, and whether it speaks TLS."""
+
+    address: str
+    tls: bool
+
+
+def parse_url(url: str) -> Target:
+    """`https://host:port` means TLS; `http://host:port` and a bare `host:port` mean plain-text HTTP/2."""
+    trimmed = url.strip()
+    if "://" not in trimmed:
+        return Target(trimmed.rstrip("/"), tls=False)
+    parts = urlsplit(trimmed)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/") or parts.query:
+        raise ValueError(f"not a FactMemory service URL (http://host:port or https://host:port): {url!r}")
+    return Target(parts.netloc, tls=parts.scheme == "https")
+
+
+class _Unary(Protocol[_ReqIn, _RespOut]):
+    def __call__(self, request: _ReqIn, *, timeout: float | None = ..., metadata: Metadata | None = ...
+                 ) -> Awaitable[_RespOut]: ...
+
+
+class _Stub(Protocol):
+    """The generated FactMemoryServiceStub, typed (grpcio ships no type information)."""
+
+    Evaluate: _Unary[pb.EvaluateRequest, pb.EvaluateResponse]
+    Provide: _Unary[pb.ProvideRequest, pb.ProvideResponse]
+    ListFacts: _Unary[pb.ListFactsRequest, pb.ListFactsResponse]
+    ListCandidates: _Unary[pb.ListCandidatesRequest, pb.ListCandidatesResponse]
+    ResolveCandidate: _Unary[pb.ResolveCandidateRequest, pb.ResolveCandidateResponse]
+    ForgetEntity: _Unary[pb.ForgetEntityRequest, pb.ForgetEntityResponse]
+    ExportEntity: _Unary[pb.ExportEntityRequest, pb.ExportEntityResponse]
+
+
+class FactMemoryClient:
+    """The RPCs of factmemory.v1.FactMemoryService as coroutines.
+
+    Failures raise `grpc.aio.AioRpcError` with the gRPC status code and the service's message. `timeout_s`
+    on a call overrides the client's default deadline (both in seconds, sent to the service as the gRPC deadline);
+    either covers the call's retries too.
+    """
+
+    def __init__(self, channel: grpc.aio.Channel, *, token: str | None = None, timeout_s: float | None = None,
+                 retry: Retry = Retry()) -> None:
+        self._channel = channel
+        self._stub: _Stub = pb_grpc.FactMemoryServiceStub(channel)
+        self._metadata: Metadata | None = (("authorization", f"Bearer {token}"),) if token else None
+        self._timeout_s = timeout_s
+        self._retry = retry
+
+    async def evaluate(self, request: pb.EvaluateRequest, *, timeout_s: float | None = None) -> pb.EvaluateResponse:
+        """Learns from one message; the same message again returns the stored result (`replayed`)."""
+        return await self._call(self._stub.Evaluate, request, timeout_s)
+
+    async def provide(self, request: pb.ProvideRequest, *, timeout_s: float | None = None) -> pb.ProvideResponse:
+        """What to put in the next prompt about one person."""
+        return await self._call(self._stub.Provide, request, timeout_s)
+
+    async def list_facts(self, request: pb.ListFactsRequest, *, timeout_s: float | None = None
+                         ) -> pb.ListFactsResponse:
+        """One page of the facts about one person."""
+        return await self._call(self._stub.ListFacts, request, timeout_s)
+
+    async def list_candidates(self, request: pb.ListCandidatesRequest, *, timeout_s: float | None = None
+                              ) -> pb.ListCandidatesResponse:
+        """The pending changes that wait for a review."""
+        return await self._call(self._stub.ListCandidates, request, timeout_s)
+
+    async def resolve_candidate(self, request: pb.ResolveCandidateRequest, *, timeout_s: float | None = None
+                                ) -> pb.ResolveCandidateResponse:
+        """Accepts or rejects one pending change."""
+        return await self._call(self._stub.ResolveCandidate, request, timeout_s)
+
+    async def forget_entity(self, request: pb.ForgetEntityRequest, *, timeout_s: float | None = None
+                            ) -> pb.ForgetEntityResponse:
+        """Deletes everything stored about one person."""
+        return await self._call(self._stub.ForgetEntity, request, timeout_s)
+
+    async def export_entity(self, request: pb.ExportEntityRequest, *, timeout_s: float | None = None
+                            ) -> pb.ExportEntityResponse:
+        """Everything stored about one person, as JSON."""
+        return await self._call(self._stub.ExportEntity, request, timeout_s)
+
+    async def close(self, grace: float | None = None) -> None:
+        """Closes the channel; calls in flight end with CANCELLED (after `grace` seconds, if given)."""
+        await self._channel.close(grace)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        trace: TracebackType | None) -> None:
+        await self.close()
+
+    async def _call(self, rpc: _Unary[_Req, _Resp], request: _Req, timeout_s: float | None) -> _Resp:
+        budget = self._timeout_s if timeout_s is None else timeout_s
+        loop = asyncio.get_running_loop()
+        deadline = None if budget is None else loop.time() + budget
+        attempt = 1
+        while True:
+            remaining = None if deadline is None else max(deadline - loop.time(), 0.0)
+            try:
+                return await rpc(request, timeout=remaining, metadata=self._metadata)
+            except grpc.aio.AioRpcError as error:
+                if error.code() != grpc.StatusCode.UNAVAILABLE or attempt >= self._retry.attempts:
+                    raise
+                pause = self._retry.backoff_s(attempt)
+                if deadline is not None and loop.time() + pause >= deadline:
+                    raise
+            await asyncio.sleep(pause)
+            attempt += 1
+
+
+def connect(url: str, *, token: str | None = None, timeout_s: float | None = None, retry: Retry = Retry(),
+            root_certificates: bytes | None = None, options: ChannelOptions = ()) -> FactMemoryClient:
+    """A client of the service at `url` (see `parse_url`); the channel connects on the first call.
+
+    Call it from a coroutine (the channel belongs to the running event loop). `token` is sent as
+    `authorization: Bearer <token>`. With an https URL, `root_certificates` (PEM) replaces the system's trust
+    store, for a private CA; `options` go to the gRPC channel as they are.
+    """
+    target = parse_url(url)
+    if target.tls:
+        credentials = grpc.ssl_channel_credentials(root_certificates=root_certificates)
+        channel = grpc.aio.secure_channel(target.address, credentials, options=list(options))
+    elif root_certificates is not None:
+        raise ValueError("root_certificates needs an https:// URL")
+    else:
+        channel = grpc.aio.insecure_channel(target.address, options=list(options))
+    return FactMemoryClient(channel, token=token, timeout_s=timeout_s, retry=retry)

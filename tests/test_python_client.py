@@ -1,0 +1,255 @@
+"""The Python client distribution (clients/python): its wrapper against gRPC servers, and its wheel installed alone.
+
+The wrapper's own behaviour (token, deadline, which failures it retries, TLS) is checked in-process against a small
+gRPC server whose answers the test controls. The wheel is built, installed into a scratch virtual environment
+without the server's dependencies, and used from there to talk to the real service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import grpc
+import pytest
+
+from factmemory_client import NO_RETRY, Retry, Target, connect, parse_url
+from factmemory_client import pb as cpb
+from factmemory_client.v1 import factmemory_pb2_grpc as cpb_grpc
+from tests.conftest import Service
+from tests.support.fm import Person, add_durable, facts_reply
+from tests.support.llm_stub import Reply, ScriptedLLM
+from tests.support.tls import SelfSigned, self_signed_localhost
+
+REPO = Path(__file__).resolve().parent.parent
+FAST = Retry(attempts=3, initial_backoff_s=0.01, max_backoff_s=0.01)
+
+
+# --- pure parts ---------------------------------------------------------------------------------------------------
+
+
+def test_parse_url_mirrors_the_typescript_client() -> None:
+    assert parse_url("127.0.0.1:50051") == Target("127.0.0.1:50051", tls=False)
+    assert parse_url(" http://memory.internal:50051/ ") == Target("memory.internal:50051", tls=False)
+    assert parse_url("https://memory.example.com:443") == Target("memory.example.com:443", tls=True)
+    for bad in ("ftp://host:1", "https://", "http://host:1/path"):
+        with pytest.raises(ValueError):
+            parse_url(bad)
+
+
+def test_backoff_grows_to_its_cap_with_full_jitter() -> None:
+    retry = Retry(attempts=6, initial_backoff_s=0.2, max_backoff_s=1.0, multiplier=2.0)
+    assert [retry.backoff_s(n, draw=lambda: 1.0) for n in range(1, 6)] == pytest.approx([0.2, 0.4, 0.8, 1.0, 1.0])
+    assert retry.backoff_s(3, draw=lambda: 0.5) == pytest.approx(0.4)
+    with pytest.raises(ValueError):
+        Retry(attempts=0)
+
+
+# --- the wrapper against a server whose answers the test controls ------------------------------------------------
+
+
+class Scripted(cpb_grpc.FactMemoryServiceServicer):  # type: ignore[misc]
+    """Provide fails with `code` on its first `failures` calls, then answers; it records what each call carried."""
+
+    def __init__(self, failures: int = 0, code: grpc.StatusCode = grpc.StatusCode.UNAVAILABLE) -> None:
+        self.failures = failures
+        self.code = code
+        self.calls = 0
+        self.authorization: list[str | None] = []
+        self.time_remaining: list[float] = []
+
+    async def Provide(self, request: cpb.ProvideRequest, context: grpc.aio.ServicerContext) -> cpb.ProvideResponse:
+        self.calls += 1
+        self.authorization.append(dict(context.invocation_metadata()).get("authorization"))
+        remaining = context.time_remaining()
+        self.time_remaining.append(float("inf") if remaining is None else remaining)
+        if self.calls <= self.failures:
+            await context.abort(self.code, f"scripted failure {self.calls}")
+        return cpb.ProvideResponse(text=f"answered call {self.calls}")
+
+
+@asynccontextmanager
+async def scripted_server(servicer: Scripted, tls: SelfSigned | None = None) -> AsyncIterator[int]:
+    server = grpc.aio.server()
+    cpb_grpc.add_FactMemoryServiceServicer_to_server(servicer, server)
+    if tls is None:
+        port = server.add_insecure_port("127.0.0.1:0")
+    else:
+        port = server.add_secure_port("127.0.0.1:0", grpc.ssl_server_credentials([(tls.key, tls.cert)]))
+    await server.start()
+    try:
+        yield port
+    finally:
+        await server.stop(0)
+
+
+def code_of(error: pytest.ExceptionInfo[grpc.aio.AioRpcError]) -> grpc.StatusCode:
+    code: grpc.StatusCode = error.value.code()
+    return code
+
+
+async def test_unavailable_is_retried_until_an_answer() -> None:
+    servicer = Scripted(failures=2)
+    async with scripted_server(servicer) as port, connect(f"127.0.0.1:{port}", retry=FAST) as client:
+        response = await client.provide(cpb.ProvideRequest())
+    assert response.text == "answered call 3"
+    assert servicer.calls == 3
+
+
+async def test_retries_are_bounded_by_attempts() -> None:
+    servicer = Scripted(failures=10)
+    async with scripted_server(servicer) as port, connect(f"127.0.0.1:{port}", retry=FAST) as client:
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await client.provide(cpb.ProvideRequest())
+    assert code_of(error) == grpc.StatusCode.UNAVAILABLE
+    assert servicer.calls == 3
+
+
+@pytest.mark.parametrize("code", [grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.INTERNAL,
+                                  grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.UNAUTHENTICATED])
+async def test_only_unavailable_is_retried(code: grpc.StatusCode) -> None:
+    servicer = Scripted(failures=1, code=code)
+    async with scripted_server(servicer) as port, connect(f"127.0.0.1:{port}", retry=FAST) as client:
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await client.provide(cpb.ProvideRequest())
+    assert code_of(error) == code
+    assert servicer.calls == 1
+
+
+async def test_the_deadline_covers_the_retries() -> None:
+    servicer = Scripted(failures=1_000)
+    patient = Retry(attempts=1_000, initial_backoff_s=0.05, max_backoff_s=0.05)
+    async with scripted_server(servicer) as port, connect(f"127.0.0.1:{port}", retry=patient) as client:
+        started = time.monotonic()
+        with pytest.raises(grpc.aio.AioRpcError):
+            await client.provide(cpb.ProvideRequest(), timeout_s=0.5)
+        elapsed = time.monotonic() - started
+    assert 2 <= servicer.calls < 1_000
+    assert elapsed < 1.0
+    # every attempt carried what was left of the one deadline, not a fresh one
+    assert servicer.time_remaining[-1] < servicer.time_remaining[0] <= 0.51
+
+
+async def test_token_and_deadlines_are_sent() -> None:
+    servicer = Scripted()
+    async with scripted_server(servicer) as port:
+        async with connect(f"http://127.0.0.1:{port}", token="s3cret", timeout_s=30) as client:
+            await client.provide(cpb.ProvideRequest())
+            await client.provide(cpb.ProvideRequest(), timeout_s=2)
+        async with connect(f"127.0.0.1:{port}") as anonymous:
+            await anonymous.provide(cpb.ProvideRequest())
+    assert servicer.authorization == ["Bearer s3cret", "Bearer s3cret", None]
+    default, per_call, none = servicer.time_remaining
+    assert 25 < default <= 30.1  # the wire format rounds a deadline up a little
+    assert 1 < per_call <= 2.1
+    assert none == float("inf")
+
+
+async def test_tls_with_a_private_ca() -> None:
+    tls = await asyncio.to_thread(self_signed_localhost)
+    servicer = Scripted()
+    async with scripted_server(servicer, tls) as port:
+        url = f"https://127.0.0.1:{port}"
+        async with connect(url, root_certificates=tls.cert, timeout_s=5) as client:
+            assert (await client.provide(cpb.ProvideRequest())).text == "answered call 1"
+        async with connect(url, retry=NO_RETRY, timeout_s=5) as untrusting:  # the system's CAs only
+            with pytest.raises(grpc.aio.AioRpcError) as error:
+                await untrusting.provide(cpb.ProvideRequest())
+        assert code_of(error) == grpc.StatusCode.UNAVAILABLE
+        async with connect(f"http://127.0.0.1:{port}", retry=NO_RETRY, timeout_s=5) as plain:
+            with pytest.raises(grpc.aio.AioRpcError):
+                await plain.provide(cpb.ProvideRequest())
+    assert servicer.calls == 1
+    with pytest.raises(ValueError):
+        connect("http://127.0.0.1:1", root_certificates=tls.cert)
+
+
+# --- the wheel, installed alone, against the real service ---------------------------------------------------------
+
+# Runs inside the scratch environment: requests come in as serialized bytes (hex), the answers go out as JSON.
+USE_THE_SERVICE = """
+import asyncio, json, sys
+
+import grpc
+from factmemory_client import connect, pb
+
+async def main() -> None:
+    port, evaluate, list_facts, provide = sys.argv[1], *(bytes.fromhex(a) for a in sys.argv[2:])
+    out = {}
+    async with connect(f"http://127.0.0.1:{port}", timeout_s=30) as client:
+        first = await client.evaluate(pb.EvaluateRequest.FromString(evaluate))
+        again = await client.evaluate(pb.EvaluateRequest.FromString(evaluate))
+        out["applied"] = [op.fact.claim for op in first.ops]
+        out["replayed"] = [first.replayed, again.replayed]
+        facts = await client.list_facts(pb.ListFactsRequest.FromString(list_facts))
+        out["facts"] = [fact.claim for fact in facts.facts]
+        out["provided"] = (await client.provide(pb.ProvideRequest.FromString(provide))).text
+        try:
+            await client.list_facts(pb.ListFactsRequest(agent_id="not-a-uuid"))
+        except grpc.aio.AioRpcError as error:
+            out["bad_request"] = error.code().name
+    try:
+        import factmemory  # noqa: F401
+        out["server_importable"] = True
+    except ModuleNotFoundError:
+        out["server_importable"] = False
+    print(json.dumps(out))
+
+asyncio.run(main())
+"""
+
+
+def normalized(name: str) -> str:
+    return name.lower().replace("_", "-")
+
+
+@pytest.fixture(scope="module")
+def client_python(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A fresh virtual environment (no system site-packages) holding only the client wheel and what it requires."""
+    scratch = tmp_path_factory.mktemp("python-client")
+    wheels = scratch / "wheels"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    subprocess.run([*pip, "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(wheels),
+                    str(REPO / "clients" / "python")], check=True, capture_output=True)
+    [wheel] = wheels.glob("factmemory_client-*.whl")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(scratch / "venv")], check=True)
+    python = scratch / "venv" / "bin" / "python"
+    # pip of the dev environment installs into the scratch one (--python): resolved from the index, as a user would.
+    subprocess.run([*pip, "--python", str(python), "install", "-q", str(wheel)], check=True, capture_output=True)
+    yield python
+
+
+def test_the_wheel_installs_without_the_servers_dependencies(client_python: Path) -> None:
+    listed = subprocess.run([sys.executable, "-m", "pip", "--python", str(client_python), "list", "--format=json"],
+                            check=True, capture_output=True, text=True).stdout
+    installed = {normalized(p["name"]) for p in json.loads(listed)}
+    # grpcio requires typing-extensions; nothing of the server (asyncpg, pydantic, openai, numpy, PostgreSQL, ...)
+    assert installed == {"factmemory-client", "grpcio", "protobuf", "typing-extensions"}
+
+
+async def test_the_installed_client_talks_to_the_service(client_python: Path, service: Service,
+                                                         llm: ScriptedLLM) -> None:
+    person = Person("Dana")
+    llm.on("I live in Berlin", Reply(facts_reply(add_durable("lives in Berlin", "identity"))))
+    requests = [person.evaluate("I live in Berlin"), person.list_facts(), person.provide("where do I live?")]
+    process = await asyncio.create_subprocess_exec(
+        str(client_python), "-c", USE_THE_SERVICE, str(service.port),
+        *(r.SerializeToString().hex() for r in requests),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, stderr.decode()
+    answers = json.loads(stdout)
+    assert "lives in Berlin" in answers.pop("provided")
+    assert answers == {
+        "applied": ["lives in Berlin"],
+        "replayed": [False, True],
+        "facts": ["lives in Berlin"],
+        "bad_request": "INVALID_ARGUMENT",
+        "server_importable": False,
+    }
