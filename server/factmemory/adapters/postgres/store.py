@@ -206,6 +206,14 @@ SELECT {FACT_COLUMNS} FROM facts
  LIMIT $5
 """
 
+# ForgetEntity is final (migration 0005): every forget bumps the (agent, entity) epoch; a turn started before it
+# sees another epoch under the lock and commits nothing.
+GET_FORGET_EPOCH = "SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2"
+BUMP_FORGET_EPOCH = """
+INSERT INTO forget_epochs (agent_id, entity_id) VALUES ($1, $2)
+ON CONFLICT (agent_id, entity_id) DO UPDATE SET epoch = forget_epochs.epoch + 1, forgotten_at = now()
+"""
+
 FORGET_FACTS = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2"
 FORGET_CANDIDATES = "DELETE FROM fact_candidates WHERE agent_id = $1 AND entity_id = $2"
 FORGET_RELATIONSHIPS = """
@@ -461,11 +469,20 @@ class Store:
         return self._pool
 
     @asynccontextmanager
-    async def turn(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[Turn]:
-        """A transaction holding the per-entity lock; commits on success, rolls back on any error."""
+    async def turn(self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None) -> AsyncIterator[Turn]:
+        """A transaction holding the per-entity lock; commits on success, rolls back on any error. With
+        `forget_epoch` (read when the call started) it refuses to write if the entity was forgotten since."""
         async with _connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+            if forget_epoch is not None and await _epoch(conn, agent_id, entity_id) != forget_epoch:
+                raise Conflict("the entity was forgotten while this message was being evaluated; nothing was "
+                               "stored (ForgetEntity is final: do not resend messages of a forgotten entity)")
             yield Turn(conn, agent_id, entity_id)
+
+    async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
+        """How many times this (agent, entity) was forgotten; an Evaluate reads it before it learns anything."""
+        async with _connection(self._pool) as conn:
+            return await _epoch(conn, agent_id, entity_id)
 
     async def get_evaluation(self, agent_id: UUID, message_id: str) -> tuple[UUID, EvaluateResult] | None:
         async with _connection(self._pool) as conn:
@@ -556,6 +573,7 @@ class Store:
             relationships = await conn.execute(FORGET_RELATIONSHIPS, agent_id, entity_id)
             identities = await conn.execute(FORGET_IDENTITIES, agent_id, entity_id)
             evaluations = await conn.execute(FORGET_EVALUATIONS, agent_id, entity_id)
+            await conn.execute(BUMP_FORGET_EPOCH, agent_id, entity_id)
         return ForgetCounts(
             facts=_count(facts),
             candidates=_count(candidates),
@@ -583,6 +601,10 @@ class Store:
             "identities": [_jsonable(dict(r)) for r in identities],
             "evaluations": [_jsonable(dict(r)) for r in evaluations],
         }
+
+
+async def _epoch(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> int:
+    return int(await conn.fetchval(GET_FORGET_EPOCH, agent_id, entity_id) or 0)
 
 
 def _count(status: str) -> int:
