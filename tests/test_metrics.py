@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -35,6 +36,11 @@ class Scraped:
 
     def names(self) -> set[str]:
         return {s.name for s in self.samples}
+
+
+def scrape(address: str) -> str:
+    with urllib.request.urlopen(f"http://{address}/metrics", timeout=10) as reply:
+        return str(reply.read().decode())
 
 
 @pytest.fixture
@@ -87,8 +93,7 @@ async def test_counters_move_after_real_calls_and_the_access_log_is_clean(
         call = stub.Provide(person.provide(MESSAGE_TEXT), metadata=(("x-request-id", "req-42"),))
         await call
         assert ("x-request-id", "req-42") in tuple(await call.initial_metadata())
-        with urllib.request.urlopen(f"http://{metrics}/metrics", timeout=10) as reply:
-            scraped = Scraped(reply.read().decode())
+        scraped = Scraped(await asyncio.to_thread(scrape, metrics))
 
     assert scraped.value("factmemory_rpc_calls_total", method="Evaluate", code="OK") == 3
     assert scraped.value("factmemory_rpc_calls_total", method="Evaluate", code="UNAVAILABLE") == 1
