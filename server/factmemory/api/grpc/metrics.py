@@ -8,11 +8,13 @@ carries the method, status, duration, agent id and request id: never message tex
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
 import logging
 import re
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
@@ -81,7 +83,7 @@ def record_evaluation(telemetry: Telemetry, result: EvaluateResult) -> None:
 
 
 class Observe(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """The outermost interceptor: times every unary call and records its status code."""
+    """The outermost interceptor: times every unary (and server-streaming) call and records its status code."""
 
     def __init__(self, telemetry: Telemetry) -> None:
         self._telemetry = telemetry
@@ -91,40 +93,75 @@ class Observe(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         handler = await continuation(details)
-        if handler is None or handler.unary_unary is None:
+        if handler is None:
             return handler
-        behaviour, method = handler.unary_unary, details.method
-        name = method.rsplit("/", 1)[-1]
-        quiet = method.startswith(QUIET_PREFIXES)
-        request_id = request_id_of(details.invocation_metadata)
+        call = _Call(self._telemetry, details)
+        if handler.unary_unary is not None:
+            behaviour = handler.unary_unary
 
-        async def observed(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            REQUEST_ID.set(request_id)
-            CALL_AGENT.set("")
-            started = time.perf_counter()
-            code = "UNKNOWN"
-            try:
-                await context.send_initial_metadata(((REQUEST_ID_KEY, request_id),))
-                response = await behaviour(request, context)
-                code = _code_name(context.code())
-                return response
-            except grpc.aio.AbortError:
-                code = _code_name(context.code())
-                raise
-            except asyncio.CancelledError:  # the caller went away or its deadline passed
-                code = "CANCELLED"
-                raise
-            finally:
-                seconds = time.perf_counter() - started
-                self._telemetry.rpc(name, code, seconds)
-                if not quiet:
-                    access_log.info("%s %s %.1f ms", name, code, seconds * 1000, extra={
-                        "rpc": name, "status": code, "duration_ms": round(seconds * 1000, 2),
-                        "agent_id": CALL_AGENT.get(), "request_id": request_id})
+            async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+                with call.observing(context):
+                    await call.start(context)
+                    return await behaviour(request, context)
 
-        return grpc.unary_unary_rpc_method_handler(
-            observed, request_deserializer=handler.request_deserializer,
-            response_serializer=handler.response_serializer)
+            return grpc.unary_unary_rpc_method_handler(
+                unary, request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer)
+        if handler.unary_stream is not None:
+            streaming = handler.unary_stream
+
+            async def stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+                with call.observing(context):
+                    await call.start(context)
+                    result = streaming(request, context)
+                    if inspect.isasyncgen(result):
+                        async for item in result:
+                            yield item
+                    else:  # a handler that writes with context.write
+                        await result
+
+            return grpc.unary_stream_rpc_method_handler(
+                stream, request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer)
+        return handler
+
+
+class _Call:
+    """One call's request id, timing and status, recorded when it ends."""
+
+    def __init__(self, telemetry: Telemetry, details: grpc.HandlerCallDetails) -> None:
+        self._telemetry = telemetry
+        self.name = details.method.rsplit("/", 1)[-1]
+        self._quiet = details.method.startswith(QUIET_PREFIXES)
+        self.request_id = request_id_of(details.invocation_metadata)
+
+    async def start(self, context: grpc.aio.ServicerContext) -> None:
+        await context.send_initial_metadata(((REQUEST_ID_KEY, self.request_id),))
+
+    @contextlib.contextmanager
+    def observing(self, context: grpc.aio.ServicerContext) -> Iterator[None]:
+        REQUEST_ID.set(self.request_id)
+        CALL_AGENT.set("")
+        started = time.perf_counter()
+        code = "UNKNOWN"
+        try:
+            yield
+            code = _code_name(context.code())
+        except grpc.aio.AbortError:
+            code = _code_name(context.code())
+            raise
+        except asyncio.CancelledError:  # the caller went away or its deadline passed
+            code = "CANCELLED"
+            raise
+        finally:
+            self._record(code, time.perf_counter() - started)
+
+    def _record(self, code: str, seconds: float) -> None:
+        self._telemetry.rpc(self.name, code, seconds)
+        if not self._quiet:
+            access_log.info("%s %s %.1f ms", self.name, code, seconds * 1000, extra={
+                "rpc": self.name, "status": code, "duration_ms": round(seconds * 1000, 2),
+                "agent_id": CALL_AGENT.get(), "request_id": self.request_id})
 
 
 def _code_name(code: grpc.StatusCode | None) -> str:
