@@ -9,3 +9,6 @@ CREATE TABLE forget_epochs (
     forgotten_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (agent_id, entity_id)
 );
+
+-- The metrics endpoint counts pending review candidates on every scrape; this keeps that count to the pending rows.
+CREATE INDEX fact_candidates_pending_idx ON fact_candidates (status) WHERE status = 'pending';
