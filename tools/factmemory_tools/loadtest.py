@@ -99,6 +99,7 @@ class LoadConfig:
     repeat_share: float = 0.05  # Evaluates that repeat an earlier acknowledged message
     add_mode_share: float = 0.3  # messages whose model reply always adds (write-time dedup must catch it)
     seed: int = 1
+    servers: int = 1  # replicas of the service on the one database; every call goes to any of them
 
 
 @dataclass
@@ -139,7 +140,8 @@ class Report:
 
     def text(self) -> str:
         s = self.summary()
-        lines = [f"load: {s['config']['clients']} clients, {s['seconds']} s, LLM latency "
+        lines = [f"load: {s['config']['clients']} clients on {s['config']['servers']} server(s), {s['seconds']} s, "
+                 "LLM latency "
                  f"{s['config']['llm_latency_ms']:.0f} ms, {s['config']['entities']} entities",
                  f"requests: {s['requests']} ({s['requests_per_second']}/s); errors: {s['errors'] or 'none'}"]
         for rpc, p in s["latency_ms"].items():
@@ -189,27 +191,47 @@ def model_reply(body: dict[str, Any]) -> Reply:
 # --- the server ------------------------------------------------------------------------------------------------
 
 
+def _server_env(db_url: str, llm_url: str, workdir: Path) -> dict[str, str]:
+    return {**os.environ, "FACTMEMORY_LISTEN": "127.0.0.1:0", "FACTMEMORY_DATABASE_URL": db_url,
+            "FACTMEMORY_DATA_DIR": str(workdir / "data"), "OPENAI_BASE_URL": llm_url, "OPENAI_API_KEY": "load",
+            "FACTMEMORY_AUTH_TOKEN": "", "FACTMEMORY_LLM_TIMEOUT_S": str(RPC_TIMEOUT_S)}
+
+
+async def _stop(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is None:
+        process.terminate()
+        try:
+            await asyncio.wait_for(process.wait(), timeout=30)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+@contextlib.asynccontextmanager
+async def running_servers(count: int, db_url: str, llm_url: str, workdir: Path
+                          ) -> AsyncIterator[tuple[list[str], list[Path]]]:
+    """`count` replicas of `python -m factmemory serve` on one database, started at the same moment (their
+    migrations race; the migration lock must make that safe); yields their addresses and log files."""
+    logs = [workdir / ("server.log" if i == 0 else f"server-{i}.log") for i in range(count)]
+    processes: list[asyncio.subprocess.Process] = []
+    with contextlib.ExitStack() as files:
+        try:
+            for log_path in logs:
+                log = files.enter_context(log_path.open("wb"))
+                processes.append(await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "factmemory", "serve", env=_server_env(db_url, llm_url, workdir),
+                    stdout=asyncio.subprocess.PIPE, stderr=log))
+            addresses = await asyncio.wait_for(asyncio.gather(*(_listening_address(p) for p in processes)), 180)
+            yield list(addresses), logs
+        finally:
+            await asyncio.gather(*(_stop(p) for p in processes))
+
+
 @contextlib.asynccontextmanager
 async def running_server(db_url: str, llm_url: str, workdir: Path) -> AsyncIterator[tuple[str, Path]]:
     """`python -m factmemory serve` on a free loopback port; yields its address and its log file."""
-    log_path = workdir / "server.log"
-    env = {**os.environ, "FACTMEMORY_LISTEN": "127.0.0.1:0", "FACTMEMORY_DATABASE_URL": db_url,
-           "FACTMEMORY_DATA_DIR": str(workdir / "data"), "OPENAI_BASE_URL": llm_url, "OPENAI_API_KEY": "load",
-           "FACTMEMORY_AUTH_TOKEN": "", "FACTMEMORY_LLM_TIMEOUT_S": str(RPC_TIMEOUT_S)}
-    with log_path.open("wb") as log:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "factmemory", "serve", env=env, stdout=asyncio.subprocess.PIPE, stderr=log)
-        try:
-            address = await asyncio.wait_for(_listening_address(process), timeout=120)
-            yield address, log_path
-        finally:
-            if process.returncode is None:
-                process.terminate()
-                try:
-                    await asyncio.wait_for(process.wait(), timeout=30)
-                except TimeoutError:
-                    process.kill()
-                    await process.wait()
+    async with running_servers(1, db_url, llm_url, workdir) as (addresses, logs):
+        yield addresses[0], logs[0]
 
 
 async def _listening_address(process: asyncio.subprocess.Process) -> str:
@@ -234,7 +256,7 @@ class Run:
     """Shared state of one load run."""
 
     config: LoadConfig
-    stub: pb_grpc.FactMemoryServiceStub
+    stubs: list[pb_grpc.FactMemoryServiceStub]  # one per server; each call goes to a random one
     agent_id: str
     entities: list[str]
     report: Report
@@ -243,6 +265,14 @@ class Run:
     sent: dict[str, pb.EvaluateRequest] = field(default_factory=dict)  # message id -> request
     responses: dict[str, list[pb.EvaluateResponse]] = field(default_factory=lambda: defaultdict(list))
     acknowledged: list[str] = field(default_factory=list)
+
+    @property
+    def stub(self) -> pb_grpc.FactMemoryServiceStub:
+        """The first server's stub (the sequential replay uses it)."""
+        return self.stubs[0]
+
+    def any_stub(self) -> pb_grpc.FactMemoryServiceStub:
+        return self.stubs[0] if len(self.stubs) == 1 else random.choice(self.stubs)
 
     def new_evaluate(self, rng: random.Random) -> pb.EvaluateRequest:
         self.sequence += 1
@@ -267,7 +297,8 @@ class Run:
 
     async def evaluate(self, request: pb.EvaluateRequest) -> None:
         self.sent[request.message.id] = request
-        response = await self.timed("Evaluate", lambda: self.stub.Evaluate(request, timeout=RPC_TIMEOUT_S))
+        stub = self.any_stub()  # the two copies of a twin usually reach different servers
+        response = await self.timed("Evaluate", lambda: stub.Evaluate(request, timeout=RPC_TIMEOUT_S))
         if response is not None:
             if not self.responses[request.message.id]:
                 self.acknowledged.append(request.message.id)
@@ -278,7 +309,8 @@ class Run:
         _, _, claim = rng.choice(CLAIMS)
         request = pb.ProvideRequest(agent_id=self.agent_id, entity_id=entity, subject_name="Sam",
                                     recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=f"about {claim}")])
-        response = await self.timed("Provide", lambda: self.stub.Provide(request, timeout=RPC_TIMEOUT_S))
+        stub = self.any_stub()
+        response = await self.timed("Provide", lambda: stub.Provide(request, timeout=RPC_TIMEOUT_S))
         if response is not None:
             claims = [s.fact.claim for s in (*response.durable, *response.current)]
             if len(claims) != len(set(claims)):
@@ -419,13 +451,16 @@ def compare_with_replay(live: Sequence[asyncpg.Record], replayed: Sequence[async
 BeforeChecks = Callable[[asyncpg.Connection, "Run"], Awaitable[None]]
 
 
-async def drive(config: LoadConfig, address: str, llm: ScriptedLLM, db_url: str,
+async def drive(config: LoadConfig, addresses: str | Sequence[str], llm: ScriptedLLM, db_url: str,
                 before_checks: BeforeChecks | None = None) -> Report:
-    """Runs the clients against a listening server, then the integrity checks."""
+    """Runs the clients against one or more listening servers (each call to any of them), then the checks."""
     report = Report(config)
     rng = random.Random(config.seed)
-    async with grpc.aio.insecure_channel(address) as channel:
-        run = Run(config=config, stub=pb_grpc.FactMemoryServiceStub(channel), agent_id=str(uuid.uuid4()),
+    targets = [addresses] if isinstance(addresses, str) else list(addresses)
+    async with contextlib.AsyncExitStack() as channels:
+        stubs = [pb_grpc.FactMemoryServiceStub(await channels.enter_async_context(grpc.aio.insecure_channel(a)))
+                 for a in targets]
+        run = Run(config=config, stubs=stubs, agent_id=str(uuid.uuid4()),
                   entities=[str(uuid.uuid4()) for _ in range(config.entities)], report=report, deadline=0.0)
         llm.latency_s = config.llm_latency_ms / 1000
         started = time.monotonic()
@@ -454,16 +489,18 @@ async def drive(config: LoadConfig, address: str, llm: ScriptedLLM, db_url: str,
 
 async def run_load(config: LoadConfig, db_url: str | None = None, workdir: Path | None = None,
                    before_checks: BeforeChecks | None = None) -> Report:
-    """The whole run: database (embedded unless given), scripted LLM, server subprocess, clients, checks."""
+    """The whole run: database (embedded unless given), scripted LLM, server subprocesses (config.servers
+    replicas on the one database), clients, checks."""
     with tempfile.TemporaryDirectory(prefix="factmemory-load-") as scratch:
         work = workdir or Path(scratch)
         async with database_url(db_url, work / "db") as url:
             llm = ScriptedLLM()
             llm.default = model_reply
             with llm:
-                async with running_server(url, llm.base_url, work) as (address, log_path):
-                    report = await drive(config, address, llm, url, before_checks)
-                report.server_errors_logged = sum(" ERROR " in line for line in log_path.read_text().splitlines())
+                async with running_servers(config.servers, url, llm.base_url, work) as (addresses, logs):
+                    report = await drive(config, addresses, llm, url, before_checks)
+                report.server_errors_logged = sum(" ERROR " in line for log_path in logs
+                                                  for line in log_path.read_text().splitlines())
     return report
 
 
@@ -477,11 +514,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evaluate-share", type=float, default=defaults.evaluate_share)
     parser.add_argument("--entities", type=int, default=defaults.entities)
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--servers", type=int, default=defaults.servers,
+                        help="replicas of the service on the one database, started together")
     parser.add_argument("--database-url", help="an existing database (default: a temporary embedded one)")
     parser.add_argument("--json", type=Path, help="also write the report here as JSON")
     args = parser.parse_args(argv)
     config = LoadConfig(seconds=args.seconds, clients=args.clients, llm_latency_ms=args.llm_latency_ms,
-                        evaluate_share=args.evaluate_share, entities=args.entities, seed=args.seed)
+                        evaluate_share=args.evaluate_share, entities=args.entities, seed=args.seed,
+                        servers=args.servers)
     report = asyncio.run(run_load(config, args.database_url))
     print(report.text())
     if args.json:

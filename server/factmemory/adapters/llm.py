@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import random
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ from factmemory.domain.contract import reply_model, strict_schema
 from factmemory.domain.errors import BadModelReply, NotConfigured, Unavailable
 from factmemory.domain.models import Item, Usage
 from factmemory.domain.prompts import Prompt
+from factmemory.ports import NullTelemetry, Telemetry
 
 log = logging.getLogger(__name__)
 
@@ -101,16 +103,48 @@ def backoff_s(policy: RetryPolicy, attempt: int, exc: Exception) -> float | None
     return float(min(policy.max_delay_s, policy.base_delay_s * 2.0**attempt) * jitter)
 
 
+def retry_reason(exc: Exception) -> str:
+    """A metric label for a retried failure."""
+    if isinstance(exc, openai.APIStatusError):
+        return "http_429" if exc.status_code == 429 else "http_5xx"
+    return "timeout" if isinstance(exc, openai.APITimeoutError) else "connection"
+
+
 class Extractor:
     """Calls the chat endpoint at temperature 0; transient failures are retried here, bounded."""
 
-    def __init__(self, client: openai.AsyncOpenAI, model: str, retry: RetryPolicy | None = None) -> None:
+    def __init__(self, client: openai.AsyncOpenAI, model: str, retry: RetryPolicy | None = None,
+                 telemetry: Telemetry | None = None) -> None:
         self._client = client
         self._model = model
         self._retry = retry or RetryPolicy()
         self._format_index = 0
+        self._telemetry = telemetry or NullTelemetry()
 
     async def extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[BaseModel, Usage]:
+        """The validated reply and its usage; timed and counted by outcome."""
+        started = time.perf_counter()
+        outcome = "error"
+        try:
+            reply, usage = await self._extract(prompt, items)
+            outcome = "ok"
+            self._telemetry.llm_tokens(usage.prompt_tokens, usage.completion_tokens)
+            return reply, usage
+        except BadModelReply as exc:
+            outcome = "bad_reply"
+            log.warning("the model's reply broke the contract (nothing applied): %s", exc)
+            raise
+        except NotConfigured as exc:
+            outcome = "refused"
+            log.warning("the LLM endpoint refused the credentials or the model: %s", exc)
+            raise
+        except Unavailable:
+            outcome = "unavailable"
+            raise
+        finally:
+            self._telemetry.llm_call(outcome, time.perf_counter() - started)
+
+    async def _extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[BaseModel, Usage]:
         attempt = 0
         while True:
             mode = FORMATS[self._format_index]
@@ -120,6 +154,7 @@ class Extractor:
                 if isinstance(exc, openai.BadRequestError):
                     if _rejects_format(exc) and self._format_index < len(FORMATS) - 1:
                         log.warning("LLM endpoint rejects response_format %s; falling back", mode)
+                        self._telemetry.llm_format_fallback(mode)
                         self._format_index += 1
                         continue
                     raise BadModelReply(f"the LLM endpoint rejected the request: {exc.message}") from exc
@@ -127,6 +162,7 @@ class Extractor:
                 if delay is None:
                     raise _as_domain_error(exc) from exc
                 log.warning("LLM call failed (%s); retry %d in %.2f s", type(exc).__name__, attempt + 1, delay)
+                self._telemetry.llm_retry(retry_reason(exc))
                 attempt += 1
                 await asyncio.sleep(delay)
                 continue

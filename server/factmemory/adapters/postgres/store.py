@@ -14,7 +14,7 @@ from pgvector.asyncpg import register_vector
 
 from factmemory.adapters.postgres import review
 from factmemory.adapters.postgres.review import DISPUTED_BY, FACT_COLUMNS, ReviewTx, fact_values, mark, row_to_fact
-from factmemory.domain.errors import Unavailable
+from factmemory.domain.errors import Conflict, Unavailable
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -162,6 +162,14 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts
 """
 
 COUNT_FACTS = "SELECT count(*) FROM facts WHERE agent_id = $1 AND entity_id = $2"
+
+# ForgetEntity is final (migration 0005): every forget bumps the (agent, entity) epoch; a turn started before it
+# sees another epoch under the lock and commits nothing.
+GET_FORGET_EPOCH = "SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2"
+BUMP_FORGET_EPOCH = """
+INSERT INTO forget_epochs (agent_id, entity_id) VALUES ($1, $2)
+ON CONFLICT (agent_id, entity_id) DO UPDATE SET epoch = forget_epochs.epoch + 1, forgotten_at = now()
+"""
 FORGET_FACTS = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2"
 FORGET_CANDIDATES = "DELETE FROM fact_candidates WHERE agent_id = $1 AND entity_id = $2"
 FORGET_RELATIONSHIPS = """
@@ -386,11 +394,20 @@ class Store:
         return self._pool
 
     @asynccontextmanager
-    async def turn(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[Turn]:
-        """A transaction holding the per-entity lock; commits on success, rolls back on any error."""
+    async def turn(self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None) -> AsyncIterator[Turn]:
+        """A transaction holding the per-entity lock; commits on success, rolls back on any error. With
+        `forget_epoch` (read when the call started) it refuses to write if the entity was forgotten since."""
         async with _connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+            if forget_epoch is not None and await _epoch(conn, agent_id, entity_id) != forget_epoch:
+                raise Conflict("the entity was forgotten while this message was being evaluated; nothing was "
+                               "stored (ForgetEntity is final: do not resend messages of a forgotten entity)")
             yield Turn(conn, agent_id, entity_id)
+
+    async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
+        """How many times this (agent, entity) was forgotten; an Evaluate reads it before it learns anything."""
+        async with _connection(self._pool) as conn:
+            return await _epoch(conn, agent_id, entity_id)
 
     async def get_evaluation(self, agent_id: UUID, message_id: str) -> tuple[UUID, EvaluateResult] | None:
         async with _connection(self._pool) as conn:
@@ -484,6 +501,7 @@ class Store:
             evaluations = await conn.execute(FORGET_EVALUATIONS, agent_id, entity_id)
             await conn.execute(review.FORGET_HISTORY, agent_id, entity_id)
             await conn.execute(review.FORGET_NAME, agent_id, entity_id)
+            await conn.execute(BUMP_FORGET_EPOCH, agent_id, entity_id)
         return ForgetCounts(
             facts=_count(facts),
             candidates=_count(candidates),
@@ -513,6 +531,10 @@ class Store:
             "evaluations": [_jsonable(dict(r)) for r in evaluations],
             "history": [review.row_to_history(r).model_dump(mode="json") for r in history],
         }
+
+
+async def _epoch(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> int:
+    return int(await conn.fetchval(GET_FORGET_EPOCH, agent_id, entity_id) or 0)
 
 
 def _count(status: str) -> int:

@@ -9,6 +9,8 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 
+from factmemory.api.grpc.metrics import note_request
+
 
 class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """Requires `authorization: Bearer <token>` on every RPC but health checks and reflection."""
@@ -56,6 +58,7 @@ class DecodeGuard(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 request = decode(raw)
             except DecodeError:
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the request is not a valid protobuf message")
+            note_request(request)
             return await behaviour(request, context)
 
         return grpc.unary_unary_rpc_method_handler(

@@ -14,6 +14,7 @@ from google.protobuf.json_format import MessageToDict
 
 from factmemory.api.grpc import convert
 from factmemory.api.grpc.convert import RequestLimits, parse_uuid
+from factmemory.api.grpc.metrics import record_evaluation
 from factmemory.domain.errors import (
     BadModelReply,
     Conflict,
@@ -99,6 +100,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     @mapped
     async def Evaluate(self, request: pb.EvaluateRequest, context: grpc.aio.ServicerContext) -> pb.EvaluateResponse:
         result = await evaluate.evaluate(self._deps, convert.evaluate_input(request, _now(), self._limits))
+        record_evaluation(self._deps.telemetry, result)
         return convert.evaluate_response(result)
 
     @mapped
