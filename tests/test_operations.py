@@ -93,7 +93,7 @@ def test_startup_line_for_the_embedded_defaults(tmp_path: Path) -> None:
 
 
 def test_export_with_ids_that_are_not_uuids_fails_in_one_line() -> None:
-    assert_one_line_failure(run_cli("export", "nope", "nope"), "agent_id must be a UUID")
+    assert_one_line_failure(run_cli("export", "nope", "nope"), "agent_id: not a UUID")
 
 
 @pytest.mark.parametrize("command", ["migrate", "serve"])
