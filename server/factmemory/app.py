@@ -21,6 +21,8 @@ from factmemory.adapters.postgres.store import Store, open_pool
 from factmemory.api.grpc.convert import RequestLimits
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
 from factmemory.api.grpc.servicer import FactMemoryServicer
+from factmemory.api.http.pages import PageConfig
+from factmemory.api.http.server import PageListener, split_address
 from factmemory.domain.ops import Limits
 from factmemory.ports import Embedder
 from factmemory.settings import Settings
@@ -98,12 +100,30 @@ def _is_loopback(address: str) -> bool:
 
 
 def check_bind(settings: Settings) -> None:
-    if settings.auth_token or _is_loopback(settings.listen) or settings.allow_remote_unauthenticated:
-        return
-    raise InsecureBind(
-        f"refusing to listen on {settings.listen} without FACTMEMORY_AUTH_TOKEN; set a token, listen on "
-        "127.0.0.1, or set FACTMEMORY_ALLOW_REMOTE_UNAUTHENTICATED=1"
-    )
+    for address in (settings.listen, settings.http_listen):
+        if address is None or settings.auth_token or _is_loopback(address) or settings.allow_remote_unauthenticated:
+            continue
+        raise InsecureBind(
+            f"refusing to listen on {address} without FACTMEMORY_AUTH_TOKEN; set a token, listen on "
+            "127.0.0.1, or set FACTMEMORY_ALLOW_REMOTE_UNAUTHENTICATED=1"
+        )
+
+
+def page_config(settings: Settings) -> PageConfig:
+    """The review page answers to loopback names and the host it was told to listen on."""
+    host = split_address(settings.http_listen or "127.0.0.1:0")[0]
+    hosts = ("*",) if host in ("0.0.0.0", "::", "") else ("127.0.0.1", "localhost", host)
+    return PageConfig(token=settings.auth_token, allowed_hosts=hosts)
+
+
+async def start_page(deps: Deps, settings: Settings) -> PageListener | None:
+    """The review page's HTTP listener when FACTMEMORY_HTTP_LISTEN is set."""
+    if not settings.http_listen:
+        return None
+    page = PageListener(deps, page_config(settings), settings.http_listen)
+    await page.start()
+    print(f"factmemory review page on http://{settings.http_listen.rsplit(':', 1)[0]}:{page.port}/", flush=True)
+    return page
 
 
 def create_server(deps: Deps, settings: Settings, health_servicer: health.aio.HealthServicer | None = None
@@ -142,6 +162,7 @@ async def serve(settings: Settings) -> None:
             print(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}",
                   flush=True)
         print(f"factmemory listening on {host}:{port}", flush=True)
+        page = await start_page(deps, settings)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -151,4 +172,6 @@ async def serve(settings: Settings) -> None:
         finally:
             log.info("shutting down: draining in-flight calls for up to %.0f s", settings.grace_s)
             await health_servicer.enter_graceful_shutdown()
+            if page is not None:
+                await page.stop()
             await server.stop(settings.grace_s)

@@ -1,0 +1,130 @@
+"""Shapes use-case results into what the templates show. Pure: no I/O, tested without fixtures."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypeVar
+
+from factmemory.api.http import charts
+from factmemory.domain.errors import InvalidInput
+from factmemory.domain.models import CandidateSource, Fact, FactEdit, Kind, Resolution, Verification
+from factmemory.domain.ranking import SECONDS_PER_DAY, time_weight
+
+E = TypeVar("E", Kind, Verification)
+
+
+@dataclass(frozen=True)
+class FactRow:
+    """A fact as the provider sees it today: its time weight and the weight x confidence it ranks by."""
+
+    fact: Fact
+    weight: float
+    standing: float
+
+    @property
+    def evidence_count(self) -> int:
+        return len(self.fact.evidence_message_ids)
+
+
+def fact_rows(facts: Iterable[Fact], kind: Kind, now: datetime, decay_days: float) -> list[FactRow]:
+    """The facts of one kind, strongest first (confidence x time weight; the provider multiplies in relevance)."""
+    rows = [FactRow(f, w, f.confidence * w) for f in facts if f.kind is kind
+            for w in (time_weight(f, now, decay_days),)]
+    return sorted(rows, key=lambda r: (-r.standing, r.fact.category, r.fact.claim, str(r.fact.id)))
+
+
+def age_days(fact: Fact, now: datetime) -> float:
+    began = fact.valid_at or fact.created_at
+    return max(0.0, (now - began).total_seconds() / SECONDS_PER_DAY)
+
+
+def weight_chart(current: Sequence[FactRow], now: datetime, decay_days: float) -> str:
+    points = [charts.Point(age_days(r.fact, now), r.weight, r.fact.claim) for r in current]
+    return charts.weight_curve(decay_days, points)
+
+
+def category_chart(facts: Iterable[Fact]) -> str:
+    counts = Counter(f"{f.kind.value} · {f.category}" for f in facts)
+    return charts.category_bars(sorted(counts.items()))
+
+
+def queue_label(count: int, more: bool) -> str:
+    """The pending count shown in the navigation: exact below the page size, '100+' beyond it."""
+    return f"{count}+" if more else str(count)
+
+
+def edit_from_form(fact: Fact, form: dict[str, str]) -> FactEdit:
+    """Only the fields the reviewer changed, so the history shows what was edited; bad numbers are InvalidInput."""
+    claim = " ".join(form.get("claim", "").split())
+    category = form.get("category", "").strip()
+    kind = _enum(Kind, form.get("kind", ""), fact.kind)
+    verification = _enum(Verification, form.get("verification", ""), fact.verification_status)
+    confidence = parse_confidence(form.get("confidence", ""), fact.confidence)
+    return FactEdit(
+        claim=claim if claim and claim != fact.claim else None,
+        category=category if category and category != fact.category else None,
+        kind=kind if kind is not fact.kind else None,
+        confidence=confidence if abs(confidence - fact.confidence) > 1e-9 else None,
+        verification=verification if verification is not fact.verification_status else None,
+    )
+
+
+def parse_confidence(text: str, default: float) -> float:
+    if not text.strip():
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise InvalidInput(f"confidence must be a number between 0 and 1, not {text[:20]!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise InvalidInput("confidence must be between 0 and 1")
+    return value
+
+
+def _enum(cls: type[E], text: str, default: E) -> E:
+    try:
+        return cls(text) if text else default
+    except ValueError:
+        raise InvalidInput(f"unknown {cls.__name__.lower()} {text[:30]!r}") from None
+
+
+NO_EDIT = FactEdit()
+# What the queue offers per source: every candidate can be accepted, rejected or kept beside the fact;
+# a near-duplicate add (dedup_conflict) can also be merged into it.
+RESOLUTIONS: dict[str, tuple[Resolution, ...]] = {
+    "contradict": (Resolution.ACCEPT, Resolution.REJECT, Resolution.KEEP_BOTH),
+    "dedup_conflict": (Resolution.ACCEPT, Resolution.REJECT, Resolution.KEEP_BOTH, Resolution.MERGE),
+}
+RESOLVED: dict[Resolution, str] = {
+    Resolution.ACCEPT: "accepted: the fact now says the proposed claim",
+    Resolution.REJECT: "rejected: the fact is unchanged",
+    Resolution.KEEP_BOTH: "kept both claims",
+    Resolution.KEEP_NEW: "kept the new claim",
+    Resolution.KEEP_OLD: "kept the old claim",
+    Resolution.MERGE: "merged into the existing fact",
+}
+
+
+def parse_kind(text: str) -> Kind:
+    try:
+        return Kind(text)
+    except ValueError:
+        raise InvalidInput("choose durable or current") from None
+
+
+def parse_resolution(text: str) -> Resolution:
+    try:
+        return Resolution(text)
+    except ValueError:
+        raise InvalidInput(f"unknown resolution {text[:30]!r}") from None
+
+
+def parse_source(text: str) -> CandidateSource | None:
+    """The queue filter: empty or unknown means every source."""
+    try:
+        return CandidateSource(text) if text else None
+    except ValueError:
+        return None
