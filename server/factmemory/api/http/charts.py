@@ -66,21 +66,24 @@ def _day_ticks(span: float) -> list[float]:
     return [i * step for i in range(int(span // step) + 1)]
 
 
-def category_bars(counts: Sequence[tuple[str, int]]) -> str:
-    """One horizontal bar per category, longest first; the count at the end of each bar."""
-    rows = sorted(counts, key=lambda c: (-c[1], c[0]))
+def category_bars(counts: Sequence[tuple[str, str, int]]) -> str:
+    """One horizontal bar per (kind, category), longest first, coloured by kind; the count after each bar."""
+    rows = sorted(counts, key=lambda c: (-c[2], c[0], c[1]))
     if not rows:
         return ('<svg class="chart" viewBox="0 0 360 24" role="img" aria-label="no facts">'
                 '<text x="0" y="16">no facts</text></svg>')
-    label_w, bar_h, gap = 120, 16, 6
+    label_w, bar_h, gap = 110, 14, 6
     height = len(rows) * (bar_h + gap)
-    most = max(n for _, n in rows) or 1
-    bar_room = WIDTH - label_w - 40
-    bars = "".join(
-        f'<text x="{label_w - 6}" y="{i * (bar_h + gap) + 12}" text-anchor="end">{escape(name)}</text>'
-        f'<rect class="bar" x="{label_w}" y="{i * (bar_h + gap)}" width="{max(2.0, bar_room * n / most):.1f}" '
-        f'height="{bar_h}"><title>{escape(name)}: {n}</title></rect>'
-        f'<text x="{label_w + max(2.0, bar_room * n / most) + 4:.1f}" y="{i * (bar_h + gap) + 12}">{n}</text>'
-        for i, (name, n) in enumerate(rows))
+    most = max(n for _, _, n in rows) or 1
+    bar_room = WIDTH - label_w - 30
+
+    def bar(i: int, kind: str, name: str, n: int) -> str:
+        top, width = i * (bar_h + gap), max(2.0, bar_room * n / most)
+        return (f'<text x="{label_w - 6}" y="{top + 11}" text-anchor="end">{escape(name)}</text>'
+                f'<rect class="bar {escape(kind)}" x="{label_w}" y="{top}" width="{width:.1f}" height="{bar_h}">'
+                f"<title>{escape(kind)} {escape(name)}: {n}</title></rect>"
+                f'<text x="{label_w + width + 4:.1f}" y="{top + 11}">{n}</text>')
+
+    bars = "".join(bar(i, kind, name, n) for i, (kind, name, n) in enumerate(rows))
     return (f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="facts per category">'
             f"<title>Facts per category</title>{bars}</svg>")

@@ -75,12 +75,12 @@ class Pages:
 
     # --- rendering helpers --------------------------------------------------------------------------------------
 
-    async def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
+    async def render(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
         agent_id = context.get("agent_id")
         queue = await self.queue_label(agent_id) if isinstance(agent_id, UUID) else ""
         base = {"csrf": request.state.csrf, "auth": bool(self.config.token), "queue_count": queue,
-                "agent_id": agent_id, "notice": request.query_params.get("done", "")[:200]}
-        return self.templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
+                "agent_id": agent_id, "active": "", "notice": request.query_params.get("done", "")[:200]}
+        return self.templates.TemplateResponse(request, name, {**base, **context}, status_code=status_code)
 
     async def queue_label(self, agent_id: UUID) -> str:
         pending, more = await review.list_candidates(

@@ -47,8 +47,8 @@ def weight_chart(current: Sequence[FactRow], now: datetime, decay_days: float) -
 
 
 def category_chart(facts: Iterable[Fact]) -> str:
-    counts = Counter(f"{f.kind.value} · {f.category}" for f in facts)
-    return charts.category_bars(sorted(counts.items()))
+    counts = Counter((f.kind.value, f.category) for f in facts)
+    return charts.category_bars([(kind, category, n) for (kind, category), n in counts.items()])
 
 
 def queue_label(count: int, more: bool) -> str:
