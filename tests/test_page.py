@@ -79,8 +79,8 @@ class Seed:
 async def seed(service: Service, llm: ScriptedLLM) -> Seed:
     s = Seed()
     await learn(service, llm, s.sam, "I live in Berlin", add_durable("lives in Berlin", "identity"), days=40)
-    await learn(service, llm, s.sam, "My sister Mia visits", add_durable("has a sister named Mia", "relationship"),
-                days=30)
+    await learn(service, llm, s.sam, "My sister Mia visits",
+                add_durable("has a sister named Mia", "relationship", "confirmed"), days=30)
     await learn(service, llm, s.sam, "I love coffee", add_durable("loves coffee", "preference"), days=20)
     await learn(service, llm, s.sam, "I want to run a marathon", add_durable("wants to run a marathon", "goal"),
                 days=12)
@@ -177,7 +177,7 @@ async def test_every_review_task_in_a_real_browser(service: Service, llm: Script
     conflict = page.locator("#queue article", has_text="hates coffee")
     await conflict.locator("button[value=reject]").click()
     assert await candidate_status(service, s.sam, "hates coffee") == "rejected"
-    assert "loves coffee" in await claims(service, s.sam)
+    assert "loves coffee" in await claims(service, s.sam) and "hates coffee" not in await claims(service, s.sam)
     assert await page.inner_text("#queue-count") == "0"
 
     # Edit a fact through its history page, then the history shows the edit.

@@ -13,7 +13,7 @@ from factmemory.api.http import charts, views
 from factmemory.api.http.charts import HEIGHT, LEFT, TOP, WIDTH, Point
 from factmemory.api.http.security import SESSION_TTL_S, Sessions
 from factmemory.domain.errors import InvalidInput
-from factmemory.domain.models import Fact, FactEdit, Kind, Verification
+from factmemory.domain.models import Candidate, CandidateSource, CandidateStatus, Fact, FactEdit, Kind, Verification
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 PLOT_H = HEIGHT - TOP - 30
@@ -124,3 +124,20 @@ def test_sessions_expire_and_close() -> None:
     assert not sessions.valid(a) and sessions.valid(b)
     now[0] = SESSION_TTL_S + 1
     assert not sessions.valid(b)
+
+
+def candidate(about: Fact, proposed: str, source: CandidateSource, status: CandidateStatus) -> Candidate:
+    return Candidate(id=uuid.uuid4(), agent_id=about.agent_id, entity_id=about.entity_id, fact=about,
+                     proposed_claim=proposed, reason="", source=source, evidence_message_id="m", status=status,
+                     created_at=NOW)
+
+
+def test_pending_review_items_mark_the_fact_they_concern() -> None:
+    berlin, coffee, mia = (fact("lives in Berlin", Kind.DURABLE), fact("loves coffee", Kind.DURABLE),
+                           fact("has a sister", Kind.DURABLE))
+    pending = [candidate(berlin, "lives in Tokyo", CandidateSource.CONTRADICT, CandidateStatus.PENDING),
+               candidate(coffee, "hates coffee", CandidateSource.DEDUP_CONFLICT, CandidateStatus.PENDING),
+               candidate(mia, "has no sister", CandidateSource.CONTRADICT, CandidateStatus.REJECTED)]
+    rows = {r.fact.claim: r.disputes for r in views.fact_rows([berlin, coffee, mia], Kind.DURABLE, NOW, 14, pending)}
+    assert rows == {"lives in Berlin": (("contradict", "lives in Tokyo"),),
+                    "loves coffee": (("dedup_conflict", "hates coffee"),), "has a sister": ()}

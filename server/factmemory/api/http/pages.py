@@ -148,9 +148,11 @@ class Pages:
         agent_id, entity_id = self.scope(request)
         summary = await self.summary(agent_id, entity_id)
         facts = await self.all_facts(agent_id, entity_id)
+        pending, _ = await review.list_candidates(
+            self.deps, agent_id, entity_id, CandidateStatus.PENDING, None, "", MAX_FACTS_SHOWN)
         now, decay = self.config.clock(), self.deps.tuning.current_decay_days
-        durable = views.fact_rows(facts, Kind.DURABLE, now, decay)
-        current = views.fact_rows(facts, Kind.CURRENT, now, decay)
+        durable = views.fact_rows(facts, Kind.DURABLE, now, decay, pending)
+        current = views.fact_rows(facts, Kind.CURRENT, now, decay, pending)
         return await self.render(
             request, "entity.html", agent_id=agent_id, entity=summary, durable=durable, current=current,
             weight_chart=views.weight_chart(current, now, decay), category_chart=views.category_chart(facts),

@@ -7,10 +7,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
+from uuid import UUID
 
 from factmemory.api.http import charts
 from factmemory.domain.errors import InvalidInput
-from factmemory.domain.models import CandidateSource, Fact, FactEdit, Kind, Resolution, Verification
+from factmemory.domain.models import (
+    Candidate,
+    CandidateSource,
+    CandidateStatus,
+    Fact,
+    FactEdit,
+    Kind,
+    Resolution,
+    Verification,
+)
 from factmemory.domain.ranking import SECONDS_PER_DAY, time_weight
 
 E = TypeVar("E", Kind, Verification)
@@ -23,17 +33,31 @@ class FactRow:
     fact: Fact
     weight: float
     standing: float
+    # Pending review items about this fact: (source, the other claim).
+    disputes: tuple[tuple[str, str], ...] = ()
 
     @property
     def evidence_count(self) -> int:
         return len(self.fact.evidence_message_ids)
 
 
-def fact_rows(facts: Iterable[Fact], kind: Kind, now: datetime, decay_days: float) -> list[FactRow]:
-    """The facts of one kind, strongest first (confidence x time weight; the provider multiplies in relevance)."""
-    rows = [FactRow(f, w, f.confidence * w) for f in facts if f.kind is kind
+def fact_rows(facts: Iterable[Fact], kind: Kind, now: datetime, decay_days: float,
+              pending: Iterable[Candidate] = ()) -> list[FactRow]:
+    """The facts of one kind, strongest first (confidence x time weight; the provider multiplies in relevance),
+    each with the pending review items that concern it."""
+    disputes = disputes_by_fact(pending)
+    rows = [FactRow(f, w, f.confidence * w, disputes.get(f.id, ())) for f in facts if f.kind is kind
             for w in (time_weight(f, now, decay_days),)]
     return sorted(rows, key=lambda r: (-r.standing, r.fact.category, r.fact.claim, str(r.fact.id)))
+
+
+def disputes_by_fact(pending: Iterable[Candidate]) -> dict[UUID, tuple[tuple[str, str], ...]]:
+    """Fact id -> (source, proposed claim) of each pending candidate about it, oldest first."""
+    found: dict[UUID, list[tuple[str, str]]] = {}
+    for c in pending:
+        if c.fact is not None and c.status is CandidateStatus.PENDING:
+            found.setdefault(c.fact.id, []).append((c.source.value, c.proposed_claim))
+    return {k: tuple(v) for k, v in found.items()}
 
 
 def age_days(fact: Fact, now: datetime) -> float:
@@ -92,19 +116,21 @@ def _enum(cls: type[E], text: str, default: E) -> E:
 
 
 NO_EDIT = FactEdit()
-# What the queue offers per source: every candidate can be accepted, rejected or kept beside the fact;
-# a near-duplicate add (dedup_conflict) can also be merged into it.
-RESOLUTIONS: dict[str, tuple[Resolution, ...]] = {
-    "contradict": (Resolution.ACCEPT, Resolution.REJECT, Resolution.KEEP_BOTH),
-    "dedup_conflict": (Resolution.ACCEPT, Resolution.REJECT, Resolution.KEEP_BOTH, Resolution.MERGE),
+# What the queue offers per source (label, resolution): a contradiction can replace the claim, be dropped, or be
+# kept as a fact of its own; a conflicting near-duplicate (kept beside the stored fact) can be dropped, replace
+# the stored fact, stay as a separate fact, or be merged into the stored fact (its claim and evidence).
+RESOLUTIONS: dict[str, tuple[tuple[str, Resolution], ...]] = {
+    "contradict": (("Accept", Resolution.ACCEPT), ("Reject", Resolution.REJECT), ("Keep both", Resolution.KEEP_BOTH)),
+    "dedup_conflict": (("Merge", Resolution.MERGE), ("Reject", Resolution.REJECT),
+                       ("Keep the new one only", Resolution.KEEP_NEW), ("Keep both", Resolution.KEEP_BOTH)),
 }
 RESOLVED: dict[Resolution, str] = {
     Resolution.ACCEPT: "accepted: the fact now says the proposed claim",
-    Resolution.REJECT: "rejected: the fact is unchanged",
-    Resolution.KEEP_BOTH: "kept both claims",
-    Resolution.KEEP_NEW: "kept the new claim",
-    Resolution.KEEP_OLD: "kept the old claim",
-    Resolution.MERGE: "merged into the existing fact",
+    Resolution.REJECT: "rejected: the stored fact stays as it was",
+    Resolution.KEEP_BOTH: "kept both as separate facts",
+    Resolution.KEEP_NEW: "kept the new fact; the stored one is removed",
+    Resolution.KEEP_OLD: "kept the stored fact; the new one is removed",
+    Resolution.MERGE: "merged: the stored fact takes the new claim and its evidence",
 }
 
 
