@@ -17,6 +17,8 @@ from playwright.async_api import BrowserContext, Page, async_playwright
 
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
+from factmemory.app import InsecureBind, check_bind, page_config
+from factmemory.settings import Settings
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
 from tests.support.fm import NOW, Person, add_current, add_durable, change, days_ago, facts_reply
@@ -254,3 +256,19 @@ async def test_without_a_session_the_page_needs_the_bearer_header(page_url: str,
     assert "default-src 'none'" in bearer.headers["content-security-policy"]
     posted = await api.post(f"{page_url}/logout", max_redirects=0)
     assert posted.status == 401
+
+
+async def test_the_page_answers_only_to_its_host_names(page_url: str, browser: BrowserContext) -> None:
+    # A DNS-rebinding page on another name must not read this one, even with the token it does not have.
+    rebound = await browser.request.get(f"{page_url}/login", headers={"Host": "evil.example"})
+    assert rebound.status == 400
+    assert (await browser.request.get(f"{page_url}/login")).status == 200
+
+
+def test_the_page_refuses_a_remote_bind_without_a_token(tmp_path: Path) -> None:
+    with pytest.raises(InsecureBind):
+        check_bind(Settings(http_listen="0.0.0.0:8080", data_dir=tmp_path))
+    check_bind(Settings(http_listen="0.0.0.0:8080", auth_token="t", data_dir=tmp_path))
+    check_bind(Settings(http_listen="127.0.0.1:8080", data_dir=tmp_path))
+    assert page_config(Settings(http_listen="0.0.0.0:8080", auth_token="t")).allowed_hosts == ("*",)
+    assert "localhost" in page_config(Settings(http_listen="127.0.0.1:8080")).allowed_hosts

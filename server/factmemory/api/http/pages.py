@@ -93,6 +93,12 @@ class Pages:
             raise NotFound(f"entity {entity_id} not found for this agent")
         return found[0]
 
+    async def name(self, agent_id: UUID, entity_id: UUID) -> str:
+        try:
+            return (await self.summary(agent_id, entity_id)).name
+        except NotFound:
+            return ""
+
     async def all_facts(self, agent_id: UUID, entity_id: UUID) -> list[Fact]:
         facts: list[Fact] = []
         after: UUID | None = None
@@ -202,7 +208,8 @@ class Pages:
         token = request.query_params.get("page", "")[:200]
         pending, next_token = await review.list_candidates(
             self.deps, agent_id, None, CandidateStatus.PENDING, source, token, PAGE_SIZE)
-        return await self.render(request, "queue.html", agent_id=agent_id, candidates=pending,
+        names = {e: await self.name(agent_id, e) for e in {c.entity_id for c in pending}}
+        return await self.render(request, "queue.html", agent_id=agent_id, candidates=pending, names=names,
                                  source=source.value if source else "", sources=list(CandidateSource),
                                  next_token=next_token, choices=views.RESOLUTIONS)
 
