@@ -149,6 +149,8 @@ async def test_every_review_task_in_a_real_browser(service: Service, llm: Script
     assert "Sam Rivera" in table and "Ada Byrne" in table and "Other Agent" not in table
     assert await page.inner_text("#queue-count") == "2"
     await snap(page, tmp_path, "entities", keep)
+    await page.goto(f"{agent}/entities?done=Your+account+is+locked,+call+555")  # a link cannot inject a notice
+    assert await page.locator(".notice").count() == 0
     await page.fill("#q", "ada")
     await page.click("button:has-text('Search')")
     assert "Sam Rivera" not in await page.inner_text("#entities")
@@ -172,7 +174,7 @@ async def test_every_review_task_in_a_real_browser(service: Service, llm: Script
     await page.click("a:has-text('contradict')")
     assert await page.locator("#queue article").count() == 1
     await page.click("#queue article button[value=accept]")
-    assert "accepted" in await page.inner_text(".notice")
+    assert "Accepted" in await page.inner_text(".notice")
     assert "lives in Tokyo" in await claims(service, s.sam) and "lives in Berlin" not in await claims(service, s.sam)
     assert await candidate_status(service, s.sam, "lives in Tokyo") == "accepted"
     await page.goto(f"{agent}/queue")
@@ -239,7 +241,7 @@ async def test_every_review_task_in_a_real_browser(service: Service, llm: Script
     await page.fill("#forget input[name=confirm]", s.ada.entity_id)
     await page.click("#forget button")
     assert await claims(service, s.ada) == set()
-    assert "forgot entity" in await page.inner_text(".notice")
+    assert "forgotten" in await page.inner_text(".notice")
     assert await claims(service, s.stranger) == {"likes tea"}
     assert dialogs == []
 

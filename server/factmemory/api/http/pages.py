@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ PAGE_SIZE = 50
 QUEUE_COUNT_LIMIT = 100
 MAX_FACTS_SHOWN = 1000
 ACTOR = "reviewer:page"
+FAILED_LOGIN_DELAY_S = 0.5
 STATUS = {NotFound: 404, InvalidInput: 400, Conflict: 409, NotConfigured: 503, Unavailable: 503}
 
 
@@ -78,8 +80,9 @@ class Pages:
     async def render(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
         agent_id = context.get("agent_id")
         queue = await self.queue_label(agent_id) if isinstance(agent_id, UUID) else ""
+        notice = views.NOTICES.get(request.query_params.get("done", ""), "")
         base = {"csrf": request.state.csrf, "auth": bool(self.config.token), "queue_count": queue,
-                "agent_id": agent_id, "active": "", "notice": request.query_params.get("done", "")[:200]}
+                "agent_id": agent_id, "active": "", "notice": notice}
         return self.templates.TemplateResponse(request, name, {**base, **context}, status_code=status_code)
 
     async def queue_label(self, agent_id: UUID) -> str:
@@ -121,12 +124,15 @@ class Pages:
         return await self.render(request, "start.html", error="")
 
     async def login_form(self, request: Request) -> Response:
+        if not self.config.token:
+            return RedirectResponse("/", status_code=303)
         return await self.render(request, "login.html", error="")
 
     async def login(self, request: Request) -> Response:
         form = await checked_form(request)
         token = form.get("token")
         if not self.config.token or not isinstance(token, str) or not security.same(token, self.config.token):
+            await asyncio.sleep(FAILED_LOGIN_DELAY_S)  # slows guessing; the token itself should be long
             return await self.render(request, "login.html", 401, error="That token is not right.")
         response = RedirectResponse("/", status_code=303)
         response.headers.append("set-cookie", security.cookie(
@@ -172,7 +178,7 @@ class Pages:
         confidence = views.parse_confidence(form.get("confidence", ""), -1.0)
         await edits.add_fact(self.deps, agent_id, entity_id, kind, form.get("category", "").strip(),
                               form.get("claim", ""), ACTOR, confidence=None if confidence < 0 else confidence)
-        return self.back(f"/agents/{agent_id}/entities/{entity_id}", "fact added")
+        return self.back(f"/agents/{agent_id}/entities/{entity_id}", "added")
 
     # --- one fact: history, edit, delete ------------------------------------------------------------------------
 
@@ -192,13 +198,13 @@ class Pages:
         if edit != views.NO_EDIT:
             await edits.update_fact(self.deps, agent_id, entity_id, fact_id, edit, ACTOR)
         return self.back(f"/agents/{agent_id}/entities/{entity_id}/facts/{fact_id}",
-                         "fact saved" if edit != views.NO_EDIT else "nothing changed")
+                         "saved" if edit != views.NO_EDIT else "unchanged")
 
     async def delete_fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         await checked_form(request)
         await edits.delete_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"], ACTOR)
-        return self.back(f"/agents/{agent_id}/entities/{entity_id}", "fact deleted")
+        return self.back(f"/agents/{agent_id}/entities/{entity_id}", "deleted")
 
     # --- review queue -------------------------------------------------------------------------------------------
 
@@ -222,7 +228,7 @@ class Pages:
         back = f"/agents/{agent_id}/queue"
         if views.parse_source(form.get("source", "")):
             back += f"?source={form['source']}"
-        return self.back(back, views.RESOLVED[resolution])
+        return self.back(back, resolution.value)
 
     # --- forget and export --------------------------------------------------------------------------------------
 
@@ -237,9 +243,8 @@ class Pages:
         form = text_fields(await checked_form(request))
         if form.get("confirm") != str(entity_id):
             raise InvalidInput("type the entity id to confirm forgetting it")
-        counts = await review.forget_entity(self.deps, agent_id, entity_id)
-        return self.back(f"/agents/{agent_id}/entities",
-                         f"forgot entity {entity_id}: {counts.facts} facts, {counts.candidates} review items")
+        await review.forget_entity(self.deps, agent_id, entity_id)
+        return self.back(f"/agents/{agent_id}/entities", "forgotten")
 
     async def export(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
@@ -257,6 +262,7 @@ class Pages:
 
     @staticmethod
     def back(path: str, notice: str) -> Response:
+        """Redirect after a post; the notice is a key of views.NOTICES, so a link cannot put its own text here."""
         sep = "&" if "?" in path else "?"
         return RedirectResponse(f"{path}{sep}{urlencode({'done': notice})}", status_code=303)
 

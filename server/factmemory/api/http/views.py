@@ -124,13 +124,19 @@ RESOLUTIONS: dict[str, tuple[tuple[str, Resolution], ...]] = {
     "dedup_conflict": (("Merge", Resolution.MERGE), ("Reject", Resolution.REJECT),
                        ("Keep the new one only", Resolution.KEEP_NEW), ("Keep both", Resolution.KEEP_BOTH)),
 }
-RESOLVED: dict[Resolution, str] = {
-    Resolution.ACCEPT: "accepted: the fact now says the proposed claim",
-    Resolution.REJECT: "rejected: the stored fact stays as it was",
-    Resolution.KEEP_BOTH: "kept both as separate facts",
-    Resolution.KEEP_NEW: "kept the new fact; the stored one is removed",
-    Resolution.KEEP_OLD: "kept the stored fact; the new one is removed",
-    Resolution.MERGE: "merged: the stored fact takes the new claim and its evidence",
+# What a redirect after a post may announce (the URL carries only the key).
+NOTICES: dict[str, str] = {
+    "added": "Fact added.",
+    "saved": "Fact saved.",
+    "unchanged": "Nothing changed.",
+    "deleted": "Fact deleted.",
+    "forgotten": "The entity is forgotten: its facts, review items, relationships and identities are erased.",
+    Resolution.ACCEPT.value: "Accepted: the fact now says the proposed claim.",
+    Resolution.REJECT.value: "Rejected: the stored fact stays as it was.",
+    Resolution.KEEP_BOTH.value: "Kept both as separate facts.",
+    Resolution.KEEP_NEW.value: "Kept the new fact; the stored one is removed.",
+    Resolution.KEEP_OLD.value: "Kept the stored fact; the new one is removed.",
+    Resolution.MERGE.value: "Merged: the stored fact takes the new claim and its evidence.",
 }
 
 
