@@ -134,12 +134,13 @@ async def test_every_review_task_in_a_real_browser(service: Service, llm: Script
 
     # Logging in: the token goes through the form, never the URL; the session cookie is HttpOnly + Strict.
     await page.goto(f"{agent}/entities")
-    assert page.url == f"{page_url}/login"
+    assert page.url.startswith(f"{page_url}/login?next=")
     await page.fill("#token", "wrong")
     await page.click("button:has-text('Log in')")
     assert "not right" in await page.inner_text("main")
     await page.fill("#token", TOKEN)
     await page.click("button:has-text('Log in')")
+    assert page.url == f"{agent}/entities"  # back where the login started
     [session] = [c for c in await browser.cookies() if c["name"] == "fm_session"]
     assert session["httpOnly"] and session["sameSite"] == "Strict"
 
@@ -250,7 +251,7 @@ async def test_without_a_session_the_page_needs_the_bearer_header(page_url: str,
     api = browser.request
     agent = f"{page_url}/agents/{uuid.uuid4()}/entities"
     anonymous = await api.get(agent, max_redirects=0)
-    assert anonymous.status == 303 and anonymous.headers["location"] == "/login"
+    assert anonymous.status == 303 and anonymous.headers["location"].startswith("/login?next=")
     in_url = await api.get(f"{agent}?token={TOKEN}", max_redirects=0)
     assert in_url.status == 303
     bearer = await api.get(agent, headers={"Authorization": f"Bearer {TOKEN}"})

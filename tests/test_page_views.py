@@ -11,7 +11,7 @@ import pytest
 
 from factmemory.api.http import charts, views
 from factmemory.api.http.charts import HEIGHT, LEFT, TOP, WIDTH, Point
-from factmemory.api.http.security import SESSION_TTL_S, Sessions
+from factmemory.api.http.security import SESSION_TTL_S, Sessions, local_path
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.models import Candidate, CandidateSource, CandidateStatus, Fact, FactEdit, Kind, Verification
 
@@ -141,3 +141,10 @@ def test_pending_review_items_mark_the_fact_they_concern() -> None:
     rows = {r.fact.claim: r.disputes for r in views.fact_rows([berlin, coffee, mia], Kind.DURABLE, NOW, 14, pending)}
     assert rows == {"lives in Berlin": (("contradict", "lives in Tokyo"),),
                     "loves coffee": (("dedup_conflict", "hates coffee"),), "has a sister": ()}
+
+
+@pytest.mark.parametrize(("target", "expected"), [
+    ("/agents/x/queue", "/agents/x/queue"), ("//evil.example/x", "/"), ("https://evil.example", "/"),
+    ("/\\evil.example", "/"), ("", "/")])
+def test_after_login_only_a_local_path(target: str, expected: str) -> None:
+    assert local_path(target) == expected

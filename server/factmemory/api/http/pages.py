@@ -126,15 +126,17 @@ class Pages:
     async def login_form(self, request: Request) -> Response:
         if not self.config.token:
             return RedirectResponse("/", status_code=303)
-        return await self.render(request, "login.html", error="")
+        return await self.render(request, "login.html", error="",
+                                 next=security.local_path(request.query_params.get("next", "")))
 
     async def login(self, request: Request) -> Response:
         form = await checked_form(request)
         token = form.get("token")
         if not self.config.token or not isinstance(token, str) or not security.same(token, self.config.token):
             await asyncio.sleep(FAILED_LOGIN_DELAY_S)  # slows guessing; the token itself should be long
-            return await self.render(request, "login.html", 401, error="That token is not right.")
-        response = RedirectResponse("/", status_code=303)
+            return await self.render(request, "login.html", 401, error="That token is not right.",
+                                     next=security.local_path(str(form.get("next", ""))))
+        response = RedirectResponse(security.local_path(str(form.get("next", ""))), status_code=303)
         response.headers.append("set-cookie", security.cookie(
             SESSION_COOKIE, self.sessions.open(), request.url.scheme == "https", security.SESSION_TTL_S))
         return response

@@ -7,6 +7,7 @@ import secrets
 import time
 from collections.abc import Callable
 from http.cookies import SimpleCookie
+from urllib.parse import urlencode
 
 from starlette.datastructures import FormData, MutableHeaders
 from starlette.exceptions import HTTPException
@@ -87,7 +88,7 @@ class RequireToken:
             return
         response: Response
         if scope["method"] in ("GET", "HEAD"):
-            response = RedirectResponse("/login", status_code=303)
+            response = RedirectResponse("/login?" + urlencode({"next": scope["path"]}), status_code=303)
         else:
             response = Response("authentication required", status_code=401,
                                 headers={"www-authenticate": "Bearer"})
@@ -130,6 +131,13 @@ class CsrfCookie:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def local_path(target: str) -> str:
+    """Where to go after logging in: a path on this site only (never another host), else the start page."""
+    if target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return "/"
 
 
 def cookie(name: str, value: str, secure: bool, max_age: int | None = None) -> str:
