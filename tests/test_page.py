@@ -185,16 +185,17 @@ async def test_every_review_task_in_a_real_browser(service: Service, llm: Script
     assert "loves coffee" in await claims(service, s.sam) and "hates coffee" not in await claims(service, s.sam)
     assert await page.inner_text("#queue-count") == "0"
 
-    # Edit a fact through its history page, then the history shows the edit.
+    # Edit the fact just corrected, through its history page; the history shows both changes and who made them.
     await page.goto(sam)
-    await page.locator("#durable tr", has_text="wants to run a marathon").locator("a:has-text('history')").click()
-    await page.fill("#edit-fact input[name=claim]", "wants to run the Berlin marathon")
+    await page.locator("#durable tr", has_text="lives in Tokyo").locator("a:has-text('history')").click()
+    await page.fill("#edit-fact input[name=claim]", "lives in Tokyo, in Shibuya")
     await page.fill("#edit-fact input[name=confidence]", "0.9")
     await page.click("#edit-fact button[type=submit]")
     row = await service.pool.fetchrow("SELECT claim, confidence FROM facts WHERE entity_id = $1 AND claim LIKE $2",
-                                      uuid.UUID(s.sam.entity_id), "wants to run%")
-    assert row is not None and row["claim"] == "wants to run the Berlin marathon" and row["confidence"] == 0.9
-    assert "edited" in await page.inner_text("#history")
+                                      uuid.UUID(s.sam.entity_id), "lives in%")
+    assert row is not None and row["claim"] == "lives in Tokyo, in Shibuya" and row["confidence"] == 0.9
+    history = await page.inner_text("#history")
+    assert "candidate accepted" in history and "edited" in history and "reviewer:page" in history
     await snap(page, tmp_path, "history", keep)
 
     # Delete a fact from the entity page.

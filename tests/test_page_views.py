@@ -148,3 +148,8 @@ def test_pending_review_items_mark_the_fact_they_concern() -> None:
     ("/\\evil.example", "/"), ("", "/")])
 def test_after_login_only_a_local_path(target: str, expected: str) -> None:
     assert local_path(target) == expected
+
+
+def test_history_names_the_message_briefly_and_people_fully() -> None:
+    assert views.short_actor("message:2de34063-b094-4d99-bebb-ece8520d7a45") == "message 2de34063"
+    assert views.short_actor("reviewer:page") == "reviewer:page"

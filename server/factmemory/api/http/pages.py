@@ -65,6 +65,7 @@ def templates() -> Jinja2Templates:
     env.filters["short"] = lambda value: str(value)[:8]
     env.filters["when"] = lambda at: at.strftime("%Y-%m-%d %H:%M") if at else "—"
     env.filters["pct"] = lambda x: f"{x:.2f}"
+    env.filters["actor"] = views.short_actor
     return Jinja2Templates(env=env)
 
 

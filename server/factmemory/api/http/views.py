@@ -75,6 +75,12 @@ def category_chart(facts: Iterable[Fact]) -> str:
     return charts.category_bars([(kind, category, n) for (kind, category), n in counts.items()])
 
 
+def short_actor(actor: str) -> str:
+    """'message:<long id>' -> 'message <first 8>'; people and imports are shown as they are."""
+    kind, _, ident = actor.partition(":")
+    return f"message {ident[:8]}" if kind == "message" and len(ident) > 12 else actor
+
+
 def queue_label(count: int, more: bool) -> str:
     """The pending count shown in the navigation: exact below the page size, '100+' beyond it."""
     return f"{count}+" if more else str(count)
