@@ -276,3 +276,4 @@ def test_the_page_refuses_a_remote_bind_without_a_token(tmp_path: Path) -> None:
     check_bind(Settings(http_listen="127.0.0.1:8080", data_dir=tmp_path))
     assert page_config(Settings(http_listen="0.0.0.0:8080", auth_token="t")).allowed_hosts == ("*",)
     assert "localhost" in page_config(Settings(http_listen="127.0.0.1:8080")).allowed_hosts
+    assert "[::1]" in page_config(Settings(http_listen="[::1]:8080")).allowed_hosts

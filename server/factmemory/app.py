@@ -112,7 +112,8 @@ def check_bind(settings: Settings) -> None:
 def page_config(settings: Settings) -> PageConfig:
     """The review page answers to loopback names and the host it was told to listen on."""
     host = split_address(settings.http_listen or "127.0.0.1:0")[0]
-    hosts = ("*",) if host in ("0.0.0.0", "::", "") else ("127.0.0.1", "localhost", host)
+    named = f"[{host}]" if ":" in host else host  # a Host header writes an IPv6 address in brackets
+    hosts = ("*",) if host in ("0.0.0.0", "::", "") else ("127.0.0.1", "localhost", "[::1]", named)
     return PageConfig(token=settings.auth_token, allowed_hosts=hosts)
 
 
