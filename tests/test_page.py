@@ -138,6 +138,7 @@ async def test_every_review_task_in_a_real_browser(service: Service, llm: Script
     await page.fill("#token", "wrong")
     await page.click("button:has-text('Log in')")
     assert "not right" in await page.inner_text("main")
+    await page.fill("#name", "Dana")
     await page.fill("#token", TOKEN)
     await page.click("button:has-text('Log in')")
     assert page.url == f"{agent}/entities"  # back where the login started
@@ -195,7 +196,7 @@ async def test_every_review_task_in_a_real_browser(service: Service, llm: Script
                                       uuid.UUID(s.sam.entity_id), "lives in%")
     assert row is not None and row["claim"] == "lives in Tokyo, in Shibuya" and row["confidence"] == 0.9
     history = await page.inner_text("#history")
-    assert "candidate accepted" in history and "edited" in history and "reviewer:page" in history
+    assert "candidate accepted" in history and "edited" in history and "reviewer:Dana" in history
     await snap(page, tmp_path, "history", keep)
 
     # Delete a fact from the entity page.

@@ -118,8 +118,9 @@ def test_queue_label_says_when_there_are_more() -> None:
 def test_sessions_expire_and_close() -> None:
     now = [0.0]
     sessions = Sessions(clock=lambda: now[0])
-    a, b = sessions.open(), sessions.open()
+    a, b = sessions.open("Dana"), sessions.open()
     assert a != b and sessions.valid(a) and not sessions.valid("guess")
+    assert sessions.reviewer(a) == "Dana" and sessions.reviewer(b) == "" and sessions.reviewer("guess") == ""
     sessions.close(a)
     assert not sessions.valid(a) and sessions.valid(b)
     now[0] = SESSION_TTL_S + 1

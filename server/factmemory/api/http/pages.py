@@ -38,6 +38,7 @@ from factmemory.domain.models import (
     Kind,
     Verification,
 )
+from factmemory.domain.review import reviewer_actor
 from factmemory.usecases import edits, review
 from factmemory.usecases.deps import Deps
 
@@ -45,7 +46,7 @@ HERE = Path(__file__).parent
 PAGE_SIZE = 50
 QUEUE_COUNT_LIMIT = 100
 MAX_FACTS_SHOWN = 1000
-ACTOR = "reviewer:page"
+REVIEWER_NAME_CHARS = 60
 FAILED_LOGIN_DELAY_S = 0.5
 STATUS = {NotFound: 404, InvalidInput: 400, Conflict: 409, NotConfigured: 503, Unavailable: 503}
 
@@ -139,7 +140,8 @@ class Pages:
                                      next=security.local_path(str(form.get("next", ""))))
         response = RedirectResponse(security.local_path(str(form.get("next", ""))), status_code=303)
         response.headers.append("set-cookie", security.cookie(
-            SESSION_COOKIE, self.sessions.open(), request.url.scheme == "https", security.SESSION_TTL_S))
+            SESSION_COOKIE, self.sessions.open(str(form.get("name", ""))[:REVIEWER_NAME_CHARS]),
+            request.url.scheme == "https", security.SESSION_TTL_S))
         return response
 
     async def logout(self, request: Request) -> Response:
@@ -178,9 +180,9 @@ class Pages:
         agent_id, entity_id = self.scope(request)
         form = text_fields(await checked_form(request))
         kind = views.parse_kind(form.get("kind", ""))
-        confidence = views.parse_confidence(form.get("confidence", ""), -1.0)
         await edits.add_fact(self.deps, agent_id, entity_id, kind, form.get("category", "").strip(),
-                              form.get("claim", ""), ACTOR, confidence=None if confidence < 0 else confidence)
+                              form.get("claim", ""), self.actor(request),
+                              confidence=views.optional_confidence(form.get("confidence", "")))
         return self.back(f"/agents/{agent_id}/entities/{entity_id}", "added")
 
     # --- one fact: history, edit, delete ------------------------------------------------------------------------
@@ -199,14 +201,15 @@ class Pages:
         fact, _ = await review.get_fact(self.deps, agent_id, entity_id, fact_id)
         edit = views.edit_from_form(fact, form)
         if edit != views.NO_EDIT:
-            await edits.update_fact(self.deps, agent_id, entity_id, fact_id, edit, ACTOR)
+            await edits.update_fact(self.deps, agent_id, entity_id, fact_id, edit, self.actor(request))
         return self.back(f"/agents/{agent_id}/entities/{entity_id}/facts/{fact_id}",
                          "saved" if edit != views.NO_EDIT else "unchanged")
 
     async def delete_fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         await checked_form(request)
-        await edits.delete_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"], ACTOR)
+        await edits.delete_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"],
+                                self.actor(request))
         return self.back(f"/agents/{agent_id}/entities/{entity_id}", "deleted")
 
     # --- review queue -------------------------------------------------------------------------------------------
@@ -227,7 +230,7 @@ class Pages:
         form = text_fields(await checked_form(request))
         resolution = views.parse_resolution(form.get("resolution", ""))
         await review.resolve_candidate(self.deps, agent_id, entity_id, request.path_params["candidate_id"],
-                                       resolution, ACTOR, self.config.clock())
+                                       resolution, self.actor(request), self.config.clock())
         back = f"/agents/{agent_id}/queue"
         if views.parse_source(form.get("source", "")):
             back += f"?source={form['source']}"
@@ -258,6 +261,10 @@ class Pages:
                         headers={"content-disposition": f'attachment; filename="entity-{entity_id}.json"'})
 
     # --- small helpers ------------------------------------------------------------------------------------------
+
+    def actor(self, request: Request) -> str:
+        """Who the history names: the reviewer's name from the login form, else 'page'."""
+        return reviewer_actor(self.sessions.reviewer(request.cookies.get(SESSION_COOKIE, "")) or "page")
 
     @staticmethod
     def scope(request: Request) -> tuple[UUID, UUID]:

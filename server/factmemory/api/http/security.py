@@ -38,27 +38,32 @@ def same(a: str, b: str) -> bool:
 
 
 class Sessions:
-    """Random session ids held in memory (a restart logs everyone out), each valid for SESSION_TTL_S."""
+    """Random session ids held in memory (a restart logs everyone out), each valid for SESSION_TTL_S and carrying
+    the name the reviewer gave at login (for the history of what they change)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._expiry: dict[str, float] = {}
+        self._open: dict[str, tuple[float, str]] = {}
         self._clock = clock
 
-    def open(self) -> str:
+    def open(self, reviewer: str = "") -> str:
         now = self._clock()
-        self._expiry = {k: t for k, t in self._expiry.items() if t > now}
-        while len(self._expiry) >= MAX_SESSIONS:
-            self._expiry.pop(next(iter(self._expiry)))
+        self._open = {k: v for k, v in self._open.items() if v[0] > now}
+        while len(self._open) >= MAX_SESSIONS:
+            self._open.pop(next(iter(self._open)))
         session = secrets.token_urlsafe(32)
-        self._expiry[session] = now + SESSION_TTL_S
+        self._open[session] = (now + SESSION_TTL_S, reviewer)
         return session
 
     def valid(self, session: str) -> bool:
-        expiry = self._expiry.get(session)
-        return expiry is not None and expiry > self._clock()
+        found = self._open.get(session)
+        return found is not None and found[0] > self._clock()
+
+    def reviewer(self, session: str) -> str:
+        """The name given at login, "" when none (or no valid session)."""
+        return self._open[session][1] if self.valid(session) else ""
 
     def close(self, session: str) -> None:
-        self._expiry.pop(session, None)
+        self._open.pop(session, None)
 
 
 def _cookies(scope: Scope) -> dict[str, str]:

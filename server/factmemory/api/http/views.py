@@ -114,6 +114,11 @@ def parse_confidence(text: str, default: float) -> float:
     return value
 
 
+def optional_confidence(text: str) -> float | None:
+    """An added fact's confidence: None (the service's default) when the field is left empty."""
+    return parse_confidence(text, 0.0) if text.strip() else None
+
+
 def _enum(cls: type[E], text: str, default: E) -> E:
     try:
         return cls(text) if text else default
