@@ -21,6 +21,7 @@ from tests.support.llm_stub import ScriptedLLM
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--long", action="store_true", help="run the long load test and the full benchmark")
+    parser.addoption("--screenshots", action="store_true", help="write the review page's views to docs/screenshots")
 
 
 @pytest.fixture(scope="session")

@@ -28,6 +28,8 @@ from factmemory.api.grpc.health import HealthWatch, Probe
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
 from factmemory.api.grpc.metrics import Observe
 from factmemory.api.grpc.servicer import FactMemoryServicer
+from factmemory.api.http.pages import PageConfig
+from factmemory.api.http.server import PageListener, split_address
 from factmemory.domain.ops import Limits
 from factmemory.ports import Embedder, NullTelemetry, Telemetry
 from factmemory.settings import Settings
@@ -55,7 +57,8 @@ def _host_of(url: str) -> str:
     return f"{host}:{parts.port}" if parts.port else host
 
 
-def startup_line(settings: Settings, address: str, metrics_address: str | None = None) -> str:
+def startup_line(settings: Settings, address: str, metrics_address: str | None = None,
+                 page_address: str | None = None) -> str:
     """The effective configuration in one line, every secret left out (the database URL's user and password,
     the API key, the auth token)."""
     if settings.database_url:
@@ -71,8 +74,9 @@ def startup_line(settings: Settings, address: str, metrics_address: str | None =
     tls = "on" if settings.tls_cert_file and settings.tls_key_file else "off"
     auth = "on" if settings.auth_token else "off"
     metrics = metrics_address or settings.metrics_address or "off"
+    page = page_address or settings.http_listen or "off"
     return (f"factmemory config: listen={address} database={database} embedder={embedder} llm={llm} tls={tls} "
-            f"auth={auth} metrics={metrics} log_format={settings.log_format}")
+            f"auth={auth} metrics={metrics} review_page={page} log_format={settings.log_format}")
 
 
 def _openai_client(settings: Settings, timeout_s: float, max_retries: int) -> openai.AsyncOpenAI:
@@ -160,12 +164,31 @@ def _is_loopback(address: str) -> bool:
 
 
 def check_bind(settings: Settings) -> None:
-    if settings.auth_token or _is_loopback(settings.listen) or settings.allow_remote_unauthenticated:
-        return
-    raise InsecureBind(
-        f"refusing to listen on {settings.listen} without FACTMEMORY_AUTH_TOKEN; set a token, listen on "
-        "127.0.0.1, or set FACTMEMORY_ALLOW_REMOTE_UNAUTHENTICATED=1"
-    )
+    for address in (settings.listen, settings.http_listen):
+        if address is None or settings.auth_token or _is_loopback(address) or settings.allow_remote_unauthenticated:
+            continue
+        raise InsecureBind(
+            f"refusing to listen on {address} without FACTMEMORY_AUTH_TOKEN; set a token, listen on "
+            "127.0.0.1, or set FACTMEMORY_ALLOW_REMOTE_UNAUTHENTICATED=1"
+        )
+
+
+def page_config(settings: Settings) -> PageConfig:
+    """The review page answers to loopback names and the host it was told to listen on."""
+    host = split_address(settings.http_listen or "127.0.0.1:0")[0]
+    named = f"[{host}]" if ":" in host else host  # a Host header writes an IPv6 address in brackets
+    hosts = ("*",) if host in ("0.0.0.0", "::", "") else ("127.0.0.1", "localhost", "[::1]", named)
+    return PageConfig(token=settings.auth_token, allowed_hosts=hosts)
+
+
+async def start_page(deps: Deps, settings: Settings) -> PageListener | None:
+    """The review page's HTTP listener when FACTMEMORY_HTTP_LISTEN is set."""
+    if not settings.http_listen:
+        return None
+    page = PageListener(deps, page_config(settings), settings.http_listen)
+    await page.start()
+    print(f"factmemory review page on http://{settings.http_listen.rsplit(':', 1)[0]}:{page.port}/", flush=True)
+    return page
 
 
 def create_server(deps: Deps, settings: Settings, health_servicer: health.aio.HealthServicer | None = None
@@ -254,7 +277,9 @@ async def serve(settings: Settings) -> int:
         await watch.set_all(health_pb2.HealthCheckResponse.SERVING)
         host = settings.listen.rsplit(":", 1)[0]
         metrics_address = metrics_server.address if metrics_server is not None else None
-        print(startup_line(settings, f"{host}:{port}", metrics_address), flush=True)
+        page = await start_page(runtime.deps, settings)
+        page_address = None if page is None else f"{(settings.http_listen or '').rsplit(':', 1)[0]}:{page.port}"
+        print(startup_line(settings, f"{host}:{port}", metrics_address, page_address), flush=True)
         if not settings.auth_token:
             print(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}",
                   flush=True)
@@ -271,6 +296,8 @@ async def serve(settings: Settings) -> int:
             log.info("shutting down: draining in-flight calls for up to %.0f s", settings.grace_s)
             watching.cancel()
             await health_servicer.enter_graceful_shutdown()
+            if page is not None:
+                await page.stop()
             await server.stop(settings.grace_s)
         lost = None if watching.cancelled() else watching.exception()
         if lost is not None:

@@ -20,6 +20,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="FACTMEMORY_", frozen=True, extra="ignore")
 
     listen: str = "127.0.0.1:50051"
+    # The review page (HTTP, host:port); off when unset.
+    http_listen: str | None = None
     database_url: str | None = None
     data_dir: Path = Path(".factmemory")
     embedder: Literal["local", "openai"] = "local"

@@ -1,0 +1,337 @@
+"""The review page's routes: each handler parses the request, calls one or two use-cases and renders a template."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+from uuid import UUID
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from factmemory.api.http import security, views
+from factmemory.api.http.security import SESSION_COOKIE, RequireToken, Sessions, checked_form
+from factmemory.domain.errors import Conflict, FactMemoryError, InvalidInput, NotConfigured, NotFound, Unavailable
+from factmemory.domain.models import (
+    CURRENT_CATEGORIES,
+    DURABLE_CATEGORIES,
+    UNCATEGORIZED,
+    CandidateSource,
+    CandidateStatus,
+    EntitySummary,
+    Fact,
+    Kind,
+    Verification,
+)
+from factmemory.domain.review import reviewer_actor
+from factmemory.usecases import edits, review
+from factmemory.usecases.deps import Deps
+
+HERE = Path(__file__).parent
+PAGE_SIZE = 50
+QUEUE_COUNT_LIMIT = 100
+MAX_FACTS_SHOWN = 1000
+REVIEWER_NAME_CHARS = 60
+FAILED_LOGIN_DELAY_S = 0.5
+STATUS = {NotFound: 404, InvalidInput: 400, Conflict: 409, NotConfigured: 503, Unavailable: 503}
+
+
+@dataclass(frozen=True)
+class PageConfig:
+    """What the page needs beyond the use-cases: the token (None = open) and the host names it answers to."""
+
+    token: str | None = None
+    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+
+
+def templates() -> Jinja2Templates:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["short"] = lambda value: str(value)[:8]
+    env.filters["when"] = lambda at: at.strftime("%Y-%m-%d %H:%M") if at else "—"
+    env.filters["pct"] = lambda x: f"{x:.2f}"
+    env.filters["actor"] = views.short_actor
+    return Jinja2Templates(env=env)
+
+
+class Pages:
+    """The handlers, bound to the use-case collaborators and the page settings."""
+
+    def __init__(self, deps: Deps, config: PageConfig, sessions: Sessions) -> None:
+        self.deps, self.config, self.sessions = deps, config, sessions
+        self.templates = templates()
+
+    # --- rendering helpers --------------------------------------------------------------------------------------
+
+    async def render(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
+        agent_id = context.get("agent_id")
+        queue = await self.queue_label(agent_id) if isinstance(agent_id, UUID) else ""
+        notice = views.NOTICES.get(request.query_params.get("done", ""), "")
+        base = {"csrf": request.state.csrf, "auth": bool(self.config.token), "queue_count": queue,
+                "agent_id": agent_id, "active": "", "notice": notice}
+        return self.templates.TemplateResponse(request, name, {**base, **context}, status_code=status_code)
+
+    async def queue_label(self, agent_id: UUID) -> str:
+        pending, more = await review.list_candidates(
+            self.deps, agent_id, None, CandidateStatus.PENDING, None, "", QUEUE_COUNT_LIMIT)
+        return views.queue_label(len(pending), bool(more))
+
+    async def summary(self, agent_id: UUID, entity_id: UUID) -> EntitySummary:
+        found, _ = await review.list_entities(self.deps, agent_id, str(entity_id), "", 1)
+        if not found or found[0].entity_id != entity_id:
+            raise NotFound(f"entity {entity_id} not found for this agent")
+        return found[0]
+
+    async def name(self, agent_id: UUID, entity_id: UUID) -> str:
+        try:
+            return (await self.summary(agent_id, entity_id)).name
+        except NotFound:
+            return ""
+
+    async def all_facts(self, agent_id: UUID, entity_id: UUID) -> list[Fact]:
+        facts: list[Fact] = []
+        after: UUID | None = None
+        while len(facts) < MAX_FACTS_SHOWN:
+            page, after = await review.list_facts(self.deps, agent_id, entity_id, None, after, 200)
+            facts.extend(page)
+            if after is None:
+                break
+        return facts
+
+    # --- start, login -------------------------------------------------------------------------------------------
+
+    async def start(self, request: Request) -> Response:
+        agent = request.query_params.get("agent", "").strip()
+        if agent:
+            try:
+                return RedirectResponse(f"/agents/{UUID(agent)}/entities", status_code=303)
+            except ValueError:
+                return await self.render(request, "start.html", 400, error="That is not an agent id (a UUID).")
+        return await self.render(request, "start.html", error="")
+
+    async def login_form(self, request: Request) -> Response:
+        if not self.config.token:
+            return RedirectResponse("/", status_code=303)
+        return await self.render(request, "login.html", error="",
+                                 next=security.local_path(request.query_params.get("next", "")))
+
+    async def login(self, request: Request) -> Response:
+        form = await checked_form(request)
+        token = form.get("token")
+        if not self.config.token or not isinstance(token, str) or not security.same(token, self.config.token):
+            await asyncio.sleep(FAILED_LOGIN_DELAY_S)  # slows guessing; the token itself should be long
+            return await self.render(request, "login.html", 401, error="That token is not right.",
+                                     next=security.local_path(str(form.get("next", ""))))
+        response = RedirectResponse(security.local_path(str(form.get("next", ""))), status_code=303)
+        response.headers.append("set-cookie", security.cookie(
+            SESSION_COOKIE, self.sessions.open(str(form.get("name", ""))[:REVIEWER_NAME_CHARS]),
+            request.url.scheme == "https", security.SESSION_TTL_S))
+        return response
+
+    async def logout(self, request: Request) -> Response:
+        await checked_form(request)
+        self.sessions.close(request.cookies.get(SESSION_COOKIE, ""))
+        response = RedirectResponse("/login" if self.config.token else "/", status_code=303)
+        response.headers.append("set-cookie", security.cookie(SESSION_COOKIE, "", False, 0))
+        return response
+
+    # --- entities -----------------------------------------------------------------------------------------------
+
+    async def entities(self, request: Request) -> Response:
+        agent_id: UUID = request.path_params["agent_id"]
+        query = request.query_params.get("q", "").strip()[:100]
+        token = request.query_params.get("page", "")[:200]
+        found, next_token = await review.list_entities(self.deps, agent_id, query, token, PAGE_SIZE)
+        return await self.render(request, "entities.html", agent_id=agent_id, entities=found, q=query,
+                                 next_token=next_token)
+
+    async def entity(self, request: Request) -> Response:
+        agent_id, entity_id = self.scope(request)
+        summary = await self.summary(agent_id, entity_id)
+        facts = await self.all_facts(agent_id, entity_id)
+        pending, _ = await review.list_candidates(
+            self.deps, agent_id, entity_id, CandidateStatus.PENDING, None, "", MAX_FACTS_SHOWN)
+        now, decay = self.config.clock(), self.deps.tuning.current_decay_days
+        durable = views.fact_rows(facts, Kind.DURABLE, now, decay, pending)
+        current = views.fact_rows(facts, Kind.CURRENT, now, decay, pending)
+        return await self.render(
+            request, "entity.html", agent_id=agent_id, entity=summary, durable=durable, current=current,
+            weight_chart=views.weight_chart(current, now, decay), category_chart=views.category_chart(facts),
+            decay_days=decay, truncated=len(facts) >= MAX_FACTS_SHOWN, categories=self.categories(),
+            kinds=list(Kind))
+
+    async def add_fact(self, request: Request) -> Response:
+        agent_id, entity_id = self.scope(request)
+        form = text_fields(await checked_form(request))
+        kind = views.parse_kind(form.get("kind", ""))
+        await edits.add_fact(self.deps, agent_id, entity_id, kind, form.get("category", "").strip(),
+                              form.get("claim", ""), self.actor(request),
+                              confidence=views.optional_confidence(form.get("confidence", "")))
+        return self.back(f"/agents/{agent_id}/entities/{entity_id}", "added")
+
+    # --- one fact: history, edit, delete ------------------------------------------------------------------------
+
+    async def fact(self, request: Request) -> Response:
+        agent_id, entity_id = self.scope(request)
+        fact, history = await review.get_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"])
+        return await self.render(request, "fact.html", agent_id=agent_id, entity_id=entity_id, fact=fact,
+                                 history=history, categories=self.categories(), kinds=list(Kind),
+                                 verifications=list(Verification))
+
+    async def edit_fact(self, request: Request) -> Response:
+        agent_id, entity_id = self.scope(request)
+        fact_id: UUID = request.path_params["fact_id"]
+        form = text_fields(await checked_form(request))
+        fact, _ = await review.get_fact(self.deps, agent_id, entity_id, fact_id)
+        edit = views.edit_from_form(fact, form)
+        if edit != views.NO_EDIT:
+            await edits.update_fact(self.deps, agent_id, entity_id, fact_id, edit, self.actor(request))
+        return self.back(f"/agents/{agent_id}/entities/{entity_id}/facts/{fact_id}",
+                         "saved" if edit != views.NO_EDIT else "unchanged")
+
+    async def delete_fact(self, request: Request) -> Response:
+        agent_id, entity_id = self.scope(request)
+        await checked_form(request)
+        await edits.delete_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"],
+                                self.actor(request))
+        return self.back(f"/agents/{agent_id}/entities/{entity_id}", "deleted")
+
+    # --- review queue -------------------------------------------------------------------------------------------
+
+    async def queue(self, request: Request) -> Response:
+        agent_id: UUID = request.path_params["agent_id"]
+        source = views.parse_source(request.query_params.get("source", ""))
+        token = request.query_params.get("page", "")[:200]
+        pending, next_token = await review.list_candidates(
+            self.deps, agent_id, None, CandidateStatus.PENDING, source, token, PAGE_SIZE)
+        names = {e: await self.name(agent_id, e) for e in {c.entity_id for c in pending}}
+        return await self.render(request, "queue.html", agent_id=agent_id, candidates=pending, names=names,
+                                 source=source.value if source else "", sources=list(CandidateSource),
+                                 next_token=next_token, choices=views.RESOLUTIONS)
+
+    async def resolve(self, request: Request) -> Response:
+        agent_id, entity_id = self.scope(request)
+        form = text_fields(await checked_form(request))
+        resolution = views.parse_resolution(form.get("resolution", ""))
+        await review.resolve_candidate(self.deps, agent_id, entity_id, request.path_params["candidate_id"],
+                                       resolution, self.actor(request), self.config.clock())
+        back = f"/agents/{agent_id}/queue"
+        if views.parse_source(form.get("source", "")):
+            back += f"?source={form['source']}"
+        return self.back(back, resolution.value)
+
+    # --- forget and export --------------------------------------------------------------------------------------
+
+    async def confirm(self, request: Request) -> Response:
+        agent_id, entity_id = self.scope(request)
+        action = request.url.path.rsplit("/", 1)[1]
+        summary = await self.summary(agent_id, entity_id)
+        return await self.render(request, "confirm.html", agent_id=agent_id, entity=summary, action=action)
+
+    async def forget(self, request: Request) -> Response:
+        agent_id, entity_id = self.scope(request)
+        form = text_fields(await checked_form(request))
+        if form.get("confirm") != str(entity_id):
+            raise InvalidInput("type the entity id to confirm forgetting it")
+        await review.forget_entity(self.deps, agent_id, entity_id)
+        return self.back(f"/agents/{agent_id}/entities", "forgotten")
+
+    async def export(self, request: Request) -> Response:
+        agent_id, entity_id = self.scope(request)
+        await checked_form(request)
+        await self.summary(agent_id, entity_id)
+        data = await review.export_entity(self.deps, agent_id, entity_id)
+        return Response(json.dumps(data, indent=2, default=str, ensure_ascii=False), media_type="application/json",
+                        headers={"content-disposition": f'attachment; filename="entity-{entity_id}.json"'})
+
+    # --- small helpers ------------------------------------------------------------------------------------------
+
+    def actor(self, request: Request) -> str:
+        """Who the history names: the reviewer's name from the login form, else 'page'."""
+        return reviewer_actor(self.sessions.reviewer(request.cookies.get(SESSION_COOKIE, "")) or "page")
+
+    @staticmethod
+    def scope(request: Request) -> tuple[UUID, UUID]:
+        return request.path_params["agent_id"], request.path_params["entity_id"]
+
+    @staticmethod
+    def back(path: str, notice: str) -> Response:
+        """Redirect after a post; the notice is a key of views.NOTICES, so a link cannot put its own text here."""
+        sep = "&" if "?" in path else "?"
+        return RedirectResponse(f"{path}{sep}{urlencode({'done': notice})}", status_code=303)
+
+    @staticmethod
+    def categories() -> dict[str, tuple[str, ...]]:
+        return {Kind.DURABLE.value: (*DURABLE_CATEGORIES, UNCATEGORIZED), Kind.CURRENT.value: CURRENT_CATEGORIES}
+
+    # --- errors -------------------------------------------------------------------------------------------------
+
+    async def domain_error(self, request: Request, exc: Exception) -> Response:
+        status = next((code for cls, code in STATUS.items() if isinstance(exc, cls)), 500)
+        message = str(exc) if isinstance(exc, FactMemoryError) and status != 500 else "internal error"
+        return await self.error_page(request, status, message)
+
+    async def http_error(self, request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return await self.error_page(request, exc.status_code, exc.detail)
+
+    async def error_page(self, request: Request, status: int, message: str) -> Response:
+        agent_id = request.path_params.get("agent_id")
+        try:
+            return await self.render(request, "error.html", status, status=status, message=message[:500],
+                                     agent_id=agent_id if isinstance(agent_id, UUID) else None)
+        except FactMemoryError:  # the navigation's queue count failed too: a page without it
+            return await self.render(request, "error.html", status, status=status, message=message[:500])
+
+
+def text_fields(form: FormData) -> dict[str, str]:
+    return {k: v for k, v in form.items() if isinstance(v, str)}
+
+
+def create_app(deps: Deps, config: PageConfig) -> Starlette:
+    """The review page as an ASGI app: routes, static files, login, CSRF cookie and host check."""
+    pages = Pages(deps, config, Sessions())
+    agent = "/agents/{agent_id:uuid}"
+    entity = agent + "/entities/{entity_id:uuid}"
+    routes = [
+        Route("/", pages.start),
+        Route("/login", pages.login_form, methods=["GET"]),
+        Route("/login", pages.login, methods=["POST"]),
+        Route("/logout", pages.logout, methods=["POST"]),
+        Route(agent + "/entities", pages.entities),
+        Route(agent + "/queue", pages.queue),
+        Route(entity, pages.entity),
+        Route(entity + "/facts", pages.add_fact, methods=["POST"]),
+        Route(entity + "/facts/{fact_id:uuid}", pages.fact),
+        Route(entity + "/facts/{fact_id:uuid}/edit", pages.edit_fact, methods=["POST"]),
+        Route(entity + "/facts/{fact_id:uuid}/delete", pages.delete_fact, methods=["POST"]),
+        Route(entity + "/candidates/{candidate_id:uuid}", pages.resolve, methods=["POST"]),
+        Route(entity + "/forget", pages.confirm, methods=["GET"]),
+        Route(entity + "/forget", pages.forget, methods=["POST"]),
+        Route(entity + "/export", pages.confirm, methods=["GET"]),
+        Route(entity + "/export", pages.export, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    middleware = [
+        Middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts)),
+        Middleware(security.CsrfCookie),
+        Middleware(RequireToken, token=config.token, sessions=pages.sessions),
+    ]
+    handlers: dict[Any, Any] = {FactMemoryError: pages.domain_error, HTTPException: pages.http_error}
+    return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
