@@ -152,6 +152,9 @@ async def test_import_is_idempotent_and_facts_are_reclassified_on_first_use(
     assert [pb.HistoryAction.Name(h.action) for h in history.history] == [
         "HISTORY_ACTION_IMPORTED", "HISTORY_ACTION_RECLASSIFIED", "HISTORY_ACTION_STRENGTHENED"]
     assert history.history[0].actor == "import:file:eliza-facts.json"
+    direct = await cli(capsys, "export", person.agent_id, person.entity_id, "--direct")  # reads the database
+    assert direct.code == 0, direct.err
+    assert [h["action"] for h in direct.json()["history"]].count("imported") == 2
     untouched = (await service.stub.GetFact(pb.GetFactRequest(
         agent_id=person.agent_id, entity_id=person.entity_id, fact_id=facts["Has a dog named Rex"].id))).fact
     assert untouched.category == "uncategorized"

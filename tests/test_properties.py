@@ -46,7 +46,10 @@ from tests.support.llm_stub import Fault, Reply, ScriptedLLM
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
 ALLOWED = frozenset({grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND,
                      grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.UNAVAILABLE})
-TABLES = ("facts", "fact_candidates", "evaluations", "relationships", "identities")
+TABLES = ("facts", "fact_candidates", "evaluations", "relationships", "identities", "fact_history", "entities",
+          "kept_pairs")
+# Requests that store something when they succeed.
+WRITES = (pb.EvaluateRequest, pb.AddFactRequest)
 # Everything stored for one agent, as comparable text (embeddings and the generated search column left out).
 SNAPSHOT = "SELECT coalesce(jsonb_agg(to_jsonb(t) - 'embedding' - 'search' ORDER BY to_jsonb(t)::text), '[]') " \
            "FROM {table} t WHERE agent_id = $1"
@@ -126,8 +129,16 @@ OVERRIDES: dict[type[Any], dict[str, st.SearchStrategy[Any]]] = {
     pb.ProvideRequest: {**scope, "room_id": ids(), "recent_messages": message_lists, "durable_limit": int32s,
                         "current_limit": int32s, "subject_name": names, "now": timestamps},
     pb.ListFactsRequest: {**scope, "kind": int32s, "page_size": int32s, "page_token": ids()},
-    pb.ListCandidatesRequest: scope,
-    pb.ResolveCandidateRequest: {**scope, "candidate_id": ids(), "decision": int32s},
+    pb.ListCandidatesRequest: {**scope, "status": int32s, "source": int32s, "page_size": int32s,
+                               "page_token": ids() | texts, "any_status": st.booleans()},
+    pb.ResolveCandidateRequest: {**scope, "candidate_id": ids(), "decision": int32s, "resolution": int32s},
+    pb.AddFactRequest: {**scope, "kind": int32s, "category": names, "claim": texts | around(500, WORDS),
+                        "confidence": st.floats()},
+    pb.UpdateFactRequest: {**scope, "fact_id": ids(), "claim": texts, "category": names, "kind": int32s,
+                           "confidence": st.floats(), "verification_status": int32s},
+    pb.DeleteFactRequest: {**scope, "fact_id": ids()},
+    pb.GetFactRequest: {**scope, "fact_id": ids()},
+    pb.ListEntitiesRequest: {"agent_id": ids(), "query": names, "page_size": int32s, "page_token": ids() | texts},
     pb.ForgetEntityRequest: scope,
     pb.ExportEntityRequest: scope,
 }
@@ -143,6 +154,14 @@ def valid_request(kind: type[Any]) -> Any:
     if kind is pb.ResolveCandidateRequest:
         return kind(agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=new_id(),
                     decision=pb.DECISION_ACCEPT)
+    if kind is pb.AddFactRequest:
+        return kind(agent_id=person.agent_id, entity_id=person.entity_id, kind=pb.KIND_DURABLE, category="identity",
+                    claim="lives in Berlin")
+    if kind in (pb.UpdateFactRequest, pb.DeleteFactRequest, pb.GetFactRequest):
+        extra = {"claim": "lives in Rome"} if kind is pb.UpdateFactRequest else {}
+        return kind(agent_id=person.agent_id, entity_id=person.entity_id, fact_id=new_id(), **extra)
+    if kind is pb.ListEntitiesRequest:
+        return kind(agent_id=person.agent_id, query="sam")
     return kind(agent_id=person.agent_id, entity_id=person.entity_id)
 
 
@@ -261,7 +280,9 @@ async def call(service: Service, request: Any) -> tuple[grpc.StatusCode, Any]:
         pb.EvaluateRequest: service.stub.Evaluate, pb.ProvideRequest: service.stub.Provide,
         pb.ListFactsRequest: service.stub.ListFacts, pb.ListCandidatesRequest: service.stub.ListCandidates,
         pb.ResolveCandidateRequest: service.stub.ResolveCandidate, pb.ForgetEntityRequest: service.stub.ForgetEntity,
-        pb.ExportEntityRequest: service.stub.ExportEntity,
+        pb.ExportEntityRequest: service.stub.ExportEntity, pb.AddFactRequest: service.stub.AddFact,
+        pb.UpdateFactRequest: service.stub.UpdateFact, pb.DeleteFactRequest: service.stub.DeleteFact,
+        pb.GetFactRequest: service.stub.GetFact, pb.ListEntitiesRequest: service.stub.ListEntities,
     }[type(request)]
     try:
         return grpc.StatusCode.OK, await method(request, timeout=30)
@@ -321,8 +342,11 @@ async def test_hostile_requests_get_a_defined_status_and_rejections_store_nothin
     event(code.name)
     check_status(code, reply, request)
     after = await snapshot(service, request.agent_id)
-    if code != grpc.StatusCode.OK or kind is not pb.EvaluateRequest:
+    if code != grpc.StatusCode.OK or kind not in WRITES:
         assert after == before, f"{kind.__name__} -> {code} changed stored rows"
+        return
+    if kind is pb.AddFactRequest:
+        assert len(after["facts"]) == len(before["facts"]) + 1
         return
     async with service.pool.acquire() as conn:
         stored = await conn.fetchval(EVALUATIONS_OF_MESSAGE, UUID(request.agent_id), request.message.id)

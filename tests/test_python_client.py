@@ -73,6 +73,13 @@ class Scripted(cpb_grpc.FactMemoryServiceServicer):  # type: ignore[misc]
             await context.abort(self.code, f"scripted failure {self.calls}")
         return cpb.ProvideResponse(text=f"answered call {self.calls}")
 
+    async def AddFact(self, request: cpb.AddFactRequest, context: grpc.aio.ServicerContext) -> cpb.AddFactResponse:
+        self.calls += 1
+        self.authorization.append(dict(context.invocation_metadata()).get("x-factmemory-reviewer"))
+        if self.calls <= self.failures:
+            await context.abort(self.code, f"scripted failure {self.calls}")
+        return cpb.AddFactResponse(fact=cpb.Fact(claim=request.claim))
+
 
 @asynccontextmanager
 async def scripted_server(servicer: Scripted, tls: SelfSigned | None = None) -> AsyncIterator[int]:
@@ -134,6 +141,16 @@ async def test_the_deadline_covers_the_retries() -> None:
     assert elapsed < 1.0
     # every attempt carried what was left of the one deadline, not a fresh one
     assert servicer.time_remaining[-1] < servicer.time_remaining[0] <= 0.51
+
+
+async def test_adding_a_fact_names_the_reviewer_and_is_never_retried() -> None:
+    servicer = Scripted(failures=1)
+    async with scripted_server(servicer) as port, connect(f"127.0.0.1:{port}", retry=FAST, reviewer="ann") as client:
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await client.add_fact(cpb.AddFactRequest(claim="likes tea"))
+        added = await client.add_fact(cpb.AddFactRequest(claim="likes tea"))
+    assert code_of(error) == grpc.StatusCode.UNAVAILABLE and added.fact.claim == "likes tea"
+    assert servicer.calls == 2 and servicer.authorization == ["ann", "ann"]  # a retry could have added it twice
 
 
 async def test_token_and_deadlines_are_sent() -> None:

@@ -338,3 +338,27 @@ async def test_provider_marks_a_disputed_fact_until_resolved(service: Service, l
     await resolve(service, person, candidate_id, pb.RESOLUTION_REJECT)
     after = await service.stub.Provide(person.provide("where do I live?"))
     assert "may have changed" not in after.text and after.durable[0].fact.disputed_by == ""
+
+
+# --- 7. imported facts are reclassified on first use ------------------------------------------------------------
+
+
+async def test_a_contradicted_import_takes_the_category_and_kind_the_model_names(service: Service,
+                                                                                 llm: ScriptedLLM) -> None:
+    from factmemory.domain.models import LegacyFact
+    from factmemory.usecases.imports import import_facts
+
+    person = Person()
+    legacy = LegacyFact(source_id="eliza-1", agent_id=UUID(person.agent_id), entity_id=UUID(person.entity_id),
+                        text="stressed about the move", created_at=NOW)
+    report = await import_facts(service.deps, [legacy], "test")
+    assert report.imported == 1
+    response = await learn(service, llm, person, "the move went fine, I'm relaxed now",
+                           {"op": "contradict", "fact": "D1", "proposed_claim": "relaxed after the move",
+                            "reason": "move done", "category": "feeling"})
+    op = response.ops[0]
+    assert op.candidate_id and op.fact.kind == pb.KIND_CURRENT and op.fact.category == "feeling"
+    assert actions(await get_fact(service, person, op.fact.id)) == ["imported", "reclassified", "contradicted"]
+    # A category on a fact that is not uncategorized is ignored.
+    again = await learn(service, llm, person, "still relaxed", change("strengthen", "C1") | {"category": "goal"})
+    assert again.ops[0].fact.category == "feeling"

@@ -18,7 +18,7 @@ from factmemory.domain.models import (
     Resolution,
     ScoredFact,
 )
-from factmemory.domain.render import render
+from factmemory.domain.render import QUOTED_DISPUTES, SHORT_DISPUTE, render
 from factmemory.domain.review import (
     MAX_DISPUTE_CHARS,
     check_edit,
@@ -98,3 +98,29 @@ def test_small_helpers() -> None:
     assert kind_of("feeling") is Kind.CURRENT and kind_of("identity") is Kind.DURABLE and kind_of("x") is None
     assert reviewer_actor(" ann\n") == "reviewer:ann" and reviewer_actor("") == "reviewer:anonymous"
     assert search_pattern("50%_off\\") == "50\\%\\_off\\\\"
+
+
+def _scored(kind: Kind, category: str, claim: str, disputed_by: str = "") -> ScoredFact:
+    fact = Fact(id=uuid4(), agent_id=uuid4(), entity_id=uuid4(), kind=kind, category=category, claim=claim,
+                confidence=0.7, created_at=NOW, last_confirmed_at=NOW,
+                valid_at=NOW if kind is Kind.CURRENT else None, disputed_by=disputed_by)
+    return ScoredFact(fact=fact, relevance=1, time_weight=1, score=1)
+
+
+def test_every_fact_disputed_stays_within_the_provider_budget() -> None:
+    from factmemory_tools.bench.tokens import token_counter
+
+    claim = "works nights as a nurse"
+    proposal = "moved to a day job at a private clinic in Porto after the hospital closed its ward " * 3
+    durable = [_scored(Kind.DURABLE, "business_role", f"{claim} {i}", proposal) for i in range(6)]
+    current = [_scored(Kind.CURRENT, "going_through", f"{claim} {i}", proposal) for i in range(6)]
+    undisputed = [_scored(s.fact.kind, s.fact.category, s.fact.claim) for s in (*durable, *current)]
+    count = token_counter().count
+    # The premise: 6 + 6 facts as long as the benchmark's longest provider text (266 tokens, README).
+    assert 240 <= count(render(undisputed[:6], undisputed[6:], "Dana")) <= 270
+    text = render(durable, current, "Dana")
+    lines = text.splitlines()
+    assert sum('(may have changed: "' in line for line in lines) == QUOTED_DISPUTES
+    assert sum(line.endswith(SHORT_DISPUTE) for line in lines) == 12 - QUOTED_DISPUTES
+    assert count(text) <= 400
+    assert render(durable, current, "Dana") == text  # deterministic

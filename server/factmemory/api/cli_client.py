@@ -161,17 +161,19 @@ def run(args: argparse.Namespace, connection: Connection, out: TextIO | None = N
         print(f"factmemory: {exc}", file=err)
         return EXIT_USAGE
     except grpc.RpcError as exc:
-        return _rpc_failure(exc, connection, err)
+        return _rpc_failure(exc, connection, err, " (or export --direct to read the database)"
+                            if args.command == "export" else "")
     except OSError as exc:
         print(f"factmemory: {exc}", file=err)
         return EXIT_ERROR
 
 
-def _rpc_failure(exc: grpc.RpcError, connection: Connection, err: TextIO) -> int:
+def _rpc_failure(exc: grpc.RpcError, connection: Connection, err: TextIO, unreachable_hint: str) -> int:
     code: grpc.StatusCode = exc.code()
     details = " ".join(str(exc.details() or "").split())
     if code in UNREACHABLE:
-        print(f"factmemory: cannot reach the service at {connection.address} ({code.name}: {details})", file=err)
+        print(f"factmemory: cannot reach the service at {connection.address} ({code.name}: {details})"
+              f"{unreachable_hint}", file=err)
         return EXIT_UNREACHABLE
     hint = " (set --token or FACTMEMORY_AUTH_TOKEN)" if code is grpc.StatusCode.UNAUTHENTICATED else ""
     print(f"factmemory: {code.name}: {details}{hint}", file=err)

@@ -7,20 +7,33 @@ from collections.abc import Sequence
 from factmemory.domain.models import ScoredFact
 from factmemory.domain.review import dispute_note
 
+# The proposed claim is quoted on the first few disputed lines only, so the block stays within the provider's
+# token budget even when every fact shown is disputed.
+QUOTED_DISPUTES = 2
+SHORT_DISPUTE = "(may have changed)"
+
 
 def _title(template: str, subject_name: str) -> str:
     return template.format(subject=subject_name.strip() or "you")
 
 
-def _line(scored: ScoredFact) -> str:
+def _line(scored: ScoredFact, quote_dispute: bool = True) -> str:
     fact = scored.fact
     line = f"- [{fact.kind.value}.{fact.category}] {fact.claim}"
     if fact.valid_at is not None:
         line += f" (since {fact.valid_at:%Y-%m-%d})"
     if fact.disputed_by:
         # A pending contradiction: the agent should ask rather than assert.
-        line += " " + dispute_note(fact.disputed_by)
+        line += " " + (dispute_note(fact.disputed_by) if quote_dispute else SHORT_DISPUTE)
     return line
+
+
+def _lines(facts: Sequence[ScoredFact], quoted_before: int) -> list[str]:
+    lines, quoted = [], quoted_before
+    for scored in facts:
+        lines.append(_line(scored, quoted < QUOTED_DISPUTES))
+        quoted += bool(scored.fact.disputed_by)
+    return lines
 
 
 def render(durable: Sequence[ScoredFact], current: Sequence[ScoredFact], subject_name: str = "") -> str:
@@ -28,8 +41,8 @@ def render(durable: Sequence[ScoredFact], current: Sequence[ScoredFact], subject
     sections: list[str] = []
     if durable:
         sections.append(_title("What I know about {subject}:", subject_name))
-        sections.extend(_line(s) for s in durable)
+        sections.extend(_lines(durable, 0))
     if current:
         sections.append(_title("What's currently happening for {subject}:", subject_name))
-        sections.extend(_line(s) for s in current)
+        sections.extend(_lines(current, sum(1 for s in durable if s.fact.disputed_by)))
     return "\n".join(sections)

@@ -24,7 +24,7 @@ from factmemory.domain.ops import clean_text
 
 MAX_ACTOR_CHARS = 200
 MAX_QUERY_CHARS = 200
-MAX_DISPUTE_CHARS = 60
+MAX_DISPUTE_CHARS = 48
 
 
 @dataclass(frozen=True)

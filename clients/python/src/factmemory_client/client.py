@@ -87,6 +87,11 @@ class _Stub(Protocol):
     ResolveCandidate: _Unary[pb.ResolveCandidateRequest, pb.ResolveCandidateResponse]
     ForgetEntity: _Unary[pb.ForgetEntityRequest, pb.ForgetEntityResponse]
     ExportEntity: _Unary[pb.ExportEntityRequest, pb.ExportEntityResponse]
+    AddFact: _Unary[pb.AddFactRequest, pb.AddFactResponse]
+    UpdateFact: _Unary[pb.UpdateFactRequest, pb.UpdateFactResponse]
+    DeleteFact: _Unary[pb.DeleteFactRequest, pb.DeleteFactResponse]
+    GetFact: _Unary[pb.GetFactRequest, pb.GetFactResponse]
+    ListEntities: _Unary[pb.ListEntitiesRequest, pb.ListEntitiesResponse]
 
 
 class FactMemoryClient:
@@ -98,10 +103,13 @@ class FactMemoryClient:
     """
 
     def __init__(self, channel: grpc.aio.Channel, *, token: str | None = None, timeout_s: float | None = None,
-                 retry: Retry = Retry()) -> None:
+                 retry: Retry = Retry(), reviewer: str | None = None) -> None:
         self._channel = channel
         self._stub: _Stub = pb_grpc.FactMemoryServiceStub(channel)
-        self._metadata: Metadata | None = (("authorization", f"Bearer {token}"),) if token else None
+        # The reviewer is named in the history of the facts this client changes.
+        metadata = ((("authorization", f"Bearer {token}"),) if token else ()) + \
+            ((("x-factmemory-reviewer", reviewer),) if reviewer else ())
+        self._metadata: Metadata | None = metadata or None
         self._timeout_s = timeout_s
         self._retry = retry
 
@@ -138,6 +146,29 @@ class FactMemoryClient:
         """Everything stored about one person, as JSON."""
         return await self._call(self._stub.ExportEntity, request, timeout_s)
 
+    async def add_fact(self, request: pb.AddFactRequest, *, timeout_s: float | None = None) -> pb.AddFactResponse:
+        """Adds a fact stated by a person (verification confirmed). Not retried: a retry could add it twice."""
+        return await self._call(self._stub.AddFact, request, timeout_s, retry=False)
+
+    async def update_fact(self, request: pb.UpdateFactRequest, *, timeout_s: float | None = None
+                          ) -> pb.UpdateFactResponse:
+        """Changes a fact's claim, category, kind, confidence or verification."""
+        return await self._call(self._stub.UpdateFact, request, timeout_s)
+
+    async def delete_fact(self, request: pb.DeleteFactRequest, *, timeout_s: float | None = None
+                          ) -> pb.DeleteFactResponse:
+        """Deletes one fact (its history stays until the person is forgotten)."""
+        return await self._call(self._stub.DeleteFact, request, timeout_s)
+
+    async def get_fact(self, request: pb.GetFactRequest, *, timeout_s: float | None = None) -> pb.GetFactResponse:
+        """One fact and the history of every change to it."""
+        return await self._call(self._stub.GetFact, request, timeout_s)
+
+    async def list_entities(self, request: pb.ListEntitiesRequest, *, timeout_s: float | None = None
+                            ) -> pb.ListEntitiesResponse:
+        """An agent's people: name, facts per kind, pending candidates, last activity."""
+        return await self._call(self._stub.ListEntities, request, timeout_s)
+
     async def close(self, grace: float | None = None) -> None:
         """Closes the channel; calls in flight end with CANCELLED (after `grace` seconds, if given)."""
         await self._channel.close(grace)
@@ -149,7 +180,8 @@ class FactMemoryClient:
                         trace: TracebackType | None) -> None:
         await self.close()
 
-    async def _call(self, rpc: _Unary[_Req, _Resp], request: _Req, timeout_s: float | None) -> _Resp:
+    async def _call(self, rpc: _Unary[_Req, _Resp], request: _Req, timeout_s: float | None, retry: bool = True
+                    ) -> _Resp:
         budget = self._timeout_s if timeout_s is None else timeout_s
         loop = asyncio.get_running_loop()
         deadline = None if budget is None else loop.time() + budget
@@ -159,7 +191,7 @@ class FactMemoryClient:
             try:
                 return await rpc(request, timeout=remaining, metadata=self._metadata)
             except grpc.aio.AioRpcError as error:
-                if error.code() != grpc.StatusCode.UNAVAILABLE or attempt >= self._retry.attempts:
+                if not retry or error.code() != grpc.StatusCode.UNAVAILABLE or attempt >= self._retry.attempts:
                     raise
                 pause = self._retry.backoff_s(attempt)
                 if deadline is not None and loop.time() + pause >= deadline:
@@ -169,12 +201,14 @@ class FactMemoryClient:
 
 
 def connect(url: str, *, token: str | None = None, timeout_s: float | None = None, retry: Retry = Retry(),
-            root_certificates: bytes | None = None, options: ChannelOptions = ()) -> FactMemoryClient:
+            root_certificates: bytes | None = None, options: ChannelOptions = (), reviewer: str | None = None
+            ) -> FactMemoryClient:
     """A client of the service at `url` (see `parse_url`); the channel connects on the first call.
 
     Call it from a coroutine (the channel belongs to the running event loop). `token` is sent as
-    `authorization: Bearer <token>`. With an https URL, `root_certificates` (PEM) replaces the system's trust
-    store, for a private CA; `options` go to the gRPC channel as they are.
+    `authorization: Bearer <token>`; `reviewer` names you in the history of the facts you change. With an https
+    URL, `root_certificates` (PEM) replaces the system's trust store, for a private CA; `options` go to the gRPC
+    channel as they are.
     """
     target = parse_url(url)
     if target.tls:
@@ -184,4 +218,4 @@ def connect(url: str, *, token: str | None = None, timeout_s: float | None = Non
         raise ValueError("root_certificates needs an https:// URL")
     else:
         channel = grpc.aio.insecure_channel(target.address, options=list(options))
-    return FactMemoryClient(channel, token=token, timeout_s=timeout_s, retry=retry)
+    return FactMemoryClient(channel, token=token, timeout_s=timeout_s, retry=retry, reviewer=reviewer)

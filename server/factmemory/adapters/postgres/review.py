@@ -206,7 +206,7 @@ def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
         last_confirmed_at=row[prefix + "last_confirmed_at"],
         valid_at=row[prefix + "valid_at"],
         previous_claims=tuple(row[prefix + "previous_claims"]),
-        disputed_by=row.get("disputed_by") or "" if not prefix else "",
+        disputed_by="" if prefix else (row.get("disputed_by") or ""),
     )
 
 

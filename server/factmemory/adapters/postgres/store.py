@@ -6,7 +6,7 @@ import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID, uuid4
 
 import asyncpg
@@ -323,7 +323,7 @@ class Turn:
         if candidate_id is not None:
             await self._conn.execute(review.RECORD, self.agent_id, self.entity_id, fact_id,
                                      HistoryAction.CONTRADICTED.value, self._actor, f"{source}: {proposed_claim}"[:500])
-        return candidate_id  # type: ignore[no-any-return]
+        return cast(UUID | None, candidate_id)
 
     async def reclassify(self, fact_id: UUID, kind: Kind, category: str) -> Fact | None:
         """An imported fact takes the category (and kind) the model named for it."""
