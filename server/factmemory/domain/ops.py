@@ -11,6 +11,7 @@ from uuid import UUID
 
 from pydantic import TypeAdapter, ValidationError
 
+from factmemory.domain import times
 from factmemory.domain.contract import (
     AddCurrent,
     AddDurable,
@@ -114,6 +115,8 @@ def _parse_date(text: str | None, default: datetime) -> datetime:
         # An offset can push a date before year 1 in UTC, which the database cannot store.
         parsed = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
     except (ValueError, OverflowError):
+        return default
+    if not times.in_range(parsed):
         return default
     # A state cannot begin after the message that reports it.
     return min(parsed, default)

@@ -9,6 +9,7 @@ from uuid import UUID
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from factmemory.domain import times
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.models import (
     ALL_ITEMS,
@@ -103,9 +104,12 @@ def to_datetime(ts: Timestamp, field: str, default: datetime) -> datetime:
     if ts.seconds == 0 and ts.nanos == 0:
         return default
     try:
-        return ts.ToDatetime(tzinfo=UTC)
+        value = ts.ToDatetime(tzinfo=UTC)
     except (ValueError, OverflowError, OSError):
         raise InvalidInput(f"{field} is not a valid timestamp") from None
+    if not times.in_range(value):
+        raise InvalidInput(f"{field} must be {times.RANGE_TEXT}, got {value:%Y-%m-%d}")
+    return value
 
 
 def to_timestamp(value: datetime | None) -> Timestamp | None:
