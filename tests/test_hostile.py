@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import UTC, datetime
 
@@ -85,3 +86,57 @@ async def test_rows_with_infinite_times_are_read_and_repaired(service: Service, 
         assert row["valid_at"] is None
         for column in ("created_at", "last_confirmed_at"):
             assert row[column].tzinfo is not None and abs((row[column] - now).total_seconds()) < 600
+
+
+# --- item 1: a message id is one key however it is spelled -------------------------------------------------
+
+
+def spellings(message_id: str) -> list[str]:
+    return [message_id, message_id.upper(), "{" + message_id + "}", "urn:uuid:" + message_id,
+            message_id.replace("-", "")]
+
+
+async def count_rows(service: Service, person: Person) -> dict[str, int]:
+    agent = uuid.UUID(person.agent_id)
+    async with service.pool.acquire() as conn:
+        return {table: await conn.fetchval(f"SELECT count(*) FROM {table} WHERE agent_id = $1", agent)
+                for table in ("facts", "evaluations")}
+
+
+async def test_five_spellings_of_one_message_id_apply_once(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    message_id = str(uuid.uuid4())
+    llm.on("spelled", Reply(facts_reply(add_durable("plays the cello", "preference"))))
+    results = [await service.stub.Evaluate(person.evaluate("spelled five ways", message_id=spelling))
+               for spelling in spellings(message_id)]
+    assert [r.replayed for r in results] == [False, True, True, True, True]
+    assert len(llm.calls_for("spelled")) == 1
+    facts = (await service.stub.ListFacts(person.list_facts())).facts
+    assert [(f.claim, f.confidence, list(f.evidence_message_ids)) for f in facts] == [
+        ("plays the cello", pytest.approx(0.7), [message_id])]
+    assert await count_rows(service, person) == {"facts": 1, "evaluations": 1}
+
+
+async def test_concurrent_spellings_of_one_message_id_apply_once(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    message_id = str(uuid.uuid4())
+    llm.on("concurrently spelled", Reply(facts_reply(add_durable("plays the oboe", "preference")), delay_s=0.2))
+    results = await asyncio.gather(*(service.stub.Evaluate(person.evaluate("concurrently spelled", message_id=s))
+                                     for s in spellings(message_id)))
+    assert sum(not r.replayed for r in results) == 1
+    assert await count_rows(service, person) == {"facts": 1, "evaluations": 1}
+
+
+async def test_migration_gives_stored_message_ids_their_canonical_spelling(service: Service,
+                                                                          llm: ScriptedLLM) -> None:
+    person = Person()
+    message_id = str(uuid.uuid4())
+    await learn(service, llm, person, "stored upper", add_durable("plays the harp", "preference"),
+                message_id=message_id)
+    async with service.pool.acquire() as conn:  # as versions before 0002 stored it
+        await conn.execute("UPDATE evaluations SET message_id = $3 WHERE agent_id = $1 AND message_id = $2",
+                           uuid.UUID(person.agent_id), message_id, "{" + message_id.upper() + "}")
+        await conn.execute(next(sql for _, name, sql in migration_files() if name.startswith("0002_")))
+    again = await service.stub.Evaluate(person.evaluate("stored upper", message_id=message_id))
+    assert again.replayed
+    assert await count_rows(service, person) == {"facts": 1, "evaluations": 1}

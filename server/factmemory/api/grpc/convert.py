@@ -92,6 +92,17 @@ def optional_uuid(value: str, field: str) -> UUID | None:
     return parse_uuid(value, field) if value else None
 
 
+def canonical_id(value: str) -> str:
+    """A UUID in its one spelling (lower case, hyphenated), whatever way it was written; other ids unchanged.
+
+    Ids are keys (idempotency, speaker matching): '{A...}', 'urn:uuid:a...' and 'a...' without hyphens are the
+    same message."""
+    try:
+        return str(UUID(value))
+    except ValueError:
+        return value
+
+
 def _text(value: str, field: str, max_chars: int) -> str:
     if len(value) > max_chars:
         raise InvalidInput(f"{field} is longer than {max_chars} characters ({len(value)})")
@@ -125,8 +136,8 @@ def to_message(msg: pb.ChatMessage, field: str, now: datetime, limits: RequestLi
     if require_id:
         parse_uuid(msg.id, f"{field}.id")
     return ChatMessage(
-        id=_text(msg.id, f"{field}.id", MAX_ID_CHARS),
-        entity_id=_text(msg.entity_id, f"{field}.entity_id", MAX_ID_CHARS),
+        id=canonical_id(_text(msg.id, f"{field}.id", MAX_ID_CHARS)),
+        entity_id=canonical_id(_text(msg.entity_id, f"{field}.entity_id", MAX_ID_CHARS)),
         name=_text(msg.name, f"{field}.name", MAX_NAME_CHARS),
         text=_text(msg.text, f"{field}.text", limits.max_text_chars),
         created_at=to_datetime(msg.created_at, f"{field}.created_at", now),
@@ -158,12 +169,12 @@ def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: RequestLimits
     message = to_message(req.message, "message", now, limits, require_id=True)
     if not message.text.strip():
         raise InvalidInput("message.text is empty")
-    if message.entity_id and message.entity_id != req.entity_id:
+    if message.entity_id and message.entity_id != str(entity_id):
         raise InvalidInput("message.entity_id differs from entity_id: facts are extracted about the sender")
     if len(req.room_entities) > limits.max_room_entities:
         raise InvalidInput(f"room_entities has more than {limits.max_room_entities} entries")
     entities = tuple(
-        RoomEntity(id=_text(e.id, f"room_entities[{i}].id", MAX_ID_CHARS),
+        RoomEntity(id=canonical_id(_text(e.id, f"room_entities[{i}].id", MAX_ID_CHARS)),
                    names=tuple(_text(n, f"room_entities[{i}].names", MAX_NAME_CHARS) for n in e.names[:10]))
         for i, e in enumerate(req.room_entities)
     )
@@ -171,7 +182,7 @@ def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: RequestLimits
         agent_id=agent_id,
         entity_id=entity_id,
         room_id=optional_uuid(req.room_id, "room_id"),
-        message=message.model_copy(update={"entity_id": req.entity_id}),
+        message=message.model_copy(update={"entity_id": str(entity_id)}),
         recent_messages=_messages(req.recent_messages, "recent_messages", now, limits),
         items=_items(req.items),
         room_entities=entities,

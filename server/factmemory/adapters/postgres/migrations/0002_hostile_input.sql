@@ -24,3 +24,24 @@ UPDATE identities SET created_at = now()
  WHERE NOT (created_at >= '1900-01-01+00' AND created_at < '3000-01-01+00');
 UPDATE identities SET updated_at = now()
  WHERE NOT (updated_at >= '1900-01-01+00' AND updated_at < '3000-01-01+00');
+
+-- Message ids are keys in their one UUID spelling (lower case, hyphenated) from version 2 on. An evaluation stored
+-- under another spelling ('{A...}', 'urn:uuid:...', no hyphens) takes the canonical one, so re-sending the message
+-- replays it instead of applying it again. Where several spellings of one id were applied (the bug this repairs),
+-- the earliest takes the canonical id and the others keep theirs.
+WITH spelled AS (
+    SELECT agent_id, message_id, created_at,
+           regexp_replace(regexp_replace(lower(message_id), '^urn:uuid:', ''), '[{}-]', '', 'g')::uuid::text
+               AS canonical
+      FROM evaluations
+     WHERE message_id ~* '^(urn:uuid:)?[{]?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}[}]?$'
+), chosen AS (
+    SELECT DISTINCT ON (s.agent_id, s.canonical) s.agent_id, s.message_id, s.canonical
+      FROM spelled s
+     WHERE s.message_id <> s.canonical
+       AND NOT EXISTS (SELECT 1 FROM evaluations o WHERE o.agent_id = s.agent_id AND o.message_id = s.canonical)
+     ORDER BY s.agent_id, s.canonical, s.created_at, s.message_id
+)
+UPDATE evaluations e SET message_id = chosen.canonical
+  FROM chosen
+ WHERE e.agent_id = chosen.agent_id AND e.message_id = chosen.message_id;
