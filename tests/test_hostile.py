@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
 import grpc
 import pytest
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from factmemory.adapters.postgres.database import migration_files
 from factmemory.v1 import factmemory_pb2 as pb
-from tests.conftest import Service
+from tests.conftest import Service, make_settings, start_service
 from tests.support.fm import NOW, Person, add_current, add_durable, facts_reply
-from tests.support.llm_stub import Reply, ScriptedLLM
+from tests.support.llm_stub import Fault, Reply, ScriptedLLM
 
 
 async def learn(service: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, object],
@@ -140,3 +145,103 @@ async def test_migration_gives_stored_message_ids_their_canonical_spelling(servi
     again = await service.stub.Evaluate(person.evaluate("stored upper", message_id=message_id))
     assert again.replayed
     assert await count_rows(service, person) == {"facts": 1, "evaluations": 1}
+
+
+# --- item 5: errors by who must act ----------------------------------------------------------------------
+
+def completion(content: object = '{"facts": {"ops": []}}', **usage: object) -> str:
+    body: dict[str, object] = {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                               "choices": [{"index": 0, "finish_reason": "stop",
+                                            "message": {"role": "assistant", "content": content}}]}
+    if usage:
+        body["usage"] = usage
+    return json.dumps(body)
+
+
+BROKEN_ENDPOINT_REPLIES = {
+    "an HTML page": "<html><body><h1>502 Bad Gateway</h1></body></html>",
+    "an empty body": "",
+    "null": "null",
+    "a list": "[1, 2]",
+    "a number": "42",
+    "a choice without message": '{"choices": [{"index": 0, "finish_reason": "stop"}]}',
+    "string token counts": completion(prompt_tokens="lots", completion_tokens="few", total_tokens="x"),
+    "oversized token counts": completion(prompt_tokens=10**30, completion_tokens=1, total_tokens=10**30),
+    "a body nested 100,000 deep": "[" * 100_000 + "]" * 100_000,
+    "model JSON nested 100,000 deep": completion('{"facts": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+    "a model integer of 5,000 digits": completion('{"facts": {"ops": [' + "9" * 5000 + "]}}"),
+    "a model integer of 5,000 digits in prose": completion('Here: {"facts": {"ops": [' + "9" * 5000 + "]}}"),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN_ENDPOINT_REPLIES))
+async def test_a_broken_endpoint_reply_is_unavailable_with_nothing_applied(service: Service, llm: ScriptedLLM,
+                                                                           case: str) -> None:
+    person = Person()
+    text = f"broken endpoint: {case}"
+    llm.on(text, Fault(200, body=BROKEN_ENDPOINT_REPLIES[case]))
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await service.stub.Evaluate(person.evaluate(text))
+    assert error.value.code() == grpc.StatusCode.UNAVAILABLE, error.value.details()
+    assert await count_rows(service, person) == {"facts": 0, "evaluations": 0}
+
+
+async def test_context_length_exceeded_is_not_retryable(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    body = json.dumps({"error": {"message": "This model's maximum context length is 8192 tokens.",
+                                 "type": "invalid_request_error", "code": "context_length_exceeded"}})
+    llm.on("too long for the model", Fault(400, body=body))
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await service.stub.Evaluate(person.evaluate("too long for the model"))
+    assert error.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "maximum context length" in (error.value.details() or "")
+    assert len(llm.calls_for("too long for the model")) == 1
+    assert await count_rows(service, person) == {"facts": 0, "evaluations": 0}
+
+
+@pytest.fixture
+async def own_database(pg_url: str) -> AsyncIterator[str]:
+    """A database of its own in the session's PostgreSQL, for faults that must not touch the shared one."""
+    name = f"hostile_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(pg_url)
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+        yield with_database(pg_url, name)
+    finally:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await admin.close()
+
+
+def with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+DATABASE_FAULTS = {
+    # What PostgreSQL answers when the disk is full (SQLSTATE 53100), raised where a fact is written.
+    "disk full": """
+        CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$;
+        CREATE TRIGGER full_disk BEFORE INSERT ON facts FOR EACH ROW EXECUTE FUNCTION full_disk();
+    """,
+    # A primary demoted to a read-only standby, as after a failover: every write fails with SQLSTATE 25006.
+    "read-only after failover": "ALTER DATABASE {database} SET default_transaction_read_only = on",
+}
+
+
+@pytest.mark.parametrize("fault", list(DATABASE_FAULTS))
+async def test_database_refusing_writes_is_unavailable_with_nothing_applied(own_database: str, llm: ScriptedLLM,
+                                                                           tmp_path: Path, fault: str) -> None:
+    settings = make_settings(own_database, llm, tmp_path)
+    async for svc in start_service(settings):
+        person = Person()
+        llm.on("refused write", Reply(facts_reply(add_durable("lives in Rome", "identity"))))
+        async with svc.pool.acquire() as conn:
+            await conn.execute(DATABASE_FAULTS[fault].format(database=urlsplit(own_database).path[1:]))
+        await svc.pool.expire_connections()
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await svc.stub.Evaluate(person.evaluate("refused write"))
+        assert error.value.code() == grpc.StatusCode.UNAVAILABLE, error.value.details()
+        async with svc.pool.acquire() as conn:
+            assert await conn.fetchval("SELECT count(*) FROM evaluations") == 0
+            assert await conn.fetchval("SELECT count(*) FROM facts") == 0

@@ -370,6 +370,10 @@ TRANSIENT_DB_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.PostgresConnectionError,
     asyncpg.exceptions.SerializationError,
     asyncpg.exceptions.DeadlockDetectedError,
+    # Out of disk, memory or connections (SQLSTATE class 53): the operator frees them, then a retry succeeds.
+    asyncpg.exceptions.InsufficientResourcesError,
+    # A primary demoted to a read-only standby (failover): writes succeed again once the pool reaches the new one.
+    asyncpg.exceptions.ReadOnlySQLTransactionError,
 )
 
 

@@ -22,6 +22,7 @@ from factmemory.domain.errors import (
     InvalidInput,
     NotConfigured,
     NotFound,
+    Refused,
     Unavailable,
 )
 from factmemory.domain.review import reviewer_actor
@@ -37,6 +38,7 @@ STATUS_BY_ERROR: tuple[tuple[type[FactMemoryError], grpc.StatusCode], ...] = (
     (NotFound, grpc.StatusCode.NOT_FOUND),
     (NotConfigured, grpc.StatusCode.FAILED_PRECONDITION),
     (Conflict, grpc.StatusCode.FAILED_PRECONDITION),
+    (Refused, grpc.StatusCode.FAILED_PRECONDITION),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     # The model broke the contract: nothing was applied; a retry may get a valid reply.
     (BadModelReply, grpc.StatusCode.UNAVAILABLE),
