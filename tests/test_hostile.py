@@ -245,3 +245,42 @@ async def test_database_refusing_writes_is_unavailable_with_nothing_applied(own_
         async with svc.pool.acquire() as conn:
             assert await conn.fetchval("SELECT count(*) FROM evaluations") == 0
             assert await conn.fetchval("SELECT count(*) FROM facts") == 0
+
+
+# --- item 3: one model reply cannot write without bound ----------------------------------------------------
+
+
+async def test_one_reply_writes_within_the_caps_and_summarises_the_rest(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    room = [str(uuid.uuid4()) for _ in range(100)]
+    pairs = [(a, b) for a in room for b in room if a != b][1:9_901]  # [0] is the first edge below
+    reply = {
+        "facts": {"ops": [{"op": "strengthen", "fact": f"D{i}"} for i in range(100_000)]},
+        "relationships": [{"source_entity_id": room[0], "target_entity_id": room[1],
+                           "tags": [f"tag{i}" for i in range(20_000)]}]
+                         + [{"source_entity_id": a, "target_entity_id": b, "tags": ["friend"]} for a, b in pairs],
+        "identities": [{"entity_id": person.entity_id, "platform": "github", "handle": f"sam{i}", "confidence": 0.9}
+                       for i in range(20_000)],
+        "success": {"completed": True, "reason": "ok"},
+    }
+    llm.on("one huge reply", Reply(reply))
+    response = await service.stub.Evaluate(person.evaluate(
+        "one huge reply", room_entities=[pb.RoomEntity(id=e, names=[f"n{i}"]) for i, e in enumerate(room)]))
+    assert len(response.ops) == 30 and all(op.rejected for op in response.ops)
+    assert (response.dropped.ops, response.dropped.relationships, response.dropped.identities) == (
+        99_970, len(reply["relationships"]) - 20, 20_000 - 20)
+    assert len(response.relationships) == 20 and len(response.identities) == 20
+    assert response.ByteSize() < 64 * 1024
+    first = next(r for r in response.relationships if r.target_entity_id == room[1])
+    assert len(first.tags) == 10
+    agent = uuid.UUID(person.agent_id)
+    async with service.pool.acquire() as conn:
+        assert await conn.fetchval("SELECT count(*) FROM identities WHERE agent_id = $1", agent) == 20
+        assert await conn.fetchval("SELECT count(*) FROM relationships WHERE agent_id = $1", agent) == 20
+    # Tags stay bounded across messages too: the edge keeps the tags it had.
+    llm.on("more tags", Reply({"facts": {"ops": []}, "identities": [], "success": {"completed": True, "reason": ""},
+                               "relationships": [{"source_entity_id": room[0], "target_entity_id": room[1],
+                                                  "tags": [f"new{i}" for i in range(10)]}]}))
+    again = await service.stub.Evaluate(person.evaluate(
+        "more tags", room_entities=[pb.RoomEntity(id=e, names=["x"]) for e in room[:2]]))
+    assert list(again.relationships[0].tags) == list(first.tags)

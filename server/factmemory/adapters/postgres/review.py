@@ -202,6 +202,7 @@ def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
         structured_fields=json.loads(fields) if isinstance(fields, str) else dict(fields),
         confidence=row[prefix + "confidence"],
         evidence_message_ids=tuple(row[prefix + "evidence_message_ids"]),
+        evidence_count=len(row[prefix + "evidence_message_ids"]),
         verification_status=Verification(row[prefix + "verification_status"]),
         created_at=from_storage(row[prefix + "created_at"]),
         last_confirmed_at=from_storage(row[prefix + "last_confirmed_at"]),

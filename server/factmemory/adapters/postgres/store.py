@@ -119,7 +119,11 @@ INSERT INTO relationships (agent_id, source_entity_id, target_entity_id, tags, i
                            created_at, updated_at)
 VALUES ($1, $2, $3, $4, 1, $5, $5)
 ON CONFLICT (agent_id, source_entity_id, target_entity_id) DO UPDATE
-   SET tags = ARRAY(SELECT DISTINCT t FROM unnest(relationships.tags || EXCLUDED.tags) AS t ORDER BY t),
+   -- At most $6 tags: the ones it had first, then new ones while room is left; sorted.
+   SET tags = ARRAY(SELECT t FROM (SELECT t, min(o) AS first
+                                     FROM unnest(relationships.tags || EXCLUDED.tags) WITH ORDINALITY AS u(t, o)
+                                    GROUP BY t ORDER BY first LIMIT $6) AS kept
+                     ORDER BY t),
        interaction_count = relationships.interaction_count + 1,
        updated_at = GREATEST(relationships.updated_at, EXCLUDED.updated_at)
 RETURNING source_entity_id, target_entity_id, tags, interaction_count
@@ -334,8 +338,10 @@ class Turn:
     async def record_name(self, name: str, at: datetime) -> None:
         await self._conn.execute(review.RECORD_NAME, self.agent_id, self.entity_id, name, at)
 
-    async def upsert_relationship(self, source: UUID, target: UUID, tags: Sequence[str], at: datetime) -> Relationship:
-        row = await self._conn.fetchrow(UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at)
+    async def upsert_relationship(self, source: UUID, target: UUID, tags: Sequence[str], at: datetime,
+                                  max_tags: int) -> Relationship:
+        row = await self._conn.fetchrow(UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at,
+                                        max_tags)
         return Relationship(
             source_entity_id=str(row["source_entity_id"]),
             target_entity_id=str(row["target_entity_id"]),
