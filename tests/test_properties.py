@@ -327,7 +327,8 @@ async def test_hostile_requests_get_a_defined_status_and_rejections_store_nothin
         assert after == before, f"{kind.__name__} -> {code} changed stored rows"
         return
     async with service.pool.acquire() as conn:
-        stored = await conn.fetchval(EVALUATIONS_OF_MESSAGE, UUID(request.agent_id), request.message.id)
+        # Stored under the id's one spelling, however the request spelled it.
+        stored = await conn.fetchval(EVALUATIONS_OF_MESSAGE, UUID(request.agent_id), str(UUID(request.message.id)))
     assert stored == 1
 
 

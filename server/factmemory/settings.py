@@ -67,7 +67,7 @@ class Settings(BaseSettings):
     max_evidence_ids: int = Field(default=20, ge=0)
     max_response_bytes: int = Field(default=1_048_576, ge=65_536, le=3_145_728)
     # The extraction prompt, in estimated tokens (UTF-8 bytes / 4).
-    prompt_max_tokens: int = Field(default=3_000, ge=1_000)
+    prompt_max_tokens: int = Field(default=2_500, ge=1_000)
     prompt_message_max_tokens: int = Field(default=200, ge=20)
     prompt_current_message_max_tokens: int = Field(default=1_000, ge=50)
     clock_skew_s: float = Field(default=300.0, ge=0)

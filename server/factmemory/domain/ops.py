@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,6 +23,7 @@ from factmemory.domain.contract import (
 )
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, OpType, RoomEntity, Verification
+from factmemory.domain.text import one_line
 
 ADD_CONFIDENCE = 0.7
 STRENGTHEN_STEP = 0.1
@@ -32,7 +32,6 @@ DELETE_BELOW = 0.2
 IDENTITY_MIN_CONFIDENCE = 0.5
 
 _OP_ADAPTER: TypeAdapter[Any] = TypeAdapter(ModelOp)
-_WHITESPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -74,8 +73,8 @@ Planned = PlannedAdd | PlannedChange | RejectedOp
 
 
 def clean_text(text: str) -> str:
-    """One line, single spaces, no control characters."""
-    return _WHITESPACE.sub(" ", "".join(c if c.isprintable() else " " for c in text)).strip()
+    """One line, single spaces, no control characters (what is stored of the model's text)."""
+    return one_line(text)
 
 
 def _op_type(raw: Mapping[str, Any]) -> OpType:

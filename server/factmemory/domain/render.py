@@ -6,20 +6,22 @@ from collections.abc import Sequence
 
 from factmemory.domain.models import ScoredFact
 from factmemory.domain.review import dispute_note
+from factmemory.domain.text import inert
 
 
 def _title(template: str, subject_name: str) -> str:
-    return template.format(subject=subject_name.strip() or "you")
+    # The caller's name and the model's claims go into the agent's prompt: one line each, no tags.
+    return template.format(subject=inert(subject_name) or "you")
 
 
 def _line(scored: ScoredFact) -> str:
     fact = scored.fact
-    line = f"- [{fact.kind.value}.{fact.category}] {fact.claim}"
+    line = f"- [{fact.kind.value}.{inert(fact.category)}] {inert(fact.claim)}"
     if fact.valid_at is not None:
         line += f" (since {fact.valid_at:%Y-%m-%d})"
     if fact.disputed_by:
         # A pending contradiction: the agent should ask rather than assert.
-        line += " " + dispute_note(fact.disputed_by)
+        line += " " + inert(dispute_note(fact.disputed_by))
     return line
 
 

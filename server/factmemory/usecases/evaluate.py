@@ -78,7 +78,7 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
         durable = [s.fact for s in similar if s.fact.kind is Kind.DURABLE]
         current = [s.fact for s in similar if s.fact.kind is Kind.CURRENT]
     prompt = build_prompt(request.message, request.recent_messages, durable, current, request.items,
-                          request.room_entities, request.agent_responses)
+                          request.room_entities, request.agent_responses, limits=deps.tuning.limits)
     with watch.stage("llm"):
         reply, usage = await deps.extractor.extract(prompt, request.items)
     planned = _plan(deps, request, reply, prompt.handles)
