@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -76,3 +76,11 @@ def test_a_fact_carries_its_latest_evidence_and_their_count() -> None:
     out = convert.fact_pb(fact, LIMITS)
     assert list(out.evidence_message_ids) == list(ids[-LIMITS.max_evidence_ids:])
     assert out.evidence_count == 500
+
+
+def test_a_message_from_the_future_takes_the_server_clock() -> None:
+    person = Person()
+    future = person.evaluate("hi", when=datetime(2200, 1, 1, tzinfo=UTC))
+    assert convert.evaluate_input(future, NOW, LIMITS).message.created_at == NOW
+    within_skew = person.evaluate("hi", when=NOW + timedelta(seconds=LIMITS.clock_skew_s - 1))
+    assert convert.evaluate_input(within_skew, NOW, LIMITS).message.created_at > NOW

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import uuid
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -323,3 +324,29 @@ async def test_the_largest_legal_request_builds_a_bounded_prompt(service: Servic
     assert chars <= 2_500 * 4, chars
     assert "49 word" in messages[1]["content"]  # the newest history is kept, the oldest trimmed
     assert "00 word" not in messages[1]["content"]
+
+
+# --- item 10: times from the future -----------------------------------------------------------------------
+
+
+async def test_a_message_from_the_future_does_not_keep_a_fact_new_for_ever(service: Service,
+                                                                           llm: ScriptedLLM) -> None:
+    person = Person()
+    response = await learn(service, llm, person, "dated 2200", add_current("renovating the flat", "working_on"),
+                           when=datetime(2200, 1, 1, tzinfo=UTC))
+    created = response.ops[0].fact.created_at.ToDatetime(tzinfo=UTC)
+    assert abs((created - datetime.now(UTC)).total_seconds()) < 60
+    month_later = datetime.now(UTC) + timedelta(days=28)
+    provided = await service.stub.Provide(person.provide("flat", now=month_later))
+    assert provided.current[0].time_weight == pytest.approx(math.exp(-2), rel=0.01)
+
+
+async def test_stored_future_times_are_repaired(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    await learn(service, llm, person, "future row", add_current("on holiday", "going_through"))
+    async with service.pool.acquire() as conn:  # what versions before 0002 stored for a message dated 2200
+        await conn.execute("UPDATE facts SET created_at = '2200-01-01', last_confirmed_at = '2200-01-01', "
+                           "valid_at = '2200-01-01' WHERE agent_id = $1", uuid.UUID(person.agent_id))
+        await conn.execute(next(sql for _, name, sql in migration_files() if name.startswith("0002_")))
+    provided = await service.stub.Provide(person.provide("holiday", now=datetime.now(UTC) + timedelta(days=28)))
+    assert provided.current[0].time_weight == pytest.approx(math.exp(-2), rel=0.01)

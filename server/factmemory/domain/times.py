@@ -8,7 +8,7 @@ INVALID_ARGUMENT, from the model they are ignored (the message time is used inst
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 LATEST = datetime(3000, 1, 1, tzinfo=UTC)  # exclusive
@@ -29,3 +29,8 @@ def from_storage(value: datetime) -> datetime:
 
 def optional_from_storage(value: datetime | None) -> datetime | None:
     return None if value is None else from_storage(value)
+
+
+def not_after(value: datetime, clock: datetime, skew_s: float) -> datetime:
+    """value, or the server's clock when value is later than it by more than skew_s (a time from the future)."""
+    return clock if value > clock + timedelta(seconds=skew_s) else value

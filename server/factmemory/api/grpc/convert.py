@@ -153,6 +153,9 @@ def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: Limits) -> Ev
     if not req.HasField("message"):
         raise InvalidInput("message is required")
     message = to_message(req.message, "message", now, limits, require_id=True)
+    # Facts take their times from the message: one dated in the future would stay new for ever.
+    message = message.model_copy(update={"created_at": times.not_after(message.created_at, now,
+                                                                       limits.clock_skew_s)})
     if not message.text.strip():
         raise InvalidInput("message.text is empty")
     if message.entity_id and message.entity_id != str(entity_id):

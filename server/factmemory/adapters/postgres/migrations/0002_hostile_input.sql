@@ -45,3 +45,10 @@ WITH spelled AS (
 UPDATE evaluations e SET message_id = chosen.canonical
   FROM chosen
  WHERE e.agent_id = chosen.agent_id AND e.message_id = chosen.message_id;
+
+-- Facts dated in the future (a message dated 2200 made a current fact weigh 1.0 for ever) take the time of this
+-- migration; from version 2 on, a message time later than the server's clock (beyond FACTMEMORY_CLOCK_SKEW_S) is
+-- taken as the server's clock.
+UPDATE facts SET valid_at = now() WHERE valid_at > now() + interval '1 day';
+UPDATE facts SET created_at = now() WHERE created_at > now() + interval '1 day';
+UPDATE facts SET last_confirmed_at = now() WHERE last_confirmed_at > now() + interval '1 day';
