@@ -350,3 +350,126 @@ async def test_stored_future_times_are_repaired(service: Service, llm: ScriptedL
         await conn.execute(next(sql for _, name, sql in migration_files() if name.startswith("0002_")))
     provided = await service.stub.Provide(person.provide("holiday", now=datetime.now(UTC) + timedelta(days=28)))
     assert provided.current[0].time_weight == pytest.approx(math.exp(-2), rel=0.01)
+
+
+# --- item 4: responses that outgrow the client ------------------------------------------------------------
+
+BULK_FACTS = """
+INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
+                   evidence_message_ids, verification_status, created_at, last_confirmed_at, embedding,
+                   embedding_model)
+SELECT gen_random_uuid(), $1, $2, 'durable', 'preference', 'claim ' || g || ' ' || repeat('x', 480),
+       (SELECT jsonb_object_agg('key' || k || repeat('k', 190), repeat('v', 200)) FROM generate_series(1, 10) k),
+       0.7, ARRAY(SELECT gen_random_uuid()::text FROM generate_series(1, $4)), 'self_reported', now(), now(),
+       array_fill(0.05::real, ARRAY[384])::vector, 'bulk'
+  FROM generate_series(1, $3) g
+"""
+
+
+async def bulk_facts(service: Service, person: Person, count: int, evidence: int = 20) -> None:
+    async with service.pool.acquire() as conn:
+        await conn.execute(BULK_FACTS, uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), count, evidence)
+
+
+async def test_list_facts_pages_are_bounded_by_bytes(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    await bulk_facts(service, person, 1_000)  # legal maximum-size facts: about 5 MB in all
+    seen: list[str] = []
+    token, pages = "", 0
+    while True:
+        request = person.list_facts()
+        request.page_size, request.page_token = 1000, token
+        page = await service.stub.ListFacts(request)
+        assert page.ByteSize() <= 1_048_576 + 8_192
+        seen += [f.id for f in page.facts]
+        pages += 1
+        token = page.next_page_token
+        if not token:
+            break
+    assert len(seen) == len(set(seen)) == 1_000 and pages >= 5
+
+
+async def test_export_comes_in_pages_that_fit_the_client(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    await bulk_facts(service, person, 1_000)
+    await learn(service, llm, person, "export me too", add_durable("likes tea", "preference"))
+    facts: list[str] = []
+    evaluations: list[str] = []
+    token = ""
+    while True:
+        page = await service.stub.ExportEntity(pb.ExportEntityRequest(
+            agent_id=person.agent_id, entity_id=person.entity_id, page_token=token))
+        assert page.ByteSize() <= 1_048_576 + 8_192
+        data = json.loads(page.json)
+        assert set(data) == {"agent_id", "entity_id", "facts", "candidates", "relationships", "identities", "history",
+                             "evaluations"}
+        facts += [f["id"] for f in data["facts"]]
+        evaluations += [e["message_id"] for e in data["evaluations"]]
+        token = page.next_page_token
+        if not token:
+            break
+    assert len(facts) == len(set(facts)) == 1_001 and len(evaluations) == 1
+    small = Person()
+    await learn(service, llm, small, "small export", add_durable("likes coffee", "preference"))
+    one = await service.stub.ExportEntity(pb.ExportEntityRequest(agent_id=small.agent_id, entity_id=small.entity_id))
+    assert one.next_page_token == "" and [f["claim"] for f in json.loads(one.json)["facts"]] == ["likes coffee"]
+
+
+@pytest.mark.parametrize("token", ["nope", "W10=", "WyJmYWN0cyIsIFsieCIsICJ5Il1d", "WyJzZWNyZXRzIiwgbnVsbF0="])
+async def test_a_forged_export_token_is_invalid(service: Service, token: str) -> None:
+    person = Person()
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await service.stub.ExportEntity(pb.ExportEntityRequest(agent_id=person.agent_id, entity_id=person.entity_id,
+                                                               page_token=token))
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_evidence_is_bounded_in_responses_and_stored_evaluations(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    await bulk_facts(service, person, 1, evidence=5_000)
+    message_id = str(uuid.uuid4())
+    response = await learn(service, llm, person, "strengthen the big one", {"op": "strengthen", "fact": "D1"},
+                           message_id=message_id)
+    fact = response.ops[0].fact
+    assert fact.evidence_count == 5_001 and len(fact.evidence_message_ids) == 20
+    provided = await service.stub.Provide(person.provide("claim"))
+    assert provided.durable[0].fact.evidence_count == 5_001
+    assert len(provided.durable[0].fact.evidence_message_ids) == 20
+    async with service.pool.acquire() as conn:
+        stored = await conn.fetchval("SELECT length(result::text) FROM evaluations WHERE agent_id = $1",
+                                     uuid.UUID(person.agent_id))
+    assert stored < 16_384  # not the 5,001 ids (180 kB) of the fact's whole evidence list
+    replay = await service.stub.Evaluate(person.evaluate("strengthen the big one", message_id=message_id))
+    assert replay.replayed and replay.ops[0].fact == fact
+
+
+CANDIDATES = """
+INSERT INTO fact_candidates (id, agent_id, entity_id, fact_id, proposed_claim, reason, source,
+                             evidence_message_id, status, created_at)
+SELECT gen_random_uuid(), f.agent_id, f.entity_id, f.id, 'proposed ' || g || ' ' || repeat('p', 480),
+       repeat('r', 500), 'contradict', gen_random_uuid()::text, 'pending', now() + g * interval '1 ms'
+  FROM facts f, generate_series(1, $3) g
+ WHERE f.agent_id = $1 AND f.entity_id = $2
+"""
+
+
+async def test_list_candidates_is_paged(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    await bulk_facts(service, person, 1)
+    async with service.pool.acquire() as conn:
+        await conn.execute(CANDIDATES, uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), 1_500)
+    seen: list[str] = []
+    token, sizes = "", []
+    while True:
+        page = await service.stub.ListCandidates(pb.ListCandidatesRequest(
+            agent_id=person.agent_id, entity_id=person.entity_id, page_size=1000, page_token=token))
+        assert page.ByteSize() <= 1_048_576 + 8_192
+        sizes.append(len(page.candidates))
+        seen += [c.id for c in page.candidates]
+        token = page.next_page_token
+        if not token:
+            break
+    assert len(seen) == len(set(seen)) == 1_500 and len(sizes) >= 3
+    first = await service.stub.ListCandidates(pb.ListCandidatesRequest(agent_id=person.agent_id,
+                                                                       entity_id=person.entity_id))
+    assert len(first.candidates) == 100 and first.next_page_token

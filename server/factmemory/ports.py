@@ -209,7 +209,8 @@ class FactStore(Protocol):
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts: ...
 
-    async def export_entity(self, agent_id: UUID, entity_id: UUID) -> dict[str, Any]: ...
+    async def export_rows(self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None,
+                          limit: int) -> list[tuple[dict[str, Any], tuple[str, str]]]: ...
 
 
 class Telemetry(Protocol):

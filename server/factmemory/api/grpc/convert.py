@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from uuid import UUID
 
+from google.protobuf.message import Message
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from factmemory.domain import times
@@ -35,6 +38,7 @@ from factmemory.domain.models import (
     ScoredFact,
     Verification,
 )
+from factmemory.domain.paging import ExportPosition, check_position, fitting
 from factmemory.v1 import factmemory_pb2 as pb
 
 ITEMS: dict[int, Item] = {pb.ITEM_FACTS: Item.FACTS, pb.ITEM_RELATIONSHIPS: Item.RELATIONSHIPS,
@@ -382,3 +386,29 @@ def candidate_pb(candidate: Candidate, limits: Limits) -> pb.Candidate:
         resolution=pb.RESOLUTION_UNSPECIFIED if candidate.resolution is None else RESOLUTIONS[candidate.resolution],
         resolved_by=candidate.resolved_by,
     )
+
+
+def export_token(position: ExportPosition | None) -> str:
+    """An opaque page token for an export position ("" for none)."""
+    if position is None:
+        return ""
+    raw = json.dumps([position.section, None if position.after is None else list(position.after)])
+    return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def export_position(token: str) -> ExportPosition | None:
+    """The position a page token stands for; INVALID_ARGUMENT for anything this service did not issue."""
+    if not token:
+        return None
+    try:
+        section, after = json.loads(base64.urlsafe_b64decode(token.encode("ascii")))
+    except (ValueError, TypeError, UnicodeError, RecursionError):
+        raise InvalidInput("page_token is not a token this service issued") from None
+    if not isinstance(section, str) or not (after is None or isinstance(after, list)):
+        raise InvalidInput("page_token is not a token this service issued")
+    return check_position(section, after)
+
+
+def within_bytes(messages: Sequence[Message], budget: int) -> int:
+    """How many of the encoded messages fit in one response of budget bytes (at least one)."""
+    return fitting([m.ByteSize() + 8 for m in messages], budget)

@@ -25,7 +25,7 @@ from factmemory.domain.errors import (
     Refused,
     Unavailable,
 )
-from factmemory.domain.review import reviewer_actor
+from factmemory.domain.review import encode_position, reviewer_actor
 from factmemory.usecases import edits, evaluate, provide, review
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
@@ -118,8 +118,11 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
             self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"),
             convert.kind_filter(request.kind), after, convert.page_size(request.page_size, self._limits),
         )
-        return pb.ListFactsResponse(facts=[convert.fact_pb(f, self._limits) for f in facts],
-                                    next_page_token="" if next_after is None else str(next_after))
+        out = [convert.fact_pb(f, self._limits) for f in facts]
+        kept = convert.within_bytes(out, self._limits.max_response_bytes)
+        if kept < len(out):  # the page ends early rather than outgrow the client's message limit
+            next_after = facts[kept - 1].id
+        return pb.ListFactsResponse(facts=out[:kept], next_page_token="" if next_after is None else str(next_after))
 
     @mapped
     async def ListCandidates(self, request: pb.ListCandidatesRequest, context: grpc.aio.ServicerContext
@@ -130,8 +133,11 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
             convert.status_filter(request.status, request.any_status), convert.source_filter(request.source),
             request.page_token, convert.page_size(request.page_size, self._limits),
         )
-        return pb.ListCandidatesResponse(candidates=[convert.candidate_pb(c, self._limits) for c in candidates],
-                                         next_page_token=token)
+        out = [convert.candidate_pb(c, self._limits) for c in candidates]
+        kept = convert.within_bytes(out, self._limits.max_response_bytes)
+        if kept < len(out):  # the page ends early rather than outgrow the client's message limit
+            token = encode_position(candidates[kept - 1].created_at, candidates[kept - 1].id)
+        return pb.ListCandidatesResponse(candidates=out[:kept], next_page_token=token)
 
     @mapped
     async def ResolveCandidate(self, request: pb.ResolveCandidateRequest, context: grpc.aio.ServicerContext
@@ -207,6 +213,8 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     @mapped
     async def ExportEntity(self, request: pb.ExportEntityRequest, context: grpc.aio.ServicerContext
                            ) -> pb.ExportEntityResponse:
-        data = await review.export_entity(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"))
-        return pb.ExportEntityResponse(json=json.dumps(data, sort_keys=True, ensure_ascii=False))
+        data, position = await review.export_page(
+            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"),
+            convert.export_position(request.page_token), self._limits.max_response_bytes)
+        return pb.ExportEntityResponse(json=json.dumps(data, sort_keys=True, ensure_ascii=False),
+                                       next_page_token=convert.export_token(position))
