@@ -49,7 +49,6 @@ from factmemory.usecases.stages import Stopwatch
 log = logging.getLogger(__name__)
 
 DEDUP_NEIGHBOURS = 5
-MAX_NAME_CHARS = 200
 
 
 class _AlreadyEvaluated(Exception):
@@ -92,7 +91,7 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
                 if not await turn.claim_evaluation(request.message.id, request.room_id):
                     raise _AlreadyEvaluated
                 if request.message.name.strip():
-                    await turn.record_name(clean_text(request.message.name)[:MAX_NAME_CHARS],
+                    await turn.record_name(clean_text(request.message.name)[: deps.tuning.limits.max_name_chars],
                                            request.message.created_at)
                 applied = [await _apply(deps, turn, request, p, claim_vectors.get(id(p)), watch) for p in planned]
                 relationships, identities = await _apply_edges(turn, request, reply, deps.tuning.limits)

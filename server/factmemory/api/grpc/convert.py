@@ -65,7 +65,6 @@ RESOLUTIONS_IN: dict[int, Resolution] = {v: k for k, v in RESOLUTIONS.items()}
 VERIFICATIONS_IN: dict[int, Verification] = {v: k for k, v in VERIFICATIONS.items()}
 HISTORY_ACTIONS: dict[HistoryAction, pb.HistoryAction] = {
     action: getattr(pb, f"HISTORY_ACTION_{action.name}") for action in HistoryAction}
-MAX_QUERY_CHARS = 200
 
 
 def parse_uuid(value: str, field: str) -> UUID:
@@ -258,8 +257,8 @@ def required_kind(value: int) -> Kind:
     return kind
 
 
-def query(value: str) -> str:
-    return _text(value, "query", MAX_QUERY_CHARS)
+def query(value: str, limits: Limits) -> str:
+    return _text(value, "query", limits.max_name_chars)
 
 
 def fact_edit(req: pb.UpdateFactRequest, max_claim_chars: int, max_category_chars: int) -> FactEdit:

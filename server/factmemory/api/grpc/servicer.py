@@ -194,7 +194,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ListEntities(self, request: pb.ListEntitiesRequest, context: grpc.aio.ServicerContext
                            ) -> pb.ListEntitiesResponse:
         entities, token = await review.list_entities(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), convert.query(request.query),
+            self._deps, parse_uuid(request.agent_id, "agent_id"), convert.query(request.query, self._limits),
             request.page_token, convert.page_size(request.page_size, self._limits),
         )
         return pb.ListEntitiesResponse(entities=[convert.entity_pb(e) for e in entities], next_page_token=token)
