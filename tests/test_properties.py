@@ -11,6 +11,7 @@ Properties checked on every example:
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -26,6 +27,7 @@ from factmemory.adapters.llm import parse_reply
 from factmemory.domain.contract import reply_model
 from factmemory.domain.dedup import DedupVerdict, decide
 from factmemory.domain.errors import BadModelReply
+from factmemory.domain.limits import Limits
 from factmemory.domain.models import (
     ALL_ITEMS,
     CURRENT_CATEGORIES,
@@ -36,11 +38,11 @@ from factmemory.domain.models import (
     OpType,
     Verification,
 )
-from factmemory.domain.ops import Limits, PlannedAdd, PlannedChange, RejectedOp, clean_text, plan_op, plan_ops
+from factmemory.domain.ops import PlannedAdd, PlannedChange, RejectedOp, clean_text, plan_op, plan_ops
 from factmemory.ports import NewFact
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
-from tests.support.fm import NOW, Person, facts_reply, new_id
+from tests.support.fm import LIMITS, NOW, Person, facts_reply, new_id
 from tests.support.llm_stub import Fault, Reply, ScriptedLLM
 
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
@@ -349,7 +351,8 @@ async def test_hostile_requests_get_a_defined_status_and_rejections_store_nothin
         assert len(after["facts"]) == len(before["facts"]) + 1
         return
     async with service.pool.acquire() as conn:
-        stored = await conn.fetchval(EVALUATIONS_OF_MESSAGE, UUID(request.agent_id), request.message.id)
+        # Stored under the id's one spelling, however the request spelled it.
+        stored = await conn.fetchval(EVALUATIONS_OF_MESSAGE, UUID(request.agent_id), str(UUID(request.message.id)))
     assert stored == 1
 
 
@@ -445,7 +448,8 @@ def _fact(handle: str) -> Fact:
 
 
 SHOWN = {h: _fact(h) for h in ("D1", "D2", "C1")}
-limits_strategy = st.builds(Limits, max_claim_chars=st.integers(20, 600), max_ops=st.integers(1, 40))
+limits_strategy = st.builds(lambda claim, ops: replace(LIMITS, max_claim_chars=claim, max_ops=ops),
+                            st.integers(20, 600), st.integers(1, 40))
 message_times = st.datetimes(timezones=st.just(UTC)) | st.just(NOW)
 
 
@@ -453,7 +457,7 @@ message_times = st.datetimes(timezones=st.just(UTC)) | st.just(NOW)
 @given(ops=raw_ops, limits=limits_strategy, at=message_times)
 def test_plan_ops_never_raises_and_respects_its_rules(ops: list[Any], limits: Limits, at: datetime) -> None:
     planned = plan_ops(ops, SHOWN, at, limits)
-    assert len(planned) == len(ops)
+    assert len(planned) == min(len(ops), limits.max_ops)
     changed = [p.handle for p in planned if isinstance(p, PlannedChange)]
     assert len(changed) == len(set(changed)) and set(changed) <= set(SHOWN)
     for index, item in enumerate(planned):
@@ -472,7 +476,7 @@ def test_plan_ops_never_raises_and_respects_its_rules(ops: list[Any], limits: Li
 @PURE_SETTINGS
 @given(raw=st.one_of(op_dicts, json_values), at=message_times)
 def test_plan_op_accepts_any_value(raw: Any, at: datetime) -> None:
-    assert isinstance(plan_op(raw, SHOWN, at, Limits()), PlannedAdd | PlannedChange | RejectedOp)
+    assert isinstance(plan_op(raw, SHOWN, at, LIMITS), PlannedAdd | PlannedChange | RejectedOp)
 
 
 @st.composite
@@ -507,7 +511,7 @@ def test_full_reply_round_trips_through_the_parser() -> None:
     reply = facts_reply({"op": "add_durable", "claim": "likes tea", "category": "preference"},
                         {"op": "strengthen", "fact": "D1"})
     parsed = parse_reply(json.dumps(reply), ALL_ITEMS)
-    planned = plan_ops(parsed.facts.ops, SHOWN, NOW, Limits())  # type: ignore[attr-defined]
+    planned = plan_ops(parsed.facts.ops, SHOWN, NOW, LIMITS)  # type: ignore[attr-defined]
     assert [type(p) for p in planned] == [PlannedAdd, PlannedChange]
 
 

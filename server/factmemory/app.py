@@ -23,14 +23,13 @@ from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedE
 from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
 from factmemory.adapters.postgres.store import Store, open_pool
-from factmemory.api.grpc.convert import RequestLimits
 from factmemory.api.grpc.health import HealthWatch, Probe
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
 from factmemory.api.grpc.metrics import Observe
 from factmemory.api.grpc.servicer import FactMemoryServicer
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener, split_address
-from factmemory.domain.ops import Limits
+from factmemory.domain.limits import Limits
 from factmemory.ports import Embedder, NullTelemetry, Telemetry
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps, Tuning
@@ -95,17 +94,32 @@ def make_embedder(settings: Settings) -> Embedder:
     return OpenAIEmbedder(client, settings.effective_embedding_model, settings.embedding_dimensions)
 
 
-def tuning(settings: Settings) -> Tuning:
-    return Tuning(
-        dedup_threshold=settings.effective_dedup_threshold,
-        current_decay_days=settings.current_decay_days,
-        limits=Limits(max_claim_chars=settings.max_claim_chars, max_ops=settings.max_ops_per_message),
+def limits(settings: Settings) -> Limits:
+    """The bounds of requests, model replies, responses and the prompt, from their one home: settings."""
+    return Limits(
+        max_id_chars=settings.max_id_chars, max_name_chars=settings.max_name_chars,
+        max_text_chars=settings.max_text_chars, max_recent_messages=settings.max_recent_messages,
+        max_room_entities=settings.max_room_entities, max_names_per_entity=settings.max_names_per_entity,
+        max_provide_limit=settings.max_provide_limit, default_provide_limit=settings.default_provide_limit,
+        max_page_size=settings.max_page_size, default_page_size=settings.default_page_size,
+        max_claim_chars=settings.max_claim_chars, max_ops=settings.max_ops_per_message,
+        max_relationships=settings.max_relationships_per_message,
+        max_identities=settings.max_identities_per_message, max_tags=settings.max_tags,
+        max_tag_chars=settings.max_tag_chars, max_fields=settings.max_fields,
+        max_field_chars=settings.max_field_chars, max_evidence_ids=settings.max_evidence_ids,
+        max_response_bytes=settings.max_response_bytes, prompt_max_tokens=settings.prompt_max_tokens,
+        prompt_message_max_tokens=settings.prompt_message_max_tokens,
+        prompt_current_message_max_tokens=settings.prompt_current_message_max_tokens,
+        clock_skew_s=settings.clock_skew_s,
     )
 
 
-def request_limits(settings: Settings) -> RequestLimits:
-    return RequestLimits(max_text_chars=settings.max_text_chars, max_recent_messages=settings.max_recent_messages,
-                         max_room_entities=settings.max_room_entities)
+def tuning(settings: Settings) -> Tuning:
+    return Tuning(
+        limits=limits(settings),
+        dedup_threshold=settings.effective_dedup_threshold,
+        current_decay_days=settings.current_decay_days,
+    )
 
 
 @dataclass(frozen=True)
@@ -205,7 +219,7 @@ def create_server(deps: Deps, settings: Settings, health_servicer: health.aio.He
         options=[("grpc.max_receive_message_length", settings.max_request_bytes), ("grpc.so_reuseport", 0)],
     )
     factmemory_pb2_grpc.add_FactMemoryServiceServicer_to_server(
-        FactMemoryServicer(deps, request_limits(settings)), server)
+        FactMemoryServicer(deps), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer or health.aio.HealthServicer(), server)
     reflection.enable_server_reflection((SERVICE_NAME, reflection.SERVICE_NAME, health.SERVICE_NAME), server)
     try:

@@ -43,11 +43,34 @@ class Settings(BaseSettings):
     tls_key_file: Path | None = None
     grace_s: float = Field(default=10.0, ge=0)
     max_request_bytes: int = Field(default=1_048_576, ge=1024)
+    # Requests: larger is INVALID_ARGUMENT.
+    max_id_chars: int = Field(default=128, ge=36)
+    max_name_chars: int = Field(default=200, ge=1)
     max_text_chars: int = Field(default=8_000, ge=100)
     max_recent_messages: int = Field(default=50, ge=1)
     max_room_entities: int = Field(default=100, ge=1)
+    max_names_per_entity: int = Field(default=10, ge=1)
+    max_provide_limit: int = Field(default=50, ge=1)
+    default_provide_limit: int = Field(default=6, ge=1)
+    max_page_size: int = Field(default=1000, ge=1)
+    default_page_size: int = Field(default=100, ge=1)
+    # One model reply: beyond these, items are dropped (and counted in the response).
     max_claim_chars: int = Field(default=500, ge=20)
     max_ops_per_message: int = Field(default=30, ge=1)
+    max_relationships_per_message: int = Field(default=20, ge=0)
+    max_identities_per_message: int = Field(default=20, ge=0)
+    max_tags: int = Field(default=10, ge=0)
+    max_tag_chars: int = Field(default=40, ge=1)
+    max_fields: int = Field(default=10, ge=0)
+    max_field_chars: int = Field(default=200, ge=1)
+    # Responses: evidence ids per fact (the latest; the total is counted), bytes per page.
+    max_evidence_ids: int = Field(default=20, ge=0)
+    max_response_bytes: int = Field(default=1_048_576, ge=65_536, le=3_145_728)
+    # The extraction prompt, in estimated tokens (UTF-8 bytes / 4).
+    prompt_max_tokens: int = Field(default=2_500, ge=1_000)
+    prompt_message_max_tokens: int = Field(default=200, ge=20)
+    prompt_current_message_max_tokens: int = Field(default=1_000, ge=50)
+    clock_skew_s: float = Field(default=300.0, ge=0)
     # Prometheus metrics over HTTP: "PORT" (loopback) or "HOST:PORT"; unset = no metrics endpoint.
     metrics_listen: str | None = None
     log_format: Literal["text", "json"] = "text"

@@ -8,9 +8,14 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from factmemory.app import limits
+from factmemory.domain.limits import Limits
+from factmemory.settings import Settings
 from factmemory.v1 import factmemory_pb2 as pb
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+# The defaults of every limit, from their one home (Settings), without reading the environment.
+LIMITS: Limits = limits(Settings.model_construct())
 
 
 def new_id() -> str:

@@ -15,6 +15,7 @@ from uuid import UUID
 
 import asyncpg
 
+from factmemory.domain import times
 from factmemory.domain.models import LegacyFact
 from factmemory.domain.ops import clean_text
 
@@ -42,6 +43,15 @@ def _uuid(value: Any) -> UUID | None:
 
 
 def _time(value: Any) -> datetime | None:
+    """A time the imported fact may take (see domain/times.py): None when unreadable or out of range; a time
+    from the future is taken as now."""
+    parsed = _raw_time(value)
+    if parsed is None or not times.in_range(parsed):
+        return None
+    return times.not_after(parsed, datetime.now(UTC), 0)
+
+
+def _raw_time(value: Any) -> datetime | None:
     """elizaOS writes epoch milliseconds in JSON and timestamps in the database."""
     try:
         if isinstance(value, int | float) and not isinstance(value, bool):

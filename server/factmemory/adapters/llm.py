@@ -13,8 +13,9 @@ from typing import Any
 import openai
 from pydantic import BaseModel, ValidationError
 
+from factmemory.adapters.completion import loads, read_completion
 from factmemory.domain.contract import reply_model, strict_schema
-from factmemory.domain.errors import BadModelReply, NotConfigured, Unavailable
+from factmemory.domain.errors import BadModelReply, NotConfigured, Refused, Unavailable
 from factmemory.domain.models import Item, Usage
 from factmemory.domain.prompts import Prompt
 from factmemory.ports import NullTelemetry, Telemetry
@@ -40,14 +41,13 @@ def extract_json(content: str) -> Any:
     """The JSON object in a reply, also when wrapped in prose or a code fence."""
     try:
         return json.loads(content)
-    except json.JSONDecodeError:
+    except RecursionError:
+        raise BadModelReply("the model's reply is nested too deeply") from None
+    except ValueError:
         start, end = content.find("{"), content.rfind("}")
         if start < 0 or end <= start:
             raise BadModelReply("the model's reply contains no JSON object") from None
-        try:
-            return json.loads(content[start : end + 1])
-        except json.JSONDecodeError as exc:
-            raise BadModelReply(f"the model's reply is not valid JSON: {exc.msg}") from None
+        return loads(content[start : end + 1], "the model's reply")
 
 
 def parse_reply(content: str, items: frozenset[Item]) -> BaseModel:
@@ -57,6 +57,8 @@ def parse_reply(content: str, items: frozenset[Item]) -> BaseModel:
         raise BadModelReply("the model's reply is not a JSON object")
     try:
         return reply_model(items).model_validate(data)
+    except RecursionError:
+        raise BadModelReply("the model's reply is nested too deeply") from None
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(root)"
@@ -157,7 +159,8 @@ class Extractor:
                         self._telemetry.llm_format_fallback(mode)
                         self._format_index += 1
                         continue
-                    raise BadModelReply(f"the LLM endpoint rejected the request: {exc.message}") from exc
+                    # Not retryable: the same prompt is refused again (context_length_exceeded, a bad model name).
+                    raise Refused(f"the LLM endpoint rejected the request: {exc.message}") from exc
                 delay = backoff_s(self._retry, attempt, exc)
                 if delay is None:
                     raise _as_domain_error(exc) from exc
@@ -176,25 +179,22 @@ class Extractor:
         fmt = response_format(mode, items)
         if fmt is not None:
             kwargs["response_format"] = fmt
-        reply = await self._client.chat.completions.create(
+        # The raw body: the endpoint may answer 200 with anything (HTML, null, a list, wrong types).
+        raw = await self._client.chat.completions.with_raw_response.create(
             model=self._model,
             temperature=0,
             messages=[{"role": "system", "content": system}, {"role": "user", "content": prompt.user}],
             **kwargs,
         )
-        if not reply.choices or reply.choices[0].message.content is None:
-            raise BadModelReply("the model returned no content")
-        usage = Usage(
-            llm_calls=1,
-            prompt_tokens=reply.usage.prompt_tokens if reply.usage else 0,
-            completion_tokens=reply.usage.completion_tokens if reply.usage else 0,
-        )
-        return reply.choices[0].message.content, usage
+        return read_completion(raw.http_response.content)
 
 
 def _as_domain_error(exc: Exception) -> Exception:
     if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError | openai.NotFoundError):
         return NotConfigured(f"the LLM endpoint refused the call: {exc.message}")
+    if isinstance(exc, openai.APIStatusError) and 400 <= exc.status_code < 500 and exc.status_code not in (408, 409,
+                                                                                                          429):
+        return Refused(f"the LLM endpoint refused the request with HTTP {exc.status_code}: {exc.message}")
     if isinstance(exc, openai.APIStatusError):
         hinted = retry_after_s(exc)
         after = f" (retry after {hinted:.0f} s)" if hinted else ""

@@ -367,7 +367,14 @@ def forget(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
 
 
 def export(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
-    document = json.loads(call("ExportEntity", pb.ExportEntityRequest(**_scope(args))).json)
+    """One document: a large entity's pages joined (every list of a page continues the one before)."""
+    response = call("ExportEntity", pb.ExportEntityRequest(**_scope(args)))
+    document = json.loads(response.json)
+    while response.next_page_token:
+        response = call("ExportEntity", pb.ExportEntityRequest(**_scope(args), page_token=response.next_page_token))
+        for key, value in json.loads(response.json).items():
+            if isinstance(value, list):
+                document[key].extend(value)
     printer.json(document)
 
 

@@ -27,3 +27,8 @@ class BadModelReply(FactMemoryError):
 
 class Conflict(FactMemoryError):
     """The request conflicts with the current state (for example a candidate already resolved)."""
+
+
+class Refused(FactMemoryError):
+    """A dependency refused this request as it stands (an LLM 4xx such as context_length_exceeded): retrying it
+    unchanged fails again; the operator's configuration or the request must change."""

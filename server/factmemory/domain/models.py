@@ -121,6 +121,8 @@ class Fact(Frozen):
     structured_fields: dict[str, Any] = Field(default_factory=dict)
     confidence: float
     evidence_message_ids: tuple[str, ...] = ()
+    # The total; evidence_message_ids may hold only the latest (responses and stored evaluations are bounded).
+    evidence_count: int = 0
     verification_status: Verification = Verification.SELF_REPORTED
     created_at: datetime
     last_confirmed_at: datetime
@@ -173,6 +175,14 @@ class Usage(Frozen):
     completion_tokens: int = 0
 
 
+class Dropped(Frozen):
+    """Items of one model reply beyond the per-message caps, dropped unread."""
+
+    ops: int = 0
+    relationships: int = 0
+    identities: int = 0
+
+
 class EvaluateResult(Frozen):
     ops: tuple[AppliedOp, ...] = ()
     relationships: tuple[Relationship, ...] = ()
@@ -180,6 +190,7 @@ class EvaluateResult(Frozen):
     success: Success | None = None
     usage: Usage = Usage()
     replayed: bool = False
+    dropped: Dropped = Dropped()
 
 
 class EvaluateInput(Frozen):

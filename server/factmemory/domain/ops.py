@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 from pydantic import TypeAdapter, ValidationError
 
+from factmemory.domain import times
 from factmemory.domain.contract import (
     AddCurrent,
     AddDurable,
@@ -21,20 +21,17 @@ from factmemory.domain.contract import (
     RelationshipReply,
     Strengthen,
 )
+from factmemory.domain.limits import Limits
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, OpType, RoomEntity, Verification
+from factmemory.domain.text import one_line
 
 ADD_CONFIDENCE = 0.7
 STRENGTHEN_STEP = 0.1
 DECAY_STEP = 0.15
 DELETE_BELOW = 0.2
 IDENTITY_MIN_CONFIDENCE = 0.5
-MAX_TAGS = 10
-MAX_TAG_CHARS = 40
-MAX_FIELDS = 10
-MAX_FIELD_CHARS = 200
 
 _OP_ADAPTER: TypeAdapter[Any] = TypeAdapter(ModelOp)
-_WHITESPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -75,21 +72,9 @@ class RejectedOp:
 Planned = PlannedAdd | PlannedChange | RejectedOp
 
 
-@dataclass(frozen=True)
-class Limits:
-    max_claim_chars: int = 500
-    max_ops: int = 30
-
-
-@dataclass(frozen=True)
-class PlannedEdges:
-    relationships: list[tuple[UUID, UUID, tuple[str, ...]]] = field(default_factory=list)
-    identities: list[tuple[UUID, str, str, float]] = field(default_factory=list)
-
-
 def clean_text(text: str) -> str:
-    """One line, single spaces, no control characters."""
-    return _WHITESPACE.sub(" ", "".join(c if c.isprintable() else " " for c in text)).strip()
+    """One line, single spaces, no control characters (what is stored of the model's text)."""
+    return one_line(text)
 
 
 def _op_type(raw: Mapping[str, Any]) -> OpType:
@@ -99,10 +84,12 @@ def _op_type(raw: Mapping[str, Any]) -> OpType:
         return OpType.ADD_DURABLE
 
 
-def _normalize_fields(raw: Any) -> Any:
-    """Accepts structured_fields as the schema's [{key, value}] list or as a plain object."""
+def _normalize_fields(raw: Any, limits: Limits) -> Any:
+    """Accepts structured_fields as the schema's [{key, value}] list or as a plain object; at most max_fields."""
     if isinstance(raw, dict):
-        return [{"key": str(k), "value": str(v)} for k, v in raw.items()]
+        return [{"key": str(k), "value": str(v)} for k, v in list(raw.items())[: limits.max_fields]]
+    if isinstance(raw, list):
+        return raw[: limits.max_fields]
     return [] if raw is None else raw
 
 
@@ -115,16 +102,18 @@ def _parse_date(text: str | None, default: datetime) -> datetime:
         parsed = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
     except (ValueError, OverflowError):
         return default
+    if not times.in_range(parsed):
+        return default
     # A state cannot begin after the message that reports it.
     return min(parsed, default)
 
 
-def _fields(items: Sequence[Any]) -> dict[str, str]:
+def _fields(items: Sequence[Any], limits: Limits) -> dict[str, str]:
     out: dict[str, str] = {}
-    for item in items[:MAX_FIELDS]:
-        key = clean_text(item.key)[:MAX_FIELD_CHARS]
+    for item in items[: limits.max_fields]:
+        key = clean_text(item.key)[: limits.max_field_chars]
         if key:
-            out[key] = clean_text(item.value)[:MAX_FIELD_CHARS]
+            out[key] = clean_text(item.value)[: limits.max_field_chars]
     return out
 
 
@@ -134,8 +123,8 @@ def plan_op(raw: Any, handles: Mapping[str, Fact], message_time: datetime, limit
         return RejectedOp(OpType.ADD_DURABLE, "op is not an object")
     op_type = _op_type(raw)
     try:
-        op = _OP_ADAPTER.validate_python({**raw, "structured_fields": _normalize_fields(raw.get("structured_fields"))}
-                                         if "structured_fields" in raw else raw)
+        fields = _normalize_fields(raw.get("structured_fields"), limits)
+        op = _OP_ADAPTER.validate_python({**raw, "structured_fields": fields} if "structured_fields" in raw else raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -156,9 +145,9 @@ def _plan_add(op: AddDurable | AddCurrent, message_time: datetime, limits: Limit
         return RejectedOp(op_type, f"claim longer than {limits.max_claim_chars} characters")
     if isinstance(op, AddDurable):
         verification = Verification(op.verification_status or Verification.SELF_REPORTED.value)
-        return PlannedAdd(op_type, Kind.DURABLE, op.category, claim, _fields(op.structured_fields),
+        return PlannedAdd(op_type, Kind.DURABLE, op.category, claim, _fields(op.structured_fields, limits),
                           verification, None)
-    return PlannedAdd(op_type, Kind.CURRENT, op.category, claim, _fields(op.structured_fields),
+    return PlannedAdd(op_type, Kind.CURRENT, op.category, claim, _fields(op.structured_fields, limits),
                       Verification.SELF_REPORTED, _parse_date(op.valid_at, message_time))
 
 
@@ -182,14 +171,10 @@ def _plan_change(op: Strengthen | Decay | Contradict, handles: Mapping[str, Fact
 def plan_ops(
     raw_ops: Sequence[Any], handles: Mapping[str, Fact], message_time: datetime, limits: Limits
 ) -> list[Planned]:
-    """Every op validated; one change per fact per message, and at most limits.max_ops ops."""
+    """The first limits.max_ops ops validated (the rest are dropped: see dropped()); one change per fact."""
     planned: list[Planned] = []
     touched: set[str] = set()
-    for index, raw in enumerate(raw_ops):
-        if index >= limits.max_ops:
-            planned.append(RejectedOp(_op_type(raw) if isinstance(raw, Mapping) else OpType.ADD_DURABLE,
-                                      f"more than {limits.max_ops} ops in one message"))
-            continue
+    for raw in raw_ops[: limits.max_ops]:
         item = plan_op(raw, handles, message_time, limits)
         if isinstance(item, PlannedChange):
             if item.handle in touched:
@@ -200,34 +185,46 @@ def plan_ops(
     return planned
 
 
+def dropped(count: int, cap: int) -> int:
+    """How many of count items a cap drops."""
+    return max(0, count - cap)
+
+
 def plan_relationships(
-    raw: Sequence[RelationshipReply], room_entities: Sequence[RoomEntity]
+    raw: Sequence[RelationshipReply], room_entities: Sequence[RoomEntity], limits: Limits
 ) -> list[tuple[UUID, UUID, tuple[str, ...]]]:
-    """Edges between known room entities only; no self-edges; tags cleaned and bounded."""
+    """Edges between known room entities only; no self-edges; at most max_relationships edges of max_tags tags."""
     known = {_as_uuid(e.id) for e in room_entities} - {None}
     edges: dict[tuple[UUID, UUID], set[str]] = {}
     for rel in raw:
         source, target = _as_uuid(rel.source_entity_id), _as_uuid(rel.target_entity_id)
         if source is None or target is None or source == target or source not in known or target not in known:
             continue
-        tags = {clean_text(t).lower()[:MAX_TAG_CHARS] for t in rel.tags[:MAX_TAGS]} - {""}
-        edges.setdefault((source, target), set()).update(tags)
+        if (source, target) not in edges and len(edges) >= limits.max_relationships:
+            continue
+        tags = edges.setdefault((source, target), set())
+        for tag in rel.tags[: limits.max_tags]:
+            cleaned = clean_text(tag).lower()[: limits.max_tag_chars]
+            if cleaned and len(tags) < limits.max_tags:
+                tags.add(cleaned)
     return [(s, t, tuple(sorted(tags))) for (s, t), tags in edges.items()]
 
 
 def plan_identities(
-    raw: Sequence[IdentityReply], room_entities: Sequence[RoomEntity], speaker: UUID
+    raw: Sequence[IdentityReply], room_entities: Sequence[RoomEntity], speaker: UUID, limits: Limits
 ) -> list[tuple[UUID, str, str, float]]:
-    """Identities of the speaker or room entities, kept when confidence >= 0.5."""
+    """Identities of the speaker or room entities, kept when confidence >= 0.5; at most max_identities."""
     known = ({_as_uuid(e.id) for e in room_entities} | {speaker}) - {None}
     out: dict[tuple[UUID, str, str], float] = {}
     for ident in raw:
         entity = _as_uuid(ident.entity_id)
-        platform = clean_text(ident.platform).lower()[:MAX_TAG_CHARS]
-        handle = clean_text(ident.handle)[:200]
+        platform = clean_text(ident.platform).lower()[: limits.max_tag_chars]
+        handle = clean_text(ident.handle)[: limits.max_field_chars]
         confidence = min(1.0, max(0.0, ident.confidence))
         if entity in known and entity is not None and platform and handle and confidence >= IDENTITY_MIN_CONFIDENCE:
             key = (entity, platform, handle)
+            if key not in out and len(out) >= limits.max_identities:
+                continue
             out[key] = max(out.get(key, 0.0), confidence)
     return [(e, p, h, c) for (e, p, h), c in out.items()]
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from factmemory.domain.limits import Limits
 from factmemory.domain.models import ChatMessage, Fact, Item, RoomEntity
+from factmemory.domain.text import bound_tokens, estimate_tokens, inert
 
 SYSTEM = """You keep long-term memory about the person speaking to an AI agent. Reply with one JSON object.
 Facts are about the speaker only: short third-person claims without their name.
@@ -49,15 +51,19 @@ def assign_handles(durable: Sequence[Fact], current: Sequence[Fact]) -> dict[str
 
 
 def fact_line(handle: str, fact: Fact) -> str:
-    return f"[{handle}] ({fact.kind.value}.{fact.category}, conf {fact.confidence:.2f}) {fact.claim}"
+    return f"[{handle}] ({fact.kind.value}.{fact.category}, conf {fact.confidence:.2f}) {inert(fact.claim)}"
 
 
-def message_line(message: ChatMessage) -> str:
-    speaker = message.name or message.entity_id or "unknown"
-    return f"{message.created_at:%H:%M} {speaker}: {message.text}"
+def speaker_of(message: ChatMessage) -> str:
+    return inert(message.name or message.entity_id) or "unknown"
 
 
-def message_lines(messages: Sequence[ChatMessage]) -> str:
+def message_line(message: ChatMessage, max_tokens: int) -> str:
+    """One line per message whatever it holds (no newline or tag of the caller's), bounded to max_tokens."""
+    return bound_tokens(f"{message.created_at:%H:%M} {speaker_of(message)}: {inert(message.text)}", max_tokens)
+
+
+def message_lines(messages: Sequence[ChatMessage], max_tokens: int) -> str:
     """One line per message, time only; a date line where the day changes (tokens spent once per day)."""
     lines: list[str] = []
     day = None
@@ -65,8 +71,36 @@ def message_lines(messages: Sequence[ChatMessage]) -> str:
         if message.created_at.date() != day:
             day = message.created_at.date()
             lines.append(f"[{day:%Y-%m-%d}]")
-        lines.append(message_line(message))
+        lines.append(message_line(message, max_tokens))
     return "\n".join(lines)
+
+
+# A date line and the line break, per message at most.
+_LINE_OVERHEAD_TOKENS = 5
+
+
+def newest_within(messages: Sequence[ChatMessage], budget: int, max_tokens: int) -> tuple[list[ChatMessage], int]:
+    """The newest messages whose lines fit in budget (oldest dropped first), in their order; and what is left."""
+    kept: list[ChatMessage] = []
+    for message in reversed(messages):
+        cost = estimate_tokens(message_line(message, max_tokens)) + _LINE_OVERHEAD_TOKENS
+        if cost > budget:
+            break
+        kept.append(message)
+        budget -= cost
+    return kept[::-1], budget
+
+
+def entities_within(room_entities: Sequence[RoomEntity], budget: int, max_tokens: int) -> tuple[list[str], int]:
+    lines: list[str] = []
+    for entity in room_entities:
+        line = bound_tokens(inert(f"{entity.id}: {', '.join(entity.names)}"), max_tokens)
+        cost = estimate_tokens(line) + 1
+        if cost > budget:
+            break
+        lines.append(line)
+        budget -= cost
+    return lines, budget
 
 
 def build_prompt(
@@ -77,42 +111,48 @@ def build_prompt(
     items: frozenset[Item],
     room_entities: Sequence[RoomEntity] = (),
     agent_responses: Sequence[ChatMessage] = (),
+    *,
+    limits: Limits,
 ) -> Prompt:
-    """The system and user messages of the extraction call."""
+    """The system and user messages of the extraction call, within limits.prompt_max_tokens (estimated).
+
+    The instructions, the known facts and the current message (bounded) always go in; then room entities, the
+    agent's responses and the recent messages, newest first, each bounded, while the budget lasts."""
     handles = assign_handles(durable, current)
-    parts = ["Return: " + " ".join(ITEM_INSTRUCTIONS[i] for i in (Item.FACTS, Item.RELATIONSHIPS,
-                                                                    Item.IDENTITIES, Item.SUCCESS) if i in items)]
+    head = ["Return: " + " ".join(ITEM_INSTRUCTIONS[i] for i in (Item.FACTS, Item.RELATIONSHIPS,
+                                                                   Item.IDENTITIES, Item.SUCCESS) if i in items)]
     if Item.FACTS in items:
-        parts.append(_block("taxonomy", TAXONOMY))
+        head.append(_block("taxonomy", TAXONOMY))
         known = "\n".join(fact_line(h, f) for h, f in handles.items()) or "(none)"
-        parts.append(_block("known_facts", known))
-    if room_entities and (Item.RELATIONSHIPS in items or Item.IDENTITIES in items):
-        parts.append(_block("room_entities", "\n".join(f"{e.id}: {', '.join(e.names)}" for e in room_entities)))
-    history = [m for m in recent if m.id != message.id]
-    if history:
-        parts.append(_block("recent_messages", message_lines(history)))
-    if agent_responses and Item.SUCCESS in items:
-        parts.append(_block("agent_responses", message_lines(agent_responses)))
-    speaker = message.name or "the speaker"
+        head.append(_block("known_facts", known))
+    speaker = inert(message.name) or "the speaker"
     # The speaker's id is needed for relationships and identities; in <room_entities> it is already shown.
     listed = any(e.id == message.entity_id for e in room_entities)
     needs_id = not listed and bool({Item.RELATIONSHIPS, Item.IDENTITIES} & items)
-    who = f"{speaker} ({message.entity_id})" if needs_id else speaker
-    parts.append(f"Speaker: {who}, {message.created_at:%Y-%m-%d %H:%M}")
-    parts.append(_block("current_message", message.text))
-    return Prompt(system=SYSTEM, user="\n".join(parts), handles=handles)
+    who = f"{speaker} ({inert(message.entity_id)})" if needs_id else speaker
+    tail = [f"Speaker: {who}, {message.created_at:%Y-%m-%d %H:%M}",
+            _block("current_message", bound_tokens(inert(message.text), limits.prompt_current_message_max_tokens))]
+    budget = limits.prompt_max_tokens - estimate_tokens(SYSTEM) - sum(estimate_tokens(p) + 1 for p in head + tail)
+    middle: list[str] = []
+    if room_entities and (Item.RELATIONSHIPS in items or Item.IDENTITIES in items):
+        lines, budget = entities_within(room_entities, budget - 8, limits.prompt_message_max_tokens)
+        if lines:
+            middle.append(_block("room_entities", "\n".join(lines)))
+    responses: list[ChatMessage] = []
+    if agent_responses and Item.SUCCESS in items:
+        responses, budget = newest_within(agent_responses, budget - 8, limits.prompt_message_max_tokens)
+    history, budget = newest_within([m for m in recent if m.id != message.id], budget - 8,
+                                    limits.prompt_message_max_tokens)
+    if history:
+        middle.append(_block("recent_messages", message_lines(history, limits.prompt_message_max_tokens)))
+    if responses:
+        middle.append(_block("agent_responses", message_lines(responses, limits.prompt_message_max_tokens)))
+    return Prompt(system=SYSTEM, user="\n".join(head + middle + tail), handles=handles)
 
 
 BLOCK_TAGS = ("taxonomy", "known_facts", "room_entities", "recent_messages", "agent_responses", "current_message")
 
 
-def neutralize_tags(text: str) -> str:
-    """User text can neither open nor close one of our blocks."""
-    for tag in BLOCK_TAGS:
-        text = text.replace(f"<{tag}>", f"< {tag}>").replace(f"</{tag}>", f"</ {tag}>")
-    return text
-
-
 def _block(tag: str, body: str) -> str:
-    return f"<{tag}>\n{neutralize_tags(body)}\n</{tag}>"
-
+    """A block of ours; what goes inside has been made inert (one line per item, no angle brackets)."""
+    return f"<{tag}>\n{body}\n</{tag}>"

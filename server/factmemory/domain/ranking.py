@@ -16,6 +16,8 @@ def time_weight(fact: Fact, now: datetime, decay_days: float) -> float:
     if fact.kind is Kind.DURABLE:
         return 1.0
     began = fact.valid_at or fact.created_at
+    # A time after `now` counts as `now` (weight 1, never more). Facts take their times from messages clamped to
+    # the server's clock (convert.evaluate_input, migration 0002), so no fact stays new for ever.
     age_days = max(0.0, (now - began).total_seconds() / SECONDS_PER_DAY)
     return math.exp(-age_days / decay_days)
 

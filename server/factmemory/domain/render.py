@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from factmemory.domain.models import ScoredFact
 from factmemory.domain.review import dispute_note
+from factmemory.domain.text import inert
 
 # The proposed claim is quoted on the first few disputed lines only, so the block stays within the provider's
 # token budget even when every fact shown is disputed.
@@ -14,17 +15,18 @@ SHORT_DISPUTE = "(may have changed)"
 
 
 def _title(template: str, subject_name: str) -> str:
-    return template.format(subject=subject_name.strip() or "you")
+    # The caller's name and the model's claims go into the agent's prompt: one line each, no tags.
+    return template.format(subject=inert(subject_name) or "you")
 
 
 def _line(scored: ScoredFact, quote_dispute: bool = True) -> str:
     fact = scored.fact
-    line = f"- [{fact.kind.value}.{fact.category}] {fact.claim}"
+    line = f"- [{fact.kind.value}.{inert(fact.category)}] {inert(fact.claim)}"
     if fact.valid_at is not None:
         line += f" (since {fact.valid_at:%Y-%m-%d})"
     if fact.disputed_by:
         # A pending contradiction: the agent should ask rather than assert.
-        line += " " + (dispute_note(fact.disputed_by) if quote_dispute else SHORT_DISPUTE)
+        line += " " + (inert(dispute_note(fact.disputed_by)) if quote_dispute else SHORT_DISPUTE)
     return line
 
 

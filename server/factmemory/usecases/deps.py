@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from factmemory.domain.ops import Limits
+from factmemory.domain.limits import Limits
 from factmemory.ports import Embedder, Extractor, FactStore, NullTelemetry, Telemetry
 from factmemory.usecases.stages import StageLog
 
@@ -13,11 +13,11 @@ RETRIEVE_PER_KIND = 15
 
 @dataclass(frozen=True)
 class Tuning:
-    """Model-dependent numbers, from settings."""
+    """Model-dependent numbers and every limit, from settings."""
 
+    limits: Limits
     dedup_threshold: float = 0.85
     current_decay_days: float = 14.0
-    limits: Limits = field(default_factory=Limits)
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Deps:
     store: FactStore
     embedder: Embedder
     extractor: Extractor | None
-    tuning: Tuning = field(default_factory=Tuning)
+    tuning: Tuning
     # Per-call stage timings (embed, retrieve, llm, ...); the benchmark reads them, nothing on the request path.
     stages: StageLog = field(default_factory=StageLog)
     # Counters and timings for the metrics endpoint (NullTelemetry when metrics are off).

@@ -7,8 +7,9 @@ from typing import Any
 from uuid import UUID
 
 from factmemory.domain.errors import NotFound
+from factmemory.domain.limits import Limits
 from factmemory.domain.models import Fact, FactEdit, HistoryAction, Kind, Verification
-from factmemory.domain.ops import MAX_FIELD_CHARS, MAX_FIELDS, clean_text
+from factmemory.domain.ops import clean_text
 from factmemory.domain.review import check_category, check_claim, check_confidence, check_edit
 from factmemory.ports import FactChange, NewFact
 from factmemory.usecases.deps import Deps
@@ -16,13 +17,13 @@ from factmemory.usecases.deps import Deps
 MANUAL_CONFIDENCE = 0.9
 
 
-def _fields(raw: dict[str, Any] | None) -> dict[str, str]:
+def _fields(raw: dict[str, Any] | None, limits: Limits) -> dict[str, str]:
     """Structured fields as bounded one-line strings, like the model's."""
     out: dict[str, str] = {}
-    for key, value in list((raw or {}).items())[:MAX_FIELDS]:
-        name = clean_text(str(key))[:MAX_FIELD_CHARS]
+    for key, value in list((raw or {}).items())[: limits.max_fields]:
+        name = clean_text(str(key))[: limits.max_field_chars]
         if name:
-            out[name] = clean_text(str(value))[:MAX_FIELD_CHARS]
+            out[name] = clean_text(str(value))[: limits.max_field_chars]
     return out
 
 
@@ -39,7 +40,7 @@ async def add_fact(
     async with deps.store.review(agent_id, entity_id) as tx:
         await tx.mark(HistoryAction.CREATED, actor, "added by hand")
         return await tx.insert_fact(NewFact(
-            kind=kind, category=category, claim=claim, structured_fields=_fields(structured_fields),
+            kind=kind, category=category, claim=claim, structured_fields=_fields(structured_fields, deps.tuning.limits),
             confidence=level, message_id=actor, verification=Verification.CONFIRMED, at=now,
             valid_at=now if kind is Kind.CURRENT else None, embedding=vector,
             embedding_model=deps.embedder.model_name,

@@ -9,10 +9,13 @@ from pydantic import BaseModel
 
 from factmemory.domain.dedup import DedupVerdict, decide
 from factmemory.domain.errors import InvalidInput, NotConfigured
+from factmemory.domain.limits import Limits
 from factmemory.domain.models import (
     AppliedOp,
+    Dropped,
     EvaluateInput,
     EvaluateResult,
+    Fact,
     Identity,
     Item,
     Kind,
@@ -31,6 +34,7 @@ from factmemory.domain.ops import (
     PlannedChange,
     RejectedOp,
     clean_text,
+    dropped,
     plan_identities,
     plan_ops,
     plan_relationships,
@@ -45,7 +49,6 @@ from factmemory.usecases.stages import Stopwatch
 log = logging.getLogger(__name__)
 
 DEDUP_NEIGHBOURS = 5
-MAX_NAME_CHARS = 200
 
 
 class _AlreadyEvaluated(Exception):
@@ -74,7 +77,7 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
         durable = [s.fact for s in similar if s.fact.kind is Kind.DURABLE]
         current = [s.fact for s in similar if s.fact.kind is Kind.CURRENT]
     prompt = build_prompt(request.message, request.recent_messages, durable, current, request.items,
-                          request.room_entities, request.agent_responses)
+                          request.room_entities, request.agent_responses, limits=deps.tuning.limits)
     with watch.stage("llm"):
         reply, usage = await deps.extractor.extract(prompt, request.items)
     planned = _plan(deps, request, reply, prompt.handles)
@@ -88,18 +91,19 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
                 if not await turn.claim_evaluation(request.message.id, request.room_id):
                     raise _AlreadyEvaluated
                 if request.message.name.strip():
-                    await turn.record_name(clean_text(request.message.name)[:MAX_NAME_CHARS],
+                    await turn.record_name(clean_text(request.message.name)[: deps.tuning.limits.max_name_chars],
                                            request.message.created_at)
                 applied = [await _apply(deps, turn, request, p, claim_vectors.get(id(p)), watch) for p in planned]
-                relationships, identities = await _apply_edges(turn, request, reply)
+                relationships, identities = await _apply_edges(turn, request, reply, deps.tuning.limits)
                 result = EvaluateResult(
                     ops=tuple(applied),
                     relationships=tuple(relationships),
                     identities=tuple(identities),
                     success=_success(reply),
                     usage=usage,
+                    dropped=_dropped(reply, deps.tuning.limits),
                 )
-                await turn.finish_evaluation(request.message.id, result)
+                await turn.finish_evaluation(request.message.id, stored_form(result, deps.tuning.limits))
     except _AlreadyEvaluated:
         replay = await _stored(deps, request)
         if replay is None:  # pragma: no cover - the row was committed by the call that won
@@ -124,6 +128,29 @@ def _plan(deps: Deps, request: EvaluateInput, reply: BaseModel, handles: dict[st
     if facts is None:
         return []
     return plan_ops(facts.ops, handles, request.message.created_at, deps.tuning.limits)
+
+
+def _dropped(reply: BaseModel, limits: Limits) -> Dropped:
+    facts = getattr(reply, "facts", None)
+    return Dropped(
+        ops=dropped(len(facts.ops) if facts is not None else 0, limits.max_ops),
+        relationships=dropped(len(getattr(reply, "relationships", None) or []), limits.max_relationships),
+        identities=dropped(len(getattr(reply, "identities", None) or []), limits.max_identities),
+    )
+
+
+def stored_form(result: EvaluateResult, limits: Limits) -> EvaluateResult:
+    """What is kept for replays: each fact with the evidence its response showed (the latest ids and their count),
+    so a fact strengthened n times is not stored with its whole evidence list n times over."""
+    return result.model_copy(update={"ops": tuple(
+        op if op.fact is None else op.model_copy(update={"fact": bounded_evidence(op.fact, limits.max_evidence_ids)})
+        for op in result.ops)})
+
+
+def bounded_evidence(fact: Fact, keep: int) -> Fact:
+    ids = fact.evidence_message_ids
+    return fact.model_copy(update={"evidence_message_ids": ids[-keep:] if keep else (),
+                                   "evidence_count": max(fact.evidence_count, len(ids))})
 
 
 def _success(reply: BaseModel) -> Success | None:
@@ -203,17 +230,18 @@ async def _apply_change(turn: Turn, request: EvaluateInput, change: PlannedChang
 
 
 async def _apply_edges(
-    turn: Turn, request: EvaluateInput, reply: BaseModel
+    turn: Turn, request: EvaluateInput, reply: BaseModel, limits: Limits
 ) -> tuple[list[Relationship], list[Identity]]:
     at = request.message.created_at
     relationships = [
-        await turn.upsert_relationship(source, target, tags, at)
-        for source, target, tags in plan_relationships(getattr(reply, "relationships", None) or [],
-                                                       request.room_entities)
+        await turn.upsert_relationship(source, target, tags, at, limits.max_tags)
+        for source, target, tags in plan_relationships(
+            (getattr(reply, "relationships", None) or [])[: limits.max_relationships], request.room_entities, limits)
     ]
     identities = [
         await turn.upsert_identity(entity, platform, handle, confidence, at)
         for entity, platform, handle, confidence in plan_identities(
-            getattr(reply, "identities", None) or [], request.room_entities, request.entity_id)
+            (getattr(reply, "identities", None) or [])[: limits.max_identities], request.room_entities,
+            request.entity_id, limits)
     ]
     return relationships, identities

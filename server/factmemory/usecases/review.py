@@ -5,6 +5,7 @@ The rules (what a resolution does) are in domain.review; this module runs them i
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from factmemory.domain.errors import Conflict, NotFound
@@ -21,9 +22,14 @@ from factmemory.domain.models import (
     Verification,
 )
 from factmemory.domain.ops import ADD_CONFIDENCE
+from factmemory.domain.paging import EXPORT_SECTIONS, PAGE_OVERHEAD_BYTES, ExportPosition, fitting, json_bytes
 from factmemory.domain.review import ResolutionPlan, decode_position, encode_position, plan_resolution, search_pattern
 from factmemory.ports import FactChange, NewFact, ReviewTransaction, Vector
 from factmemory.usecases.deps import Deps
+
+# Rows read per query while filling an export page; the command line's export joins pages of this many bytes.
+EXPORT_CHUNK = 200
+EXPORT_ALL_BYTES = 16 * 1024 * 1024
 
 
 async def list_facts(
@@ -169,5 +175,38 @@ async def forget_entity(deps: Deps, agent_id: UUID, entity_id: UUID) -> ForgetCo
     return await deps.store.forget_entity(agent_id, entity_id)
 
 
-async def export_entity(deps: Deps, agent_id: UUID, entity_id: UUID) -> dict[str, object]:
-    return await deps.store.export_entity(agent_id, entity_id)
+async def export_page(
+    deps: Deps, agent_id: UUID, entity_id: UUID, start: ExportPosition | None, budget_bytes: int
+) -> tuple[dict[str, Any], ExportPosition | None]:
+    """The export from start on, as much as fits in budget_bytes of JSON; and where the next page starts."""
+    page: dict[str, Any] = {"agent_id": str(agent_id), "entity_id": str(entity_id),
+                            **{section: [] for section in EXPORT_SECTIONS}}
+    start = start or ExportPosition(next(iter(EXPORT_SECTIONS)))
+    sections = list(EXPORT_SECTIONS)
+    budget = budget_bytes - PAGE_OVERHEAD_BYTES
+    for section in sections[sections.index(start.section):]:
+        after = start.after if section == start.section else None
+        while True:
+            rows = await deps.store.export_rows(agent_id, entity_id, section, after, EXPORT_CHUNK)
+            sizes = [json_bytes(item) for item, _ in rows]
+            empty = not any(page[s] for s in sections)
+            taken = fitting(sizes, budget) if empty else fitting([0, *sizes], budget) - 1
+            page[section].extend(item for item, _ in rows[:taken])
+            budget -= sum(sizes[:taken])
+            if taken:
+                after = rows[taken - 1][1]
+            if taken < len(rows):
+                return page, ExportPosition(section, after)
+            if len(rows) < EXPORT_CHUNK:
+                break
+    return page, None
+
+
+async def export_entity(deps: Deps, agent_id: UUID, entity_id: UUID) -> dict[str, Any]:
+    """Everything stored about one entity in one document (all pages joined), for the command line."""
+    whole, position = await export_page(deps, agent_id, entity_id, None, EXPORT_ALL_BYTES)
+    while position is not None:
+        page, position = await export_page(deps, agent_id, entity_id, position, EXPORT_ALL_BYTES)
+        for section in EXPORT_SECTIONS:
+            whole[section].extend(page[section])
+    return whole

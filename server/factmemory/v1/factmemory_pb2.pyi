@@ -157,7 +157,7 @@ class RoomEntity(_message.Message):
     def __init__(self, id: _Optional[str] = ..., names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Fact(_message.Message):
-    __slots__ = ("id", "agent_id", "entity_id", "kind", "category", "claim", "structured_fields", "confidence", "evidence_message_ids", "verification_status", "created_at", "last_confirmed_at", "valid_at", "previous_claims", "disputed_by")
+    __slots__ = ("id", "agent_id", "entity_id", "kind", "category", "claim", "structured_fields", "confidence", "evidence_message_ids", "verification_status", "created_at", "last_confirmed_at", "valid_at", "previous_claims", "disputed_by", "evidence_count")
     ID_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
@@ -173,6 +173,7 @@ class Fact(_message.Message):
     VALID_AT_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_CLAIMS_FIELD_NUMBER: _ClassVar[int]
     DISPUTED_BY_FIELD_NUMBER: _ClassVar[int]
+    EVIDENCE_COUNT_FIELD_NUMBER: _ClassVar[int]
     id: str
     agent_id: str
     entity_id: str
@@ -188,7 +189,8 @@ class Fact(_message.Message):
     valid_at: _timestamp_pb2.Timestamp
     previous_claims: _containers.RepeatedScalarFieldContainer[str]
     disputed_by: str
-    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., category: _Optional[str] = ..., claim: _Optional[str] = ..., structured_fields: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., confidence: _Optional[float] = ..., evidence_message_ids: _Optional[_Iterable[str]] = ..., verification_status: _Optional[_Union[VerificationStatus, str]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_confirmed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., valid_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., previous_claims: _Optional[_Iterable[str]] = ..., disputed_by: _Optional[str] = ...) -> None: ...
+    evidence_count: int
+    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., category: _Optional[str] = ..., claim: _Optional[str] = ..., structured_fields: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., confidence: _Optional[float] = ..., evidence_message_ids: _Optional[_Iterable[str]] = ..., verification_status: _Optional[_Union[VerificationStatus, str]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_confirmed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., valid_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., previous_claims: _Optional[_Iterable[str]] = ..., disputed_by: _Optional[str] = ..., evidence_count: _Optional[int] = ...) -> None: ...
 
 class EvaluateRequest(_message.Message):
     __slots__ = ("agent_id", "entity_id", "room_id", "message", "recent_messages", "items", "room_entities", "agent_responses", "did_respond")
@@ -275,20 +277,22 @@ class Usage(_message.Message):
     def __init__(self, llm_calls: _Optional[int] = ..., prompt_tokens: _Optional[int] = ..., completion_tokens: _Optional[int] = ...) -> None: ...
 
 class EvaluateResponse(_message.Message):
-    __slots__ = ("ops", "relationships", "identities", "success", "usage", "replayed")
+    __slots__ = ("ops", "relationships", "identities", "success", "usage", "replayed", "dropped")
     OPS_FIELD_NUMBER: _ClassVar[int]
     RELATIONSHIPS_FIELD_NUMBER: _ClassVar[int]
     IDENTITIES_FIELD_NUMBER: _ClassVar[int]
     SUCCESS_FIELD_NUMBER: _ClassVar[int]
     USAGE_FIELD_NUMBER: _ClassVar[int]
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    DROPPED_FIELD_NUMBER: _ClassVar[int]
     ops: _containers.RepeatedCompositeFieldContainer[AppliedOp]
     relationships: _containers.RepeatedCompositeFieldContainer[Relationship]
     identities: _containers.RepeatedCompositeFieldContainer[Identity]
     success: SuccessVerdict
     usage: Usage
     replayed: bool
-    def __init__(self, ops: _Optional[_Iterable[_Union[AppliedOp, _Mapping]]] = ..., relationships: _Optional[_Iterable[_Union[Relationship, _Mapping]]] = ..., identities: _Optional[_Iterable[_Union[Identity, _Mapping]]] = ..., success: _Optional[_Union[SuccessVerdict, _Mapping]] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
+    dropped: DroppedCounts
+    def __init__(self, ops: _Optional[_Iterable[_Union[AppliedOp, _Mapping]]] = ..., relationships: _Optional[_Iterable[_Union[Relationship, _Mapping]]] = ..., identities: _Optional[_Iterable[_Union[Identity, _Mapping]]] = ..., success: _Optional[_Union[SuccessVerdict, _Mapping]] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., replayed: _Optional[bool] = ..., dropped: _Optional[_Union[DroppedCounts, _Mapping]] = ...) -> None: ...
 
 class ProvideRequest(_message.Message):
     __slots__ = ("agent_id", "entity_id", "room_id", "recent_messages", "durable_limit", "current_limit", "subject_name", "now")
@@ -461,18 +465,32 @@ class ForgetEntityResponse(_message.Message):
     def __init__(self, facts_deleted: _Optional[int] = ..., candidates_deleted: _Optional[int] = ..., relationships_deleted: _Optional[int] = ..., identities_deleted: _Optional[int] = ..., evaluations_deleted: _Optional[int] = ...) -> None: ...
 
 class ExportEntityRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id")
+    __slots__ = ("agent_id", "entity_id", "page_token")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ...) -> None: ...
+    page_token: str
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ExportEntityResponse(_message.Message):
-    __slots__ = ("json",)
+    __slots__ = ("json", "next_page_token")
     JSON_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     json: str
-    def __init__(self, json: _Optional[str] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, json: _Optional[str] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class DroppedCounts(_message.Message):
+    __slots__ = ("ops", "relationships", "identities")
+    OPS_FIELD_NUMBER: _ClassVar[int]
+    RELATIONSHIPS_FIELD_NUMBER: _ClassVar[int]
+    IDENTITIES_FIELD_NUMBER: _ClassVar[int]
+    ops: int
+    relationships: int
+    identities: int
+    def __init__(self, ops: _Optional[int] = ..., relationships: _Optional[int] = ..., identities: _Optional[int] = ...) -> None: ...
 
 class HistoryEntry(_message.Message):
     __slots__ = ("id", "fact_id", "at", "action", "actor", "reason", "before", "after")

@@ -25,6 +25,7 @@ from factmemory.domain.models import (
     Resolution,
     Verification,
 )
+from factmemory.domain.times import from_storage, optional_from_storage
 from factmemory.ports import FactChange, NewFact, Position
 
 FACT_COLUMNS = """
@@ -201,10 +202,11 @@ def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
         structured_fields=json.loads(fields) if isinstance(fields, str) else dict(fields),
         confidence=row[prefix + "confidence"],
         evidence_message_ids=tuple(row[prefix + "evidence_message_ids"]),
+        evidence_count=len(row[prefix + "evidence_message_ids"]),
         verification_status=Verification(row[prefix + "verification_status"]),
-        created_at=row[prefix + "created_at"],
-        last_confirmed_at=row[prefix + "last_confirmed_at"],
-        valid_at=row[prefix + "valid_at"],
+        created_at=from_storage(row[prefix + "created_at"]),
+        last_confirmed_at=from_storage(row[prefix + "last_confirmed_at"]),
+        valid_at=optional_from_storage(row[prefix + "valid_at"]),
         previous_claims=tuple(row[prefix + "previous_claims"]),
         disputed_by="" if prefix else (row.get("disputed_by") or ""),
     )
@@ -222,8 +224,8 @@ def row_to_candidate(row: asyncpg.Record) -> Candidate:
         source=CandidateSource(row["source"]),
         evidence_message_id=row["evidence_message_id"],
         status=CandidateStatus(row["status"]),
-        created_at=row["created_at"],
-        resolved_at=row["resolved_at"],
+        created_at=from_storage(row["created_at"]),
+        resolved_at=optional_from_storage(row["resolved_at"]),
         related_fact_id=row["related_fact_id"],
         resolution=None if row["resolution"] is None else Resolution(row["resolution"]),
         resolved_by=row["resolved_by"] or "",
@@ -241,7 +243,7 @@ def row_to_entity(row: asyncpg.Record) -> EntitySummary:
     return EntitySummary(
         entity_id=row["entity_id"], name=row["name"], durable_facts=row["durable_facts"],
         current_facts=row["current_facts"], pending_candidates=row["pending_candidates"],
-        last_activity=row["last_activity"],
+        last_activity=from_storage(row["last_activity"]),
     )
 
 

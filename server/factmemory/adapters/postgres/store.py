@@ -29,6 +29,7 @@ from factmemory.domain.models import (
     Kind,
     Relationship,
 )
+from factmemory.domain.times import from_storage
 from factmemory.ports import NewFact, Position, Similar, Vector
 
 # One round trip for both kinds. Small entities use the scope index and an exact sort;
@@ -119,7 +120,11 @@ INSERT INTO relationships (agent_id, source_entity_id, target_entity_id, tags, i
                            created_at, updated_at)
 VALUES ($1, $2, $3, $4, 1, $5, $5)
 ON CONFLICT (agent_id, source_entity_id, target_entity_id) DO UPDATE
-   SET tags = ARRAY(SELECT DISTINCT t FROM unnest(relationships.tags || EXCLUDED.tags) AS t ORDER BY t),
+   -- At most $6 tags: the ones it had first, then new ones while room is left; sorted.
+   SET tags = ARRAY(SELECT t FROM (SELECT t, min(o) AS first
+                                     FROM unnest(relationships.tags || EXCLUDED.tags) WITH ORDINALITY AS u(t, o)
+                                    GROUP BY t ORDER BY first LIMIT $6) AS kept
+                     ORDER BY t),
        interaction_count = relationships.interaction_count + 1,
        updated_at = GREATEST(relationships.updated_at, EXCLUDED.updated_at)
 RETURNING source_entity_id, target_entity_id, tags, interaction_count
@@ -178,28 +183,60 @@ DELETE FROM relationships WHERE agent_id = $1 AND (source_entity_id = $2 OR targ
 FORGET_IDENTITIES = "DELETE FROM identities WHERE agent_id = $1 AND entity_id = $2"
 FORGET_EVALUATIONS = "DELETE FROM evaluations WHERE agent_id = $1 AND entity_id = $2"
 
+# Export pages: each list in a fixed order, after the key ($3, $4) of the last item sent ($3 NULL: from the start).
 EXPORT_FACTS = f"""
-SELECT {FACT_COLUMNS}, embedding_model FROM facts WHERE agent_id = $1 AND entity_id = $2 ORDER BY created_at, id
+SELECT {FACT_COLUMNS}, embedding_model FROM facts
+ WHERE agent_id = $1 AND entity_id = $2
+   AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4::uuid))
+ ORDER BY created_at, id
+ LIMIT $5
 """
 EXPORT_CANDIDATES = """
 SELECT c.id, c.agent_id, c.entity_id, c.fact_id, c.related_fact_id, c.proposed_claim, c.reason, c.source,
        c.evidence_message_id, c.status, c.created_at, c.resolved_at, c.resolution, c.resolved_by
-  FROM fact_candidates c WHERE c.agent_id = $1 AND c.entity_id = $2
+  FROM fact_candidates c
+ WHERE c.agent_id = $1 AND c.entity_id = $2
+   AND ($3::timestamptz IS NULL OR (c.created_at, c.id) > ($3::timestamptz, $4::uuid))
  ORDER BY c.created_at, c.id
+ LIMIT $5
 """
 EXPORT_RELATIONSHIPS = """
 SELECT source_entity_id, target_entity_id, tags, interaction_count, created_at, updated_at FROM relationships
  WHERE agent_id = $1 AND (source_entity_id = $2 OR target_entity_id = $2)
+   AND ($3::uuid IS NULL OR (source_entity_id, target_entity_id) > ($3::uuid, $4::uuid))
  ORDER BY source_entity_id, target_entity_id
+ LIMIT $5
 """
 EXPORT_IDENTITIES = """
 SELECT platform, handle, confidence, created_at, updated_at FROM identities
- WHERE agent_id = $1 AND entity_id = $2 ORDER BY platform, handle
+ WHERE agent_id = $1 AND entity_id = $2
+   AND ($3::text IS NULL OR (platform, handle) > ($3::text, $4::text))
+ ORDER BY platform, handle
+ LIMIT $5
 """
 EXPORT_EVALUATIONS = """
 SELECT message_id, room_id, result, prompt_tokens, completion_tokens, success_completed, success_reason, created_at
-  FROM evaluations WHERE agent_id = $1 AND entity_id = $2 ORDER BY created_at, message_id
+  FROM evaluations
+ WHERE agent_id = $1 AND entity_id = $2
+   AND ($3::timestamptz IS NULL OR (created_at, message_id) > ($3::timestamptz, $4::text))
+ ORDER BY created_at, message_id
+ LIMIT $5
 """
+EXPORT_HISTORY = """
+SELECT id, fact_id, at, action, actor, reason, before, after FROM fact_history
+ WHERE agent_id = $1 AND entity_id = $2
+   AND ($3::timestamptz IS NULL OR (at, id) > ($3::timestamptz, $4::uuid))
+ ORDER BY at, id
+ LIMIT $5
+"""
+EXPORT_BY_SECTION = {
+    "facts": EXPORT_FACTS,
+    "candidates": EXPORT_CANDIDATES,
+    "relationships": EXPORT_RELATIONSHIPS,
+    "identities": EXPORT_IDENTITIES,
+    "evaluations": EXPORT_EVALUATIONS,
+    "history": EXPORT_HISTORY,
+}
 
 
 # Run on every pooled connection (the benchmark runs them too, to EXPLAIN the plans the service gets).
@@ -334,8 +371,10 @@ class Turn:
     async def record_name(self, name: str, at: datetime) -> None:
         await self._conn.execute(review.RECORD_NAME, self.agent_id, self.entity_id, name, at)
 
-    async def upsert_relationship(self, source: UUID, target: UUID, tags: Sequence[str], at: datetime) -> Relationship:
-        row = await self._conn.fetchrow(UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at)
+    async def upsert_relationship(self, source: UUID, target: UUID, tags: Sequence[str], at: datetime,
+                                  max_tags: int) -> Relationship:
+        row = await self._conn.fetchrow(UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at,
+                                        max_tags)
         return Relationship(
             source_entity_id=str(row["source_entity_id"]),
             target_entity_id=str(row["target_entity_id"]),
@@ -370,6 +409,10 @@ TRANSIENT_DB_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.PostgresConnectionError,
     asyncpg.exceptions.SerializationError,
     asyncpg.exceptions.DeadlockDetectedError,
+    # Out of disk, memory or connections (SQLSTATE class 53): the operator frees them, then a retry succeeds.
+    asyncpg.exceptions.InsufficientResourcesError,
+    # A primary demoted to a read-only standby (failover): writes succeed again once the pool reaches the new one.
+    asyncpg.exceptions.ReadOnlySQLTransactionError,
 )
 
 
@@ -510,27 +553,48 @@ class Store:
             evaluations=_count(evaluations),
         )
 
-    async def export_entity(self, agent_id: UUID, entity_id: UUID) -> dict[str, Any]:
-        """Everything stored about one entity, JSON-ready (embeddings are named by model, not dumped)."""
-        async with _connection(self._pool) as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            facts = await conn.fetch(EXPORT_FACTS, agent_id, entity_id)
-            candidates = await conn.fetch(EXPORT_CANDIDATES, agent_id, entity_id)
-            relationships = await conn.fetch(EXPORT_RELATIONSHIPS, agent_id, entity_id)
-            identities = await conn.fetch(EXPORT_IDENTITIES, agent_id, entity_id)
-            evaluations = await conn.fetch(EXPORT_EVALUATIONS, agent_id, entity_id)
-            history = await conn.fetch(review.EXPORT_HISTORY, agent_id, entity_id)
-        return {
-            "agent_id": str(agent_id),
-            "entity_id": str(entity_id),
-            "facts": [
-                row_to_fact(r).model_dump(mode="json") | {"embedding_model": r["embedding_model"]} for r in facts
-            ],
-            "candidates": [_jsonable(dict(r)) for r in candidates],
-            "relationships": [_jsonable(dict(r)) for r in relationships],
-            "identities": [_jsonable(dict(r)) for r in identities],
-            "evaluations": [_jsonable(dict(r)) for r in evaluations],
-            "history": [review.row_to_history(r).model_dump(mode="json") for r in history],
-        }
+    async def export_rows(self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None,
+                          limit: int) -> list[tuple[dict[str, Any], tuple[str, str]]]:
+        """Up to limit items of one export list after the key `after`, JSON-ready, each with its key."""
+        first, second = after if after is not None else (None, None)
+        async with _connection(self._pool) as conn:
+            rows = await conn.fetch(EXPORT_BY_SECTION[section], agent_id, entity_id, _typed(section, first),
+                                    _typed_second(section, second), limit)
+        return [(_export_item(section, r), _export_key(section, r)) for r in rows]
+
+
+def _typed(section: str, value: str | None) -> object:
+    if value is None:
+        return None
+    if section in ("facts", "candidates", "evaluations", "history"):
+        return datetime.fromisoformat(value)
+    return UUID(value) if section == "relationships" else value
+
+
+def _typed_second(section: str, value: str | None) -> object:
+    if value is None:
+        return None
+    return UUID(value) if section in ("facts", "candidates", "relationships", "history") else value
+
+
+def _export_item(section: str, row: asyncpg.Record) -> dict[str, Any]:
+    if section == "facts":
+        return row_to_fact(row).model_dump(mode="json") | {"embedding_model": row["embedding_model"]}
+    if section == "history":
+        return review.row_to_history(row).model_dump(mode="json")
+    return _jsonable(dict(row))
+
+
+def _export_key(section: str, row: asyncpg.Record) -> tuple[str, str]:
+    if section == "facts" or section == "candidates":
+        return from_storage(row["created_at"]).isoformat(), str(row["id"])
+    if section == "relationships":
+        return str(row["source_entity_id"]), str(row["target_entity_id"])
+    if section == "identities":
+        return str(row["platform"]), str(row["handle"])
+    if section == "history":
+        return from_storage(row["at"]).isoformat(), str(row["id"])
+    return from_storage(row["created_at"]).isoformat(), str(row["message_id"])
 
 
 async def _epoch(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> int:

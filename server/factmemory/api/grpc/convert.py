@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from uuid import UUID
 
+from google.protobuf.message import Message
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from factmemory.domain import times
 from factmemory.domain.errors import InvalidInput
+from factmemory.domain.limits import Limits
 from factmemory.domain.models import (
     ALL_ITEMS,
     AppliedOp,
@@ -34,14 +38,8 @@ from factmemory.domain.models import (
     ScoredFact,
     Verification,
 )
+from factmemory.domain.paging import ExportPosition, check_position, fitting
 from factmemory.v1 import factmemory_pb2 as pb
-
-MAX_ID_CHARS = 128
-MAX_NAME_CHARS = 200
-MAX_LIMIT = 50
-DEFAULT_LIMIT = 6
-MAX_PAGE_SIZE = 1000
-DEFAULT_PAGE_SIZE = 100
 
 ITEMS: dict[int, Item] = {pb.ITEM_FACTS: Item.FACTS, pb.ITEM_RELATIONSHIPS: Item.RELATIONSHIPS,
          pb.ITEM_IDENTITIES: Item.IDENTITIES, pb.ITEM_SUCCESS: Item.SUCCESS}
@@ -67,14 +65,6 @@ RESOLUTIONS_IN: dict[int, Resolution] = {v: k for k, v in RESOLUTIONS.items()}
 VERIFICATIONS_IN: dict[int, Verification] = {v: k for k, v in VERIFICATIONS.items()}
 HISTORY_ACTIONS: dict[HistoryAction, pb.HistoryAction] = {
     action: getattr(pb, f"HISTORY_ACTION_{action.name}") for action in HistoryAction}
-MAX_QUERY_CHARS = 200
-
-
-@dataclass(frozen=True)
-class RequestLimits:
-    max_text_chars: int = 8_000
-    max_recent_messages: int = 50
-    max_room_entities: int = 100
 
 
 def parse_uuid(value: str, field: str) -> UUID:
@@ -91,6 +81,17 @@ def optional_uuid(value: str, field: str) -> UUID | None:
     return parse_uuid(value, field) if value else None
 
 
+def canonical_id(value: str) -> str:
+    """A UUID in its one spelling (lower case, hyphenated), whatever way it was written; other ids unchanged.
+
+    Ids are keys (idempotency, speaker matching): '{A...}', 'urn:uuid:a...' and 'a...' without hyphens are the
+    same message."""
+    try:
+        return str(UUID(value))
+    except ValueError:
+        return value
+
+
 def _text(value: str, field: str, max_chars: int) -> str:
     if len(value) > max_chars:
         raise InvalidInput(f"{field} is longer than {max_chars} characters ({len(value)})")
@@ -103,9 +104,12 @@ def to_datetime(ts: Timestamp, field: str, default: datetime) -> datetime:
     if ts.seconds == 0 and ts.nanos == 0:
         return default
     try:
-        return ts.ToDatetime(tzinfo=UTC)
+        value = ts.ToDatetime(tzinfo=UTC)
     except (ValueError, OverflowError, OSError):
         raise InvalidInput(f"{field} is not a valid timestamp") from None
+    if not times.in_range(value):
+        raise InvalidInput(f"{field} must be {times.RANGE_TEXT}, got {value:%Y-%m-%d}")
+    return value
 
 
 def to_timestamp(value: datetime | None) -> Timestamp | None:
@@ -116,20 +120,20 @@ def to_timestamp(value: datetime | None) -> Timestamp | None:
     return ts
 
 
-def to_message(msg: pb.ChatMessage, field: str, now: datetime, limits: RequestLimits,
+def to_message(msg: pb.ChatMessage, field: str, now: datetime, limits: Limits,
                require_id: bool = False) -> ChatMessage:
     if require_id:
         parse_uuid(msg.id, f"{field}.id")
     return ChatMessage(
-        id=_text(msg.id, f"{field}.id", MAX_ID_CHARS),
-        entity_id=_text(msg.entity_id, f"{field}.entity_id", MAX_ID_CHARS),
-        name=_text(msg.name, f"{field}.name", MAX_NAME_CHARS),
+        id=canonical_id(_text(msg.id, f"{field}.id", limits.max_id_chars)),
+        entity_id=canonical_id(_text(msg.entity_id, f"{field}.entity_id", limits.max_id_chars)),
+        name=_text(msg.name, f"{field}.name", limits.max_name_chars),
         text=_text(msg.text, f"{field}.text", limits.max_text_chars),
         created_at=to_datetime(msg.created_at, f"{field}.created_at", now),
     )
 
 
-def _messages(msgs: Sequence[pb.ChatMessage], field: str, now: datetime, limits: RequestLimits
+def _messages(msgs: Sequence[pb.ChatMessage], field: str, now: datetime, limits: Limits
               ) -> tuple[ChatMessage, ...]:
     if len(msgs) > limits.max_recent_messages:
         raise InvalidInput(f"{field} has {len(msgs)} messages; at most {limits.max_recent_messages} allowed")
@@ -145,29 +149,33 @@ def _items(values: Sequence[int]) -> frozenset[Item]:
     return frozenset(ITEMS[v] for v in values)
 
 
-def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: RequestLimits) -> EvaluateInput:
+def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: Limits) -> EvaluateInput:
     """A validated EvaluateRequest."""
     agent_id = parse_uuid(req.agent_id, "agent_id")
     entity_id = parse_uuid(req.entity_id, "entity_id")
     if not req.HasField("message"):
         raise InvalidInput("message is required")
     message = to_message(req.message, "message", now, limits, require_id=True)
+    # Facts take their times from the message: one dated in the future would stay new for ever.
+    message = message.model_copy(update={"created_at": times.not_after(message.created_at, now,
+                                                                       limits.clock_skew_s)})
     if not message.text.strip():
         raise InvalidInput("message.text is empty")
-    if message.entity_id and message.entity_id != req.entity_id:
+    if message.entity_id and message.entity_id != str(entity_id):
         raise InvalidInput("message.entity_id differs from entity_id: facts are extracted about the sender")
     if len(req.room_entities) > limits.max_room_entities:
         raise InvalidInput(f"room_entities has more than {limits.max_room_entities} entries")
     entities = tuple(
-        RoomEntity(id=_text(e.id, f"room_entities[{i}].id", MAX_ID_CHARS),
-                   names=tuple(_text(n, f"room_entities[{i}].names", MAX_NAME_CHARS) for n in e.names[:10]))
+        RoomEntity(id=canonical_id(_text(e.id, f"room_entities[{i}].id", limits.max_id_chars)),
+                   names=tuple(_text(n, f"room_entities[{i}].names", limits.max_name_chars)
+                               for n in e.names[: limits.max_names_per_entity]))
         for i, e in enumerate(req.room_entities)
     )
     return EvaluateInput(
         agent_id=agent_id,
         entity_id=entity_id,
         room_id=optional_uuid(req.room_id, "room_id"),
-        message=message.model_copy(update={"entity_id": req.entity_id}),
+        message=message.model_copy(update={"entity_id": str(entity_id)}),
         recent_messages=_messages(req.recent_messages, "recent_messages", now, limits),
         items=_items(req.items),
         room_entities=entities,
@@ -176,22 +184,22 @@ def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: RequestLimits
     )
 
 
-def _limit(value: int, field: str) -> int:
-    if value < 0 or value > MAX_LIMIT:
-        raise InvalidInput(f"{field} must be between 0 and {MAX_LIMIT}")
-    return value or DEFAULT_LIMIT
+def _limit(value: int, field: str, limits: Limits) -> int:
+    if value < 0 or value > limits.max_provide_limit:
+        raise InvalidInput(f"{field} must be between 0 and {limits.max_provide_limit}")
+    return value or limits.default_provide_limit
 
 
-def provide_input(req: pb.ProvideRequest, now: datetime, limits: RequestLimits) -> ProvideInput:
+def provide_input(req: pb.ProvideRequest, now: datetime, limits: Limits) -> ProvideInput:
     """A validated ProvideRequest."""
     return ProvideInput(
         agent_id=parse_uuid(req.agent_id, "agent_id"),
         entity_id=parse_uuid(req.entity_id, "entity_id"),
         room_id=optional_uuid(req.room_id, "room_id"),
         recent_messages=_messages(req.recent_messages, "recent_messages", now, limits),
-        durable_limit=_limit(req.durable_limit, "durable_limit"),
-        current_limit=_limit(req.current_limit, "current_limit"),
-        subject_name=_text(req.subject_name, "subject_name", MAX_NAME_CHARS).strip(),
+        durable_limit=_limit(req.durable_limit, "durable_limit", limits),
+        current_limit=_limit(req.current_limit, "current_limit", limits),
+        subject_name=_text(req.subject_name, "subject_name", limits.max_name_chars).strip(),
         now=to_datetime(req.now, "now", now),
     )
 
@@ -204,10 +212,10 @@ def kind_filter(value: int) -> Kind | None:
     return KINDS_IN[value]
 
 
-def page_size(value: int) -> int:
-    if value < 0 or value > MAX_PAGE_SIZE:
-        raise InvalidInput(f"page_size must be between 0 and {MAX_PAGE_SIZE}")
-    return value or DEFAULT_PAGE_SIZE
+def page_size(value: int, limits: Limits) -> int:
+    if value < 0 or value > limits.max_page_size:
+        raise InvalidInput(f"page_size must be between 0 and {limits.max_page_size}")
+    return value or limits.default_page_size
 
 
 def resolution(value: int, decision: int) -> Resolution:
@@ -249,11 +257,11 @@ def required_kind(value: int) -> Kind:
     return kind
 
 
-def query(value: str) -> str:
-    return _text(value, "query", MAX_QUERY_CHARS)
+def query(value: str, limits: Limits) -> str:
+    return _text(value, "query", limits.max_name_chars)
 
 
-def fact_edit(req: pb.UpdateFactRequest, max_claim_chars: int) -> FactEdit:
+def fact_edit(req: pb.UpdateFactRequest, max_claim_chars: int, max_category_chars: int) -> FactEdit:
     """The fields the request sets; at least one."""
     verification = None
     if req.verification_status != pb.VERIFICATION_STATUS_UNSPECIFIED:
@@ -262,7 +270,7 @@ def fact_edit(req: pb.UpdateFactRequest, max_claim_chars: int) -> FactEdit:
         verification = VERIFICATIONS_IN[req.verification_status]
     edit = FactEdit(
         claim=_text(req.claim, "claim", max_claim_chars) if req.HasField("claim") else None,
-        category=_text(req.category, "category", MAX_NAME_CHARS) if req.HasField("category") else None,
+        category=_text(req.category, "category", max_category_chars) if req.HasField("category") else None,
         kind=kind_filter(req.kind),
         confidence=req.confidence if req.HasField("confidence") else None,
         verification=verification,
@@ -290,7 +298,9 @@ def entity_pb(summary: EntitySummary) -> pb.EntitySummary:
     )
 
 
-def fact_pb(fact: Fact) -> pb.Fact:
+def fact_pb(fact: Fact, limits: Limits) -> pb.Fact:
+    """A fact with its latest limits.max_evidence_ids evidence ids and their total count."""
+    evidence = fact.evidence_message_ids[-limits.max_evidence_ids:] if limits.max_evidence_ids else ()
     out = pb.Fact(
         id=str(fact.id),
         agent_id=str(fact.agent_id),
@@ -299,7 +309,8 @@ def fact_pb(fact: Fact) -> pb.Fact:
         category=fact.category,
         claim=fact.claim,
         confidence=fact.confidence,
-        evidence_message_ids=list(fact.evidence_message_ids),
+        evidence_message_ids=list(evidence),
+        evidence_count=max(fact.evidence_count, len(fact.evidence_message_ids)),
         verification_status=VERIFICATIONS[fact.verification_status],
         created_at=to_timestamp(fact.created_at),
         last_confirmed_at=to_timestamp(fact.last_confirmed_at),
@@ -311,15 +322,15 @@ def fact_pb(fact: Fact) -> pb.Fact:
     return out
 
 
-def scored_pb(scored: ScoredFact) -> pb.ScoredFact:
-    return pb.ScoredFact(fact=fact_pb(scored.fact), relevance=scored.relevance,
+def scored_pb(scored: ScoredFact, limits: Limits) -> pb.ScoredFact:
+    return pb.ScoredFact(fact=fact_pb(scored.fact, limits), relevance=scored.relevance,
                          time_weight=scored.time_weight, score=scored.score)
 
 
-def applied_op_pb(op: AppliedOp) -> pb.AppliedOp:
+def applied_op_pb(op: AppliedOp, limits: Limits) -> pb.AppliedOp:
     return pb.AppliedOp(
         op=OPS[op.op],
-        fact=None if op.fact is None else fact_pb(op.fact),
+        fact=None if op.fact is None else fact_pb(op.fact, limits),
         deduplicated=op.deduplicated,
         deleted=op.deleted,
         candidate_id="" if op.candidate_id is None else str(op.candidate_id),
@@ -329,9 +340,9 @@ def applied_op_pb(op: AppliedOp) -> pb.AppliedOp:
     )
 
 
-def evaluate_response(result: EvaluateResult) -> pb.EvaluateResponse:
+def evaluate_response(result: EvaluateResult, limits: Limits) -> pb.EvaluateResponse:
     return pb.EvaluateResponse(
-        ops=[applied_op_pb(o) for o in result.ops],
+        ops=[applied_op_pb(o, limits) for o in result.ops],
         relationships=[pb.Relationship(source_entity_id=r.source_entity_id, target_entity_id=r.target_entity_id,
                                        tags=list(r.tags), interaction_count=r.interaction_count)
                        for r in result.relationships],
@@ -342,25 +353,27 @@ def evaluate_response(result: EvaluateResult) -> pb.EvaluateResponse:
         usage=pb.Usage(llm_calls=result.usage.llm_calls, prompt_tokens=result.usage.prompt_tokens,
                        completion_tokens=result.usage.completion_tokens),
         replayed=result.replayed,
+        dropped=pb.DroppedCounts(ops=result.dropped.ops, relationships=result.dropped.relationships,
+                                 identities=result.dropped.identities),
     )
 
 
-def provide_response(result: ProvideResult) -> pb.ProvideResponse:
+def provide_response(result: ProvideResult, limits: Limits) -> pb.ProvideResponse:
     return pb.ProvideResponse(
         text=result.text,
-        durable=[scored_pb(s) for s in result.durable],
-        current=[scored_pb(s) for s in result.current],
+        durable=[scored_pb(s, limits) for s in result.durable],
+        current=[scored_pb(s, limits) for s in result.current],
         degraded=result.degraded,
         degraded_reason=result.degraded_reason,
     )
 
 
-def candidate_pb(candidate: Candidate) -> pb.Candidate:
+def candidate_pb(candidate: Candidate, limits: Limits) -> pb.Candidate:
     return pb.Candidate(
         id=str(candidate.id),
         agent_id=str(candidate.agent_id),
         entity_id=str(candidate.entity_id),
-        fact=None if candidate.fact is None else fact_pb(candidate.fact),
+        fact=None if candidate.fact is None else fact_pb(candidate.fact, limits),
         proposed_claim=candidate.proposed_claim,
         reason=candidate.reason,
         source=candidate.source.value,
@@ -372,3 +385,29 @@ def candidate_pb(candidate: Candidate) -> pb.Candidate:
         resolution=pb.RESOLUTION_UNSPECIFIED if candidate.resolution is None else RESOLUTIONS[candidate.resolution],
         resolved_by=candidate.resolved_by,
     )
+
+
+def export_token(position: ExportPosition | None) -> str:
+    """An opaque page token for an export position ("" for none)."""
+    if position is None:
+        return ""
+    raw = json.dumps([position.section, None if position.after is None else list(position.after)])
+    return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def export_position(token: str) -> ExportPosition | None:
+    """The position a page token stands for; INVALID_ARGUMENT for anything this service did not issue."""
+    if not token:
+        return None
+    try:
+        section, after = json.loads(base64.urlsafe_b64decode(token.encode("ascii")))
+    except (ValueError, TypeError, UnicodeError, RecursionError):
+        raise InvalidInput("page_token is not a token this service issued") from None
+    if not isinstance(section, str) or not (after is None or isinstance(after, list)):
+        raise InvalidInput("page_token is not a token this service issued")
+    return check_position(section, after)
+
+
+def within_bytes(messages: Sequence[Message], budget: int) -> int:
+    """How many of the encoded messages fit in one response of budget bytes (at least one)."""
+    return fitting([m.ByteSize() + 8 for m in messages], budget)

@@ -13,7 +13,7 @@ import grpc
 from google.protobuf.json_format import MessageToDict
 
 from factmemory.api.grpc import convert
-from factmemory.api.grpc.convert import RequestLimits, parse_uuid
+from factmemory.api.grpc.convert import parse_uuid
 from factmemory.api.grpc.metrics import record_evaluation
 from factmemory.domain.errors import (
     BadModelReply,
@@ -22,9 +22,10 @@ from factmemory.domain.errors import (
     InvalidInput,
     NotConfigured,
     NotFound,
+    Refused,
     Unavailable,
 )
-from factmemory.domain.review import reviewer_actor
+from factmemory.domain.review import encode_position, reviewer_actor
 from factmemory.usecases import edits, evaluate, provide, review
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
@@ -37,6 +38,7 @@ STATUS_BY_ERROR: tuple[tuple[type[FactMemoryError], grpc.StatusCode], ...] = (
     (NotFound, grpc.StatusCode.NOT_FOUND),
     (NotConfigured, grpc.StatusCode.FAILED_PRECONDITION),
     (Conflict, grpc.StatusCode.FAILED_PRECONDITION),
+    (Refused, grpc.StatusCode.FAILED_PRECONDITION),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     # The model broke the contract: nothing was applied; a retry may get a valid reply.
     (BadModelReply, grpc.StatusCode.UNAVAILABLE),
@@ -93,20 +95,20 @@ def _scope(request: Any) -> tuple[Any, Any]:
 class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[misc]
     """The FactMemoryService RPCs."""
 
-    def __init__(self, deps: Deps, limits: RequestLimits) -> None:
+    def __init__(self, deps: Deps) -> None:
         self._deps = deps
-        self._limits = limits
+        self._limits = deps.tuning.limits
 
     @mapped
     async def Evaluate(self, request: pb.EvaluateRequest, context: grpc.aio.ServicerContext) -> pb.EvaluateResponse:
         result = await evaluate.evaluate(self._deps, convert.evaluate_input(request, _now(), self._limits))
         record_evaluation(self._deps.telemetry, result)
-        return convert.evaluate_response(result)
+        return convert.evaluate_response(result, self._limits)
 
     @mapped
     async def Provide(self, request: pb.ProvideRequest, context: grpc.aio.ServicerContext) -> pb.ProvideResponse:
         result = await provide.provide(self._deps, convert.provide_input(request, _now(), self._limits))
-        return convert.provide_response(result)
+        return convert.provide_response(result, self._limits)
 
     @mapped
     async def ListFacts(self, request: pb.ListFactsRequest, context: grpc.aio.ServicerContext
@@ -114,10 +116,13 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         after = convert.optional_uuid(request.page_token, "page_token")
         facts, next_after = await review.list_facts(
             self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"),
-            convert.kind_filter(request.kind), after, convert.page_size(request.page_size),
+            convert.kind_filter(request.kind), after, convert.page_size(request.page_size, self._limits),
         )
-        return pb.ListFactsResponse(facts=[convert.fact_pb(f) for f in facts],
-                                    next_page_token="" if next_after is None else str(next_after))
+        out = [convert.fact_pb(f, self._limits) for f in facts]
+        kept = convert.within_bytes(out, self._limits.max_response_bytes)
+        if kept < len(out):  # the page ends early rather than outgrow the client's message limit
+            next_after = facts[kept - 1].id
+        return pb.ListFactsResponse(facts=out[:kept], next_page_token="" if next_after is None else str(next_after))
 
     @mapped
     async def ListCandidates(self, request: pb.ListCandidatesRequest, context: grpc.aio.ServicerContext
@@ -126,10 +131,13 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
             self._deps, parse_uuid(request.agent_id, "agent_id"),
             convert.optional_uuid(request.entity_id, "entity_id"),
             convert.status_filter(request.status, request.any_status), convert.source_filter(request.source),
-            request.page_token, convert.page_size(request.page_size),
+            request.page_token, convert.page_size(request.page_size, self._limits),
         )
-        return pb.ListCandidatesResponse(candidates=[convert.candidate_pb(c) for c in candidates],
-                                         next_page_token=token)
+        out = [convert.candidate_pb(c, self._limits) for c in candidates]
+        kept = convert.within_bytes(out, self._limits.max_response_bytes)
+        if kept < len(out):  # the page ends early rather than outgrow the client's message limit
+            token = encode_position(candidates[kept - 1].created_at, candidates[kept - 1].id)
+        return pb.ListCandidatesResponse(candidates=out[:kept], next_page_token=token)
 
     @mapped
     async def ResolveCandidate(self, request: pb.ResolveCandidateRequest, context: grpc.aio.ServicerContext
@@ -139,8 +147,8 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
             self._deps, agent_id, entity_id, parse_uuid(request.candidate_id, "candidate_id"),
             convert.resolution(request.resolution, request.decision), _reviewer(context), _now(),
         )
-        return pb.ResolveCandidateResponse(candidate=convert.candidate_pb(candidate),
-                                           fact=None if fact is None else convert.fact_pb(fact))
+        return pb.ResolveCandidateResponse(candidate=convert.candidate_pb(candidate, self._limits),
+                                           fact=None if fact is None else convert.fact_pb(fact, self._limits))
 
     @mapped
     async def AddFact(self, request: pb.AddFactRequest, context: grpc.aio.ServicerContext) -> pb.AddFactResponse:
@@ -150,16 +158,16 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
             _reviewer(context), request.confidence if request.HasField("confidence") else None,
             MessageToDict(request.structured_fields),
         )
-        return pb.AddFactResponse(fact=convert.fact_pb(fact))
+        return pb.AddFactResponse(fact=convert.fact_pb(fact, self._limits))
 
     @mapped
     async def UpdateFact(self, request: pb.UpdateFactRequest, context: grpc.aio.ServicerContext
                          ) -> pb.UpdateFactResponse:
         agent_id, entity_id = _scope(request)
-        edit = convert.fact_edit(request, self._deps.tuning.limits.max_claim_chars * 4)
+        edit = convert.fact_edit(request, self._limits.max_claim_chars * 4, self._limits.max_name_chars)
         fact = await edits.update_fact(self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"),
                                        edit, _reviewer(context))
-        return pb.UpdateFactResponse(fact=convert.fact_pb(fact))
+        return pb.UpdateFactResponse(fact=convert.fact_pb(fact, self._limits))
 
     @mapped
     async def DeleteFact(self, request: pb.DeleteFactRequest, context: grpc.aio.ServicerContext
@@ -179,14 +187,15 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
             # A deleted fact: its history is still there (NotFound again when there is none).
             return pb.GetFactResponse(history=[convert.history_pb(h) for h in await review.fact_history(
                 self._deps, agent_id, entity_id, fact_id)])
-        return pb.GetFactResponse(fact=convert.fact_pb(fact), history=[convert.history_pb(h) for h in history])
+        return pb.GetFactResponse(fact=convert.fact_pb(fact, self._limits),
+                                  history=[convert.history_pb(h) for h in history])
 
     @mapped
     async def ListEntities(self, request: pb.ListEntitiesRequest, context: grpc.aio.ServicerContext
                            ) -> pb.ListEntitiesResponse:
         entities, token = await review.list_entities(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), convert.query(request.query),
-            request.page_token, convert.page_size(request.page_size),
+            self._deps, parse_uuid(request.agent_id, "agent_id"), convert.query(request.query, self._limits),
+            request.page_token, convert.page_size(request.page_size, self._limits),
         )
         return pb.ListEntitiesResponse(entities=[convert.entity_pb(e) for e in entities], next_page_token=token)
 
@@ -204,6 +213,8 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     @mapped
     async def ExportEntity(self, request: pb.ExportEntityRequest, context: grpc.aio.ServicerContext
                            ) -> pb.ExportEntityResponse:
-        data = await review.export_entity(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"))
-        return pb.ExportEntityResponse(json=json.dumps(data, sort_keys=True, ensure_ascii=False))
+        data, position = await review.export_page(
+            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"),
+            convert.export_position(request.page_token), self._limits.max_response_bytes)
+        return pb.ExportEntityResponse(json=json.dumps(data, sort_keys=True, ensure_ascii=False),
+                                       next_page_token=convert.export_token(position))
