@@ -15,9 +15,10 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from factmemory.adapters.embedding import LocalEmbedder, OpenAIEmbedder
-from factmemory.adapters.llm import Extractor, RetryPolicy
+from factmemory.adapters.llm import Extractor
 from factmemory.adapters.postgres.database import database_url, migrate
 from factmemory.adapters.postgres.store import Store, open_pool
+from factmemory.adapters.retry import RetryPolicy
 from factmemory.api.grpc.convert import RequestLimits
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
 from factmemory.api.grpc.servicer import FactMemoryServicer
