@@ -46,11 +46,19 @@ def _openai_client(settings: Settings, timeout_s: float, max_retries: int) -> op
     )
 
 
-def make_embedder(settings: Settings) -> Embedder:
+def embedding_dimensions(settings: Settings) -> int:
+    return LocalEmbedder.dimensions if settings.embedder == "local" else settings.embedding_dimensions
+
+
+async def start_embedder(settings: Settings) -> Embedder:
+    """The local engine's worker processes are started from the event loop's thread: they are tied to it."""
     if settings.embedder == "local":
-        return LocalEmbedder(settings.effective_embedding_model)
-    client = _openai_client(settings, settings.embedding_timeout_s, settings.llm_max_retries)
-    return OpenAIEmbedder(client, settings.effective_embedding_model, settings.embedding_dimensions)
+        return await LocalEmbedder.start(settings.effective_embedding_model, settings.effective_embedding_workers,
+                                         settings.embedding_max_tokens)
+    # Retries are ours (RetryPolicy), as for the LLM.
+    client = _openai_client(settings, settings.embedding_timeout_s, 0)
+    retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
+    return OpenAIEmbedder(client, settings.effective_embedding_model, settings.embedding_dimensions, retry)
 
 
 def tuning(settings: Settings) -> Tuning:
@@ -70,7 +78,7 @@ def request_limits(settings: Settings) -> RequestLimits:
 async def open_deps(settings: Settings) -> AsyncIterator[Deps]:
     """Everything the use-cases need, opened once; closed in reverse order on exit."""
     async with AsyncExitStack() as stack:
-        embedder = await asyncio.to_thread(make_embedder, settings)
+        embedder = await start_embedder(settings)
         stack.push_async_callback(embedder.close)
         url = await stack.enter_async_context(database_url(settings.database_url, settings.data_dir))
         await migrate(url, embedder.dimensions)

