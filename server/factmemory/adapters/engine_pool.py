@@ -3,7 +3,7 @@ fed from a queue that is fair between callers.
 
 - A request's texts are split into jobs (one engine call each, a few short texts at most); a worker takes one
   job at a time, so a crash fails the job it was running (its request answers Unavailable) and nothing else.
-- Jobs are taken from the caller (agent) served least recently: a caller with a backlog does not delay another
+- Jobs are taken fairly between callers (agents), by cost: a caller with a backlog does not delay another
   caller's short request by more than the engine calls already running.
 - A cancelled caller's queued jobs are removed; a job whose deadline passed is dropped before it is sent.
 - Closing kills the workers at once: by then the server has drained for its grace period.
@@ -41,6 +41,17 @@ RESTART_DELAY_S = (0.0, 0.1, 0.5, 2.0, 5.0)  # after consecutive failed or short
 REMEMBERED_CALLERS = 4096
 
 
+@dataclass
+class PoolStats:
+    """Counters since start, for the load test's report and tests."""
+
+    calls: int = 0  # engine calls made
+    texts: int = 0  # texts sent to an engine
+    dropped: int = 0  # jobs dropped before reaching an engine: caller cancelled or deadline passed
+    deaths: int = 0  # workers that died during a call
+    restarts: int = 0
+
+
 class WorkerDied(Exception):
     """The worker process ended (or hung) during a call."""
 
@@ -58,17 +69,24 @@ class Job:
     future: asyncio.Future[Matrix]
     redispatched: int = 0
 
+    @property
+    def cost(self) -> int:
+        return sum(len(t) for t in self.texts) + 16 * len(self.texts)  # prefix and specials
+
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
 
 @dataclass
 class FairQueue:
-    """Per-caller FIFO lanes; `take` serves the caller served least recently (new callers first)."""
+    """Per-caller FIFO lanes served by start-time fair queueing on cost (characters sent to the engine): the
+    next job is the head of the lane with the smallest start tag max(virtual time, the lane's last finish tag).
+    A caller that has used little (a short request now and then) is therefore served before callers with a
+    backlog of long texts: it waits only for the engine calls already running."""
 
     lanes: dict[str, deque[Job]] = field(default_factory=dict)
-    served: OrderedDict[str, int] = field(default_factory=OrderedDict)
-    clock: int = 0
+    finish: OrderedDict[str, float] = field(default_factory=OrderedDict)
+    vtime: float = 0.0
 
     def put(self, job: Job) -> None:
         self.lanes.setdefault(job.caller, deque()).append(job)
@@ -77,26 +95,31 @@ class FairQueue:
         """A job a dead worker never started goes first in its lane."""
         self.lanes.setdefault(job.caller, deque()).appendleft(job)
 
-    def remove(self, job: Job) -> None:
+    def remove(self, job: Job) -> bool:
         lane = self.lanes.get(job.caller)
-        if lane is not None and job in lane:
-            lane.remove(job)
-            if not lane:
-                del self.lanes[job.caller]
+        if lane is None or job not in lane:
+            return False
+        lane.remove(job)
+        if not lane:
+            del self.lanes[job.caller]
+        return True
+
+    def _start(self, caller: str) -> float:
+        return max(self.vtime, self.finish.get(caller, self.vtime))
 
     def take(self) -> Job | None:
         if not self.lanes:
             return None
-        caller = min(self.lanes, key=lambda c: self.served.get(c, -1))
+        caller = min(self.lanes, key=self._start)  # ties: the lane that became busy first
         lane = self.lanes[caller]
         job = lane.popleft()
         if not lane:
             del self.lanes[caller]
-        self.clock += 1
-        self.served[caller] = self.clock
-        self.served.move_to_end(caller)
-        while len(self.served) > REMEMBERED_CALLERS:
-            self.served.popitem(last=False)
+        self.vtime = self._start(caller)
+        self.finish[caller] = self.vtime + job.cost
+        self.finish.move_to_end(caller)
+        while len(self.finish) > REMEMBERED_CALLERS:
+            self.finish.popitem(last=False)
         return job
 
     def drain(self) -> list[Job]:
@@ -208,7 +231,7 @@ class EnginePool:
         self._workers: list[Worker | None] = [None] * workers
         self._slots: list[asyncio.Task[None]] = []
         self._closing = False
-        self.restarts = 0
+        self.stats = PoolStats()
         self.dimensions = 0
 
     async def start(self) -> None:
@@ -242,7 +265,8 @@ class EnginePool:
             parts = [await job.future for job in jobs]
         finally:
             for job in jobs:  # cancelled or failed: what is still queued is never sent
-                self._queue.remove(job)
+                if self._queue.remove(job):
+                    self.stats.dropped += 1
                 if not job.future.done():
                     job.future.cancel()
                 elif not job.future.cancelled():
@@ -259,8 +283,9 @@ class EnginePool:
                 self._wakeup.clear()
                 await self._wakeup.wait()
             elif job.future.done():
-                continue
+                self.stats.dropped += 1
             elif job.expired():
+                self.stats.dropped += 1
                 job.future.set_exception(Unavailable("the call's deadline passed before its text was embedded"))
             else:
                 return job
@@ -275,9 +300,12 @@ class EnginePool:
                     failures += 1
                     continue
             job = await self._next_job()
+            self.stats.calls += 1
+            self.stats.texts += len(job.texts)
             try:
                 result = await worker.embed(job.texts, job.is_query)
             except WorkerDied as exc:
+                self.stats.deaths += 1
                 log.error("embedding worker %d died (%s) with a call of %d text(s); restarting it",
                           worker.process.pid, exc, len(job.texts))
                 failures = failures + 1 if time.monotonic() - worker.started < 5.0 else 0
@@ -305,8 +333,8 @@ class EnginePool:
             log.error("embedding worker failed to start: %s", exc)
             return None
         self._workers[slot] = worker
-        self.restarts += 1
-        log.warning("embedding worker %d started (restart %d)", worker.process.pid, self.restarts)
+        self.stats.restarts += 1
+        log.warning("embedding worker %d started (restart %d)", worker.process.pid, self.stats.restarts)
         return worker
 
     @staticmethod
