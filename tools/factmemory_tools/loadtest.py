@@ -1,6 +1,6 @@
 """Load driver: many concurrent clients mix Provide and Evaluate against a real server, then check integrity.
 
-    python -m factmemory_tools.loadtest [--seconds N --clients N --llm-latency-ms N --json PATH]
+    python -m factmemory_tools.loadtest [--seconds N --clients N --llm-latency-ms N --attack-clients N --json PATH]
 
 Starts an embedded PostgreSQL (unless --database-url), a scripted OpenAI-compatible LLM in this process and the
 server as a subprocess (`python -m factmemory serve` on 127.0.0.1, port chosen by the OS). Clients run in closed
@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -99,6 +100,10 @@ class LoadConfig:
     repeat_share: float = 0.05  # Evaluates that repeat an earlier acknowledged message
     add_mode_share: float = 0.3  # messages whose model reply always adds (write-time dedup must catch it)
     seed: int = 1
+    # Attack mode: clients that flood Provides of 1,000 x "é" with a 0.3 s deadline (each its own agent).
+    # One more client, the victim, always sends short Provides whose text is new (no cached embedding), so
+    # its latency with and without the attack can be compared.
+    attack_clients: int = 0
 
 
 @dataclass
@@ -107,6 +112,7 @@ class Report:
     seconds: float = 0.0
     requests: Counter[str] = field(default_factory=Counter)
     errors: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    attack_outcomes: Counter[str] = field(default_factory=Counter)  # the attackers' own, not errors of the run
     latencies_ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     acknowledged: int = 0
     twins: int = 0
@@ -127,6 +133,7 @@ class Report:
             "requests": dict(self.requests),
             "requests_per_second": round(sum(self.requests.values()) / max(self.seconds, 1e-9), 1),
             "errors": {rpc: dict(codes) for rpc, codes in self.errors.items() if codes},
+            "attack_outcomes": dict(self.attack_outcomes),
             "latency_ms": {rpc: percentiles(values) for rpc, values in sorted(self.latencies_ms.items())},
             "evaluations_acknowledged": self.acknowledged,
             "twin_evaluates": self.twins,
@@ -145,6 +152,9 @@ class Report:
         for rpc, p in s["latency_ms"].items():
             lines.append(f"  {rpc:<9} n={p['n']:<6} p50={p['p50']:.0f} ms  p95={p['p95']:.0f} ms  "
                          f"p99={p['p99']:.0f} ms  max={p['max']:.0f} ms")
+        if self.config.attack_clients:
+            lines.append(f"attack: {self.config.attack_clients} clients flooding 1,000-character Provides with a "
+                         f"0.3 s deadline; their outcomes: {dict(self.attack_outcomes)}")
         lines.append(f"evaluations acknowledged: {self.acknowledged} (twins sent: {self.twins}, repeats sent: "
                      f"{self.repeats}); facts: {self.facts}; replay: {s['replay_seconds']} s; "
                      f"server ERROR log lines: {self.server_errors_logged}")
@@ -283,6 +293,27 @@ class Run:
             claims = [s.fact.claim for s in (*response.durable, *response.current)]
             if len(claims) != len(set(claims)):
                 self.report.violations.append(f"Provide returned a claim twice: {sorted(claims)}")
+
+    async def attacker(self, client: int) -> None:
+        agent, entity, i = str(uuid.uuid4()), str(uuid.uuid4()), 0
+        while time.monotonic() < self.deadline:
+            i += 1
+            text = f"{client} {i} " + "\u00e9" * 1000
+            request = pb.ProvideRequest(agent_id=agent, entity_id=entity,
+                                        recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=text)])
+            try:
+                await self.stub.Provide(request, timeout=0.3)
+                self.report.attack_outcomes["OK"] += 1
+            except grpc.aio.AioRpcError as error:
+                self.report.attack_outcomes[error.code().name] += 1
+
+    async def victim(self) -> None:
+        agent, entity = str(uuid.uuid4()), str(uuid.uuid4())
+        while time.monotonic() < self.deadline:
+            text = f"what does Sam like? {uuid.uuid4().hex[:8]}"
+            request = pb.ProvideRequest(agent_id=agent, entity_id=entity,
+                                        recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=text)])
+            await self.timed("Provide(victim)", functools.partial(self.stub.Provide, request, timeout=RPC_TIMEOUT_S))
 
     async def client(self, rng: random.Random) -> None:
         while time.monotonic() < self.deadline:
@@ -430,7 +461,9 @@ async def drive(config: LoadConfig, address: str, llm: ScriptedLLM, db_url: str,
         llm.latency_s = config.llm_latency_ms / 1000
         started = time.monotonic()
         run.deadline = started + config.seconds
-        await asyncio.gather(*(run.client(random.Random(rng.random())) for _ in range(config.clients)))
+        attack = [run.attacker(i) for i in range(config.attack_clients)]
+        attack.append(run.victim())
+        await asyncio.gather(*(run.client(random.Random(rng.random())) for _ in range(config.clients)), *attack)
         report.seconds = time.monotonic() - started
         report.acknowledged = len(run.acknowledged)
         report.violations += check_responses(run)
@@ -477,11 +510,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evaluate-share", type=float, default=defaults.evaluate_share)
     parser.add_argument("--entities", type=int, default=defaults.entities)
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--attack-clients", type=int, default=defaults.attack_clients,
+                        help="also flood long Provides from this many clients and report a victim's latency")
     parser.add_argument("--database-url", help="an existing database (default: a temporary embedded one)")
     parser.add_argument("--json", type=Path, help="also write the report here as JSON")
     args = parser.parse_args(argv)
     config = LoadConfig(seconds=args.seconds, clients=args.clients, llm_latency_ms=args.llm_latency_ms,
-                        evaluate_share=args.evaluate_share, entities=args.entities, seed=args.seed)
+                        evaluate_share=args.evaluate_share, entities=args.entities, seed=args.seed,
+                        attack_clients=args.attack_clients)
     report = asyncio.run(run_load(config, args.database_url))
     print(report.text())
     if args.json:
