@@ -163,7 +163,7 @@ class Worker:
             kind, payload = await asyncio.wait_for(cls._read(process), START_TIMEOUT_S)
             if kind != READY:
                 raise WorkerDied(f"unexpected first frame {kind!r}")
-        except (WorkerDied, TimeoutError):
+        except (WorkerDied, TimeoutError, asyncio.CancelledError):
             await cls._kill(process)
             raise
         return cls(process, int(json.loads(payload)["dimensions"]))
@@ -231,6 +231,7 @@ class EnginePool:
         self._workers: list[Worker | None] = [None] * workers
         self._slots: list[asyncio.Task[None]] = []
         self._closing = False
+        self._start_failed = False  # the last attempt to start a worker failed
         self.stats = PoolStats()
         self.dimensions = 0
 
@@ -252,6 +253,8 @@ class EnginePool:
         """Vectors of already sanitised texts, in order; identical texts are embedded once."""
         if self._closing:
             raise Unavailable("the local embedder is shutting down")
+        if self._start_failed and not self.healthy():
+            raise Unavailable("no local embedding engine is running (they fail to start; see the server log)")
         unique = list(dict.fromkeys(texts))
         scope = CALL_SCOPE.get()
         caller = scope.caller if scope else f"task-{id(asyncio.current_task())}"
@@ -331,7 +334,9 @@ class EnginePool:
             worker = await Worker.start(self.variant, self.token_budget)
         except (WorkerDied, TimeoutError, OSError) as exc:
             log.error("embedding worker failed to start: %s", exc)
+            self._start_failed = True
             return None
+        self._start_failed = False
         self._workers[slot] = worker
         self.stats.restarts += 1
         log.warning("embedding worker %d started (restart %d)", worker.process.pid, self.stats.restarts)
