@@ -237,9 +237,15 @@ class EnginePool:
 
     async def start(self) -> None:
         """Starts every worker (in parallel) and their supervisors; fails if none can start."""
-        started = await asyncio.gather(*(Worker.start(self.variant, self.token_budget) for _ in range(self._size)))
-        self.dimensions = started[0].dimensions
-        self._workers = list(started)
+        started = await asyncio.gather(*(Worker.start(self.variant, self.token_budget) for _ in range(self._size)),
+                                       return_exceptions=True)
+        workers = [w for w in started if isinstance(w, Worker)]
+        if not workers:
+            raise Unavailable(f"the local embedding engine does not start: {started[0]}")
+        for failure in (e for e in started if not isinstance(e, Worker)):
+            log.error("embedding worker failed to start: %s", failure)
+        self.dimensions = workers[0].dimensions
+        self._workers = [w if isinstance(w, Worker) else None for w in started]
         self._slots = [asyncio.create_task(self._supervise(i), name=f"embedding-worker-{i}")
                        for i in range(self._size)]
 
@@ -325,6 +331,11 @@ class EnginePool:
             except asyncio.CancelledError:
                 self._fail(job, Unavailable("the local embedder is shutting down"))
                 raise
+            except Exception as exc:  # our bug (say, a malformed frame): the caller sees it, the slot goes on
+                log.exception("embedding worker %d: unexpected failure; replacing it", worker.process.pid)
+                self._fail(job, exc)
+                await worker.kill()
+                continue
             if not job.future.done():  # the caller may have been cancelled meanwhile
                 job.future.set_result(result)
 
