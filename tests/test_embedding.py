@@ -103,15 +103,15 @@ def test_fair_queue_serves_a_light_caller_before_a_backlog() -> None:
     loop = asyncio.new_event_loop()
     try:
         queue = FairQueue()
-        flood = [Job(["x" * 500], False, "flood", None, loop.create_future()) for _ in range(5)]
-        other = [Job(["z" * 500], False, "other", None, loop.create_future()) for _ in range(2)]
+        flood = [Job(["x" * 500], False, "flood", None, loop.create_future(), 64) for _ in range(5)]
+        other = [Job(["z" * 500], False, "other", None, loop.create_future(), 64) for _ in range(2)]
         for job in flood + other:
             queue.put(job)
         assert [queue.take(), queue.take()] == [flood[0], other[0]]
-        victim = Job(["short question"], True, "victim", None, loop.create_future())
+        victim = Job(["short question"], True, "victim", None, loop.create_future(), 18)
         queue.put(victim)
         assert queue.take() is victim  # not behind either backlog
-        queue.put(later := Job(["another short one"], True, "victim", None, loop.create_future()))
+        queue.put(later := Job(["another short one"], True, "victim", None, loop.create_future(), 21))
         assert queue.take() is later  # still the lightest caller
         assert queue.remove(flood[2]) and not queue.remove(flood[2])
         assert [queue.take(), queue.take(), queue.take(), queue.take(), queue.take()] == [

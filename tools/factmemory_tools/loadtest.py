@@ -1,6 +1,7 @@
 """Load driver: many concurrent clients mix Provide and Evaluate against a real server, then check integrity.
 
-    python -m factmemory_tools.loadtest [--seconds N --clients N --llm-latency-ms N --attack-clients N --json PATH]
+    python -m factmemory_tools.loadtest [--seconds N --clients N --llm-latency-ms N --json PATH]
+                                        [--attack-clients N | --victim]
 
 Starts an embedded PostgreSQL (unless --database-url), a scripted OpenAI-compatible LLM in this process and the
 server as a subprocess (`python -m factmemory serve` on 127.0.0.1, port chosen by the OS). Clients run in closed
@@ -101,9 +102,10 @@ class LoadConfig:
     add_mode_share: float = 0.3  # messages whose model reply always adds (write-time dedup must catch it)
     seed: int = 1
     # Attack mode: clients that flood Provides of 1,000 x "é" with a 0.3 s deadline (each its own agent).
-    # One more client, the victim, always sends short Provides whose text is new (no cached embedding), so
-    # its latency with and without the attack can be compared.
+    # The victim, one more client, sends a short Provide whose text is new (no cached embedding) every 0.1 s;
+    # it runs in attack mode, or alone (victim=True) to compare its latency without the attack.
     attack_clients: int = 0
+    victim: bool = False
 
 
 @dataclass
@@ -314,6 +316,7 @@ class Run:
             request = pb.ProvideRequest(agent_id=agent, entity_id=entity,
                                         recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=text)])
             await self.timed("Provide(victim)", functools.partial(self.stub.Provide, request, timeout=RPC_TIMEOUT_S))
+            await asyncio.sleep(0.1)
 
     async def client(self, rng: random.Random) -> None:
         while time.monotonic() < self.deadline:
@@ -462,7 +465,7 @@ async def drive(config: LoadConfig, address: str, llm: ScriptedLLM, db_url: str,
         started = time.monotonic()
         run.deadline = started + config.seconds
         attack = [run.attacker(i) for i in range(config.attack_clients)]
-        attack.append(run.victim())
+        attack += [run.victim()] if config.victim or config.attack_clients else []
         await asyncio.gather(*(run.client(random.Random(rng.random())) for _ in range(config.clients)), *attack)
         report.seconds = time.monotonic() - started
         report.acknowledged = len(run.acknowledged)
@@ -512,12 +515,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--attack-clients", type=int, default=defaults.attack_clients,
                         help="also flood long Provides from this many clients and report a victim's latency")
+    parser.add_argument("--victim", action="store_true", help="report the victim's latency without an attack")
     parser.add_argument("--database-url", help="an existing database (default: a temporary embedded one)")
     parser.add_argument("--json", type=Path, help="also write the report here as JSON")
     args = parser.parse_args(argv)
     config = LoadConfig(seconds=args.seconds, clients=args.clients, llm_latency_ms=args.llm_latency_ms,
                         evaluate_share=args.evaluate_share, entities=args.entities, seed=args.seed,
-                        attack_clients=args.attack_clients)
+                        attack_clients=args.attack_clients, victim=args.victim)
     report = asyncio.run(run_load(config, args.database_url))
     print(report.text())
     if args.json:

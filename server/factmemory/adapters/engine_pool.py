@@ -5,7 +5,8 @@ fed from a queue that is fair between callers.
   job at a time, so a crash fails the job it was running (its request answers Unavailable) and nothing else.
 - Jobs are taken fairly between callers (agents), by cost: a caller with a backlog does not delay another
   caller's short request by more than the engine calls already running.
-- A cancelled caller's queued jobs are removed; a job whose deadline passed is dropped before it is sent.
+- A cancelled caller's queued jobs are removed; a job whose deadline passed, or would pass before the engine
+  could answer (judging by recent calls), is dropped before it is sent.
 - Closing kills the workers at once: by then the server has drained for its grace period.
 """
 
@@ -37,6 +38,7 @@ MAX_JOB_CHARS = 600
 CALL_TIMEOUT_S = 30.0
 START_TIMEOUT_S = 60.0
 RESTART_DELAY_S = (0.0, 0.1, 0.5, 2.0, 5.0)  # after consecutive failed or short-lived workers
+RATE_WEIGHT = 0.2  # of the latest engine call in the moving average of seconds per token
 # Callers remembered for fairness (the ones served longest ago are forgotten first).
 REMEMBERED_CALLERS = 4096
 
@@ -60,6 +62,12 @@ class WorkerDied(Exception):
         self.started = started  # False: the engine never saw the job, so it can go to another worker
 
 
+def estimated_tokens(texts: Sequence[str], token_budget: int) -> int:
+    """An upper bound of the tokens the engine will process: at most one per character (plus the prefix and the
+    special tokens), at most the budget."""
+    return sum(min(len(t) + 4, token_budget) for t in texts)
+
+
 @dataclass(eq=False)
 class Job:
     texts: list[str]
@@ -67,11 +75,8 @@ class Job:
     caller: str
     deadline: float | None  # time.monotonic()
     future: asyncio.Future[Matrix]
+    cost: int = 1  # estimated tokens
     redispatched: int = 0
-
-    @property
-    def cost(self) -> int:
-        return sum(len(t) for t in self.texts) + 16 * len(self.texts)  # prefix and specials
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -79,7 +84,7 @@ class Job:
 
 @dataclass
 class FairQueue:
-    """Per-caller FIFO lanes served by start-time fair queueing on cost (characters sent to the engine): the
+    """Per-caller FIFO lanes served by start-time fair queueing on cost (estimated engine tokens): the
     next job is the head of the lane with the smallest start tag max(virtual time, the lane's last finish tag).
     A caller that has used little (a short request now and then) is therefore served before callers with a
     backlog of long texts: it waits only for the engine calls already running."""
@@ -232,6 +237,7 @@ class EnginePool:
         self._slots: list[asyncio.Task[None]] = []
         self._closing = False
         self._start_failed = False  # the last attempt to start a worker failed
+        self._seconds_per_token: float | None = None  # moving average of recent engine calls
         self.stats = PoolStats()
         self.dimensions = 0
 
@@ -266,7 +272,8 @@ class EnginePool:
         caller = scope.caller if scope else f"task-{id(asyncio.current_task())}"
         deadline = scope.deadline if scope else None
         loop = asyncio.get_running_loop()
-        jobs = [Job(chunk, is_query, caller, deadline, loop.create_future()) for chunk in split_jobs(unique)]
+        jobs = [Job(chunk, is_query, caller, deadline, loop.create_future(),
+                    estimated_tokens(chunk, self.token_budget)) for chunk in split_jobs(unique)]
         for job in jobs:
             self._queue.put(job)
         self._wakeup.set()
@@ -296,8 +303,23 @@ class EnginePool:
             elif job.expired():
                 self.stats.dropped += 1
                 job.future.set_exception(Unavailable("the call's deadline passed before its text was embedded"))
+            elif self._cannot_finish(job):
+                self.stats.dropped += 1
+                job.future.set_exception(Unavailable("the call's deadline would pass before its text is embedded"))
             else:
                 return job
+
+    def _cannot_finish(self, job: Job) -> bool:
+        """The engine would answer after the job's deadline, judging by the recent engine calls: wasted work
+        that would only delay others (a flood of long texts with short deadlines)."""
+        if job.deadline is None or self._seconds_per_token is None:
+            return False
+        return time.monotonic() + job.cost * self._seconds_per_token > job.deadline
+
+    def _observe(self, job: Job, seconds: float) -> None:
+        rate = seconds / max(job.cost, 1)
+        previous = self._seconds_per_token
+        self._seconds_per_token = rate if previous is None else previous + RATE_WEIGHT * (rate - previous)
 
     async def _supervise(self, slot: int) -> None:
         failures = 0
@@ -311,6 +333,7 @@ class EnginePool:
             job = await self._next_job()
             self.stats.calls += 1
             self.stats.texts += len(job.texts)
+            started = time.monotonic()
             try:
                 result = await worker.embed(job.texts, job.is_query)
             except WorkerDied as exc:
@@ -336,6 +359,7 @@ class EnginePool:
                 self._fail(job, exc)
                 await worker.kill()
                 continue
+            self._observe(job, time.monotonic() - started)
             if not job.future.done():  # the caller may have been cancelled meanwhile
                 job.future.set_result(result)
 
