@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 
 from factmemory.adapters.embedding import LocalEmbedder, OpenAIEmbedder
-from factmemory.adapters.engine_pool import MAX_JOB_TEXTS, FairQueue, Job, split_jobs
+from factmemory.adapters.engine_pool import MAX_JOB_TEXTS, EnginePool, FairQueue, Job, split_jobs
 from factmemory.adapters.engine_text import fit_tokens, sanitize
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.domain.errors import NotConfigured, Unavailable
@@ -118,6 +118,19 @@ def test_fair_queue_serves_a_light_caller_before_a_backlog() -> None:
             flood[1], other[1], flood[3], flood[4], None]
     finally:
         loop.close()
+
+
+async def test_a_job_that_cannot_finish_before_its_deadline_is_not_started() -> None:
+    pool = EnginePool(1, "original", 64)
+    loop = asyncio.get_running_loop()
+    pool._observe(Job(["x" * 60], False, "a", None, loop.create_future(), 64), 6.4)  # 0.1 s per token
+    hopeless = Job(["y" * 60], False, "b", time.monotonic() + 1.0, loop.create_future(), 64)
+    roomy = Job(["z" * 60], False, "c", time.monotonic() + 60.0, loop.create_future(), 64)
+    assert pool._cannot_finish(hopeless) and not pool._cannot_finish(roomy)
+    drops = 0
+    while pool._cannot_finish(hopeless):  # a stalled call does not condemn every later job
+        drops += 1
+    assert drops < 30
 
 
 def test_split_jobs_bounds_each_engine_call() -> None:

@@ -39,6 +39,7 @@ CALL_TIMEOUT_S = 30.0
 START_TIMEOUT_S = 60.0
 RESTART_DELAY_S = (0.0, 0.1, 0.5, 2.0, 5.0)  # after consecutive failed or short-lived workers
 RATE_WEIGHT = 0.2  # of the latest engine call in the moving average of seconds per token
+DROP_DECAY = 0.9
 # Callers remembered for fairness (the ones served longest ago are forgotten first).
 REMEMBERED_CALLERS = 4096
 
@@ -314,7 +315,12 @@ class EnginePool:
         that would only delay others (a flood of long texts with short deadlines)."""
         if job.deadline is None or self._seconds_per_token is None:
             return False
-        return time.monotonic() + job.cost * self._seconds_per_token > job.deadline
+        if time.monotonic() + job.cost * self._seconds_per_token <= job.deadline:
+            return False
+        # Each drop lowers the estimate a little: one stalled call cannot make every later job look hopeless
+        # (dropped jobs teach the average nothing).
+        self._seconds_per_token *= DROP_DECAY
+        return True
 
     def _observe(self, job: Job, seconds: float) -> None:
         rate = seconds / max(job.cost, 1)
