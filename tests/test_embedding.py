@@ -18,7 +18,8 @@ import pytest
 import pytest_asyncio
 
 from factmemory.adapters.embedding import LocalEmbedder, OpenAIEmbedder
-from factmemory.adapters.engine_pool import MAX_JOB_TEXTS, EnginePool, FairQueue, Job, split_jobs
+from factmemory.adapters.engine_pool import EnginePool
+from factmemory.adapters.engine_queue import MAX_JOB_TEXTS, FairQueue, Job, split_jobs
 from factmemory.adapters.engine_text import fit_tokens, sanitize
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.domain.errors import NotConfigured, Unavailable
