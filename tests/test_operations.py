@@ -253,7 +253,7 @@ async def test_service_exits_non_zero_when_the_embedded_database_cannot_restart(
 
 
 class CheckedEmbedder:
-    """The real embedder plus the async health check an embedder may offer."""
+    """The real embedder with a health check the test can switch off."""
 
     def __init__(self, inner: Embedder) -> None:
         self.inner = inner
@@ -269,7 +269,7 @@ class CheckedEmbedder:
     async def close(self) -> None:
         await self.inner.close()
 
-    async def healthy(self) -> bool:
+    def healthy(self) -> bool:
         return self.ok
 
 

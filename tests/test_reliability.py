@@ -154,6 +154,9 @@ class BrokenEmbedder:
         self._check()
         return await self._inner.passages(texts)
 
+    def healthy(self) -> bool:
+        return not self.broken
+
     async def close(self) -> None:
         return None
 

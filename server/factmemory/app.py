@@ -18,11 +18,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from factmemory.adapters.embedding import LocalEmbedder, OpenAIEmbedder
-from factmemory.adapters.llm import Extractor, RetryPolicy
+from factmemory.adapters.llm import Extractor
 from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedEmbedder, PrometheusTelemetry
 from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
 from factmemory.adapters.postgres.store import Store, open_pool
+from factmemory.adapters.retry import RetryPolicy
 from factmemory.api.grpc.health import HealthWatch, Probe
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
 from factmemory.api.grpc.metrics import Observe
@@ -87,11 +88,19 @@ def _openai_client(settings: Settings, timeout_s: float, max_retries: int) -> op
     )
 
 
-def make_embedder(settings: Settings) -> Embedder:
+def embedding_dimensions(settings: Settings) -> int:
+    return LocalEmbedder.dimensions if settings.embedder == "local" else settings.embedding_dimensions
+
+
+async def start_embedder(settings: Settings) -> Embedder:
+    """The local engine's worker processes are started from the event loop's thread: they are tied to it."""
     if settings.embedder == "local":
-        return LocalEmbedder(settings.effective_embedding_model)
-    client = _openai_client(settings, settings.embedding_timeout_s, settings.llm_max_retries)
-    return OpenAIEmbedder(client, settings.effective_embedding_model, settings.embedding_dimensions)
+        return await LocalEmbedder.start(settings.effective_embedding_model, settings.effective_embedding_workers,
+                                         settings.embedding_max_tokens)
+    # Retries are ours (RetryPolicy), as for the LLM.
+    client = _openai_client(settings, settings.embedding_timeout_s, 0)
+    retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
+    return OpenAIEmbedder(client, settings.effective_embedding_model, settings.embedding_dimensions, retry)
 
 
 def limits(settings: Settings) -> Limits:
@@ -138,7 +147,7 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
     async with AsyncExitStack() as stack:
         metrics = PrometheusTelemetry() if settings.metrics_address else None
         telemetry: Telemetry = metrics or NullTelemetry()
-        embedder = await asyncio.to_thread(make_embedder, settings)
+        embedder = await start_embedder(settings)
         stack.push_async_callback(embedder.close)
         if metrics is not None:
             embedder = ObservedEmbedder(embedder, metrics)
@@ -254,9 +263,12 @@ def health_probes(runtime: Runtime, settings: Settings, probe: DatabaseProbe) ->
             raise DependencyLost(f"the embedded PostgreSQL came back at another address ({url})")
 
     probes = [Probe("database", probe.ok, restart_embedded if embedded is not None else None)]
-    healthy = getattr(runtime.deps.embedder, "healthy", None)
-    if healthy is not None and asyncio.iscoroutinefunction(healthy):
-        probes.append(Probe("embedder", healthy))
+    embedder = runtime.deps.embedder
+
+    async def embedder_alive() -> bool:
+        return embedder.healthy()
+
+    probes.append(Probe("embedder", embedder_alive))
     return probes
 
 

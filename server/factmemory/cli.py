@@ -33,10 +33,10 @@ def _serve(settings: Settings, _: argparse.Namespace) -> int:
 
 def _migrate(settings: Settings, _: argparse.Namespace) -> int:
     from factmemory.adapters.postgres.database import database_url, migrate
-    from factmemory.app import make_embedder
+    from factmemory.app import embedding_dimensions
 
     async def run() -> list[str]:
-        dimensions = make_embedder(settings).dimensions
+        dimensions = embedding_dimensions(settings)
         async with database_url(settings.database_url, settings.data_dir) as url:
             return await migrate(url, dimensions)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -83,6 +84,18 @@ class FactChange:
 Position = tuple[datetime, UUID]
 
 
+@dataclass(frozen=True)
+class CallScope:
+    """On whose behalf, and until when, the current call works: shared engines queue fairly by `caller` and
+    drop work whose `deadline` (time.monotonic()) has passed. Set per RPC by the API layer."""
+
+    caller: str
+    deadline: float | None
+
+
+CALL_SCOPE: ContextVar[CallScope | None] = ContextVar("factmemory_call_scope", default=None)
+
+
 class Embedder(Protocol):
     """Unit-length embeddings; queries and passages may be embedded differently (E5 prefixes)."""
 
@@ -92,6 +105,10 @@ class Embedder(Protocol):
     async def queries(self, texts: Sequence[str]) -> Matrix: ...
 
     async def passages(self, texts: Sequence[str]) -> Matrix: ...
+
+    def healthy(self) -> bool:
+        """False while the embedder cannot embed at all (for example every local engine process is down)."""
+        ...
 
     async def close(self) -> None: ...
 

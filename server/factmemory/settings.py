@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -32,6 +33,9 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(default=2, ge=0, le=10)
     llm_max_retry_after_s: float = Field(default=10.0, ge=0)
     embedding_timeout_s: float = Field(default=20.0, gt=0)
+    # Local engine: worker processes (0 = one per core), tokens embedded per text (see docs/embedding.md).
+    embedding_workers: int = Field(default=0, ge=0, le=64)
+    embedding_max_tokens: int = Field(default=64, ge=16, le=512)
     dedup_threshold: float | None = Field(default=None, ge=0, le=1)
     current_decay_days: float = Field(default=14.0, gt=0)
     pool_min_size: int = Field(default=2, ge=1)
@@ -85,6 +89,10 @@ class Settings(BaseSettings):
         if self.embedding_model:
             return self.embedding_model
         return LOCAL_EMBEDDING_MODEL if self.embedder == "local" else OPENAI_EMBEDDING_MODEL
+
+    @property
+    def effective_embedding_workers(self) -> int:
+        return self.embedding_workers or os.cpu_count() or 1
 
     @property
     def effective_dedup_threshold(self) -> float:

@@ -1,6 +1,7 @@
 """Load driver: many concurrent clients mix Provide and Evaluate against a real server, then check integrity.
 
     python -m factmemory_tools.loadtest [--seconds N --clients N --llm-latency-ms N --json PATH]
+                                        [--attack-clients N | --victim]
 
 Starts an embedded PostgreSQL (unless --database-url), a scripted OpenAI-compatible LLM in this process and the
 server as a subprocess (`python -m factmemory serve` on 127.0.0.1, port chosen by the OS). Clients run in closed
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -100,6 +102,11 @@ class LoadConfig:
     add_mode_share: float = 0.3  # messages whose model reply always adds (write-time dedup must catch it)
     seed: int = 1
     servers: int = 1  # replicas of the service on the one database; every call goes to any of them
+    # Attack mode: clients that flood Provides of 1,000 x "é" with a 0.3 s deadline (each its own agent).
+    # The victim, one more client, sends a short Provide whose text is new (no cached embedding) every 0.1 s;
+    # it runs in attack mode, or alone (victim=True) to compare its latency without the attack.
+    attack_clients: int = 0
+    victim: bool = False
 
 
 @dataclass
@@ -108,6 +115,7 @@ class Report:
     seconds: float = 0.0
     requests: Counter[str] = field(default_factory=Counter)
     errors: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    attack_outcomes: Counter[str] = field(default_factory=Counter)  # the attackers' own, not errors of the run
     latencies_ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     acknowledged: int = 0
     twins: int = 0
@@ -128,6 +136,7 @@ class Report:
             "requests": dict(self.requests),
             "requests_per_second": round(sum(self.requests.values()) / max(self.seconds, 1e-9), 1),
             "errors": {rpc: dict(codes) for rpc, codes in self.errors.items() if codes},
+            "attack_outcomes": dict(self.attack_outcomes),
             "latency_ms": {rpc: percentiles(values) for rpc, values in sorted(self.latencies_ms.items())},
             "evaluations_acknowledged": self.acknowledged,
             "twin_evaluates": self.twins,
@@ -147,6 +156,9 @@ class Report:
         for rpc, p in s["latency_ms"].items():
             lines.append(f"  {rpc:<9} n={p['n']:<6} p50={p['p50']:.0f} ms  p95={p['p95']:.0f} ms  "
                          f"p99={p['p99']:.0f} ms  max={p['max']:.0f} ms")
+        if self.config.attack_clients:
+            lines.append(f"attack: {self.config.attack_clients} clients flooding 1,000-character Provides with a "
+                         f"0.3 s deadline; their outcomes: {dict(self.attack_outcomes)}")
         lines.append(f"evaluations acknowledged: {self.acknowledged} (twins sent: {self.twins}, repeats sent: "
                      f"{self.repeats}); facts: {self.facts}; replay: {s['replay_seconds']} s; "
                      f"server ERROR log lines: {self.server_errors_logged}")
@@ -316,6 +328,28 @@ class Run:
             if len(claims) != len(set(claims)):
                 self.report.violations.append(f"Provide returned a claim twice: {sorted(claims)}")
 
+    async def attacker(self, client: int) -> None:
+        agent, entity, i = str(uuid.uuid4()), str(uuid.uuid4()), 0
+        while time.monotonic() < self.deadline:
+            i += 1
+            text = f"{client} {i} " + "\u00e9" * 1000
+            request = pb.ProvideRequest(agent_id=agent, entity_id=entity,
+                                        recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=text)])
+            try:
+                await self.stub.Provide(request, timeout=0.3)
+                self.report.attack_outcomes["OK"] += 1
+            except grpc.aio.AioRpcError as error:
+                self.report.attack_outcomes[error.code().name] += 1
+
+    async def victim(self) -> None:
+        agent, entity = str(uuid.uuid4()), str(uuid.uuid4())
+        while time.monotonic() < self.deadline:
+            text = f"what does Sam like? {uuid.uuid4().hex[:8]}"
+            request = pb.ProvideRequest(agent_id=agent, entity_id=entity,
+                                        recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=text)])
+            await self.timed("Provide(victim)", functools.partial(self.stub.Provide, request, timeout=RPC_TIMEOUT_S))
+            await asyncio.sleep(0.1)
+
     async def client(self, rng: random.Random) -> None:
         while time.monotonic() < self.deadline:
             if rng.random() >= self.config.evaluate_share:
@@ -465,7 +499,9 @@ async def drive(config: LoadConfig, addresses: str | Sequence[str], llm: Scripte
         llm.latency_s = config.llm_latency_ms / 1000
         started = time.monotonic()
         run.deadline = started + config.seconds
-        await asyncio.gather(*(run.client(random.Random(rng.random())) for _ in range(config.clients)))
+        attack = [run.attacker(i) for i in range(config.attack_clients)]
+        attack += [run.victim()] if config.victim or config.attack_clients else []
+        await asyncio.gather(*(run.client(random.Random(rng.random())) for _ in range(config.clients)), *attack)
         report.seconds = time.monotonic() - started
         report.acknowledged = len(run.acknowledged)
         report.violations += check_responses(run)
@@ -516,12 +552,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--servers", type=int, default=defaults.servers,
                         help="replicas of the service on the one database, started together")
+    parser.add_argument("--attack-clients", type=int, default=defaults.attack_clients,
+                        help="also flood long Provides from this many clients and report a victim's latency")
+    parser.add_argument("--victim", action="store_true", help="report the victim's latency without an attack")
     parser.add_argument("--database-url", help="an existing database (default: a temporary embedded one)")
     parser.add_argument("--json", type=Path, help="also write the report here as JSON")
     args = parser.parse_args(argv)
     config = LoadConfig(seconds=args.seconds, clients=args.clients, llm_latency_ms=args.llm_latency_ms,
                         evaluate_share=args.evaluate_share, entities=args.entities, seed=args.seed,
-                        servers=args.servers)
+                        servers=args.servers, attack_clients=args.attack_clients, victim=args.victim)
     report = asyncio.run(run_load(config, args.database_url))
     print(report.text())
     if args.json:

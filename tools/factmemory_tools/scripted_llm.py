@@ -63,6 +63,7 @@ class ScriptedLLM:
     def __init__(self, port: int = 0) -> None:
         self.requests: list[dict[str, Any]] = []
         self.embedding_requests: list[dict[str, Any]] = []
+        self.embedding_faults: list[Fault] = []  # answered in turn to the next embeddings requests
         self._rules: list[tuple[str, list[Rule]]] = []
         self.default: Rule = Reply({"facts": {"ops": []}})
         self.reject_json_schema = False
@@ -105,6 +106,7 @@ class ScriptedLLM:
             self._rules.clear()
             self.requests.clear()
             self.embedding_requests.clear()
+            self.embedding_faults.clear()
             self.default = Reply({"facts": {"ops": []}})
             self.reject_json_schema = False
             self.reject_json_object = False
@@ -201,7 +203,11 @@ class ScriptedLLM:
                 if self.path.endswith("/embeddings"):
                     with stub._lock:
                         stub.embedding_requests.append(body)
-                    self._send(200, stub._embeddings(body))
+                        fault = stub.embedding_faults.pop(0) if stub.embedding_faults else None
+                    if fault is not None:
+                        self._send(fault.status, fault.body.encode(), fault.headers, fault.truncate)
+                    else:
+                        self._send(200, stub._embeddings(body))
                     return
                 with stub._lock:
                     stub.requests.append(body)

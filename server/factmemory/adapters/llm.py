@@ -5,15 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import openai
 from pydantic import BaseModel, ValidationError
 
 from factmemory.adapters.completion import loads, read_completion
+from factmemory.adapters.retry import RetryPolicy, as_domain_error, backoff_s, retry_reason
 from factmemory.domain.contract import reply_model, strict_schema
 from factmemory.domain.errors import BadModelReply, NotConfigured, Refused, Unavailable
 from factmemory.domain.models import Item, Usage
@@ -70,48 +69,6 @@ def _rejects_format(exc: openai.BadRequestError) -> bool:
     return "response_format" in text or "json_schema" in text or "json_object" in text
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Bounded retries of transient failures (429, 5xx, timeouts, connection errors)."""
-
-    max_retries: int = 2
-    base_delay_s: float = 0.5
-    max_delay_s: float = 8.0
-    # A Retry-After longer than this is not waited for: the caller gets UNAVAILABLE at once.
-    max_retry_after_s: float = 10.0
-
-
-def retry_after_s(exc: openai.APIStatusError) -> float | None:
-    value: str | None = exc.response.headers.get("retry-after")
-    try:
-        return None if value is None else max(0.0, float(value))
-    except ValueError:
-        return None
-
-
-def backoff_s(policy: RetryPolicy, attempt: int, exc: Exception) -> float | None:
-    """Seconds to wait before the next attempt, or None when the failure must not be retried."""
-    if attempt >= policy.max_retries:
-        return None
-    if isinstance(exc, openai.APIStatusError):
-        if exc.status_code != 429 and exc.status_code < 500:
-            return None
-        hinted = retry_after_s(exc)
-        if hinted is not None:
-            return hinted if hinted <= policy.max_retry_after_s else None
-    elif not isinstance(exc, openai.APITimeoutError | openai.APIConnectionError):
-        return None
-    jitter = 0.75 + 0.25 * random.random()
-    return float(min(policy.max_delay_s, policy.base_delay_s * 2.0**attempt) * jitter)
-
-
-def retry_reason(exc: Exception) -> str:
-    """A metric label for a retried failure."""
-    if isinstance(exc, openai.APIStatusError):
-        return "http_429" if exc.status_code == 429 else "http_5xx"
-    return "timeout" if isinstance(exc, openai.APITimeoutError) else "connection"
-
-
 class Extractor:
     """Calls the chat endpoint at temperature 0; transient failures are retried here, bounded."""
 
@@ -163,7 +120,7 @@ class Extractor:
                     raise Refused(f"the LLM endpoint rejected the request: {exc.message}") from exc
                 delay = backoff_s(self._retry, attempt, exc)
                 if delay is None:
-                    raise _as_domain_error(exc) from exc
+                    raise as_domain_error(exc, "LLM") from exc
                 log.warning("LLM call failed (%s); retry %d in %.2f s", type(exc).__name__, attempt + 1, delay)
                 self._telemetry.llm_retry(retry_reason(exc))
                 attempt += 1
@@ -187,16 +144,3 @@ class Extractor:
             **kwargs,
         )
         return read_completion(raw.http_response.content)
-
-
-def _as_domain_error(exc: Exception) -> Exception:
-    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError | openai.NotFoundError):
-        return NotConfigured(f"the LLM endpoint refused the call: {exc.message}")
-    if isinstance(exc, openai.APIStatusError) and 400 <= exc.status_code < 500 and exc.status_code not in (408, 409,
-                                                                                                          429):
-        return Refused(f"the LLM endpoint refused the request with HTTP {exc.status_code}: {exc.message}")
-    if isinstance(exc, openai.APIStatusError):
-        hinted = retry_after_s(exc)
-        after = f" (retry after {hinted:.0f} s)" if hinted else ""
-        return Unavailable(f"the LLM endpoint failed with HTTP {exc.status_code}{after}")
-    return Unavailable(f"the LLM endpoint is unreachable: {type(exc).__name__}")

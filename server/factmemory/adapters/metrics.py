@@ -138,6 +138,9 @@ class ObservedEmbedder:
     async def passages(self, texts: Sequence[str]) -> Matrix:
         return await self._timed("passage", texts, self._inner.passages)
 
+    def healthy(self) -> bool:
+        return self._inner.healthy()
+
     async def close(self) -> None:
         await self._inner.close()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -26,6 +27,7 @@ from factmemory.domain.errors import (
     Unavailable,
 )
 from factmemory.domain.review import encode_position, reviewer_actor
+from factmemory.ports import CALL_SCOPE, CallScope
 from factmemory.usecases import edits, evaluate, provide, review
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
@@ -56,11 +58,19 @@ def status_for(error: FactMemoryError) -> grpc.StatusCode:
     return grpc.StatusCode.INTERNAL
 
 
+def call_scope(request: Any, context: grpc.aio.ServicerContext) -> CallScope:
+    """Shared engines queue fairly by agent and drop work past the call's deadline."""
+    remaining = context.time_remaining()
+    deadline = None if remaining is None else time.monotonic() + remaining
+    return CallScope(caller=f"agent:{getattr(request, 'agent_id', '')}", deadline=deadline)
+
+
 def mapped(handler: Handler[Req, Res]) -> Handler[Req, Res]:
     """Domain errors become their status code; anything else is logged and becomes INTERNAL."""
 
     @functools.wraps(handler)
     async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext) -> Res:
+        CALL_SCOPE.set(call_scope(request, context))
         try:
             return await handler(self, request, context)
         except FactMemoryError as exc:

