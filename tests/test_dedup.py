@@ -12,12 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from factmemory.domain.dedup import LOCAL_E5_THRESHOLD, DedupVerdict, decide
+from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.settings import DEFAULT_DEDUP_THRESHOLDS
 
 PAIRS_FILE = Path(__file__).parent / "data" / "dedup-pairs.tsv"
 # Measured with the rule as committed (scripts/measure_dedup.py): 17 of 17 labelled paraphrases merge.
 SAME_FLOOR = 17
 
+LOCAL_E5_THRESHOLD = DEFAULT_DEDUP_THRESHOLDS["local"]
 SAME, CONFLICT, DISTINCT = DedupVerdict.SAME, DedupVerdict.CONFLICT, DedupVerdict.DISTINCT
 
 

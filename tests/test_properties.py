@@ -511,7 +511,8 @@ def test_full_reply_round_trips_through_the_parser() -> None:
     reply = facts_reply({"op": "add_durable", "claim": "likes tea", "category": "preference"},
                         {"op": "strengthen", "fact": "D1"})
     parsed = parse_reply(json.dumps(reply), ALL_ITEMS)
-    planned = plan_ops(parsed.facts.ops, SHOWN, NOW, LIMITS)  # type: ignore[attr-defined]
+    assert parsed.facts is not None
+    planned = plan_ops(parsed.facts.ops, SHOWN, NOW, LIMITS)
     assert [type(p) for p in planned] == [PlannedAdd, PlannedChange]
 
 

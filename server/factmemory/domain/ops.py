@@ -17,6 +17,7 @@ from factmemory.domain.contract import (
     Contradict,
     Decay,
     IdentityReply,
+    Merge,
     ModelOp,
     RelationshipReply,
     Strengthen,
@@ -69,7 +70,19 @@ class RejectedOp:
     handle: str = ""
 
 
-Planned = PlannedAdd | PlannedChange | RejectedOp
+@dataclass(frozen=True)
+class PlannedMerge:
+    """Fold the shown fact `duplicate` into the shown fact `fact` (same kind, two different handles)."""
+
+    op: OpType
+    handle: str
+    fact: Fact
+    duplicate_handle: str
+    duplicate: Fact
+    reason: str
+
+
+Planned = PlannedAdd | PlannedChange | PlannedMerge | RejectedOp
 
 
 def clean_text(text: str) -> str:
@@ -151,13 +164,34 @@ def _plan_add(op: AddDurable | AddCurrent, message_time: datetime, limits: Limit
                       Verification.SELF_REPORTED, _parse_date(op.valid_at, message_time))
 
 
-def _plan_change(op: Strengthen | Decay | Contradict, handles: Mapping[str, Fact], limits: Limits) -> Planned:
+def _unknown(op_type: OpType, raw_handle: str) -> RejectedOp:
+    shown = clean_text(raw_handle)[:20]
+    return RejectedOp(op_type, f"unknown handle {shown!r}: only shown facts can be referenced", shown)
+
+
+def _plan_merge(op: Merge, handles: Mapping[str, Fact], limits: Limits) -> Planned:
+    handle, duplicate_handle = op.fact.strip().upper(), op.duplicate.strip().upper()
+    fact, duplicate = handles.get(handle), handles.get(duplicate_handle)
+    if fact is None or duplicate is None:
+        return _unknown(OpType.MERGE, op.fact if fact is None else op.duplicate)
+    if handle == duplicate_handle:
+        return RejectedOp(OpType.MERGE, "merge needs two different facts", handle)
+    if fact.kind is not duplicate.kind:
+        return RejectedOp(OpType.MERGE, f"cannot merge {handle} and {duplicate_handle}: a durable and a current "
+                          "fact never say the same thing", handle)
+    reason = clean_text(op.reason or "")[: limits.max_claim_chars]
+    return PlannedMerge(OpType.MERGE, handle, fact, duplicate_handle, duplicate, reason)
+
+
+def _plan_change(op: Strengthen | Decay | Contradict | Merge, handles: Mapping[str, Fact], limits: Limits
+                 ) -> Planned:
+    if isinstance(op, Merge):
+        return _plan_merge(op, handles, limits)
     op_type = OpType(op.op)
     handle = op.fact.strip().upper()
     fact = handles.get(handle)
     if fact is None:
-        shown = clean_text(op.fact)[:20]
-        return RejectedOp(op_type, f"unknown handle {shown!r}: only shown facts can be referenced", shown)
+        return _unknown(op_type, op.fact)
     reason = clean_text(op.reason or "")[: limits.max_claim_chars]
     reclassify_to = op.category if fact.category == UNCATEGORIZED and op.category else None
     if isinstance(op, Contradict):
@@ -176,11 +210,13 @@ def plan_ops(
     touched: set[str] = set()
     for raw in raw_ops[: limits.max_ops]:
         item = plan_op(raw, handles, message_time, limits)
-        if isinstance(item, PlannedChange):
-            if item.handle in touched:
-                item = RejectedOp(item.op, f"{item.handle} already changed by this message", item.handle)
+        if isinstance(item, PlannedChange | PlannedMerge):
+            names = {item.handle, item.duplicate_handle} if isinstance(item, PlannedMerge) else {item.handle}
+            again = sorted(names & touched)
+            if again:
+                item = RejectedOp(item.op, f"{again[0]} already changed by this message", item.handle)
             else:
-                touched.add(item.handle)
+                touched |= names
         planned.append(item)
     return planned
 

@@ -13,11 +13,11 @@ RETRIEVE_PER_KIND = 15
 
 @dataclass(frozen=True)
 class Tuning:
-    """Model-dependent numbers and every limit, from settings."""
+    """Model-dependent numbers and every limit, from settings (their one home; no defaults here)."""
 
     limits: Limits
-    dedup_threshold: float = 0.85
-    current_decay_days: float = 14.0
+    dedup_threshold: float
+    current_decay_days: float
 
 
 @dataclass(frozen=True)

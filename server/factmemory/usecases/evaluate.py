@@ -3,24 +3,35 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from uuid import UUID
 
-from pydantic import BaseModel
-
-from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.contract import ExtractionReply
+from factmemory.domain.duplicates import (
+    MAX_PAIRS_SHOWN,
+    AddPlan,
+    Existing,
+    Neighbour,
+    OpenPair,
+    Target,
+    known_facts,
+    merged_values,
+    plan_adds,
+)
 from factmemory.domain.errors import InvalidInput, NotConfigured
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import (
     AppliedOp,
+    CandidateSource,
     Dropped,
     EvaluateInput,
     EvaluateResult,
     Fact,
-    Identity,
     Item,
     Kind,
     OpType,
-    Relationship,
     Success,
     Verification,
 )
@@ -32,7 +43,7 @@ from factmemory.domain.ops import (
     Planned,
     PlannedAdd,
     PlannedChange,
-    RejectedOp,
+    PlannedMerge,
     clean_text,
     dropped,
     plan_identities,
@@ -41,14 +52,14 @@ from factmemory.domain.ops import (
 )
 from factmemory.domain.prompts import build_prompt
 from factmemory.domain.review import kind_of
-from factmemory.ports import NewFact, Vector
-from factmemory.ports import WriteTransaction as Turn
+from factmemory.ports import Matrix, NewFact, Vector, WriteContext, WriteTransaction
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
 from factmemory.usecases.stages import Stopwatch
 
 log = logging.getLogger(__name__)
 
-DEDUP_NEIGHBOURS = 5
+# Nearest stored facts of the add's kind compared with each add (the rule within its category, pairs across).
+DEDUP_NEIGHBOURS = 8
 
 
 class _AlreadyEvaluated(Exception):
@@ -66,7 +77,9 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
         replay = await _stored(deps, request)
     if replay is not None:
         return replay
-    durable, current = [], []
+    durable: list[Fact] = []
+    current: list[Fact] = []
+    pairs: list[OpenPair] = []
     if Item.FACTS in request.items:
         with watch.stage("embed"):
             query = await deps.embedder.queries([request.message.text.strip()])  # as the provider embeds it
@@ -74,36 +87,53 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
             similar = await deps.store.nearest(
                 request.agent_id, request.entity_id, query[0], RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
             )
-        durable = [s.fact for s in similar if s.fact.kind is Kind.DURABLE]
-        current = [s.fact for s in similar if s.fact.kind is Kind.CURRENT]
+            open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN)
+        durable, current, pairs = known_facts([s.fact for s in similar if s.fact.kind is Kind.DURABLE],
+                                              [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
+                                              open_pairs, RETRIEVE_PER_KIND)
     prompt = build_prompt(request.message, request.recent_messages, durable, current, request.items,
-                          request.room_entities, request.agent_responses, limits=deps.tuning.limits)
+                          request.room_entities, request.agent_responses, pairs, limits=deps.tuning.limits)
     with watch.stage("llm"):
         reply, usage = await deps.extractor.extract(prompt, request.items)
     planned = _plan(deps, request, reply, prompt.handles)
     adds = [p for p in planned if isinstance(p, PlannedAdd)]
     with watch.stage("embed"):
         vectors = await deps.embedder.passages([a.claim for a in adds])
-    claim_vectors: dict[int, Vector] = {id(a): vectors[i] for i, a in enumerate(adds)}
+    probe = _Probe(adds, vectors)
+    context, add_plans = None, []
+    if adds:
+        with watch.stage("dedup"):
+            context = await probe.read(partial(deps.store.write_context, request.agent_id, request.entity_id))
+            add_plans = probe.plan(context, deps.tuning.dedup_threshold)
+    limits = deps.tuning.limits
+    relationships = plan_relationships((reply.relationships or [])[: limits.max_relationships],
+                                       request.room_entities, limits)
+    identities = plan_identities((reply.identities or [])[: limits.max_identities], request.room_entities,
+                                 request.entity_id, limits)
     try:
         with watch.stage("apply"):
             async with deps.store.turn(request.agent_id, request.entity_id, forget_epoch) as turn:
                 if not await turn.claim_evaluation(request.message.id, request.room_id):
                     raise _AlreadyEvaluated
                 if request.message.name.strip():
-                    await turn.record_name(clean_text(request.message.name)[: deps.tuning.limits.max_name_chars],
+                    await turn.record_name(clean_text(request.message.name)[: limits.max_name_chars],
                                            request.message.created_at)
-                applied = [await _apply(deps, turn, request, p, claim_vectors.get(id(p)), watch) for p in planned]
-                relationships, identities = await _apply_edges(turn, request, reply, deps.tuning.limits)
+                if context is not None and turn.revision != context.revision + 1:  # a write landed since: replan
+                    add_plans = probe.plan(await probe.read(turn.write_context), deps.tuning.dedup_threshold)
+                applied = await _apply_all(deps, turn, request, planned, zip(add_plans, vectors, strict=True))
+                at = request.message.created_at
+                for pair in pairs:  # shown once: merged (and gone) or left alone by the model
+                    await turn.close_pair(pair.first.id, pair.second.id, at)
                 result = EvaluateResult(
                     ops=tuple(applied),
-                    relationships=tuple(relationships),
-                    identities=tuple(identities),
+                    relationships=tuple([await turn.upsert_relationship(s, t, tags, at, limits.max_tags)
+                                         for s, t, tags in relationships]),
+                    identities=tuple([await turn.upsert_identity(e, p, h, c, at) for e, p, h, c in identities]),
                     success=_success(reply),
                     usage=usage,
-                    dropped=_dropped(reply, deps.tuning.limits),
+                    dropped=_dropped(reply, limits),
                 )
-                await turn.finish_evaluation(request.message.id, stored_form(result, deps.tuning.limits))
+                await turn.finish_evaluation(request.message.id, stored_form(result, limits))
     except _AlreadyEvaluated:
         replay = await _stored(deps, request)
         if replay is None:  # pragma: no cover - the row was committed by the call that won
@@ -111,6 +141,26 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
         return replay
     deps.stages.record("evaluate", watch)
     return result
+
+
+ReadContext = Callable[[Sequence[Kind], Sequence[Vector], Sequence[str], int], Awaitable[WriteContext]]
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """The adds of one reply with their vectors (adds[i] has vectors[i]), compared with what is stored."""
+
+    adds: list[PlannedAdd]
+    vectors: Matrix
+
+    async def read(self, read: ReadContext) -> WriteContext:
+        """The neighbours and exact-key matches of every add, from the store (before the lock) or the transaction."""
+        return await read([a.kind for a in self.adds], list(self.vectors), [a.claim for a in self.adds],
+                          DEDUP_NEIGHBOURS)
+
+    def plan(self, context: WriteContext, threshold: float) -> list[AddPlan]:
+        neighbours = [[Neighbour(s.fact, s.similarity) for s in near] for near in context.neighbours]
+        return plan_adds(self.adds, self.vectors, context.keys, neighbours, context.by_key, threshold)
 
 
 async def _stored(deps: Deps, request: EvaluateInput) -> EvaluateResult | None:
@@ -123,19 +173,17 @@ async def _stored(deps: Deps, request: EvaluateInput) -> EvaluateResult | None:
     return result.model_copy(update={"replayed": True})
 
 
-def _plan(deps: Deps, request: EvaluateInput, reply: BaseModel, handles: dict[str, Any]) -> list[Planned]:
-    facts = getattr(reply, "facts", None)
-    if facts is None:
+def _plan(deps: Deps, request: EvaluateInput, reply: ExtractionReply, handles: dict[str, Fact]) -> list[Planned]:
+    if reply.facts is None:
         return []
-    return plan_ops(facts.ops, handles, request.message.created_at, deps.tuning.limits)
+    return plan_ops(reply.facts.ops, handles, request.message.created_at, deps.tuning.limits)
 
 
-def _dropped(reply: BaseModel, limits: Limits) -> Dropped:
-    facts = getattr(reply, "facts", None)
+def _dropped(reply: ExtractionReply, limits: Limits) -> Dropped:
     return Dropped(
-        ops=dropped(len(facts.ops) if facts is not None else 0, limits.max_ops),
-        relationships=dropped(len(getattr(reply, "relationships", None) or []), limits.max_relationships),
-        identities=dropped(len(getattr(reply, "identities", None) or []), limits.max_identities),
+        ops=dropped(len(reply.facts.ops) if reply.facts is not None else 0, limits.max_ops),
+        relationships=dropped(len(reply.relationships or []), limits.max_relationships),
+        identities=dropped(len(reply.identities or []), limits.max_identities),
     )
 
 
@@ -153,56 +201,85 @@ def bounded_evidence(fact: Fact, keep: int) -> Fact:
                                    "evidence_count": max(fact.evidence_count, len(ids))})
 
 
-def _success(reply: BaseModel) -> Success | None:
-    verdict = getattr(reply, "success", None)
+def _success(reply: ExtractionReply) -> Success | None:
+    verdict = reply.success
     return None if verdict is None else Success(completed=verdict.completed, reason=clean_text(verdict.reason)[:500])
 
 
-async def _apply(deps: Deps, turn: Turn, request: EvaluateInput, planned: Planned, vector: Vector | None,
-                 watch: Stopwatch) -> AppliedOp:
-    if isinstance(planned, RejectedOp):
-        return AppliedOp(op=planned.op, rejected=True, reason=planned.reason, handle=planned.handle)
-    if isinstance(planned, PlannedAdd):
-        assert vector is not None
-        return await _apply_add(deps, turn, request, planned, vector, watch)
-    return await _apply_change(turn, request, planned)
+async def _apply_all(deps: Deps, turn: WriteTransaction, request: EvaluateInput, planned: Sequence[Planned],
+                     add_plans: Iterable[tuple[AddPlan, Vector]]) -> list[AppliedOp]:
+    """Every op in the model's order; the adds take their plans and vectors by position, earlier adds by index."""
+    applied: list[AppliedOp] = []
+    added: list[Fact | None] = []
+    plans = iter(add_plans)
+    for item in planned:
+        if isinstance(item, PlannedAdd):
+            op = await _apply_add(deps, turn, request, *next(plans), added)
+            added.append(op.fact)
+        elif isinstance(item, PlannedMerge):
+            op = await _apply_merge(turn, request, item)
+        elif isinstance(item, PlannedChange):
+            op = await _apply_change(turn, request, item)
+        else:
+            op = AppliedOp(op=item.op, rejected=True, reason=item.reason, handle=item.handle)
+        applied.append(op)
+    return applied
 
 
-async def _apply_add(deps: Deps, turn: Turn, request: EvaluateInput, add: PlannedAdd, vector: Vector,
-                     watch: Stopwatch) -> AppliedOp:
-    """Insert, unless the write-time check finds the same claim (strengthen) or a conflicting one (review)."""
-    message = request.message
-    threshold = deps.tuning.dedup_threshold
-    with watch.stage("dedup"):
-        neighbours = await turn.similar_in_category(add.kind, add.category, vector, DEDUP_NEIGHBOURS)
-    conflict = None
-    for near in neighbours:
-        decision = decide(add.claim, near.fact.claim, near.similarity, threshold)
-        if decision.verdict is DedupVerdict.SAME:
-            fact = await turn.strengthen(near.fact.id, STRENGTHEN_STEP, message.created_at, message.id,
-                                         add.category, add.verification.value)
-            return AppliedOp(op=OpType.STRENGTHEN, fact=fact, deduplicated=True,
-                             reason=f"same claim as an existing fact: {decision.reason}")
-        if decision.verdict is DedupVerdict.CONFLICT and conflict is None:
-            conflict = (near.fact, decision.reason)
+def _target_id(target: Target, added: Sequence[Fact | None]) -> UUID | None:
+    """The stored fact's id, or the fact an earlier add of this reply became."""
+    if isinstance(target, Existing):
+        return target.fact.id
+    earlier = added[target.index]
+    return None if earlier is None else earlier.id
+
+
+async def _apply_add(deps: Deps, turn: WriteTransaction, request: EvaluateInput, plan: AddPlan, vector: Vector,
+                     added: Sequence[Fact | None]) -> AppliedOp:
+    """Strengthen the same claim, or insert (with a review candidate for a conflict and the possible duplicates)."""
+    message, add = request.message, plan.add
+    if plan.same_as is not None:
+        target = _target_id(plan.same_as, added)
+        fact = None if target is None else await turn.strengthen(
+            target, STRENGTHEN_STEP, message.created_at, message.id, add.category, add.verification.value)
+        if fact is not None:
+            return AppliedOp(op=OpType.STRENGTHEN, fact=fact, deduplicated=True, reason=plan.reason)
     fact = await turn.insert_fact(NewFact(
         kind=add.kind, category=add.category, claim=add.claim, structured_fields=add.structured_fields,
         confidence=ADD_CONFIDENCE, message_id=message.id, verification=add.verification, at=message.created_at,
         valid_at=add.valid_at if add.kind is Kind.CURRENT else None, embedding=vector,
         embedding_model=deps.embedder.model_name,
     ))
-    if conflict is None:
+    for pair in plan.pairs:
+        other = _target_id(pair.other, added)
+        if other is not None and other != fact.id:
+            await turn.insert_pair(other, fact.id, pair.similarity, pair.reason, message.id, message.created_at)
+    if plan.conflict is None:
         return AppliedOp(op=add.op, fact=fact)
-    existing, why = conflict
+    existing, why = plan.conflict
     candidate = await turn.insert_candidate(existing.id, add.claim, f"conflicts with {existing.claim!r}: {why}",
-                                            "dedup_conflict", message.id, message.created_at, fact.id)
+                                            CandidateSource.DEDUP_CONFLICT, message.id, message.created_at, fact.id)
     if candidate is None:  # a reviewer said these two are both true
         return AppliedOp(op=add.op, fact=fact)
     return AppliedOp(op=add.op, fact=fact, candidate_id=candidate,
                      reason=f"kept beside a conflicting fact; review candidate created: {why}")
 
 
-async def _apply_change(turn: Turn, request: EvaluateInput, change: PlannedChange) -> AppliedOp:
+async def _apply_merge(turn: WriteTransaction, request: EvaluateInput, merge: PlannedMerge) -> AppliedOp:
+    keep, duplicate = await turn.get_fact(merge.fact.id), await turn.get_fact(merge.duplicate.id)
+    fact = None
+    if keep is not None and duplicate is not None:
+        fact = await turn.merge_facts(keep.id, duplicate.id, merged_values(keep, duplicate, STRENGTHEN_STEP),
+                                      request.message.created_at, merge.reason)
+    if fact is None:
+        gone = merge.handle if keep is None else merge.duplicate_handle
+        return AppliedOp(op=merge.op, rejected=True, handle=merge.handle, duplicate_handle=merge.duplicate_handle,
+                         reason=f"{gone} no longer exists")
+    return AppliedOp(op=merge.op, fact=fact, handle=merge.handle, duplicate_handle=merge.duplicate_handle,
+                     duplicate_fact_id=merge.duplicate.id, reason=merge.reason)
+
+
+async def _apply_change(turn: WriteTransaction, request: EvaluateInput, change: PlannedChange) -> AppliedOp:
     message = request.message
     gone = AppliedOp(op=change.op, rejected=True, handle=change.handle,
                      reason=f"{change.handle} no longer exists")
@@ -223,25 +300,7 @@ async def _apply_change(turn: Turn, request: EvaluateInput, change: PlannedChang
     current = await turn.get_fact(change.fact.id)
     if current is None:
         return gone
-    candidate = await turn.insert_candidate(current.id, change.proposed_claim, change.reason, "contradict",
-                                            message.id, message.created_at)
+    candidate = await turn.insert_candidate(current.id, change.proposed_claim, change.reason,
+                                            CandidateSource.CONTRADICT, message.id, message.created_at)
     return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle,
                      reason=change.reason)
-
-
-async def _apply_edges(
-    turn: Turn, request: EvaluateInput, reply: BaseModel, limits: Limits
-) -> tuple[list[Relationship], list[Identity]]:
-    at = request.message.created_at
-    relationships = [
-        await turn.upsert_relationship(source, target, tags, at, limits.max_tags)
-        for source, target, tags in plan_relationships(
-            (getattr(reply, "relationships", None) or [])[: limits.max_relationships], request.room_entities, limits)
-    ]
-    identities = [
-        await turn.upsert_identity(entity, platform, handle, confidence, at)
-        for entity, platform, handle, confidence in plan_identities(
-            (getattr(reply, "identities", None) or [])[: limits.max_identities], request.room_entities,
-            request.entity_id, limits)
-    ]
-    return relationships, identities

@@ -33,6 +33,7 @@ class OpType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     OP_TYPE_STRENGTHEN: _ClassVar[OpType]
     OP_TYPE_DECAY: _ClassVar[OpType]
     OP_TYPE_CONTRADICT: _ClassVar[OpType]
+    OP_TYPE_MERGE: _ClassVar[OpType]
 
 class VerificationStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -99,6 +100,7 @@ OP_TYPE_ADD_CURRENT: OpType
 OP_TYPE_STRENGTHEN: OpType
 OP_TYPE_DECAY: OpType
 OP_TYPE_CONTRADICT: OpType
+OP_TYPE_MERGE: OpType
 VERIFICATION_STATUS_UNSPECIFIED: VerificationStatus
 VERIFICATION_STATUS_SELF_REPORTED: VerificationStatus
 VERIFICATION_STATUS_CONFIRMED: VerificationStatus
@@ -215,7 +217,7 @@ class EvaluateRequest(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., message: _Optional[_Union[ChatMessage, _Mapping]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ...) -> None: ...
 
 class AppliedOp(_message.Message):
-    __slots__ = ("op", "fact", "deduplicated", "deleted", "candidate_id", "rejected", "reason", "handle")
+    __slots__ = ("op", "fact", "deduplicated", "deleted", "candidate_id", "rejected", "reason", "handle", "duplicate_handle", "duplicate_fact_id")
     OP_FIELD_NUMBER: _ClassVar[int]
     FACT_FIELD_NUMBER: _ClassVar[int]
     DEDUPLICATED_FIELD_NUMBER: _ClassVar[int]
@@ -224,6 +226,8 @@ class AppliedOp(_message.Message):
     REJECTED_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     HANDLE_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_HANDLE_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FACT_ID_FIELD_NUMBER: _ClassVar[int]
     op: OpType
     fact: Fact
     deduplicated: bool
@@ -232,7 +236,9 @@ class AppliedOp(_message.Message):
     rejected: bool
     reason: str
     handle: str
-    def __init__(self, op: _Optional[_Union[OpType, str]] = ..., fact: _Optional[_Union[Fact, _Mapping]] = ..., deduplicated: _Optional[bool] = ..., deleted: _Optional[bool] = ..., candidate_id: _Optional[str] = ..., rejected: _Optional[bool] = ..., reason: _Optional[str] = ..., handle: _Optional[str] = ...) -> None: ...
+    duplicate_handle: str
+    duplicate_fact_id: str
+    def __init__(self, op: _Optional[_Union[OpType, str]] = ..., fact: _Optional[_Union[Fact, _Mapping]] = ..., deduplicated: _Optional[bool] = ..., deleted: _Optional[bool] = ..., candidate_id: _Optional[str] = ..., rejected: _Optional[bool] = ..., reason: _Optional[str] = ..., handle: _Optional[str] = ..., duplicate_handle: _Optional[str] = ..., duplicate_fact_id: _Optional[str] = ...) -> None: ...
 
 class Relationship(_message.Message):
     __slots__ = ("source_entity_id", "target_entity_id", "tags", "interaction_count")

@@ -14,6 +14,7 @@ from pgvector.asyncpg import register_vector
 
 from factmemory.adapters.postgres import review
 from factmemory.adapters.postgres.review import DISPUTED_BY, FACT_COLUMNS, ReviewTx, fact_values, mark, row_to_fact
+from factmemory.domain.duplicates import MergedFact, OpenPair
 from factmemory.domain.errors import Conflict, Unavailable
 from factmemory.domain.models import (
     Candidate,
@@ -30,7 +31,7 @@ from factmemory.domain.models import (
     Relationship,
 )
 from factmemory.domain.times import from_storage
-from factmemory.ports import NewFact, Position, Similar, Vector
+from factmemory.ports import NewFact, Position, Similar, Vector, WriteContext
 
 # One round trip for both kinds. Small entities use the scope index and an exact sort;
 # large ones may use the HNSW index with an iterative scan (see configure_session).
@@ -63,13 +64,24 @@ UNION ALL
   LIMIT $5)
 """
 
-SIMILAR_IN_CATEGORY = f"""
-SELECT {FACT_COLUMNS}, 1 - (embedding <=> $5) AS similarity
+# The write-time dedup neighbours of one add: the nearest facts of its kind (the rule itself compares within a
+# category; possible duplicates are recorded across categories of the kind).
+SIMILAR_IN_KIND = f"""
+SELECT {FACT_COLUMNS}, 1 - (embedding <=> $4) AS similarity
   FROM facts
- WHERE agent_id = $1 AND entity_id = $2 AND kind = $3 AND (category = $4 OR category = 'uncategorized')
- ORDER BY embedding <=> $5, id
- LIMIT $6
+ WHERE agent_id = $1 AND entity_id = $2 AND kind = $3
+ ORDER BY embedding <=> $4, id
+ LIMIT $5
 """
+
+# The exact-duplicate key of each claim (migration 0003: factmemory_claim_key, the one home of the normalisation).
+CLAIM_KEYS = "SELECT factmemory_claim_key(c) AS key FROM unnest($1::text[]) WITH ORDINALITY AS t(c, n) ORDER BY n"
+
+FACTS_BY_KEY = f"""
+SELECT {FACT_COLUMNS}, claim_key FROM facts WHERE agent_id = $1 AND entity_id = $2 AND claim_key = ANY ($3::text[])
+"""
+
+GET_REVISION = "SELECT revision FROM entity_revisions WHERE agent_id = $1 AND entity_id = $2"
 
 GET_FACT = f"""
 SELECT {FACT_COLUMNS} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3
@@ -139,8 +151,70 @@ ON CONFLICT (agent_id, entity_id, platform, handle) DO UPDATE
 RETURNING entity_id, platform, handle, confidence
 """
 
-# Serializes the write path per (agent, entity): confidences and dedup see every earlier turn.
-LOCK_ENTITY = "SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || $2::text, 0))"
+# Serializes the write path per (agent, entity): confidences and dedup see every earlier turn. Taking the lock also
+# bumps the entity's revision, so a write planned before the lock can tell whether anything changed since.
+LOCK_ENTITY = """
+WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || $2::text, 0)))
+INSERT INTO entity_revisions AS r (agent_id, entity_id, revision)
+SELECT $1::text::uuid, $2::text::uuid, 1 FROM locked
+ON CONFLICT (agent_id, entity_id) DO UPDATE SET revision = r.revision + 1
+RETURNING revision
+"""
+
+OPEN_PAIRS = f"""
+SELECT p.first_id, p.second_id, {FACT_COLUMNS}
+  FROM (SELECT fact_id AS first_id, other_fact_id AS second_id, created_at AS pair_created
+          FROM possible_duplicates
+         WHERE agent_id = $1 AND entity_id = $2 AND status = 'open'
+         ORDER BY created_at, fact_id, other_fact_id
+         LIMIT $3) p
+  JOIN facts ON facts.id IN (p.first_id, p.second_id)
+ ORDER BY p.pair_created, p.first_id, p.second_id, facts.id
+"""
+
+# Not between two facts a reviewer kept as both true.
+INSERT_PAIR = """
+INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, reason,
+                                 evidence_message_id, created_at)
+SELECT $1, $2, LEAST($3::uuid, $4::uuid), GREATEST($3::uuid, $4::uuid), $5, $6, $7, $8
+ WHERE NOT EXISTS (SELECT 1 FROM kept_pairs k
+                    WHERE k.agent_id = $1 AND k.entity_id = $2
+                      AND k.fact_a = LEAST($3::uuid, $4::uuid) AND k.fact_b = GREATEST($3::uuid, $4::uuid))
+ON CONFLICT (fact_id, other_fact_id) DO NOTHING
+"""
+
+CLOSE_PAIR = """
+UPDATE possible_duplicates SET status = 'closed', closed_at = $5
+ WHERE agent_id = $1 AND entity_id = $2 AND fact_id = LEAST($3::uuid, $4::uuid)
+   AND other_fact_id = GREATEST($3::uuid, $4::uuid) AND status = 'open'
+"""
+
+# A merge: the kept fact takes the united values, the duplicate's candidates move to it (or close when they were
+# about the two facts themselves), and the duplicate is deleted (its pairs go with it).
+MERGE_INTO_KEPT = f"""
+UPDATE facts
+   SET confidence = $5, evidence_message_ids = $6, previous_claims = $7,
+       last_confirmed_at = $8, verification_status = $9, structured_fields = $10
+ WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+   AND EXISTS (SELECT 1 FROM facts d WHERE d.agent_id = $1 AND d.entity_id = $2 AND d.id = $4)
+RETURNING {FACT_COLUMNS}
+"""
+
+CLOSE_CANDIDATES_BETWEEN = """
+UPDATE fact_candidates SET status = 'rejected', resolution = 'merge', resolved_by = $5, resolved_at = $6
+ WHERE agent_id = $1 AND entity_id = $2 AND status = 'pending'
+   AND ((fact_id = $3 AND related_fact_id = $4) OR (fact_id = $4 AND related_fact_id = $3))
+"""
+
+# Every candidate of the duplicate moves to the kept fact, resolved ones too (their history stays with it); a
+# candidate about the two facts themselves keeps no related fact.
+MOVE_CANDIDATES = """
+UPDATE fact_candidates
+   SET fact_id = CASE WHEN fact_id = $4 THEN $3 ELSE fact_id END,
+       related_fact_id = CASE WHEN fact_id IN ($3, $4) AND related_fact_id IN ($3, $4) THEN NULL
+                              WHEN related_fact_id = $4 THEN $3 ELSE related_fact_id END
+ WHERE agent_id = $1 AND entity_id = $2 AND (fact_id = $4 OR related_fact_id = $4)
+"""
 
 CLAIM_EVALUATION = """
 INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result)
@@ -266,14 +340,38 @@ async def open_pool(url: str, min_size: int, max_size: int, timeout_s: float) ->
         await pool.close()
 
 
-class Turn:
+async def _write_context(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, kinds: Sequence[Kind],
+                         vectors: Sequence[Vector], claims: Sequence[str], limit: int) -> WriteContext:
+    """The entity's revision first, then what the adds are compared with: a write that commits in between only
+    makes the revision look older (so the plan is redone), never newer."""
+    revision = await conn.fetchval(GET_REVISION, agent_id, entity_id) or 0
+    neighbours = []
+    for kind, vector in zip(kinds, vectors, strict=True):
+        rows = await conn.fetch(SIMILAR_IN_KIND, agent_id, entity_id, kind.value, vector, limit)
+        neighbours.append([Similar(row_to_fact(r), float(r["similarity"])) for r in rows])
+    keys: list[str | None] = [r["key"] for r in await conn.fetch(CLAIM_KEYS, list(claims))] if claims else []
+    by_key: dict[tuple[Kind, str, str], Fact] = {}
+    wanted = sorted({k for k in keys if k})
+    if wanted:
+        for row in await conn.fetch(FACTS_BY_KEY, agent_id, entity_id, wanted):
+            fact = row_to_fact(row)
+            by_key[(fact.kind, fact.category, row["claim_key"])] = fact
+    return WriteContext(int(revision), neighbours, keys, by_key)
+
+
+class PostgresWriteTransaction:
     """One Evaluate's write transaction, holding the per-entity lock (implements ports.WriteTransaction)."""
 
-    def __init__(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> None:
+    def __init__(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, revision: int) -> None:
         self._conn = conn
         self.agent_id = agent_id
         self.entity_id = entity_id
+        self.revision = revision
         self._actor = ""
+
+    async def write_context(self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str],
+                            limit: int) -> WriteContext:
+        return await _write_context(self._conn, self.agent_id, self.entity_id, kinds, vectors, claims, limit)
 
     async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool:
         """Reserves the message; False when it was evaluated already (the caller then replays)."""
@@ -300,12 +398,6 @@ class Turn:
     async def get_fact(self, fact_id: UUID) -> Fact | None:
         row = await self._conn.fetchrow(GET_FACT, self.agent_id, self.entity_id, fact_id)
         return None if row is None else row_to_fact(row)
-
-    async def similar_in_category(self, kind: Kind, category: str, embedding: Vector, limit: int) -> list[Similar]:
-        rows = await self._conn.fetch(
-            SIMILAR_IN_CATEGORY, self.agent_id, self.entity_id, kind.value, category, embedding, limit
-        )
-        return [Similar(row_to_fact(r), float(r["similarity"])) for r in rows]
 
     async def insert_fact(self, new: NewFact) -> Fact:
         await self._mark(HistoryAction.CREATED)
@@ -361,6 +453,32 @@ class Turn:
             await self._conn.execute(review.RECORD, self.agent_id, self.entity_id, fact_id,
                                      HistoryAction.CONTRADICTED.value, self._actor, f"{source}: {proposed_claim}"[:500])
         return cast(UUID | None, candidate_id)
+
+    async def insert_pair(self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str, message_id: str,
+                          at: datetime) -> None:
+        """Records two facts as possible duplicates (once per pair, whatever the order)."""
+        await self._conn.execute(INSERT_PAIR, self.agent_id, self.entity_id, fact_id, other_fact_id, similarity,
+                                 reason, message_id, at)
+
+    async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None:
+        await self._conn.execute(CLOSE_PAIR, self.agent_id, self.entity_id, fact_id, other_fact_id, at)
+
+    async def merge_facts(self, keep_id: UUID, duplicate_id: UUID, merged: MergedFact, at: datetime,
+                          reason: str = "") -> Fact | None:
+        """Folds the duplicate into the kept fact and deletes it; None when either fact is gone."""
+        await self._mark(HistoryAction.MERGED, reason)
+        row = await self._conn.fetchrow(
+            MERGE_INTO_KEPT, self.agent_id, self.entity_id, keep_id, duplicate_id, merged.confidence,
+            list(merged.evidence_message_ids), list(merged.previous_claims), merged.last_confirmed_at,
+            merged.verification.value, merged.structured_fields,
+        )
+        if row is None:
+            return None
+        scope = (self.agent_id, self.entity_id, keep_id, duplicate_id)
+        await self._conn.execute(CLOSE_CANDIDATES_BETWEEN, *scope, self._actor, at)
+        await self._conn.execute(MOVE_CANDIDATES, *scope)
+        await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, duplicate_id)
+        return row_to_fact(row)
 
     async def reclassify(self, fact_id: UUID, kind: Kind, category: str) -> Fact | None:
         """An imported fact takes the category (and kind) the model named for it."""
@@ -437,15 +555,31 @@ class Store:
         return self._pool
 
     @asynccontextmanager
-    async def turn(self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None) -> AsyncIterator[Turn]:
+    async def turn(self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
+                   ) -> AsyncIterator[PostgresWriteTransaction]:
         """A transaction holding the per-entity lock; commits on success, rolls back on any error. With
         `forget_epoch` (read when the call started) it refuses to write if the entity was forgotten since."""
         async with _connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+            revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id))
             if forget_epoch is not None and await _epoch(conn, agent_id, entity_id) != forget_epoch:
                 raise Conflict("the entity was forgotten while this message was being evaluated; nothing was "
                                "stored (ForgetEntity is final: do not resend messages of a forgotten entity)")
-            yield Turn(conn, agent_id, entity_id)
+            yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision))
+
+    async def write_context(self, agent_id: UUID, entity_id: UUID, kinds: Sequence[Kind], vectors: Sequence[Vector],
+                            claims: Sequence[str], limit: int) -> WriteContext:
+        """Before the lock: the entity's revision, each add's nearest facts of its kind, stored facts by claim key."""
+        async with _connection(self._pool) as conn:
+            return await _write_context(conn, agent_id, entity_id, kinds, vectors, claims, limit)
+
+    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int) -> list[OpenPair]:
+        """The oldest open possible-duplicate pairs, with both facts."""
+        async with _connection(self._pool) as conn:
+            rows = await conn.fetch(OPEN_PAIRS, agent_id, entity_id, limit)
+        facts: dict[tuple[UUID, UUID], list[Fact]] = {}
+        for row in rows:
+            facts.setdefault((row["first_id"], row["second_id"]), []).append(row_to_fact(row))
+        return [OpenPair(*pair) for pair in facts.values() if len(pair) == 2]
 
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
         """How many times this (agent, entity) was forgotten; an Evaluate reads it before it learns anything."""

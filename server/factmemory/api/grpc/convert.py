@@ -47,7 +47,7 @@ KINDS = {Kind.DURABLE: pb.KIND_DURABLE, Kind.CURRENT: pb.KIND_CURRENT}
 KINDS_IN: dict[int, Kind] = {v: k for k, v in KINDS.items()}
 OPS = {OpType.ADD_DURABLE: pb.OP_TYPE_ADD_DURABLE, OpType.ADD_CURRENT: pb.OP_TYPE_ADD_CURRENT,
        OpType.STRENGTHEN: pb.OP_TYPE_STRENGTHEN, OpType.DECAY: pb.OP_TYPE_DECAY,
-       OpType.CONTRADICT: pb.OP_TYPE_CONTRADICT}
+       OpType.CONTRADICT: pb.OP_TYPE_CONTRADICT, OpType.MERGE: pb.OP_TYPE_MERGE}
 VERIFICATIONS = {Verification.SELF_REPORTED: pb.VERIFICATION_STATUS_SELF_REPORTED,
                  Verification.CONFIRMED: pb.VERIFICATION_STATUS_CONFIRMED,
                  Verification.CONTRADICTED: pb.VERIFICATION_STATUS_CONTRADICTED}
@@ -337,6 +337,8 @@ def applied_op_pb(op: AppliedOp, limits: Limits) -> pb.AppliedOp:
         rejected=op.rejected,
         reason=op.reason,
         handle=op.handle,
+        duplicate_handle=op.duplicate_handle,
+        duplicate_fact_id="" if op.duplicate_fact_id is None else str(op.duplicate_fact_id),
     )
 
 

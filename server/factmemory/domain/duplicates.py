@@ -1,0 +1,201 @@
+"""What the write path does with adds that may repeat a fact, and how a merge folds two facts. Pure.
+
+Three layers keep duplicates from piling up (docs/dedup.md):
+1. the model is shown the nearest facts and asked to strengthen instead of adding;
+2. at write time an add with the same exact-duplicate key (the normalised claim, computed by the database) or the
+   same claim by the lexical rule (`dedup.decide` says SAME) becomes a strengthen; every other add kept next to a
+   fact passing the similarity pre-filter records a *possible duplicate* pair;
+3. the next Evaluate of that person shows each open pair, marked, and the model may `merge` it (`merged_values`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import numpy as np
+
+from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, Verification
+from factmemory.domain.ops import PlannedAdd
+
+# Possible-duplicate pairs recorded per kept add: its nearest neighbours above the pre-filter, at most this many.
+PAIRS_PER_ADD = 3
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A stored fact of the same kind near an add, with its cosine similarity."""
+
+    fact: Fact
+    similarity: float
+
+
+@dataclass(frozen=True)
+class Existing:
+    """A target that is a stored fact."""
+
+    fact: Fact
+
+
+@dataclass(frozen=True)
+class EarlierAdd:
+    """A target that is an earlier add of the same reply (by its position among the adds)."""
+
+    index: int
+
+
+Target = Existing | EarlierAdd
+
+
+@dataclass(frozen=True)
+class PairPlan:
+    """A possible duplicate to record once the add is stored."""
+
+    other: Target
+    similarity: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class AddPlan:
+    """What to do with one add: strengthen `same_as`, or insert it (with a review candidate and pairs)."""
+
+    add: PlannedAdd
+    key: str | None
+    same_as: Target | None = None
+    reason: str = ""
+    conflict: tuple[Fact, str] | None = None
+    pairs: tuple[PairPlan, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class _Option:
+    target: Target
+    claim: str
+    category: str
+    similarity: float
+
+
+def plan_adds(
+    adds: Sequence[PlannedAdd],
+    vectors: Any,
+    keys: Sequence[str | None],
+    neighbours: Sequence[Sequence[Neighbour]],
+    by_key: dict[tuple[Kind, str, str], Fact],
+    threshold: float,
+) -> list[AddPlan]:
+    """One plan per add, in order: adds[i] has vectors[i] (unit length), its exact-duplicate key keys[i] and
+    neighbours[i] (same kind, nearest first).
+
+    by_key maps (kind, category, key) to the stored fact with that key. Earlier adds of the same reply count as
+    neighbours too, so two paraphrases of one message become one fact (SAME) or an open pair.
+    """
+    plans: list[AddPlan] = []
+    for index, (add, key) in enumerate(zip(adds, keys, strict=True)):
+        exact = _exact(add, key, plans, by_key)
+        if exact is not None:
+            plans.append(AddPlan(add, key, same_as=exact, reason="exactly the same claim as an existing fact"))
+            continue
+        options = [_Option(Existing(n.fact), n.fact.claim, n.fact.category, n.similarity) for n in neighbours[index]]
+        options += [
+            _Option(EarlierAdd(i), earlier.add.claim, earlier.add.category, float(np.dot(vectors[i], vectors[index])))
+            for i, earlier in enumerate(plans)
+            if earlier.add.kind is add.kind and earlier.same_as is None
+        ]
+        options.sort(key=lambda o: -o.similarity)
+        plans.append(_plan_one(add, key, options, threshold))
+    return plans
+
+
+def _exact(add: PlannedAdd, key: str | None, plans: Sequence[AddPlan],
+           by_key: dict[tuple[Kind, str, str], Fact]) -> Target | None:
+    if key is None:
+        return None
+    stored = by_key.get((add.kind, add.category, key))
+    if stored is not None:
+        return Existing(stored)
+    for i, earlier in enumerate(plans):
+        if (earlier.add.kind, earlier.add.category, earlier.key) == (add.kind, add.category, key):
+            return earlier.same_as or EarlierAdd(i)
+    return None
+
+
+def _plan_one(add: PlannedAdd, key: str | None, options: Sequence[_Option], threshold: float) -> AddPlan:
+    conflict: tuple[Fact, str] | None = None
+    pairs: list[PairPlan] = []
+    for option in options:
+        if option.similarity < threshold:
+            break
+        if option.category in (add.category, UNCATEGORIZED):  # the rule compares within a category
+            decision = decide(add.claim, option.claim, option.similarity, threshold)
+            if decision.verdict is DedupVerdict.SAME:
+                return AddPlan(add, key, same_as=option.target,
+                               reason=f"same claim as an existing fact: {decision.reason}")
+            if decision.verdict is DedupVerdict.CONFLICT and conflict is None and isinstance(option.target, Existing):
+                conflict = (option.target.fact, decision.reason)
+            why = decision.reason
+        else:
+            why = f"similar claim in {option.category}"
+        if len(pairs) < PAIRS_PER_ADD:
+            pairs.append(PairPlan(option.target, option.similarity, why))
+    return AddPlan(add, key, conflict=conflict, pairs=tuple(pairs))
+
+
+@dataclass(frozen=True)
+class MergedFact:
+    """The kept fact's new values after a duplicate is folded into it."""
+
+    confidence: float
+    evidence_message_ids: tuple[str, ...]
+    previous_claims: tuple[str, ...]
+    last_confirmed_at: datetime
+    verification: Verification
+    structured_fields: dict[str, Any]
+
+
+def merged_values(keep: Fact, duplicate: Fact, strengthen_step: float) -> MergedFact:
+    """As if each message that supported only the duplicate had strengthened the kept fact (capped at 1.0)."""
+    extra = tuple(m for m in dict.fromkeys(duplicate.evidence_message_ids) if m not in keep.evidence_message_ids)
+    confirmed = Verification.CONFIRMED in (keep.verification_status, duplicate.verification_status)
+    return MergedFact(
+        confidence=round(min(1.0, keep.confidence + strengthen_step * len(extra)), 4),
+        evidence_message_ids=keep.evidence_message_ids + extra,
+        previous_claims=keep.previous_claims + duplicate.previous_claims + (duplicate.claim,),
+        last_confirmed_at=max(keep.last_confirmed_at, duplicate.last_confirmed_at),
+        verification=Verification.CONFIRMED if confirmed else keep.verification_status,
+        structured_fields=duplicate.structured_fields | keep.structured_fields,
+    )
+
+
+@dataclass(frozen=True)
+class OpenPair:
+    """Two stored facts of one kind recorded as possible duplicates and not shown to the model yet."""
+
+    first: Fact
+    second: Fact
+
+
+# Open pairs shown per Evaluate (oldest first); each costs two fact lines of the 15 + 15.
+MAX_PAIRS_SHOWN = 5
+
+
+def known_facts(durable: Sequence[Fact], current: Sequence[Fact], pairs: Sequence[OpenPair], per_kind: int
+                ) -> tuple[list[Fact], list[Fact], list[OpenPair]]:
+    """The facts to show per kind: open pairs first (both facts or neither), then the nearest, at most per_kind."""
+    shown: dict[Kind, dict[UUID, Fact]] = {Kind.DURABLE: {}, Kind.CURRENT: {}}
+    kept: list[OpenPair] = []
+    for pair in pairs[:MAX_PAIRS_SHOWN]:
+        facts = shown[pair.first.kind]
+        new = {f.id: f for f in (pair.first, pair.second) if f.id not in facts}
+        if pair.first.kind is pair.second.kind and len(facts) + len(new) <= per_kind:
+            facts.update(new)
+            kept.append(pair)
+    for kind, similar in ((Kind.DURABLE, durable), (Kind.CURRENT, current)):
+        for fact in similar:
+            if len(shown[kind]) < per_kind:
+                shown[kind].setdefault(fact.id, fact)
+    return list(shown[Kind.DURABLE].values()), list(shown[Kind.CURRENT].values()), kept
