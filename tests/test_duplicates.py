@@ -18,10 +18,11 @@ from factmemory.domain.duplicates import (
     plan_adds,
 )
 from factmemory.domain.models import ChatMessage, Fact, Item, Kind, OpType, Verification
-from factmemory.domain.ops import Limits, PlannedAdd, PlannedMerge, RejectedOp, plan_ops
+from factmemory.domain.ops import PlannedAdd, PlannedMerge, RejectedOp, plan_ops
 from factmemory.domain.prompts import SYSTEM, build_prompt, pair_line
 from factmemory.ports import Matrix
 from factmemory.settings import DEFAULT_DEDUP_THRESHOLDS
+from tests.support.fm import LIMITS
 
 AT = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 THRESHOLD = DEFAULT_DEDUP_THRESHOLDS["local"]
@@ -131,10 +132,10 @@ def test_the_prompt_marks_pairs_and_says_what_to_do() -> None:
     a, b = fact("lives in Berlin"), fact("resides in Berlin")
     c = fact("anxious this morning", Kind.CURRENT, "feeling")
     msg = ChatMessage(id="m", text="hello", created_at=AT)
-    prompt = build_prompt(msg, [], [a, b], [c], frozenset(Item), pairs=[OpenPair(a, b)])
+    prompt = build_prompt(msg, [], [a, b], [c], frozenset(Item), pairs=[OpenPair(a, b)], limits=LIMITS)
     assert "Possible duplicates: D1~D2\n</known_facts>" in prompt.user
     assert pair_line(prompt.handles, [OpenPair(a, c)]) == "Possible duplicates: D1~C1"
-    assert "Possible duplicates" not in build_prompt(msg, [], [a, b], [c], frozenset(Item)).user
+    assert "Possible duplicates" not in build_prompt(msg, [], [a, b], [c], frozenset(Item), limits=LIMITS).user
     # The three dedup instructions, short: strengthen instead of adding, merge marked pairs, never merge a detail.
     assert "strengthen its handle, never add a duplicate" in SYSTEM
     assert "Possible duplicates X~Y: merge if they say the same" in SYSTEM
@@ -153,14 +154,14 @@ def test_merge_ops_are_validated_against_what_was_shown() -> None:
         return {"op": "merge", "fact": keep, "duplicate": duplicate, "reason": "same"}
 
     planned = plan_ops([merge("D9", "D1"), merge("D1", "C1"), merge("D1", "D1"), merge("d2", "D1"),
-                        {"op": "strengthen", "fact": "D1"}], shown, AT, Limits())
+                        {"op": "strengthen", "fact": "D1"}], shown, AT, LIMITS)
     first, second, third, ok, again = planned
     assert isinstance(first, RejectedOp) and "unknown handle 'D9'" in first.reason
     assert isinstance(second, RejectedOp) and "durable and a current" in second.reason
     assert isinstance(third, RejectedOp) and "two different facts" in third.reason
     assert isinstance(ok, PlannedMerge) and (ok.fact, ok.duplicate) == (b, a)
     assert isinstance(again, RejectedOp) and "already changed" in again.reason
-    missing = plan_ops([{"op": "merge", "fact": "D1", "duplicate": None}], shown, AT, Limits())
+    missing = plan_ops([{"op": "merge", "fact": "D1", "duplicate": None}], shown, AT, LIMITS)
     assert isinstance(missing[0], RejectedOp) and "duplicate" in missing[0].reason
 
 

@@ -6,6 +6,7 @@ Real gRPC, real PostgreSQL + pgvector, the real local embedder, the scripted LLM
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import re
 from dataclasses import replace
@@ -192,6 +193,9 @@ async def test_a_declined_pair_is_not_shown_again(service: Service, llm: Scripte
     second = prompt_of(llm, "second look")
     assert "lives in Berlin" in second and not marked(second)
     assert len(await facts_of(service, person)) == 2
+    exported = json.loads((await service.stub.ExportEntity(pb.ExportEntityRequest(
+        agent_id=person.agent_id, entity_id=person.entity_id))).json)
+    assert [p["status"] for p in exported["possible_duplicates"]] == ["closed"]
 
 
 async def test_two_adds_of_one_reply_that_say_the_same_become_one_fact(service: Service, llm: ScriptedLLM) -> None:

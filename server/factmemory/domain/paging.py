@@ -19,6 +19,7 @@ EXPORT_SECTIONS: dict[str, tuple[str, str]] = {
     "identities": ("text", "text"),
     "evaluations": ("time", "text"),
     "history": ("time", "uuid"),
+    "possible_duplicates": ("uuid", "uuid"),
 }
 # The JSON around the items of a page: keys, ids, brackets.
 PAGE_OVERHEAD_BYTES = 512

@@ -303,6 +303,14 @@ SELECT id, fact_id, at, action, actor, reason, before, after FROM fact_history
  ORDER BY at, id
  LIMIT $5
 """
+EXPORT_PAIRS = """
+SELECT fact_id, other_fact_id, similarity, reason, evidence_message_id, status, created_at, closed_at
+  FROM possible_duplicates
+ WHERE agent_id = $1 AND entity_id = $2
+   AND ($3::uuid IS NULL OR (fact_id, other_fact_id) > ($3::uuid, $4::uuid))
+ ORDER BY fact_id, other_fact_id
+ LIMIT $5
+"""
 EXPORT_BY_SECTION = {
     "facts": EXPORT_FACTS,
     "candidates": EXPORT_CANDIDATES,
@@ -310,6 +318,7 @@ EXPORT_BY_SECTION = {
     "identities": EXPORT_IDENTITIES,
     "evaluations": EXPORT_EVALUATIONS,
     "history": EXPORT_HISTORY,
+    "possible_duplicates": EXPORT_PAIRS,
 }
 
 
@@ -702,13 +711,14 @@ def _typed(section: str, value: str | None) -> object:
         return None
     if section in ("facts", "candidates", "evaluations", "history"):
         return datetime.fromisoformat(value)
-    return UUID(value) if section == "relationships" else value
+    return UUID(value) if section in ("relationships", "possible_duplicates") else value
 
 
 def _typed_second(section: str, value: str | None) -> object:
     if value is None:
         return None
-    return UUID(value) if section in ("facts", "candidates", "relationships", "history") else value
+    return UUID(value) if section in ("facts", "candidates", "relationships", "history", "possible_duplicates") \
+        else value
 
 
 def _export_item(section: str, row: asyncpg.Record) -> dict[str, Any]:
@@ -728,6 +738,8 @@ def _export_key(section: str, row: asyncpg.Record) -> tuple[str, str]:
         return str(row["platform"]), str(row["handle"])
     if section == "history":
         return from_storage(row["at"]).isoformat(), str(row["id"])
+    if section == "possible_duplicates":
+        return str(row["fact_id"]), str(row["other_fact_id"])
     return from_storage(row["created_at"]).isoformat(), str(row["message_id"])
 
 
