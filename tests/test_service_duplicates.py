@@ -135,6 +135,10 @@ async def test_merge_folds_the_duplicate_into_the_kept_fact(service: Service, ll
         agent_id=person.agent_id, entity_id=person.entity_id))).candidates
     assert candidate.fact.id == kept.id and candidate.proposed_claim == "lives in Tokyo"
     assert await pairs_of(service, person) == set()
+    async with service.pool.acquire() as conn:  # the fact history names the merge on both facts
+        rows = await conn.fetch("SELECT fact_id, action FROM fact_history WHERE fact_id = ANY($1::uuid[]) "
+                                "AND action = 'merged'", [UUID(kept.id), UUID(old.id)])
+    assert {str(r["fact_id"]) for r in rows} == {kept.id, old.id}
     # Replay: the stored result, unchanged, and nothing applied twice.
     replay = await service.stub.Evaluate(request)
     assert replay.replayed and list(replay.ops) == list(response.ops)
