@@ -117,7 +117,7 @@ async def test_known_facts_are_shown_under_handles_never_uuids(service: Service,
     [fact] = await facts_of(service, person)
     await learn(service, llm, person, "Berlin is lovely in spring")
     prompt = llm.calls_for("Berlin is lovely")[0]["messages"][1]["content"]
-    assert "[D1] (durable.identity 0.70) lives in Berlin" in prompt
+    assert "[D1] (identity 0.70) lives in Berlin" in prompt
     assert fact.id not in prompt
 
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import re
 from dataclasses import replace
 from typing import Any, cast
 from uuid import UUID
 
 from factmemory.domain.dedup import DedupVerdict, decide
 from factmemory.domain.models import ChatMessage, EvaluateInput, Item, Kind, Verification
+from factmemory.domain.prompts import FACT_LINE
 from factmemory.ports import FactStore, NewFact, WriteContext
 from factmemory.usecases.evaluate import evaluate
 from factmemory.v1 import factmemory_pb2 as pb
@@ -27,7 +27,6 @@ SELECT f.claim AS first, o.claim AS second, p.status
   FROM possible_duplicates p JOIN facts f ON f.id = p.fact_id JOIN facts o ON o.id = p.other_fact_id
  WHERE p.agent_id = $1 AND p.entity_id = $2
 """
-_FACT_LINE = re.compile(r"^\[([DC]\d+)\] \([a-z_.]+ [0-9.]+\) (.*)$", re.MULTILINE)
 
 
 async def learn(service: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, Any]
@@ -54,7 +53,7 @@ def prompt_of(llm: ScriptedLLM, text: str) -> str:
 
 def handles(prompt: str) -> dict[str, str]:
     """claim -> handle, as shown in <known_facts>."""
-    return {claim: handle for handle, claim in _FACT_LINE.findall(prompt)}
+    return {m["claim"]: m["handle"] for m in FACT_LINE.finditer(prompt)}
 
 
 def marked(prompt: str) -> set[frozenset[str]]:

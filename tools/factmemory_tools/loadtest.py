@@ -52,6 +52,7 @@ import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from factmemory.adapters.postgres.database import database_url
+from factmemory.domain.prompts import FACT_LINE
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.scripted_llm import Reply, ScriptedLLM, current_message
@@ -71,7 +72,6 @@ ADD_CONFIDENCE, STEP = 0.7, 0.1
 BASE_TIME = datetime(2026, 1, 1, tzinfo=UTC)
 RPC_TIMEOUT_S = 30.0
 _CLAIMS_IN_TEXT = re.compile(r"claims: ([\d ]+)")
-_FACT_LINE = re.compile(r"^\[([DC]\d+)\] \(\w+\.\w+, conf [\d.]+\) (.+)$", re.M)
 
 EVALUATION_ORDER = """
 SELECT message_id, entity_id, xmin::text::bigint AS xid FROM evaluations WHERE agent_id = $1 ORDER BY xid
@@ -187,7 +187,7 @@ def model_reply(body: dict[str, Any]) -> Reply:
     found = _CLAIMS_IN_TEXT.search(text)
     indices = [int(i) for i in found.group(1).split()] if found else []
     prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
-    shown = {claim: handle for handle, claim in _FACT_LINE.findall(prompt)}
+    shown = {m["claim"]: m["handle"] for m in FACT_LINE.finditer(prompt)}
     always_add = "mode: add" in text
     ops: list[dict[str, Any]] = []
     for index in indices:

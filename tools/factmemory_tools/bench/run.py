@@ -32,6 +32,7 @@ from factmemory.adapters.postgres.store import NEAREST_BY_KIND, SESSION_SETTINGS
 from factmemory.app import create_server, open_deps
 from factmemory.domain.contract import strict_schema
 from factmemory.domain.models import Item
+from factmemory.domain.prompts import FACT_LINE
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
@@ -284,8 +285,9 @@ class Bench:
         self.fig("prompt.extraction_schema_tokens", schema_tokens)
         self.fig("prompt.extraction_input_tokens", message_tokens + schema_tokens)
         self.fig("prompt.extraction_chars", sum(len(m["content"]) for m in messages) + len(schema))
-        self.fig("prompt.retrieved_durable", user.count("] (durable."))
-        self.fig("prompt.retrieved_current", user.count("] (current."))
+        handles = [m["handle"] for m in FACT_LINE.finditer(user)]
+        self.fig("prompt.retrieved_durable", sum(h.startswith("D") for h in handles))
+        self.fig("prompt.retrieved_current", sum(h.startswith("C") for h in handles))
         marked = next((line for line in user.splitlines() if line.startswith("Possible duplicates:")), "")
         self.fig("prompt.possible_duplicate_pairs", marked.count("~"))
         self.fig("prompt.recent_messages", 10)
