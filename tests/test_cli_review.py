@@ -12,6 +12,7 @@ import asyncpg
 import pytest
 
 from factmemory.cli import main
+from factmemory.domain.prompts import FACT_LINE
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, start_service
 from tests.support.fm import Person, add_durable, change, facts_reply
@@ -141,11 +142,14 @@ async def test_import_is_idempotent_and_facts_are_reclassified_on_first_use(
     assert set(facts) == {"Lives in Lisbon", "Has a dog named Rex"}
     assert {f.category for f in facts.values()} == {"uncategorized"}
 
-    # The model sees them as [durable.uncategorized] and names the category when it uses one.
+    # The model sees them as uncategorized durable facts ("[D1] (uncategorized 0.70) ...") and names the category
+    # when it uses one.
     llm.on("I still live in Lisbon", Reply(facts_reply({"op": "strengthen", "fact": "D1", "reason": "again",
                                                         "category": "identity"})))
     response = await service.stub.Evaluate(person.evaluate("I still live in Lisbon"))
-    assert "durable.uncategorized" in json.dumps(llm.calls_for("I still live in Lisbon")[0])
+    prompt = llm.calls_for("I still live in Lisbon")[0]["messages"][1]["content"]
+    shown = {m["claim"]: (m["handle"][0], m["category"]) for m in FACT_LINE.finditer(prompt)}
+    assert shown["Lives in Lisbon"] == ("D", "uncategorized")
     assert response.ops[0].fact.claim == "Lives in Lisbon" and response.ops[0].fact.category == "identity"
     history = await service.stub.GetFact(pb.GetFactRequest(agent_id=person.agent_id, entity_id=person.entity_id,
                                                            fact_id=facts["Lives in Lisbon"].id))
