@@ -402,7 +402,7 @@ async def test_export_comes_in_pages_that_fit_the_client(service: Service, llm: 
         assert page.ByteSize() <= 1_048_576 + 8_192
         data = json.loads(page.json)
         assert set(data) == {"agent_id", "entity_id", "facts", "candidates", "relationships", "identities", "history",
-                             "evaluations"}
+                             "evaluations", "possible_duplicates"}
         facts += [f["id"] for f in data["facts"]]
         evaluations += [e["message_id"] for e in data["evaluations"]]
         token = page.next_page_token
