@@ -82,12 +82,15 @@ def migration_files() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-async def migrate(url: str, dimensions: int) -> list[str]:
-    """Applies every pending migration, each in its own transaction; returns the names applied."""
+async def migrate(url: str, dimensions: int, until: int | None = None) -> list[str]:
+    """Applies every pending migration (up to version `until`, for tests of a migration's data moves), each in its
+    own transaction; returns the names applied."""
     conn = await _connect(url)
     applied: list[str] = []
     try:
         for version, name, sql in migration_files():
+            if until is not None and version > until:
+                continue
             async with conn.transaction():
                 await conn.execute(LOCK_MIGRATIONS)
                 await conn.execute(CREATE_MIGRATIONS_TABLE)

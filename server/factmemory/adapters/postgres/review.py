@@ -36,7 +36,8 @@ FACT_COLUMNS = """
 # The proposed claim of the newest pending contradiction of a fact (the provider marks the fact disputed).
 DISPUTED_BY = """
     (SELECT dc.proposed_claim FROM fact_candidates dc
-      WHERE dc.fact_id = facts.id AND dc.status = 'pending' AND dc.source = 'contradict'
+      WHERE dc.agent_id = facts.agent_id AND dc.fact_id = facts.id
+        AND dc.status = 'pending' AND dc.source = 'contradict'
       ORDER BY dc.created_at DESC, dc.id DESC LIMIT 1) AS disputed_by
 """
 
@@ -97,7 +98,7 @@ DELETE_FACT = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id =
 RECORD = """
 INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
 SELECT agent_id, entity_id, id, $4, $5, $6, factmemory_fact_snapshot(f), factmemory_fact_snapshot(f)
-  FROM facts f WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+  FROM facts f WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = $3
 """
 
 CANDIDATE_COLUMNS = """
