@@ -22,6 +22,7 @@ from factmemory.adapters.llm import Extractor
 from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedEmbedder, PrometheusTelemetry
 from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
+from factmemory.adapters.postgres.replica import ReadRoute
 from factmemory.adapters.postgres.store import Store, open_pool
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.api.grpc.health import HealthWatch, Probe
@@ -65,6 +66,8 @@ def startup_line(settings: Settings, address: str, metrics_address: str | None =
         database = describe_url(settings.database_url)
     else:
         database = f"embedded {(settings.data_dir / 'pgdata').absolute()}"
+    if settings.database_read_url:
+        database += f" reads={describe_url(settings.database_read_url)}"
     embedder = f"{settings.embedder} {settings.effective_embedding_model}"
     if settings.embedder == "openai":
         embedder += f" at {_host_of(settings.openai_base_url or OPENAI_DEFAULT_URL)}"
@@ -155,6 +158,12 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         await migrate(database.url, embedder.dimensions)
         pool = await stack.enter_async_context(
             open_pool(database.url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s))
+        reads = None
+        if settings.database_read_url:
+            # min_size 0: the service starts while the replica is down (reads fall back to the primary).
+            read_pool = await stack.enter_async_context(
+                open_pool(settings.database_read_url, 0, settings.pool_max_size, settings.db_timeout_s))
+            reads = ReadRoute(pool, read_pool, telemetry, settings.read_retry_s, settings.read_your_writes_s)
         extractor = None
         if settings.llm_configured:
             # Retries are ours (RetryPolicy), so a long Retry-After is not waited for inside a call.
@@ -164,7 +173,7 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
         else:
             log.warning("no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION")
-        deps = Deps(store=Store(pool), embedder=embedder, extractor=extractor, tuning=tuning(settings),
+        deps = Deps(store=Store(pool, reads), embedder=embedder, extractor=extractor, tuning=tuning(settings),
                     telemetry=telemetry)
         yield Runtime(deps, database, pool, metrics)
 

@@ -222,7 +222,7 @@ class FactStore(Protocol):
     async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int) -> list[OpenPair]: ...
 
     async def nearest(self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int,
-                      current_limit: int) -> list[Similar]: ...
+                      current_limit: int, *, replica_ok: bool = False) -> list[Similar]: ...
 
     async def text_search(self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int,
                           current_limit: int) -> list[Similar]: ...
@@ -232,7 +232,8 @@ class FactStore(Protocol):
 
     def review(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[ReviewTransaction]: ...
 
-    async def get_fact(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> Fact | None: ...
+    async def get_fact(self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
+                       ) -> Fact | None: ...
 
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]: ...
 
@@ -275,6 +276,12 @@ class Telemetry(Protocol):
 
     def embedding(self, kind: str, texts: int, seconds: float) -> None: ...
 
+    def read_routed(self, target: str, reason: str) -> None: ...
+
+    def read_fallback(self, reason: str) -> None: ...
+
+    def replica_up(self, up: bool) -> None: ...
+
 
 class NullTelemetry:
     """Records nothing (metrics off, tests, tools)."""
@@ -301,4 +308,13 @@ class NullTelemetry:
         return None
 
     def embedding(self, kind: str, texts: int, seconds: float) -> None:
+        return None
+
+    def read_routed(self, target: str, reason: str) -> None:
+        return None
+
+    def read_fallback(self, reason: str) -> None:
+        return None
+
+    def replica_up(self, up: bool) -> None:
         return None

@@ -28,6 +28,12 @@ class Settings(BaseSettings):
     # The review page (HTTP, host:port); off when unset.
     http_listen: str | None = None
     database_url: str | None = None
+    # A streaming replica of database_url for the read RPCs and Provide (docs/scaling.md); unset = all on the primary.
+    database_read_url: str | None = None
+    # While the replica fails, reads go to the primary; the replica is tried again after this long.
+    read_retry_s: float = Field(default=10.0, gt=0)
+    # Reads of an (agent, entity) this process wrote less than this long ago go to the primary (0 = never).
+    read_your_writes_s: float = Field(default=5.0, ge=0)
     data_dir: Path = Path(".factmemory")
     embedder: Literal["local", "openai"] = "local"
     embedding_model: str | None = None

@@ -57,6 +57,16 @@ class PrometheusTelemetry:
         self.embed_seconds = Histogram("factmemory_embedding_duration_seconds",
                                        "embedding call time including the wait in the engine's queue",
                                        ["kind"], buckets=EMBED_BUCKETS, registry=r)
+        self.reads = Counter("factmemory_reads", "reads by the database that answered (replica or primary) and why "
+                             "the primary (recent_write, replica_down, replica_error)", ["target", "reason"],
+                             registry=r)
+        self.read_fallbacks = Counter("factmemory_read_fallbacks",
+                                      "reads meant for the replica answered by the primary (replica_error: the call "
+                                      "that found it failing; replica_down: until it is retried)", ["reason"],
+                                      registry=r)
+        self.read_replica_up = Gauge("factmemory_read_replica_up",
+                                     "1 while the read replica answers, 0 while reads fall back to the primary",
+                                     registry=r)
         self.embed_inflight = Gauge("factmemory_embedding_queue_depth",
                                     "embedding calls waiting for or running in the engine", registry=r)
 
@@ -88,6 +98,15 @@ class PrometheusTelemetry:
         self.embed_calls.labels(kind).inc()
         self.embed_texts.labels(kind).inc(texts)
         self.embed_seconds.labels(kind).observe(seconds)
+
+    def read_routed(self, target: str, reason: str) -> None:
+        self.reads.labels(target, reason).inc()
+
+    def read_fallback(self, reason: str) -> None:
+        self.read_fallbacks.labels(reason).inc()
+
+    def replica_up(self, up: bool) -> None:
+        self.read_replica_up.set(1 if up else 0)
 
 
 class DatabaseGauges(Collector):

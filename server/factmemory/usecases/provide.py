@@ -62,7 +62,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         else:
             with watch.stage("db"):
                 candidates = await deps.store.nearest(
-                    request.agent_id, request.entity_id, vector, durable_pool, current_pool)
+                    request.agent_id, request.entity_id, vector, durable_pool, current_pool, replica_ok=True)
     with watch.stage("rank"):
         scored = [score(c.fact, c.similarity, request.now, deps.tuning.current_decay_days) for c in candidates]
         durable = top((s for s in scored if s.fact.kind is Kind.DURABLE), request.durable_limit)

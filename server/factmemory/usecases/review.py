@@ -44,7 +44,7 @@ async def list_facts(
 
 async def get_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> tuple[Fact, list[HistoryEntry]]:
     """A fact with its history, oldest first."""
-    fact = await deps.store.get_fact(agent_id, entity_id, fact_id)
+    fact = await deps.store.get_fact(agent_id, entity_id, fact_id, replica_ok=True)
     if fact is None:
         raise NotFound(f"fact {fact_id} not found for this agent and entity")
     return fact, await deps.store.fact_history(agent_id, entity_id, fact_id)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID, uuid4
 
 import asyncpg
@@ -32,6 +32,11 @@ from factmemory.domain.models import (
 )
 from factmemory.domain.times import from_storage
 from factmemory.ports import NewFact, Position, Similar, Vector, WriteContext
+
+if TYPE_CHECKING:
+    from factmemory.adapters.postgres.replica import ReadRoute
+
+T = TypeVar("T")
 
 # One round trip for both kinds. Small entities use the scope index and an exact sort;
 # large ones may use the HNSW index with an iterative scan (see configure_session).
@@ -553,10 +558,29 @@ async def _connection(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
 
 
 class Store:
-    """Typed access to the facts database through a pool."""
+    """Typed access to the facts database through a pool. With a ReadRoute (FACTMEMORY_DATABASE_READ_URL), the
+    reads of the read RPCs go to the replica: list_facts, fact_history, list_candidates, list_entities,
+    export_rows and text_search always; nearest and get_fact when the caller says `replica_ok` (Provide and GetFact,
+    not Evaluate or an edit). Every write tells the route, for read-your-writes."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, reads: ReadRoute | None = None) -> None:
         self._pool = pool
+        self._reads = reads
+
+    async def _read(self, agent_id: UUID, entity_id: UUID | None, query: Callable[[asyncpg.Connection], Awaitable[T]],
+                    replica_ok: bool = True) -> T:
+        """One read, on the replica when there is one and the call may read it, else on the primary."""
+        try:
+            if self._reads is not None and replica_ok:
+                return await self._reads.run(agent_id, entity_id, query)
+            async with self._pool.acquire() as conn:
+                return await query(conn)
+        except TRANSIENT_DB_ERRORS as exc:
+            raise _unavailable(exc) from exc
+
+    def _wrote(self, agent_id: UUID, entity_id: UUID) -> None:
+        if self._reads is not None:
+            self._reads.wrote(agent_id, entity_id)
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -574,6 +598,7 @@ class Store:
                 raise Conflict("the entity was forgotten while this message was being evaluated; nothing was "
                                "stored (ForgetEntity is final: do not resend messages of a forgotten entity)")
             yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision))
+        self._wrote(agent_id, entity_id)
 
     async def write_context(self, agent_id: UUID, entity_id: UUID, kinds: Sequence[Kind], vectors: Sequence[Vector],
                             claims: Sequence[str], limit: int) -> WriteContext:
@@ -603,28 +628,30 @@ class Store:
         return row["entity_id"], EvaluateResult.model_validate(row["result"])
 
     async def nearest(
-        self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int, current_limit: int
+        self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int, current_limit: int, *,
+        replica_ok: bool = False,
     ) -> list[Similar]:
-        return await self._ranked(NEAREST_BY_KIND, agent_id, entity_id, embedding, durable_limit, current_limit)
+        return await self._ranked(replica_ok, NEAREST_BY_KIND, agent_id, entity_id, embedding, durable_limit,
+                                  current_limit)
 
     async def text_search(
         self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int
     ) -> list[Similar]:
-        return await self._ranked(TEXT_SEARCH_BY_KIND, agent_id, entity_id, query, durable_limit, current_limit)
+        return await self._ranked(True, TEXT_SEARCH_BY_KIND, agent_id, entity_id, query, durable_limit,
+                                  current_limit)
 
-    async def _ranked(self, query: str, *args: object) -> list[Similar]:
+    async def _ranked(self, replica_ok: bool, query: str, agent_id: UUID, entity_id: UUID, *args: object
+                      ) -> list[Similar]:
         """Rows of a per-kind ranking query, each with its `similarity` column."""
-        async with _connection(self._pool) as conn:
-            rows = await conn.fetch(query, *args)
+        rows = await self._read(agent_id, entity_id, lambda conn: conn.fetch(query, agent_id, entity_id, *args),
+                                replica_ok)
         return [Similar(row_to_fact(r), float(r["similarity"])) for r in rows]
 
     async def list_facts(
         self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None, limit: int
     ) -> list[Fact]:
-        async with _connection(self._pool) as conn:
-            rows = await conn.fetch(
-                LIST_FACTS, agent_id, entity_id, None if kind is None else kind.value, after, limit
-            )
+        rows = await self._read(agent_id, entity_id, lambda conn: conn.fetch(
+            LIST_FACTS, agent_id, entity_id, None if kind is None else kind.value, after, limit))
         return [row_to_fact(r) for r in rows]
 
     @asynccontextmanager
@@ -633,15 +660,17 @@ class Store:
         async with _connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             yield ReviewTx(conn, agent_id, entity_id)
+        self._wrote(agent_id, entity_id)
 
-    async def get_fact(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> Fact | None:
-        async with _connection(self._pool) as conn:
-            row = await conn.fetchrow(review.GET_FACT_WITH_DISPUTE, agent_id, entity_id, fact_id)
+    async def get_fact(self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
+                       ) -> Fact | None:
+        row = await self._read(agent_id, entity_id, lambda conn: conn.fetchrow(
+            review.GET_FACT_WITH_DISPUTE, agent_id, entity_id, fact_id), replica_ok)
         return None if row is None else row_to_fact(row)
 
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
-        async with _connection(self._pool) as conn:
-            rows = await conn.fetch(review.HISTORY, agent_id, entity_id, fact_id)
+        rows = await self._read(agent_id, entity_id, lambda conn: conn.fetch(
+            review.HISTORY, agent_id, entity_id, fact_id))
         return [review.row_to_history(r) for r in rows]
 
     async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None:
@@ -653,13 +682,13 @@ class Store:
         self, agent_id: UUID, entity_id: UUID | None, status: CandidateStatus | None,
         source: CandidateSource | None, after: Position | None, limit: int,
     ) -> list[Candidate]:
-        async with _connection(self._pool) as conn:
-            return await review.list_candidates(conn, agent_id, entity_id, status, source, after, limit)
+        return await self._read(agent_id, entity_id, lambda conn: review.list_candidates(
+            conn, agent_id, entity_id, status, source, after, limit))
 
     async def list_entities(self, agent_id: UUID, pattern: str, after: Position | None, limit: int
                             ) -> list[EntitySummary]:
-        async with _connection(self._pool) as conn:
-            return await review.list_entities(conn, agent_id, pattern, after, limit)
+        return await self._read(agent_id, None, lambda conn: review.list_entities(
+            conn, agent_id, pattern, after, limit))
 
     async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int:
         """Inserts the facts not imported before (by import_source_id); returns how many were new."""
@@ -669,6 +698,7 @@ class Store:
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
             await conn.executemany(review.IMPORT_FACT, [fact_values(agent_id, entity_id, f) for f in facts])
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
+        self._wrote(agent_id, entity_id)
         return int(after - before)
 
     async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]:
@@ -688,6 +718,7 @@ class Store:
             await conn.execute(review.FORGET_HISTORY, agent_id, entity_id)
             await conn.execute(review.FORGET_NAME, agent_id, entity_id)
             await conn.execute(BUMP_FORGET_EPOCH, agent_id, entity_id)
+        self._wrote(agent_id, entity_id)
         return ForgetCounts(
             facts=_count(facts),
             candidates=_count(candidates),
@@ -700,9 +731,9 @@ class Store:
                           limit: int) -> list[tuple[dict[str, Any], tuple[str, str]]]:
         """Up to limit items of one export list after the key `after`, JSON-ready, each with its key."""
         first, second = after if after is not None else (None, None)
-        async with _connection(self._pool) as conn:
-            rows = await conn.fetch(EXPORT_BY_SECTION[section], agent_id, entity_id, _typed(section, first),
-                                    _typed_second(section, second), limit)
+        rows = await self._read(agent_id, entity_id, lambda conn: conn.fetch(
+            EXPORT_BY_SECTION[section], agent_id, entity_id, _typed(section, first), _typed_second(section, second),
+            limit))
         return [(_export_item(section, r), _export_key(section, r)) for r in rows]
 
 
