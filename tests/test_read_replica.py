@@ -17,8 +17,8 @@ import pytest_asyncio
 from factmemory.adapters.metrics import PrometheusTelemetry
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, start_service
-from tests.support.fm import Person
-from tests.support.llm_stub import ScriptedLLM
+from tests.support.fm import Person, add_durable, facts_reply
+from tests.support.llm_stub import Reply, ScriptedLLM
 from tests.support.standby import Standby
 
 REVIEWER = (("x-factmemory-reviewer", "replica-test"),)
@@ -80,7 +80,7 @@ async def add(service: Service, person: Person, claim: str) -> Any:
 
 
 async def test_reads_go_to_the_replica_and_a_lagging_replica_serves_stale_reads(
-        replicated: tuple[Service, Standby]) -> None:
+        replicated: tuple[Service, Standby], llm: ScriptedLLM) -> None:
     service, standby = replicated
     assert await standby.is_in_recovery()
     sam = Person()
@@ -110,6 +110,12 @@ async def test_reads_go_to_the_replica_and_a_lagging_replica_serves_stale_reads(
         got = await service.stub.GetFact(pb.GetFactRequest(agent_id=sam.agent_id, entity_id=sam.entity_id,
                                                            fact_id=first.id))
         assert got.fact.claim == "works at Acme"
+        # Evaluate reads and writes on the primary only: none of its reads is a replica read.
+        replica_reads = sample(service, "factmemory_reads_total", target="replica", reason="")
+        llm.on("I moved to Porto", Reply(facts_reply(add_durable("has a cat", "preference"))))
+        evaluated = await service.stub.Evaluate(sam.evaluate("I moved to Porto"))
+        assert [op.fact.claim for op in evaluated.ops if not op.rejected] == ["has a cat"]
+        assert sample(service, "factmemory_reads_total", target="replica", reason="") == replica_reads
     finally:
         await standby.resume_replay()
     await eventually(lambda: _seen(service, sam, "lives in Lisbon"))

@@ -64,9 +64,8 @@ class PrometheusTelemetry:
                                       "reads meant for the replica answered by the primary (replica_error: the call "
                                       "that found it failing; replica_down: until it is retried)", ["reason"],
                                       registry=r)
-        self.read_replica_up = Gauge("factmemory_read_replica_up",
-                                     "1 while the read replica answers, 0 while reads fall back to the primary",
-                                     registry=r)
+        # Registered with the first replica state: without FACTMEMORY_DATABASE_READ_URL there is no such gauge.
+        self.read_replica_up: Gauge | None = None
         self.embed_inflight = Gauge("factmemory_embedding_queue_depth",
                                     "embedding calls waiting for or running in the engine", registry=r)
 
@@ -106,6 +105,10 @@ class PrometheusTelemetry:
         self.read_fallbacks.labels(reason).inc()
 
     def replica_up(self, up: bool) -> None:
+        if self.read_replica_up is None:
+            self.read_replica_up = Gauge("factmemory_read_replica_up",
+                                         "1 while the read replica answers, 0 while reads fall back to the primary",
+                                         registry=self.registry)
         self.read_replica_up.set(1 if up else 0)
 
 
