@@ -156,3 +156,14 @@ async def test_a_replica_that_is_down_makes_reads_fall_back_to_the_primary_until
     await eventually(lambda: _seen(service, ana, "plays the cello"))
     assert sample(service, "factmemory_read_replica_up") == 1
     assert sample(service, "factmemory_reads_total", target="replica", reason="") > replica_reads
+
+
+def test_the_startup_line_names_the_replica_without_its_password(tmp_path: Path) -> None:
+    from factmemory.app import startup_line
+    from factmemory.settings import Settings
+
+    settings = Settings(database_url="postgresql://fm:primary-secret@db1:5432/fm",
+                        database_read_url="postgresql://fm:replica-secret@db2:5433/fm", data_dir=tmp_path)
+    line = startup_line(settings, "127.0.0.1:1")
+    assert "database=db1:5432/fm reads=db2:5433/fm " in line
+    assert "secret" not in line
