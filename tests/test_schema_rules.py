@@ -21,8 +21,7 @@ DIMENSIONS = 384
 REFERENCE_TABLES = {"factmemory_meta", "factmemory_migrations"}
 # Every table that holds an agent's data: distributed by agent_id, co-located with facts.
 ENTITY_TABLES = {"facts", "fact_candidates", "fact_history", "kept_pairs", "relationships", "identities",
-                 "evaluations", "entities", "forget_epochs"}
-OPTIONAL_ENTITY_TABLES = {"possible_duplicates", "entity_revisions"}  # from the dedup branch (migration 0003)
+                 "evaluations", "entities", "forget_epochs", "possible_duplicates", "entity_revisions"}
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
 
@@ -101,7 +100,7 @@ async def test_every_key_and_foreign_key_includes_agent_id(empty_database: str) 
     await migrate(empty_database, DIMENSIONS)
     tables, keys, indexes = await catalog(empty_database)
     names = {t["tab"] for t in tables}
-    assert ENTITY_TABLES <= names and names - REFERENCE_TABLES - ENTITY_TABLES <= OPTIONAL_ENTITY_TABLES, (
+    assert names == ENTITY_TABLES | REFERENCE_TABLES, (
         "a new table: add it to ENTITY_TABLES (and shard it by agent_id) or to REFERENCE_TABLES")
     assert key_violations(tables, keys, indexes) == []
     foreign = {k["conname"] for k in keys if k["contype"] == "f"}
@@ -115,6 +114,7 @@ async def test_the_keys_before_migration_0007_break_the_rules(empty_database: st
     assert "facts.facts_pkey (p) does not include agent_id" in broken
     assert "fact_candidates.fact_candidates_fact_id_fkey (f) does not include agent_id" in broken
     assert "fact_history.fact_history_pkey" in broken
+    assert "possible_duplicates.possible_duplicates_pkey (p) does not include agent_id" in broken
 
 
 def _vector(value: float) -> str:
@@ -144,11 +144,15 @@ async def test_migration_0007_keeps_every_row_and_no_foreign_key_crosses_agents(
         await conn.execute(INSERT_CANDIDATE, candidate, agent, entity, old, new)
         await conn.execute("INSERT INTO kept_pairs VALUES ($1, $2, LEAST($3::uuid, $4::uuid), "
                            "GREATEST($3::uuid, $4::uuid))", agent, entity, old, new)
+        await conn.execute("INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, "
+                           "evidence_message_id, created_at) VALUES ($1, $2, LEAST($3::uuid, $4::uuid), "
+                           "GREATEST($3::uuid, $4::uuid), 0.9, 'm1', now())", agent, entity, old, new)
         history_before = await conn.fetchval("SELECT count(*) FROM fact_history")
 
         await migrate(empty_database, DIMENSIONS)
 
         assert await conn.fetchval("SELECT count(*) FROM facts") == 2
+        assert await conn.fetchval("SELECT count(*) FROM possible_duplicates") == 1
         assert await conn.fetchval("SELECT count(*) FROM fact_history") == history_before
         row = await conn.fetchrow("SELECT fact_id, related_fact_id FROM fact_candidates WHERE id = $1", candidate)
         assert (row["fact_id"], row["related_fact_id"]) == (old, new)
@@ -164,6 +168,7 @@ async def test_migration_0007_keeps_every_row_and_no_foreign_key_crosses_agents(
         assert (row["agent_id"], row["fact_id"], row["related_fact_id"]) == (agent, None, new)
         assert row["status"] == "rejected"  # the orphaned-candidate trigger, now scoped to the agent
         assert await conn.fetchval("SELECT count(*) FROM kept_pairs WHERE agent_id = $1", agent) == 0
+        assert await conn.fetchval("SELECT count(*) FROM possible_duplicates WHERE agent_id = $1", agent) == 0
         assert await conn.fetchval("SELECT count(*) FROM facts WHERE agent_id = $1 AND id = $2",
                                    other_agent, old) == 1
     finally:
@@ -181,15 +186,16 @@ UNQUALIFIED = re.compile(r"(?<![.\w])agent_id\s*=\s*(\$\d+|\w+\.agent_id)")
 def unscoped_references(sql: str, tables: set[str]) -> list[str]:
     """Each entity-table reference of the statement without an agent_id filter: `alias.agent_id = ...` for an
     aliased reference, `table.agent_id = ...` or one unqualified `agent_id = $n` per unaliased reference; an INSERT
-    must write agent_id."""
+    must write agent_id, and its conflict target (a unique key) must include it."""
     unqualified_filters = len(UNQUALIFIED.findall(sql))
-    missing = []
+    missing = [f"ON CONFLICT ({target}) without agent_id"
+               for target in re.findall(r"ON CONFLICT\s*\(([^)]*)\)", sql, re.IGNORECASE) if "agent_id" not in target]
     for match in REFERENCE.finditer(sql):
         verb, table, alias = match.group(1).upper(), match.group(2).lower(), (match.group(3) or "").lower()
         if table not in tables:
             continue
         if verb == "INTO":
-            columns = re.match(r"\s*\(([^)]*)\)", sql[match.end(2):])
+            columns = re.match(r"\s*(?:AS\s+\w+\s*)?\(([^)]*)\)", sql[match.end(2):], re.IGNORECASE)
             if columns is None or "agent_id" not in columns.group(1):
                 missing.append(f"INSERT INTO {table} without agent_id")
             continue
@@ -210,7 +216,7 @@ def sql_constants(module: ModuleType) -> dict[str, str]:
 
 
 def test_every_sql_constant_filters_each_entity_table_by_agent() -> None:
-    tables = ENTITY_TABLES | OPTIONAL_ENTITY_TABLES
+    tables = ENTITY_TABLES
     constants = {(module, name): sql for module in (store, review, health)
                  for name, sql in sql_constants(module).items()}
     whole = [sql for sql in constants.values()]
@@ -237,5 +243,11 @@ def test_the_query_check_finds_a_subquery_without_its_agent() -> None:
     assert unscoped_references("UPDATE facts SET claim = $2 WHERE id = $1", tables) == ["UPDATE facts"]
     assert unscoped_references("INSERT INTO facts (id, claim) VALUES ($1, $2)", tables) == [
         "INSERT INTO facts without agent_id"]
+    assert unscoped_references("INSERT INTO possible_duplicates (agent_id, fact_id) VALUES ($1, $2) "
+                               "ON CONFLICT (fact_id, other_fact_id) DO NOTHING", tables) == [
+        "ON CONFLICT (fact_id, other_fact_id) without agent_id"]
+    # The open-pairs query before this rule joined facts by id alone.
+    assert unscoped_references("SELECT * FROM (SELECT fact_id FROM possible_duplicates WHERE agent_id = $1) p "
+                               "JOIN facts ON facts.id = p.fact_id", tables) == ["JOIN facts"]
     assert unscoped_references(review.LIST_FACTS if hasattr(review, "LIST_FACTS") else store.LIST_FACTS,
                                tables) == []

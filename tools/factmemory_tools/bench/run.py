@@ -55,7 +55,7 @@ OPEN_PAIR = """
 INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, reason,
                                  evidence_message_id, created_at)
 VALUES ($1, $2, $3, $4, 0.9, 'bench', 'bench', now())
-ON CONFLICT (fact_id, other_fact_id) DO UPDATE SET status = 'open', closed_at = NULL
+ON CONFLICT (agent_id, fact_id, other_fact_id) DO UPDATE SET status = 'open', closed_at = NULL
 """
 PROVIDE_STAGES = ("embed", "db", "rank")
 

@@ -173,7 +173,7 @@ SELECT p.first_id, p.second_id, {FACT_COLUMNS}
          WHERE agent_id = $1 AND entity_id = $2 AND status = 'open'
          ORDER BY created_at, fact_id, other_fact_id
          LIMIT $3) p
-  JOIN facts ON facts.id IN (p.first_id, p.second_id)
+  JOIN facts ON facts.agent_id = $1 AND facts.id IN (p.first_id, p.second_id)
  ORDER BY p.pair_created, p.first_id, p.second_id, facts.id
 """
 
@@ -185,7 +185,7 @@ SELECT $1, $2, LEAST($3::uuid, $4::uuid), GREATEST($3::uuid, $4::uuid), $5, $6, 
  WHERE NOT EXISTS (SELECT 1 FROM kept_pairs k
                     WHERE k.agent_id = $1 AND k.entity_id = $2
                       AND k.fact_a = LEAST($3::uuid, $4::uuid) AND k.fact_b = GREATEST($3::uuid, $4::uuid))
-ON CONFLICT (fact_id, other_fact_id) DO NOTHING
+ON CONFLICT (agent_id, fact_id, other_fact_id) DO NOTHING
 """
 
 CLOSE_PAIR = """

@@ -8,15 +8,8 @@ ALTER TABLE fact_candidates DROP CONSTRAINT fact_candidates_fact_id_fkey;
 ALTER TABLE fact_candidates DROP CONSTRAINT fact_candidates_related_fact_id_fkey;
 ALTER TABLE kept_pairs DROP CONSTRAINT kept_pairs_fact_a_fkey;
 ALTER TABLE kept_pairs DROP CONSTRAINT kept_pairs_fact_b_fkey;
--- possible_duplicates (migration 0003, write-time dedup) when that migration is present: same treatment.
-DO $$
-BEGIN
-    IF to_regclass('possible_duplicates') IS NOT NULL THEN
-        ALTER TABLE possible_duplicates DROP CONSTRAINT possible_duplicates_fact_id_fkey;
-        ALTER TABLE possible_duplicates DROP CONSTRAINT possible_duplicates_other_fact_id_fkey;
-    END IF;
-END
-$$;
+ALTER TABLE possible_duplicates DROP CONSTRAINT possible_duplicates_fact_id_fkey;
+ALTER TABLE possible_duplicates DROP CONSTRAINT possible_duplicates_other_fact_id_fkey;
 
 -- facts: (agent_id, id). A fact id is still a fresh uuid4, unique on its own in practice; the key says where it lives.
 ALTER TABLE facts DROP CONSTRAINT facts_pkey;
@@ -38,21 +31,15 @@ ALTER TABLE kept_pairs ADD CONSTRAINT kept_pairs_fact_a_fkey
     FOREIGN KEY (agent_id, fact_a) REFERENCES facts (agent_id, id) ON DELETE CASCADE;
 ALTER TABLE kept_pairs ADD CONSTRAINT kept_pairs_fact_b_fkey
     FOREIGN KEY (agent_id, fact_b) REFERENCES facts (agent_id, id) ON DELETE CASCADE;
-DO $$
-BEGIN
-    IF to_regclass('possible_duplicates') IS NOT NULL THEN
-        ALTER TABLE possible_duplicates DROP CONSTRAINT possible_duplicates_pkey;
-        ALTER TABLE possible_duplicates ADD CONSTRAINT possible_duplicates_pkey
-            PRIMARY KEY (agent_id, fact_id, other_fact_id);
-        ALTER TABLE possible_duplicates ADD CONSTRAINT possible_duplicates_fact_id_fkey
-            FOREIGN KEY (agent_id, fact_id) REFERENCES facts (agent_id, id) ON DELETE CASCADE;
-        ALTER TABLE possible_duplicates ADD CONSTRAINT possible_duplicates_other_fact_id_fkey
-            FOREIGN KEY (agent_id, other_fact_id) REFERENCES facts (agent_id, id) ON DELETE CASCADE;
-        DROP INDEX possible_duplicates_other_idx;
-        CREATE INDEX possible_duplicates_other_idx ON possible_duplicates (agent_id, other_fact_id);
-    END IF;
-END
-$$;
+-- Possible-duplicate pairs (migration 0003): keyed by agent first, gone with either fact of the same agent.
+ALTER TABLE possible_duplicates DROP CONSTRAINT possible_duplicates_pkey;
+ALTER TABLE possible_duplicates ADD CONSTRAINT possible_duplicates_pkey PRIMARY KEY (agent_id, fact_id, other_fact_id);
+ALTER TABLE possible_duplicates ADD CONSTRAINT possible_duplicates_fact_id_fkey
+    FOREIGN KEY (agent_id, fact_id) REFERENCES facts (agent_id, id) ON DELETE CASCADE;
+ALTER TABLE possible_duplicates ADD CONSTRAINT possible_duplicates_other_fact_id_fkey
+    FOREIGN KEY (agent_id, other_fact_id) REFERENCES facts (agent_id, id) ON DELETE CASCADE;
+DROP INDEX possible_duplicates_other_idx;
+CREATE INDEX possible_duplicates_other_idx ON possible_duplicates (agent_id, other_fact_id);
 
 -- The provider's lookup of a pending contradiction per shown fact, by agent first.
 DROP INDEX fact_candidates_pending_fact_idx;
