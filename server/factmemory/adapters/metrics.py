@@ -59,6 +59,8 @@ class PrometheusTelemetry:
                                        ["kind"], buckets=EMBED_BUCKETS, registry=r)
         self.embed_inflight = Gauge("factmemory_embedding_queue_depth",
                                     "embedding calls waiting for or running in the engine", registry=r)
+        self.retention_rows = Counter("factmemory_retention_rows",
+                                      "rows retention archived, deleted or reduced, by what", ["what"], registry=r)
 
     def rpc(self, method: str, code: str, seconds: float) -> None:
         self.rpc_calls.labels(method, code).inc()
@@ -88,6 +90,9 @@ class PrometheusTelemetry:
         self.embed_calls.labels(kind).inc()
         self.embed_texts.labels(kind).inc(texts)
         self.embed_seconds.labels(kind).observe(seconds)
+
+    def retention(self, what: str, count: int) -> None:
+        self.retention_rows.labels(what).inc(max(0, count))
 
 
 class DatabaseGauges(Collector):

@@ -74,6 +74,7 @@ class HistoryAction(enum.StrEnum):
     DELETED = "deleted"
     RECLASSIFIED = "reclassified"
     IMPORTED = "imported"
+    ARCHIVED = "archived"
 
 
 # The one category table: it feeds the contract (allowed values), the prompt (taxonomy) and the validation.
@@ -93,7 +94,7 @@ CATEGORIES: dict[Kind, dict[str, str]] = {
         "physical_state": "body now",
         "working_on": "tasks in progress",
         "going_through": 'ongoing situations, "going through a divorce"',
-        "schedule_context": "near-term plans",
+        "schedule_context": "near-term plans; field date, or until for a range: ISO date resolved from the message time",
     },
 }
 DURABLE_CATEGORIES: tuple[str, ...] = tuple(CATEGORIES[Kind.DURABLE])

@@ -123,6 +123,8 @@ GET_CANDIDATE_FOR_UPDATE = GET_CANDIDATE + " FOR UPDATE OF c"
 LIST_CANDIDATES = CANDIDATE_WITH_FACT + """
  WHERE c.agent_id = $1 AND ($2::uuid IS NULL OR c.entity_id = $2)
    AND ($3::text IS NULL OR c.status = $3) AND ($4::text IS NULL OR c.source = $4)
+   -- Archived resolved candidates (migration 0006) are listed only when their status is asked for.
+   AND ($3::text IS NOT NULL OR c.archived_at IS NULL)
    AND ($5::timestamptz IS NULL OR (c.created_at, c.id) > ($5, $6::uuid))
  ORDER BY c.created_at, c.id
  LIMIT $7

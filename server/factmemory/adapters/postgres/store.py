@@ -38,13 +38,13 @@ from factmemory.ports import NewFact, Position, Similar, Vector, WriteContext
 NEAREST_BY_KIND = f"""
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
    FROM facts
-  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable'
+  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable' AND archived_at IS NULL
   ORDER BY embedding <=> $3, id
   LIMIT $4)
 UNION ALL
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
    FROM facts
-  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current'
+  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current' AND archived_at IS NULL
   ORDER BY embedding <=> $3, id
   LIMIT $5)
 """
@@ -53,13 +53,13 @@ UNION ALL
 TEXT_SEARCH_BY_KIND = f"""
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, plainto_tsquery('simple', $3)) AS similarity
    FROM facts
-  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable'
+  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable' AND archived_at IS NULL
   ORDER BY similarity DESC, confidence DESC, id
   LIMIT $4)
 UNION ALL
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, plainto_tsquery('simple', $3)) AS similarity
    FROM facts
-  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current'
+  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current' AND archived_at IS NULL
   ORDER BY similarity DESC, valid_at DESC NULLS LAST, id
   LIMIT $5)
 """
@@ -69,7 +69,7 @@ UNION ALL
 SIMILAR_IN_KIND = f"""
 SELECT {FACT_COLUMNS}, 1 - (embedding <=> $4) AS similarity
   FROM facts
- WHERE agent_id = $1 AND entity_id = $2 AND kind = $3
+ WHERE agent_id = $1 AND entity_id = $2 AND kind = $3 AND archived_at IS NULL
  ORDER BY embedding <=> $4, id
  LIMIT $5
 """
