@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.request
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -17,6 +18,8 @@ import pytest
 
 from factmemory.adapters.metrics import PrometheusTelemetry
 from factmemory.adapters.postgres.retention import PostgresRetention
+from factmemory.api.http.pages import PageConfig
+from factmemory.api.http.server import PageListener
 from factmemory.domain.models import ChatMessage, Fact, HistoryAction, Item, Kind, ScoredFact
 from factmemory.domain.prompts import build_prompt
 from factmemory.domain.render import render
@@ -129,6 +132,17 @@ async def learn(svc: Service, llm: ScriptedLLM, person: Person, text: str, *ops:
     return response
 
 
+async def page_text(svc: Service, path: str) -> str:
+    """A page of the review site (no token: open), fetched over real HTTP."""
+    listener = PageListener(svc.deps, PageConfig(clock=lambda: NOW), "127.0.0.1:0")
+    await listener.start()
+    try:
+        url = f"http://127.0.0.1:{listener.port}{path}"
+        return await asyncio.to_thread(lambda: urllib.request.urlopen(url, timeout=10).read().decode())
+    finally:
+        await listener.stop()
+
+
 def claims(response: pb.ProvideResponse) -> list[str]:
     return [s.fact.claim for s in (*response.durable, *response.current)]
 
@@ -165,6 +179,10 @@ async def test_a_stale_current_fact_leaves_ranking_and_the_prompt_then_is_delete
     assert archived.action is HistoryAction.ARCHIVED and archived.actor == "system:retention"
     assert archived.after == {**(archived.before or {}), "archived": True}
     assert (await sweep(store, POLICY, NOW, NullTelemetry())).archived_facts == 0  # once
+    page = await page_text(svc, f"/agents/{agent}/entities/{entity}")
+    rows = {r.split('"', 1)[0]: r.split("</tr>", 1)[0] for r in page.split('data-fact="')[1:]}
+    assert "has a headache" in rows[stale["id"]] and ">archived</span>" in rows[stale["id"]]
+    assert sum(">archived</span>" in r for r in rows.values()) == 1  # only the archived one
 
     keep = await sweep(store, POLICY, NOW + timedelta(days=365), NullTelemetry())
     assert keep.deleted_facts == 0  # deletion is off by default

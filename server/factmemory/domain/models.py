@@ -140,6 +140,8 @@ class Fact(Frozen):
     previous_claims: tuple[str, ...] = ()
     # The proposed claim of a pending contradiction of this fact; "" when none.
     disputed_by: str = ""
+    # Set when retention archived it (domain/retention.py): out of ranking and prompts, kept for review and export.
+    archived_at: datetime | None = None
 
 
 class ScoredFact(Frozen):

@@ -30,7 +30,7 @@ from factmemory.ports import FactChange, NewFact, Position
 
 FACT_COLUMNS = """
     id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
-    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at, previous_claims
+    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at, previous_claims, archived_at
 """
 
 # The proposed claim of the newest pending contradiction of a fact (the provider marks the fact disputed).
@@ -211,6 +211,7 @@ def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
         valid_at=optional_from_storage(row[prefix + "valid_at"]),
         previous_claims=tuple(row[prefix + "previous_claims"]),
         disputed_by="" if prefix else (row.get("disputed_by") or ""),
+        archived_at=None if prefix else optional_from_storage(row["archived_at"]),
     )
 
 
