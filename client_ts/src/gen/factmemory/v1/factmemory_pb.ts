@@ -457,7 +457,8 @@ export type EvaluateResponse = Message<"factmemory.v1.EvaluateResponse"> & {
   usage?: Usage | undefined;
 
   /**
-   * True when this message was already evaluated: nothing was applied, the stored result is returned.
+   * True when this message was already evaluated: nothing was applied, the stored result is returned
+   * (after the evaluation window, FACTMEMORY_EVALUATION_WINDOW_DAYS, an empty result with the usage it had).
    *
    * @generated from field: bool replayed = 6;
    */
