@@ -102,8 +102,8 @@ def test_the_provider_says_a_plan_is_upcoming_then_past() -> None:
 def test_the_prompt_asks_for_the_resolved_date_of_a_plan() -> None:
     message = ChatMessage(id="m1", name="Sam", text="traveling to Tokyo next week", created_at=NOW)
     prompt = build_prompt(message, [], [], [], frozenset(Item), limits=LIMITS)
-    assert "schedule_context (near-term plans;\nfield date, or until for a range: ISO date resolved from the " \
-           "message time)" in prompt.system + prompt.user
+    assert ("schedule_context (near-term plans; field date, or until for a range: ISO date resolved from the "
+            "message time)") in prompt.system + prompt.user
 
 
 # --- on the database -----------------------------------------------------------------------------------------
@@ -195,6 +195,41 @@ async def test_a_stale_current_fact_leaves_ranking_and_the_prompt_then_is_delete
     history = await svc.deps.store.fact_history(agent, entity, uuid.UUID(stale["id"]))
     assert [h.action for h in history][-2:] == [HistoryAction.ARCHIVED, HistoryAction.DELETED]
     assert await svc.deps.store.list_facts(agent, entity, Kind.DURABLE, None, 10)  # durable untouched
+
+
+async def test_the_same_claim_said_again_after_its_archive_is_a_new_live_fact(own: tuple[Service, str],
+                                                                              llm: ScriptedLLM) -> None:
+    svc, _ = own
+    person = Person()
+    await learn(svc, llm, person, "again: back pain in spring", add_current("has back pain", "physical_state"),
+                when=days_ago(100))
+    assert (await sweep(PostgresRetention(svc.pool), POLICY, NOW, NullTelemetry())).archived_facts >= 1
+    assert "has back pain" not in claims(await svc.stub.Provide(person.provide("how is your back")))
+    again = await learn(svc, llm, person, "again: back pain today", add_current("has back pain", "physical_state"))
+    assert again.ops[0].op == pb.OP_TYPE_ADD_CURRENT  # not a strengthen of the archived fact
+    assert claims(await svc.stub.Provide(person.provide("how is your back"))) == ["has back pain"]
+    listed = (await svc.stub.ListFacts(person.list_facts())).facts
+    assert len(listed) == 2  # the archived one is still listed
+
+
+async def test_archiving_closes_the_open_possible_duplicate_pairs_of_the_fact(own: tuple[Service, str],
+                                                                             llm: ScriptedLLM) -> None:
+    svc, _ = own
+    person = Person()
+    old = await learn(svc, llm, person, "pair: nervous in May", add_current("is nervous about the move", "feeling"),
+                      when=days_ago(120))
+    new = await learn(svc, llm, person, "pair: nervous now", add_current("is anxious about moving", "feeling"))
+    agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
+    first, second = sorted([uuid.UUID(old.ops[0].fact.id), uuid.UUID(new.ops[0].fact.id)])
+    async with svc.pool.acquire() as conn:
+        await conn.execute("INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, "
+                           "evidence_message_id, created_at) VALUES ($1, $2, $3, $4, 0.9, 'm', $5) "
+                           "ON CONFLICT DO NOTHING", agent, entity, first, second, NOW)
+    assert (await sweep(PostgresRetention(svc.pool), POLICY, NOW, NullTelemetry())).archived_facts >= 1
+    async with svc.pool.acquire() as conn:
+        status = await conn.fetchval("SELECT status FROM possible_duplicates WHERE fact_id = $1 AND other_fact_id = $2",
+                                     first, second)
+    assert status == "closed"  # the model is no longer asked about a fact it cannot see
 
 
 async def test_a_fact_confirmed_after_the_scan_is_not_archived(own: tuple[Service, str], llm: ScriptedLLM) -> None:

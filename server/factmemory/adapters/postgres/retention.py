@@ -26,12 +26,21 @@ SELECT {FACT_COLUMNS} FROM facts
  LIMIT $5
 """
 
-# Only facts unchanged since they were judged stale (a message may have confirmed one meanwhile).
+# Only facts unchanged since they were judged stale (a message may have confirmed one meanwhile). The archived
+# fact gives up its exact-duplicate key (migration 0003): the same claim said again is a new, live fact.
 ARCHIVE_FACTS = """
-UPDATE facts f SET archived_at = $3
+UPDATE facts f SET archived_at = $3, claim_key = NULL
   FROM unnest($4::uuid[], $5::timestamptz[], $6::float8[]) AS s(id, confirmed, confidence)
  WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = s.id AND f.archived_at IS NULL
    AND f.last_confirmed_at = s.confirmed AND f.confidence = s.confidence
+RETURNING f.id
+"""
+
+# An archived fact is no longer shown to the model, so its open possible-duplicate pairs are closed.
+CLOSE_PAIRS_OF = """
+UPDATE possible_duplicates SET status = 'closed', closed_at = $4
+ WHERE agent_id = $1 AND entity_id = $2 AND status = 'open'
+   AND (fact_id = ANY ($3::uuid[]) OR other_fact_id = ANY ($3::uuid[]))
 """
 
 ARCHIVED_BEFORE = """
@@ -91,9 +100,11 @@ class PostgresRetention:
         async with _connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             await mark(conn, HistoryAction.ARCHIVED, RETENTION_ACTOR, reason)
-            status = await conn.execute(ARCHIVE_FACTS, agent_id, entity_id, at, [f.id for f in facts],
-                                        [f.last_confirmed_at for f in facts], [f.confidence for f in facts])
-        return _count(status)
+            archived = [r["id"] for r in await conn.fetch(
+                ARCHIVE_FACTS, agent_id, entity_id, at, [f.id for f in facts], [f.last_confirmed_at for f in facts],
+                [f.confidence for f in facts])]
+            await conn.execute(CLOSE_PAIRS_OF, agent_id, entity_id, archived, at)
+        return len(archived)
 
     async def archived_before(self, before: datetime, limit: int) -> list[Key]:
         async with _connection(self._pool) as conn:
