@@ -4,8 +4,8 @@
 -- An archived fact is out of ranking (Provide) and out of the extraction prompt (Evaluate's known facts), but
 -- stays in export, history and on the review page until the retention period deletes it.
 ALTER TABLE facts ADD COLUMN archived_at timestamptz;
--- The sweep finds live current facts in small batches; archived ones by age for deletion.
-CREATE INDEX facts_retention_live_idx ON facts (valid_at, created_at) WHERE kind = 'current' AND archived_at IS NULL;
+-- The sweep walks live current facts in small keyset batches, and archived ones by age for deletion.
+CREATE INDEX facts_retention_live_idx ON facts (agent_id, entity_id, id) WHERE kind = 'current' AND archived_at IS NULL;
 CREATE INDEX facts_retention_archived_idx ON facts (archived_at) WHERE archived_at IS NOT NULL;
 
 -- Reduced evaluations keep the message id, entity and token counts (what idempotency needs) and drop the result.
