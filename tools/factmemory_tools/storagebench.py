@@ -5,10 +5,10 @@
 One person talks for `--days` simulated days; every message teaches a current fact (every tenth a durable one
 too), through the real service (gRPC, local embedder, the scripted LLM). Each simulated day the retention sweep
 runs with the simulated clock (evaluation rows are dated by the simulated clock too). Every 30 days the live
-bytes of what is stored (sum of pg_column_size of the rows of facts, evaluations, fact_history, fact_candidates)
-are divided by the messages so far. Three policies on three fresh databases: off, the defaults (archive stale
-current facts, reduce evaluations after 30 days, keep archived facts), and the defaults with archived facts
-deleted after 30 days."""
+bytes of what is stored (sum of pg_column_size of the rows of facts, evaluations, fact_history, fact_candidates,
+possible_duplicates) are divided by the messages so far. Three policies on three fresh databases: off, the
+defaults (archive stale current facts, reduce evaluations after 30 days, keep archived facts), and the defaults
+with archived facts deleted after 30 days."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.scripted_llm import Reply, ScriptedLLM
 
-TABLES = ("facts", "evaluations", "fact_history", "fact_candidates")
+TABLES = ("facts", "evaluations", "fact_history", "fact_candidates", "possible_duplicates")
 CURRENT = ("feeling", "physical_state", "working_on", "going_through", "schedule_context")
 CHECKPOINT_DAYS = 30
 
