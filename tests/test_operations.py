@@ -96,7 +96,7 @@ def test_export_with_ids_that_are_not_uuids_fails_in_one_line() -> None:
     assert_one_line_failure(run_cli("export", "nope", "nope"), "agent_id: not a UUID")
 
 
-@pytest.mark.parametrize("command", ["migrate", "serve"])
+@pytest.mark.parametrize("command", ["migrate", "serve", "prune"])
 def test_unreachable_database_fails_in_one_line_without_the_password(command: str) -> None:
     result = run_cli(command, FACTMEMORY_DATABASE_URL="postgresql://fm:hunter2@127.0.0.1:1/memory")
     assert_one_line_failure(result, "cannot connect to the database at 127.0.0.1:1/memory")

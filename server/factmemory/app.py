@@ -9,6 +9,7 @@ import signal
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -23,6 +24,7 @@ from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedE
 from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
 from factmemory.adapters.postgres.replica import ReadRoute
+from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.adapters.postgres.store import Store, open_pool
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.api.grpc.health import HealthWatch, Probe
@@ -32,9 +34,11 @@ from factmemory.api.grpc.servicer import FactMemoryServicer
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener, split_address
 from factmemory.domain.limits import Limits
+from factmemory.domain.retention import RetentionPolicy
 from factmemory.ports import Embedder, NullTelemetry, Telemetry
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps, Tuning
+from factmemory.usecases.retention import run_periodically
 from factmemory.v1 import factmemory_pb2, factmemory_pb2_grpc
 
 log = logging.getLogger(__name__)
@@ -132,6 +136,28 @@ def tuning(settings: Settings) -> Tuning:
         dedup_threshold=settings.effective_dedup_threshold,
         current_decay_days=settings.current_decay_days,
     )
+
+
+def _period(days: float) -> float | None:
+    return days or None
+
+
+def retention_policy(settings: Settings) -> RetentionPolicy:
+    return RetentionPolicy(
+        decay_days=settings.current_decay_days, floor=settings.retention_floor,
+        stale_days=settings.retention_stale_days, delete_after_days=_period(settings.retention_delete_after_days),
+        evaluation_window_days=_period(settings.evaluation_window_days),
+        candidate_archive_days=_period(settings.candidate_archive_days), batch=settings.retention_batch,
+    )
+
+
+def start_retention(runtime: Runtime, settings: Settings) -> asyncio.Task[None] | None:
+    """The background sweep (FACTMEMORY_RETENTION_INTERVAL_S; 0 = off)."""
+    if not settings.retention_interval_s:
+        return None
+    return asyncio.create_task(run_periodically(
+        PostgresRetention(runtime.pool), retention_policy(settings), settings.retention_interval_s,
+        lambda: datetime.now(UTC), runtime.deps.telemetry))
 
 
 @dataclass(frozen=True)
@@ -325,11 +351,15 @@ async def serve(settings: Settings) -> int:
             loop.add_signal_handler(sig, stop.set)
         watching = asyncio.create_task(watch.run())
         watching.add_done_callback(lambda _: stop.set())
+        retention = start_retention(runtime, settings)
         try:
             await stop.wait()
         finally:
             log.info("shutting down: draining in-flight calls for up to %.0f s", settings.grace_s)
             watching.cancel()
+            if retention is not None:
+                retention.cancel()
+                await asyncio.gather(retention, return_exceptions=True)  # done before the pool closes
             await health_servicer.enter_graceful_shutdown()
             if page is not None:
                 await page.stop()

@@ -45,6 +45,36 @@ def _migrate(settings: Settings, _: argparse.Namespace) -> int:
     return 0
 
 
+def _prune(settings: Settings, args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    from factmemory.adapters.postgres.database import database_url, migrate
+    from factmemory.adapters.postgres.retention import PostgresRetention
+    from factmemory.adapters.postgres.store import open_pool
+    from factmemory.app import embedding_dimensions, retention_policy
+    from factmemory.domain.errors import FactMemoryError
+    from factmemory.ports import NullTelemetry
+    from factmemory.usecases.retention import SweepCounts, sweep
+
+    async def run() -> SweepCounts:
+        async with database_url(settings.database_url, settings.data_dir) as url:
+            await migrate(url, embedding_dimensions(settings))
+            async with open_pool(url, 1, 2, settings.db_timeout_s) as pool:
+                return await sweep(PostgresRetention(pool), retention_policy(settings), datetime.now(UTC),
+                                   NullTelemetry())
+
+    try:
+        counts = asyncio.run(run())
+    except FactMemoryError as exc:
+        print(f"factmemory: prune failed: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(counts.__dict__, sort_keys=True))
+    else:
+        print(f"pruned: {counts.line()}")
+    return 0
+
+
 def _uuid(value: str, name: str) -> UUID:
     try:
         return UUID(value)
@@ -115,6 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     sub.add_parser("serve", help="run the gRPC service (configured by FACTMEMORY_* variables)")
     sub.add_parser("migrate", help="apply pending database migrations and exit")
+    prune = sub.add_parser("prune", help="run retention once on the database configured by FACTMEMORY_* "
+                           "(archive stale current facts, delete long-archived ones, reduce old evaluations, "
+                           "archive old resolved candidates) and print the counts")
+    prune.add_argument("--json", action="store_true", help="print the counts as JSON")
     client = argparse.ArgumentParser(add_help=False)
     cli_client.add_client_options(client)
     cli_client.add_commands(sub, client)
@@ -149,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     except CommandLineError as exc:
         print(f"factmemory: {exc}", file=sys.stderr)
         return cli_client.EXIT_USAGE
-    level = args.log_level or ("INFO" if args.command in ("serve", "migrate", "import") else "WARNING")
+    level = args.log_level or ("INFO" if args.command in ("serve", "migrate", "import", "prune") else "WARNING")
     if args.command in cli_client.COMMANDS and not getattr(args, "direct", False):
         logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         return cli_client.run(args, _client(args))
@@ -158,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as exc:
         print(f"factmemory: {_config_error(exc)}", file=sys.stderr)
         return 2
-    commands = {"serve": _serve, "migrate": _migrate, "export": _export, "import": _import}
+    commands = {"serve": _serve, "migrate": _migrate, "export": _export, "import": _import, "prune": _prune}
     try:
         configure_logging(level, settings.log_format)
         return commands[args.command](settings, args)

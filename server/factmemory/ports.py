@@ -282,6 +282,10 @@ class Telemetry(Protocol):
 
     def replica_up(self, up: bool) -> None: ...
 
+    def retention(self, what: str, count: int) -> None:
+        """Rows retention changed: archived_facts, deleted_facts, reduced_evaluations, archived_candidates."""
+        ...
+
 
 class NullTelemetry:
     """Records nothing (metrics off, tests, tools)."""
@@ -318,3 +322,26 @@ class NullTelemetry:
 
     def replica_up(self, up: bool) -> None:
         return None
+
+    def retention(self, what: str, count: int) -> None:
+        return None
+
+
+class RetentionStore(Protocol):
+    """What retention reads and changes (adapters/postgres/retention.py): scans in keyset batches, and one short
+    transaction per entity under the per-entity lock for every change of facts."""
+
+    async def stale_candidates(self, older_than: datetime, after: tuple[UUID, UUID, UUID] | None, limit: int
+                               ) -> list[Fact]: ...
+
+    async def archive_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[Fact], at: datetime,
+                            reason: str) -> int: ...
+
+    async def archived_before(self, before: datetime, limit: int) -> list[tuple[UUID, UUID, UUID]]: ...
+
+    async def delete_archived(self, agent_id: UUID, entity_id: UUID, fact_ids: Sequence[UUID], before: datetime,
+                              reason: str) -> int: ...
+
+    async def reduce_evaluations(self, before: datetime, at: datetime, limit: int) -> int: ...
+
+    async def archive_candidates(self, before: datetime, at: datetime, limit: int) -> int: ...

@@ -91,6 +91,19 @@ class Settings(BaseSettings):
     # How often health probes the database (and the embedder); the embedded database is restarted when it dies.
     health_interval_s: float = Field(default=2.0, gt=0)
     embedded_restart_attempts: int = Field(default=3, ge=0)
+    # Retention (README, "What leaves the store"); a period of 0 turns its part off.
+    # Current facts: archived once weight x confidence stayed below the floor for the stale days; deleted that many
+    # days after being archived (0 = archived facts are kept).
+    retention_floor: float = Field(default=0.02, ge=0, lt=1)
+    retention_stale_days: float = Field(default=7.0, ge=0)
+    retention_delete_after_days: float = Field(default=0.0, ge=0)
+    # Evaluations: the stored response is dropped after this window (a replay then answers an empty result).
+    evaluation_window_days: float = Field(default=30.0, ge=0)
+    # Resolved review candidates: archived (out of the any-status queue) this long after their resolution.
+    candidate_archive_days: float = Field(default=90.0, ge=0)
+    # The service's background sweep: seconds between runs (0 = off; `factmemory prune` runs it once), rows per batch.
+    retention_interval_s: float = Field(default=3600.0, ge=0)
+    retention_batch: int = Field(default=200, ge=1, le=10_000)
     openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY"))
     openai_base_url: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
 

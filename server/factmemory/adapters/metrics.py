@@ -68,6 +68,8 @@ class PrometheusTelemetry:
         self.read_replica_up: Gauge | None = None
         self.embed_inflight = Gauge("factmemory_embedding_queue_depth",
                                     "embedding calls waiting for or running in the engine", registry=r)
+        self.retention_rows = Counter("factmemory_retention_rows",
+                                      "rows retention archived, deleted or reduced, by what", ["what"], registry=r)
 
     def rpc(self, method: str, code: str, seconds: float) -> None:
         self.rpc_calls.labels(method, code).inc()
@@ -110,6 +112,9 @@ class PrometheusTelemetry:
                                          "1 while the read replica answers, 0 while reads fall back to the primary",
                                          registry=self.registry)
         self.read_replica_up.set(1 if up else 0)
+
+    def retention(self, what: str, count: int) -> None:
+        self.retention_rows.labels(what).inc(max(0, count))
 
 
 class DatabaseGauges(Collector):

@@ -74,6 +74,7 @@ class HistoryAction(enum.StrEnum):
     DELETED = "deleted"
     RECLASSIFIED = "reclassified"
     IMPORTED = "imported"
+    ARCHIVED = "archived"
 
 
 # The one category table: it feeds the contract (allowed values), the prompt (taxonomy) and the validation.
@@ -93,7 +94,8 @@ CATEGORIES: dict[Kind, dict[str, str]] = {
         "physical_state": "body now",
         "working_on": "tasks in progress",
         "going_through": 'ongoing situations, "going through a divorce"',
-        "schedule_context": "near-term plans",
+        "schedule_context": ("near-term plans; field date, or until for a range: ISO date resolved from the "
+                             "message time"),
     },
 }
 DURABLE_CATEGORIES: tuple[str, ...] = tuple(CATEGORIES[Kind.DURABLE])
@@ -139,6 +141,8 @@ class Fact(Frozen):
     previous_claims: tuple[str, ...] = ()
     # The proposed claim of a pending contradiction of this fact; "" when none.
     disputed_by: str = ""
+    # Set when retention archived it (domain/retention.py): out of ranking and prompts, kept for review and export.
+    archived_at: datetime | None = None
 
 
 class ScoredFact(Frozen):

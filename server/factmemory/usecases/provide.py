@@ -67,7 +67,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         scored = [score(c.fact, c.similarity, request.now, deps.tuning.current_decay_days) for c in candidates]
         durable = top((s for s in scored if s.fact.kind is Kind.DURABLE), request.durable_limit)
         current = top((s for s in scored if s.fact.kind is Kind.CURRENT), request.current_limit)
-        text = render(durable, current, request.subject_name)
+        text = render(durable, current, request.subject_name, request.now)
     deps.stages.record("provide", watch)
     return ProvideResult(
         text=text,

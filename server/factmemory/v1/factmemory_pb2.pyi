@@ -86,6 +86,7 @@ class HistoryAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     HISTORY_ACTION_DELETED: _ClassVar[HistoryAction]
     HISTORY_ACTION_RECLASSIFIED: _ClassVar[HistoryAction]
     HISTORY_ACTION_IMPORTED: _ClassVar[HistoryAction]
+    HISTORY_ACTION_ARCHIVED: _ClassVar[HistoryAction]
 ITEM_UNSPECIFIED: Item
 ITEM_FACTS: Item
 ITEM_RELATIONSHIPS: Item
@@ -135,6 +136,7 @@ HISTORY_ACTION_EDITED: HistoryAction
 HISTORY_ACTION_DELETED: HistoryAction
 HISTORY_ACTION_RECLASSIFIED: HistoryAction
 HISTORY_ACTION_IMPORTED: HistoryAction
+HISTORY_ACTION_ARCHIVED: HistoryAction
 
 class ChatMessage(_message.Message):
     __slots__ = ("id", "entity_id", "name", "text", "created_at")

@@ -30,7 +30,7 @@ from factmemory.ports import FactChange, NewFact, Position
 
 FACT_COLUMNS = """
     id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
-    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at, previous_claims
+    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at, previous_claims, archived_at
 """
 
 # The proposed claim of the newest pending contradiction of a fact (the provider marks the fact disputed).
@@ -124,6 +124,8 @@ GET_CANDIDATE_FOR_UPDATE = GET_CANDIDATE + " FOR UPDATE OF c"
 LIST_CANDIDATES = CANDIDATE_WITH_FACT + """
  WHERE c.agent_id = $1 AND ($2::uuid IS NULL OR c.entity_id = $2)
    AND ($3::text IS NULL OR c.status = $3) AND ($4::text IS NULL OR c.source = $4)
+   -- Archived resolved candidates (migration 0006) are listed only when their status is asked for.
+   AND ($3::text IS NOT NULL OR c.archived_at IS NULL)
    AND ($5::timestamptz IS NULL OR (c.created_at, c.id) > ($5, $6::uuid))
  ORDER BY c.created_at, c.id
  LIMIT $7
@@ -210,6 +212,7 @@ def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
         valid_at=optional_from_storage(row[prefix + "valid_at"]),
         previous_claims=tuple(row[prefix + "previous_claims"]),
         disputed_by="" if prefix else (row.get("disputed_by") or ""),
+        archived_at=None if prefix else optional_from_storage(row["archived_at"]),
     )
 
 

@@ -43,13 +43,13 @@ T = TypeVar("T")
 NEAREST_BY_KIND = f"""
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
    FROM facts
-  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable'
+  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable' AND archived_at IS NULL
   ORDER BY embedding <=> $3, id
   LIMIT $4)
 UNION ALL
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
    FROM facts
-  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current'
+  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current' AND archived_at IS NULL
   ORDER BY embedding <=> $3, id
   LIMIT $5)
 """
@@ -58,13 +58,13 @@ UNION ALL
 TEXT_SEARCH_BY_KIND = f"""
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, plainto_tsquery('simple', $3)) AS similarity
    FROM facts
-  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable'
+  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable' AND archived_at IS NULL
   ORDER BY similarity DESC, confidence DESC, id
   LIMIT $4)
 UNION ALL
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, plainto_tsquery('simple', $3)) AS similarity
    FROM facts
-  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current'
+  WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current' AND archived_at IS NULL
   ORDER BY similarity DESC, valid_at DESC NULLS LAST, id
   LIMIT $5)
 """
@@ -74,7 +74,7 @@ UNION ALL
 SIMILAR_IN_KIND = f"""
 SELECT {FACT_COLUMNS}, 1 - (embedding <=> $4) AS similarity
   FROM facts
- WHERE agent_id = $1 AND entity_id = $2 AND kind = $3
+ WHERE agent_id = $1 AND entity_id = $2 AND kind = $3 AND archived_at IS NULL
  ORDER BY embedding <=> $4, id
  LIMIT $5
 """

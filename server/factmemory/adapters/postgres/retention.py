@@ -1,0 +1,128 @@
+"""The PostgreSQL side of retention (migration 0006): scans in small keyset batches, and one short transaction
+per entity for each change of facts, under the same per-entity lock Evaluate takes (implements
+ports.RetentionStore). The history trigger records archives as `archived` and deletions as `deleted`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from uuid import UUID
+
+import asyncpg
+
+from factmemory.adapters.postgres.review import FACT_COLUMNS, mark, row_to_fact
+from factmemory.adapters.postgres.store import LOCK_ENTITY, _connection, _count
+from factmemory.domain.models import Fact, HistoryAction
+
+RETENTION_ACTOR = "system:retention"
+
+# Live current facts whose latest time is before $1, after the key ($2, $3, $4) of the last one seen.
+STALE_CANDIDATES = f"""
+SELECT {FACT_COLUMNS} FROM facts
+ WHERE kind = 'current' AND archived_at IS NULL
+   AND GREATEST(coalesce(valid_at, created_at), last_confirmed_at) < $1
+   AND ($2::uuid IS NULL OR (agent_id, entity_id, id) > ($2::uuid, $3::uuid, $4::uuid))
+ ORDER BY agent_id, entity_id, id
+ LIMIT $5
+"""
+
+# Only facts unchanged since they were judged stale (a message may have confirmed one meanwhile). The archived
+# fact gives up its exact-duplicate key (migration 0003): the same claim said again is a new, live fact.
+ARCHIVE_FACTS = """
+UPDATE facts f SET archived_at = $3, claim_key = NULL
+  FROM unnest($4::uuid[], $5::timestamptz[], $6::float8[]) AS s(id, confirmed, confidence)
+ WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = s.id AND f.archived_at IS NULL
+   AND f.last_confirmed_at = s.confirmed AND f.confidence = s.confidence
+RETURNING f.id
+"""
+
+# An archived fact is no longer shown to the model, so its open possible-duplicate pairs are closed.
+CLOSE_PAIRS_OF = """
+UPDATE possible_duplicates SET status = 'closed', closed_at = $4
+ WHERE agent_id = $1 AND entity_id = $2 AND status = 'open'
+   AND (fact_id = ANY ($3::uuid[]) OR other_fact_id = ANY ($3::uuid[]))
+"""
+
+ARCHIVED_BEFORE = """
+SELECT agent_id, entity_id, id FROM facts
+ WHERE archived_at IS NOT NULL AND archived_at < $1
+ ORDER BY archived_at, id
+ LIMIT $2
+"""
+
+DELETE_ARCHIVED = """
+DELETE FROM facts
+ WHERE agent_id = $1 AND entity_id = $2 AND id = ANY ($3::uuid[]) AND archived_at IS NOT NULL AND archived_at < $4
+"""
+
+# What idempotency needs stays (agent, message id, entity, token counts); the stored response goes. A replay then
+# answers an empty result with the usage it had. Rows still being evaluated (result '{}') are left alone.
+REDUCE_EVALUATIONS = """
+UPDATE evaluations e
+   SET result = jsonb_build_object('usage', jsonb_build_object('prompt_tokens', e.prompt_tokens,
+                                                               'completion_tokens', e.completion_tokens)),
+       success_reason = NULL, reduced_at = $2
+  FROM (SELECT agent_id, message_id FROM evaluations
+         WHERE reduced_at IS NULL AND created_at < $1 AND result <> '{}'::jsonb
+         ORDER BY created_at
+         LIMIT $3
+           FOR UPDATE SKIP LOCKED) AS old
+ WHERE e.agent_id = old.agent_id AND e.message_id = old.message_id
+"""
+
+ARCHIVE_CANDIDATES = """
+UPDATE fact_candidates c SET archived_at = $2
+  FROM (SELECT id FROM fact_candidates
+         WHERE status <> 'pending' AND archived_at IS NULL AND resolved_at < $1
+         ORDER BY resolved_at
+         LIMIT $3
+           FOR UPDATE SKIP LOCKED) AS old
+ WHERE c.id = old.id
+"""
+
+Key = tuple[UUID, UUID, UUID]
+
+
+class PostgresRetention:
+    """Retention's reads and writes through the service's pool."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def stale_candidates(self, older_than: datetime, after: Key | None, limit: int) -> list[Fact]:
+        first, second, third = after if after is not None else (None, None, None)
+        async with _connection(self._pool) as conn:
+            rows = await conn.fetch(STALE_CANDIDATES, older_than, first, second, third, limit)
+        return [row_to_fact(r) for r in rows]
+
+    async def archive_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[Fact], at: datetime,
+                            reason: str) -> int:
+        async with _connection(self._pool) as conn, conn.transaction():
+            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+            await mark(conn, HistoryAction.ARCHIVED, RETENTION_ACTOR, reason)
+            archived = [r["id"] for r in await conn.fetch(
+                ARCHIVE_FACTS, agent_id, entity_id, at, [f.id for f in facts], [f.last_confirmed_at for f in facts],
+                [f.confidence for f in facts])]
+            await conn.execute(CLOSE_PAIRS_OF, agent_id, entity_id, archived, at)
+        return len(archived)
+
+    async def archived_before(self, before: datetime, limit: int) -> list[Key]:
+        async with _connection(self._pool) as conn:
+            rows = await conn.fetch(ARCHIVED_BEFORE, before, limit)
+        return [(r["agent_id"], r["entity_id"], r["id"]) for r in rows]
+
+    async def delete_archived(self, agent_id: UUID, entity_id: UUID, fact_ids: Sequence[UUID], before: datetime,
+                              reason: str) -> int:
+        async with _connection(self._pool) as conn, conn.transaction():
+            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+            await mark(conn, HistoryAction.DELETED, RETENTION_ACTOR, reason)
+            status = await conn.execute(DELETE_ARCHIVED, agent_id, entity_id, list(fact_ids), before)
+        return _count(status)
+
+    async def reduce_evaluations(self, before: datetime, at: datetime, limit: int) -> int:
+        async with _connection(self._pool) as conn:
+            return _count(await conn.execute(REDUCE_EVALUATIONS, before, at, limit))
+
+    async def archive_candidates(self, before: datetime, at: datetime, limit: int) -> int:
+        async with _connection(self._pool) as conn:
+            return _count(await conn.execute(ARCHIVE_CANDIDATES, before, at, limit))
