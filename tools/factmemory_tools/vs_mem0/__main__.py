@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {row['figure']} | {row['factmemory_p50']:.1f} / {row['factmemory_p95']:.1f} | "
               f"{row['mem0_p50']:.1f} / {row['mem0_p95']:.1f} | {row['ratio']:.2f} | <= {row['target']:.1f} | "
               f"{row['result']} |")
+        if row.get("mem0_empty_results"):
+            print(f"mem0 searches that returned nothing ({row['figure'][:30]}...): {row['mem0_empty_results']}")
         if "llm_calls" in row:
             print(f"LLM calls: {row['llm_calls']}")
     if args.json:
