@@ -118,7 +118,8 @@ INJURY_QUESTIONS = ("Remind me, what did the physio say I should avoid?", "Is it
 FOODS = ("takes coffee with oat milk and no sugar", "does not eat pork", "loves Ethiopian food, injera especially",
          "hates coriander, says it tastes like soap", "is vegetarian on weekdays", "drinks green tea instead of coffee",
          "loves spicy Sichuan dishes", "cannot stand mushrooms", "bakes sourdough bread every Sunday",
-         "prefers sparkling water to soft drinks", "eats a big breakfast and skips lunch", "is trying to cut down on sugar")
+         "prefers sparkling water to soft drinks", "eats a big breakfast and skips lunch",
+         "is trying to cut down on sugar")
 FOOD_QUESTIONS = {
     "takes coffee with oat milk and no sugar": "How do I like my morning cup again?",
     "does not eat pork": "Is the carbonara with guanciale ok for me?",
@@ -147,7 +148,8 @@ PETS = (("dog", "Biscuit"), ("cat", "Pimento"), ("dog", "Ziggy"), ("rabbit", "Cl
 PET_STATES = ("{p} is recovering from a tooth extraction", "{p} has been limping since the weekend",
               "{p} is on a special diet for a sensitive stomach", "{p} is terrified of the fireworks this week")
 GOALS = (("wants to run a half marathon under two hours", "What's my big running ambition?"),
-         ("wants to learn Portuguese well enough to chat with the in-laws", "Which language am I trying to learn and why?"),
+         ("wants to learn Portuguese well enough to chat with the in-laws",
+          "Which language am I trying to learn and why?"),
          ("wants to save a deposit for a flat by 2028", "What am I putting money aside for?"),
          ("wants to switch careers into teaching", "What job would I rather be doing?"),
          ("wants to publish a short story collection", "What writing project do I dream about?"),
@@ -158,7 +160,9 @@ FEELINGS = ("anxious", "excited", "drained", "hopeful", "frustrated", "calm", "o
             "relieved", "irritable", "content")
 FEELING_TOPICS = ("the quarterly review", "the move", "the new manager", "money this month", "the family visit",
                   "the exam results", "the team reshuffle", "the doctor's results", "the wedding planning",
-                  "the project deadline", "the neighbours' renovation", "the holiday plans")
+                  "the project deadline", "the neighbours' renovation", "the holiday plans", "the weather",
+                  "turning a year older", "the car repair bill", "the friend's engagement", "the gym routine",
+                  "the sister's visit", "the office party", "the salary negotiation")
 GOING_THROUGH = (("is dealing with a dispute with the landlord over a {m} euro deposit", "deposit",
                   "Any news on getting my deposit back?"),
                  ("is helping their father recover from hip surgery", "father",
@@ -170,6 +174,68 @@ GOING_THROUGH = (("is dealing with a dispute with the landlord over a {m} euro d
                   "When will the builders finally be done?"))
 SMALL_TALK = ("Morning!", "Ok, thanks.", "Haha yes.", "Let me think about it.", "Anyway.", "Cool, talk later.",
               "Not much else going on.", "Long day.", "Right.", "Good point.")
+ACTIVITIES = (
+    ("cooking a big batch of lentil soup for the week", "What did I make to eat for the whole week?"),
+    ("binge-watching a documentary series about volcanoes", "What show have I been glued to?"),
+    ("clearing out the attic before winter", "Which part of the house was I decluttering?"),
+    ("repainting the hallway a dark green", "What colour did I pick for the walls?"),
+    ("learning to juggle with three balls", "What silly skill have I been practising?"),
+    ("reading a thick biography of Ada Lovelace", "Whose life story am I reading?"),
+    ("fixing a leaking tap in the kitchen", "What plumbing job was I doing myself?"),
+    ("planning a surprise party for a friend", "What secret celebration am I organising?"),
+    ("training for a charity swim", "What fundraiser am I getting fit for?"),
+    ("doing a thirty-day yoga challenge", "What daily stretching routine did I sign up for?"),
+    ("sorting through old family photos", "What was I digitising from the family albums?"),
+    ("helping a cousin move flats", "Whose boxes was I carrying?"),
+    ("building a bookshelf from reclaimed wood", "What furniture project am I making?"),
+    ("studying for a driving theory test", "Which exam am I revising for?"),
+    ("trying out a new budgeting app", "How am I keeping track of spending now?"),
+    ("knitting a scarf for the winter", "What am I making with all that wool?"),
+    ("volunteering at a food bank on Saturdays", "Where do I help out at the weekend?"),
+    ("waking up at six to write before work", "Why am I getting up so early lately?"),
+    ("doing physiotherapy exercises for a sore shoulder", "What exercises did I say I have to do for my arm?"),
+    ("looking for a new dentist", "Which appointment am I still trying to sort out?"),
+    ("taking a weekly pottery class", "Where do I make the mugs and bowls?"),
+    ("fostering a kitten for the animal shelter", "What little animal is staying with me for now?"),
+    ("rehearsing a best man speech", "Which speech am I practising?"),
+    ("drafting a grant application for the community garden", "What funding request am I writing?"),
+    ("cutting out caffeine for a month", "Why am I avoiding coffee at the moment?"),
+    ("teaching a niece to ride a bike", "Who am I helping learn to cycle?"),
+    ("applying for a mortgage", "What loan paperwork am I dealing with?"),
+    ("redoing the garden fence", "What outdoor repair am I in the middle of?"),
+    ("preparing a talk for a local meetup", "What presentation am I working on outside work?"),
+    ("trying to sleep before eleven every night", "What bedtime rule did I set myself?"),
+    ("listening to a podcast about Roman history", "Which history thing am I listening to?"),
+    ("selling old furniture online", "What am I trying to get rid of?"),
+    ("baking a wedding cake for a friend", "What big bake am I attempting?"),
+    ("learning to play the ukulele", "Which instrument did I pick up recently?"),
+    ("tracking steps to hit ten thousand a day", "What daily walking goal am I chasing?"),
+    ("organising a book swap at the office", "What event am I planning for colleagues?"),
+)
+TASTES = (
+    ("listens to a lot of Nina Simone", "Which singer do I always come back to?"),
+    ("reads crime novels set in Scandinavia", "What kind of books do I like at bedtime?"),
+    ("prefers window seats on planes", "Where do I like to sit when I fly?"),
+    ("hates being phoned without a text first", "How should people reach me?"),
+    ("loves old Studio Ghibli films", "Which animated films do I like?"),
+    ("prefers trains to flying for trips under six hours", "How do I like to travel for shorter trips?"),
+    ("enjoys cold-water swimming", "What is my favourite weird way to wake up?"),
+    ("likes to plan holidays months in advance", "Am I a last-minute traveller?"),
+    ("supports Athletic Bilbao", "Which football team do I follow?"),
+    ("collects vintage postcards", "What do I collect?"),
+    ("prefers working in quiet cafés to the office", "Where do I concentrate best?"),
+    ("goes to a jazz club every first Friday", "What is my monthly night out?"),
+    ("loves thunderstorms", "What weather makes me happy?"),
+    ("dislikes open-plan offices", "What kind of workspace drives me mad?"),
+    ("prefers e-books for travel and paper books at home", "Do I read on paper or on a screen?"),
+    ("listens to audiobooks on the commute", "What do I do on the bus to work?"),
+    ("likes board game nights with friends", "What do I like doing with friends on weeknights?"),
+    ("always takes the stairs instead of the lift", "Do I use the lift?"),
+    ("is a night owl who works best after ten", "When do I get my best work done?"),
+    ("hates shopping malls", "Where do I refuse to go shopping?"),
+    ("prefers handwritten notes to apps", "How do I keep my to-do list?"),
+    ("loves visiting botanical gardens", "What kind of place do I love to visit in a new city?"),
+)
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 
@@ -227,7 +293,7 @@ def home(life: Life, rng: random.Random) -> None:
 
 
 def work(life: Life, rng: random.Random) -> None:
-    (job1, team1), (job2, team2) = rng.sample(JOBS, 2)
+    (job1, team1), (job2, _team2) = rng.sample(JOBS, 2)
     co1, co2 = rng.sample(COMPANIES, 2)
     switch = rng.uniform(110, 190)
     a = life.say(rng.uniform(2, 15), f"Work is busy, I'm {_a(job1)} at {co1}, mostly on {team1}.",
@@ -241,7 +307,7 @@ def work(life: Life, rng: random.Random) -> None:
 
 
 def projects(life: Life, rng: random.Random) -> None:
-    names = rng.sample(CODENAMES, 5)
+    names = rng.sample(CODENAMES, 8)
     days = sorted(rng.uniform(5, DAYS - 3) for _ in names)
     ids = []
     for day, name in zip(days, names, strict=True):
@@ -257,8 +323,8 @@ def projects(life: Life, rng: random.Random) -> None:
 
 
 def people(life: Life, rng: random.Random) -> None:
-    relations = rng.sample(RELATIONS, 4)
-    for (rel, category, claim, text), name in zip(relations, rng.sample(RARE_NAMES, 4), strict=True):
+    relations = rng.sample(RELATIONS, 6)
+    for (rel, category, claim, text), name in zip(relations, rng.sample(RARE_NAMES, 6), strict=True):
         city = rng.choice(CITIES)
         fid = life.say(rng.uniform(1, DAYS - 10), text.format(n=name, c=city),
                        ("durable", category, claim.format(n=name, c=city)))[0]
@@ -289,7 +355,7 @@ def health(life: Life, rng: random.Random) -> None:
 
 
 def food(life: Life, rng: random.Random) -> None:
-    for pref in rng.sample(FOODS, 5):
+    for pref in rng.sample(FOODS, 8):
         fid = life.say(rng.uniform(1, DAYS - 5), f"Fun fact about me: I {_first_person(pref)}.",
                        ("durable", "preference", pref))[0]
         if rng.random() < 0.7:
@@ -297,7 +363,7 @@ def food(life: Life, rng: random.Random) -> None:
 
 
 def hobbies(life: Life, rng: random.Random) -> None:
-    for hobby, short in rng.sample(HOBBIES, 3):
+    for hobby, short in rng.sample(HOBBIES, 4):
         fid = life.say(rng.uniform(1, DAYS - 5), f"Off to {short} later, I {_first_person(hobby)}.",
                        ("durable", "preference", hobby))[0]
         if rng.random() < 0.5:
@@ -309,7 +375,7 @@ def money(life: Life, rng: random.Random) -> None:
     r = life.say(rng.uniform(3, 40), f"Rent is {rent} euros a month, it's painful.",
                  ("durable", "identity", f"pays {rent} euros a month in rent"))
     life.ask("number", f"Is {rent} euros normal for a one-bed around here?", r[0])
-    for item, price in rng.sample(PURCHASES, 2):
+    for item, price in rng.sample(PURCHASES, 4):
         price += rng.choice((0, 5, 10, 25))
         day = rng.uniform(20, DAYS - 5)
         p = life.say(day, f"Treated myself to {item}, ${price}. No regrets.",
@@ -356,7 +422,7 @@ def plans(life: Life, rng: random.Random) -> None:
 
 
 def feelings(life: Life, rng: random.Random) -> None:
-    topics = rng.sample(FEELING_TOPICS, 6)
+    topics = rng.sample(FEELING_TOPICS, 16)
     ids = []
     for day, topic in zip(sorted(rng.uniform(3, DAYS - 1) for _ in topics), topics, strict=True):
         feeling = rng.choice(FEELINGS)
@@ -366,6 +432,30 @@ def feelings(life: Life, rng: random.Random) -> None:
     life.ask("old_state", f"How was I feeling about {topic} back in {month_of(day)}?", fid)
     topic, _, _, fid = ids[-2]
     life.ask("distractor", f"Do you remember my mood around {topic}?", fid)
+
+
+def daily(life: Life, rng: random.Random) -> None:
+    """Many current facts over the months: what the person is busy with outside work."""
+    chosen = rng.sample(ACTIVITIES, 24)
+    days = sorted(rng.uniform(2, DAYS - 1) for _ in chosen)
+    asked = 0
+    for day, (claim, question) in zip(days, chosen, strict=True):
+        fid = life.say(day, f"These days I'm {claim}.", ("current", "going_through", claim))[0]
+        age = DAYS - day
+        if 14 <= age <= 42 and asked < 2:
+            life.ask("current_weeks_ago", question, fid)
+            asked += 1
+        elif rng.random() < 0.12:
+            life.ask("paraphrase", question, fid)
+
+
+def tastes(life: Life, rng: random.Random) -> None:
+    """Many durable preferences on unrelated topics."""
+    for claim, question in rng.sample(TASTES, 12):
+        fid = life.say(rng.uniform(1, DAYS - 2), f"Something about me: I {_first_person(claim)}.",
+                       ("durable", "preference", claim))[0]
+        if rng.random() < 0.25:
+            life.ask("paraphrase", question, fid)
 
 
 def small_talk(life: Life, rng: random.Random) -> None:
@@ -393,7 +483,8 @@ def _first_person(claim: str) -> str:
 def build_life(index: int, rng: random.Random) -> dict[str, Any]:
     pid = f"p{index:02d}"
     life = Life(pid, rng)
-    for thread in (home, work, projects, health, food, hobbies, money, pets, plans, feelings, small_talk):
+    for thread in (home, work, projects, health, food, hobbies, money, pets, plans, feelings, daily, tastes,
+                   small_talk):
         thread(life, rng)
     people(life, rng)
     life.events.sort(key=lambda e: e.day)

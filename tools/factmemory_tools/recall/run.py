@@ -154,11 +154,10 @@ class Variant:
 
 
 class Bench:
-    def __init__(self, deps: Deps, stub: pb_grpc.FactMemoryServiceStub, llm: ScriptedLLM, url: str) -> None:
+    def __init__(self, deps: Deps, stub: pb_grpc.FactMemoryServiceStub, llm: ScriptedLLM) -> None:
         self.deps = deps
         self.stub = stub
         self.llm = llm
-        self.url = url
         self.answer: dict[str, Any] = reply([])
         llm.default = lambda body: Reply(self.answer)
 
@@ -313,7 +312,7 @@ async def run(short: bool, url: str | None) -> dict[str, Any]:
         conn = await asyncpg.connect(url)
         stack.push_async_callback(conn.close)
         await register_vector(conn)
-        bench = Bench(deps, pb_grpc.FactMemoryServiceStub(channel), llm, url)
+        bench = Bench(deps, pb_grpc.FactMemoryServiceStub(channel), llm)
         variants = []
         for name, restated in (("flat", False), ("restated 20%", True)):
             variant = Variant(name, str(uuid.uuid4()))
