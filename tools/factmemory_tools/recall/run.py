@@ -31,15 +31,14 @@ import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from factmemory.app import create_server, open_deps
-from factmemory.deps import Deps
-from factmemory.models import ChatMessage, ProvideInput
-from factmemory.provide import provide
-from factmemory.ranking import LEGACY, Weights
-from factmemory.scripted_llm import Reply, ScriptedLLM
+from factmemory.domain.models import ChatMessage, ProvideInput
+from factmemory.domain.ranking import LEGACY, Weights
 from factmemory.settings import Settings
-from factmemory.stages import STAGE_LOG
+from factmemory.usecases.deps import Deps
+from factmemory.usecases.provide import provide
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+from factmemory_tools.scripted_llm import Reply, ScriptedLLM
 
 DATA = Path(__file__).parent / "data" / "recall.json"
 LIMIT = 6
@@ -198,7 +197,7 @@ class Bench:
                     agent_id=variant.agent_id, entity_id=entity, recent_messages=[message],
                     durable_limit=LIMIT, current_limit=LIMIT, now=ts(question["asked_at"])))
                 variant.latency_ms.append(1000 * (time.perf_counter() - started))
-                for call in STAGE_LOG.take("provide"):
+                for call in self.deps.stages.take("provide"):
                     variant.server_ms.append(1000 * (call["total"] - call.get("embed", 0.0)))
                     variant.db_ms.append(1000 * call.get("db", 0.0))
                     variant.rank_ms.append(1000 * call.get("rank", 0.0))
@@ -209,7 +208,7 @@ class Bench:
                 rows = await conn.fetch(COSINE_TOP, uuid.UUID(variant.agent_id), uuid.UUID(entity), vector, TOP)
                 variant.cosine.add(question["type"], evidence, [str(r["id"]) for r in rows], None)
                 await self.ablate(variant, person, question, entity, evidence)
-                STAGE_LOG.take("provide")
+                self.deps.stages.take("provide")
 
     async def ablate(self, variant: Variant, person: dict[str, Any], question: dict[str, Any], entity: str,
                      evidence: list[tuple[str, str]]) -> None:
@@ -319,7 +318,7 @@ async def run(short: bool, url: str | None) -> dict[str, Any]:
             started = time.perf_counter()
             await bench.replay(variant, data, restated)
             print(f"{name}: replayed in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-            STAGE_LOG.take("provide")
+            deps.stages.take("provide")
             await bench.ask(variant, data, conn)
             variants.append(variant)
         return report(variants, data)
