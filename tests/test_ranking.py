@@ -78,19 +78,43 @@ LIMITS = {Kind.DURABLE: 2, Kind.CURRENT: 2}
 def test_lane_brings_an_old_relevant_fact_into_its_own_section() -> None:
     fresh = [scored(fact(f"fresh {n}", days=0, confidence=1.0, fid=n), 0.8) for n in range(3)]
     old = scored(fact("ran the Lisbon half marathon", days=200, fid=9), 0.95)
-    durable = [scored(fact(f"durable {n}", Kind.DURABLE, fid=20 + n), 0.6) for n in range(2)]
-    without = select([*fresh, old, *durable], LIMITS, lane=0, same=None)
+    durable = [scored(fact(f"durable {n}", Kind.DURABLE, fid=20 + n), 0.6 + n / 100) for n in range(2)]
+    without = select([*fresh, old, *durable], LIMITS, Weights(lane=0, spill_below=0.0), same=None)
     assert old not in without[Kind.CURRENT]
-    with_lane = select([*fresh, old, *durable], LIMITS, lane=2, same=None)
-    assert old in with_lane[Kind.CURRENT] and len(with_lane[Kind.CURRENT]) == 2
-    assert with_lane[Kind.DURABLE] == without[Kind.DURABLE]  # the lane takes slots in the fact's own kind only
+    with_lane = select([*fresh, old, *durable], LIMITS, Weights(lane=1, spill_below=0.0), same=None)
+    assert old in with_lane[Kind.CURRENT] and len(with_lane[Kind.CURRENT]) == 3  # the quota gives way
+    assert with_lane[Kind.DURABLE] == [durable[1]]  # the lowest-scored fact shown made room; 4 lines in all
+
+
+def test_lane_never_displaces_a_more_relevant_fact() -> None:
+    shown = [scored(fact(f"shown {n}", Kind.DURABLE, fid=n), 0.9) for n in range(2)]
+    left_out = scored(fact("left out", Kind.DURABLE, fid=7), 0.9)
+    chosen = select([*shown, left_out], {Kind.DURABLE: 2, Kind.CURRENT: 0}, Weights(), same=None)
+    assert chosen[Kind.DURABLE] == shown
+
+
+def test_lane_needs_enough_relevance() -> None:
+    fresh = [scored(fact(f"fresh {n}", confidence=1.0, fid=n), 0.45) for n in range(2)]
+    old = scored(fact("old", days=300, fid=9), 0.49)
+    assert old not in select([*fresh, old], LIMITS, Weights(lane_min=0.5), same=None)[Kind.CURRENT]
+    assert old in select([*fresh, old], LIMITS, Weights(lane_min=0.4), same=None)[Kind.CURRENT]
 
 
 def test_lane_is_bounded() -> None:
     fresh = [scored(fact(f"fresh {n}", confidence=1.0, fid=n), 0.8) for n in range(4)]
     old = [scored(fact(f"old {n}", days=300, fid=10 + n), 0.9 - n / 100) for n in range(4)]
-    chosen = select([*fresh, *old], {Kind.DURABLE: 4, Kind.CURRENT: 4}, lane=2, same=None)[Kind.CURRENT]
-    assert sum(1 for s in chosen if s.fact.claim.startswith("old")) == 2
+    limits = {Kind.DURABLE: 0, Kind.CURRENT: 4}
+    chosen = select([*fresh, *old], limits, Weights(spill_below=0.0), same=None)[Kind.CURRENT]
+    assert sum(1 for s in chosen if s.fact.claim.startswith("old")) == 2 and len(chosen) == 4
+
+
+def test_beyond_the_lane_only_unrelated_facts_give_up_their_slots() -> None:
+    durable = [scored(fact(f"unrelated {n}", Kind.DURABLE, fid=n), 0.1 * n) for n in range(4)]
+    current = [scored(fact(f"asked about {n}", fid=10 + n), 0.9 - n / 100) for n in range(8)]
+    limits = {Kind.DURABLE: 4, Kind.CURRENT: 4}
+    chosen = select([*durable, *current], limits, Weights(lane=0, spill_below=0.25), same=None)
+    assert [s.fact.id.int for s in chosen[Kind.DURABLE]] == [3]  # relevance 0.3 keeps its slot
+    assert len(chosen[Kind.CURRENT]) == 7
 
 
 def test_same_claims_take_one_slot_and_different_ones_still_show() -> None:
@@ -98,13 +122,13 @@ def test_same_claims_take_one_slot_and_different_ones_still_show() -> None:
     again = scored(fact("Loves coffee.", Kind.DURABLE, fid=2), 0.85)
     other = scored(fact("hates coffee", Kind.DURABLE, fid=3), 0.8)
     tea = scored(fact("loves tea", Kind.DURABLE, fid=4), 0.7)
-    chosen = select([first, again, other, tea], {Kind.DURABLE: 3, Kind.CURRENT: 0}, lane=0, same=same_claim)
+    chosen = select([first, again, other, tea], {Kind.DURABLE: 3, Kind.CURRENT: 0}, Weights(lane=0), same=same_claim)
     assert [s.fact.claim for s in chosen[Kind.DURABLE]] == ["loves coffee", "hates coffee", "loves tea"]
 
 
 def test_identical_input_identical_output_ties_by_id() -> None:
     tied = [scored(fact(f"claim {n}", Kind.DURABLE, fid=n), 0.5) for n in (5, 3, 9, 1)]
-    one = select(tied, {Kind.DURABLE: 3, Kind.CURRENT: 0}, lane=2, same=same_claim)
-    two = select(list(reversed(tied)), {Kind.DURABLE: 3, Kind.CURRENT: 0}, lane=2, same=same_claim)
+    one = select(tied, {Kind.DURABLE: 3, Kind.CURRENT: 0}, Weights(), same=same_claim)
+    two = select(list(reversed(tied)), {Kind.DURABLE: 3, Kind.CURRENT: 0}, Weights(), same=same_claim)
     assert one == two
     assert [s.fact.id.int for s in one[Kind.DURABLE]] == [1, 3, 5]

@@ -27,11 +27,13 @@ class Weights:
     stretch: bool = True  # cosines stretched over the candidate pool (relevance.stretched)
     text_weight: float = 0.5  # full-text share in the fused relevance; 0 = vector only, no text candidates
     modifier: float = 0.3  # share of the score that confidence x time weight can move
-    lane: int = 2  # slots reserved for the most relevant facts of the turn, whatever their age or kind
+    lane: int = 2  # slots for the most relevant facts the score or the per-kind quota left out
+    lane_min: float = 0.2  # ... if at least this relevant
+    spill_below: float = 0.3  # beyond the lane, a slot held by a fact less relevant than this is given up
     dedup: bool = True  # facts the write-time rule calls the same take one slot
 
 
-LEGACY = Weights(stretch=False, text_weight=0.0, modifier=1.0, lane=0, dedup=False)
+LEGACY = Weights(stretch=False, text_weight=0.0, modifier=1.0, lane=0, spill_below=0.0, dedup=False)
 
 SameClaim = Callable[[str, str], bool]
 
@@ -79,28 +81,42 @@ def _fill(ranked: Sequence[ScoredFact], limit: int, same: SameClaim | None) -> l
 
 
 def select(
-    scored: Sequence[ScoredFact], limits: dict[Kind, int], lane: int, same: SameClaim | None
+    scored: Sequence[ScoredFact], limits: dict[Kind, int], weights: Weights, same: SameClaim | None
 ) -> dict[Kind, list[ScoredFact]]:
-    """Top facts per kind by score, then up to `lane` of the most relevant facts forced into their kind's
-    section (replacing that section's lowest-scored fact), so an old or crowded-out but asked-about fact shows."""
+    """Top facts per kind by score; then the facts that score, age or the per-kind quota left out, most relevant
+    first (at least `lane_min`): the first `lane` of them take the place of the lowest-scored less relevant
+    fact shown, any further one only the place of a fact below `spill_below` (unrelated to the turn). Each
+    joins its own kind's section; the total never exceeds the limits."""
     ranked = sorted(scored, key=_by_score)
     sections = {kind: _fill([s for s in ranked if s.fact.kind is kind], limits[kind], same) for kind in Kind}
-    by_relevance = sorted(scored, key=lambda s: (-s.relevance, str(s.fact.id)))
-    forced: set[str] = set()
-    for candidate in by_relevance[:lane]:
-        section = sections[candidate.fact.kind]
-        limit = limits[candidate.fact.kind]
-        if limit == 0 or candidate in section or _repeats(candidate, section, same):
-            forced.add(str(candidate.fact.id))
+    shown = [s for section in sections.values() for s in section]
+    room = sum(limits.values()) - len(shown)
+    lane = weights.lane
+    picked: list[ScoredFact] = []
+    for pick in sorted(scored, key=lambda s: (-s.relevance, str(s.fact.id))):
+        if pick.relevance < weights.lane_min:
+            break
+        if limits[pick.fact.kind] == 0 or pick in shown or _repeats(pick, shown, same):
             continue
-        if len(section) >= limit:
-            dropped = next((s for s in reversed(section) if str(s.fact.id) not in forced), None)
-            if dropped is None:
+        if room > 0:
+            room -= 1
+        else:
+            ceiling = pick.relevance if lane > 0 else min(pick.relevance, weights.spill_below)
+            movable = [s for s in shown if s.relevance < ceiling and s not in picked]
+            if not movable:
                 continue
-            section.remove(dropped)
-        section.append(candidate)
-        forced.add(str(candidate.fact.id))
+            dropped = min(movable, key=_by_lowest_score)
+            lane = max(0, lane - 1)
+            shown.remove(dropped)
+            sections[dropped.fact.kind].remove(dropped)
+        picked.append(pick)
+        shown.append(pick)
+        sections[pick.fact.kind].append(pick)
     return {kind: sorted(section, key=_by_score) for kind, section in sections.items()}
+
+
+def _by_lowest_score(s: ScoredFact) -> tuple[float, str]:
+    return (s.score, str(s.fact.id))
 
 
 def same_claim(a: str, b: str) -> bool:

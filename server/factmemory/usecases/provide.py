@@ -85,7 +85,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         scored = [score(s.fact, r, request.now, decay, weights.modifier) for s, r in zip(found, relevances,
                                                                                          strict=True)]
         limits = {Kind.DURABLE: request.durable_limit, Kind.CURRENT: request.current_limit}
-        sections = select(scored, limits, weights.lane, same_claim if weights.dedup else None)
+        sections = select(scored, limits, weights, same_claim if weights.dedup else None)
         durable, current = sections[Kind.DURABLE], sections[Kind.CURRENT]
         text = render(durable, current, request.subject_name)
     deps.stages.record("provide", watch)

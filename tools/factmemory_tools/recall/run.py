@@ -56,17 +56,14 @@ SELECT id FROM facts
 # What each part of the ranking contributes, measured by switching parts on one after the other.
 ABLATION: tuple[tuple[str, Weights], ...] = (
     ("before: cosine x confidence x time weight", LEGACY),
-    ("+ stretched relevance, bounded modifier", Weights(text_weight=0.0, lane=0, dedup=False)),
-    ("+ hybrid full-text candidates and fusion", Weights(lane=0, dedup=False)),
-    ("+ relevance lane (2 slots)", Weights(dedup=False)),
+    ("+ stretched relevance, bounded modifier", Weights(text_weight=0.0, lane=0, spill_below=0.0, dedup=False)),
+    ("+ hybrid full-text candidates and fusion", Weights(lane=0, spill_below=0.0, dedup=False)),
+    ("+ relevance lane (2 slots)", Weights(spill_below=0.0, dedup=False)),
+    ("+ unrelated facts give up their slots", Weights(dedup=False)),
     ("+ no duplicate lines (= default)", Weights()),
     ("  default without stretching", Weights(stretch=False)),
     ("  default without hybrid", Weights(text_weight=0.0)),
-    ("  default without lane", Weights(lane=0)),
-    ("  text weight 0.3", Weights(text_weight=0.3)),
-    ("  text weight 0.7", Weights(text_weight=0.7)),
-    ("  modifier 0.15", Weights(modifier=0.15)),
-    ("  modifier 0.5", Weights(modifier=0.5)),
+    ("  default, relevance only (modifier 0)", Weights(modifier=0.0)),
 )
 
 
