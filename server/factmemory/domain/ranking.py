@@ -8,6 +8,7 @@ this is the original relevance x confidence x time_weight (kept as `LEGACY` for 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -92,24 +93,29 @@ def select(
     shown = [s for section in sections.values() for s in section]
     room = sum(limits.values()) - len(shown)
     lane = weights.lane
-    picked: list[ScoredFact] = []
+    picked: set[str] = set()
     for pick in sorted(scored, key=lambda s: (-s.relevance, str(s.fact.id))):
         if pick.relevance < weights.lane_min:
             break
-        if limits[pick.fact.kind] == 0 or pick in shown or _repeats(pick, shown, same):
+        if limits[pick.fact.kind] == 0 or any(s.fact.id == pick.fact.id for s in shown):
             continue
-        if room > 0:
+        dropped = None
+        if room <= 0:
+            # Candidates come in falling relevance, so once nothing shown can give way, nothing later can either.
+            ceiling = pick.relevance if lane > 0 else min(pick.relevance, weights.spill_below)
+            movable = [s for s in shown if s.relevance < ceiling and str(s.fact.id) not in picked]
+            if not movable:
+                break
+            dropped = min(movable, key=_by_lowest_score)
+        if _repeats(pick, shown, same):
+            continue
+        if dropped is None:
             room -= 1
         else:
-            ceiling = pick.relevance if lane > 0 else min(pick.relevance, weights.spill_below)
-            movable = [s for s in shown if s.relevance < ceiling and s not in picked]
-            if not movable:
-                continue
-            dropped = min(movable, key=_by_lowest_score)
             lane = max(0, lane - 1)
             shown.remove(dropped)
             sections[dropped.fact.kind].remove(dropped)
-        picked.append(pick)
+        picked.add(str(pick.fact.id))
         shown.append(pick)
         sections[pick.fact.kind].append(pick)
     return {kind: sorted(section, key=_by_score) for kind, section in sections.items()}
@@ -119,6 +125,7 @@ def _by_lowest_score(s: ScoredFact) -> tuple[float, str]:
     return (s.score, str(s.fact.id))
 
 
+@functools.lru_cache(maxsize=8192)
 def same_claim(a: str, b: str) -> bool:
     """The write-time dedup rule's SAME, on the words alone (its similarity pre-filter taken as passed).
 
