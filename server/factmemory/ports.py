@@ -224,6 +224,10 @@ class FactStore(Protocol):
     async def nearest(self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int,
                       current_limit: int, *, replica_ok: bool = False) -> list[Similar]: ...
 
+    async def hybrid(self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int,
+                     current_limit: int, terms: Sequence[str], per_term: int, *,
+                     replica_ok: bool = False) -> list[Similar]: ...
+
     async def text_search(self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int,
                           current_limit: int) -> list[Similar]: ...
 

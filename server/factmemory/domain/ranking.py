@@ -1,14 +1,42 @@
-"""Scores facts for the provider. Pure: score = relevance x confidence x time_weight."""
+"""Scores and selects facts for the provider. Pure.
+
+score = relevance x (1 - m + m x confidence x time_weight), m = `Weights.modifier` (0.3 by default).
+Relevance (relevance.py) spans [0, 1], so confidence and age move a fact by at most 30 %: they order facts of
+comparable relevance and never lift an irrelevant fact over a clearly relevant one. With m = 1 and raw cosines
+this is the original relevance x confidence x time_weight (kept as `LEGACY` for the recall benchmark).
+"""
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
+from factmemory.domain.dedup import DedupVerdict, decide
 from factmemory.domain.models import Fact, Kind, ScoredFact
+from factmemory.domain.relevance import word_overlap
 
 SECONDS_PER_DAY = 86_400.0
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How the provider ranks; every part can be switched off to measure what it contributes."""
+
+    stretch: bool = True  # cosines stretched over the candidate pool (relevance.stretched)
+    text_weight: float = 0.5  # full-text share in the fused relevance; 0 = vector only, no text candidates
+    modifier: float = 0.3  # share of the score that confidence x time weight can move
+    lane: int = 2  # slots for the most relevant facts the score or the per-kind quota left out
+    lane_min: float = 0.2  # ... if at least this relevant
+    spill_below: float = 0.3  # beyond the lane, a slot held by a fact less relevant than this is given up
+    dedup: bool = True  # facts the write-time rule calls the same take one slot
+
+
+LEGACY = Weights(stretch=False, text_weight=0.0, modifier=1.0, lane=0, spill_below=0.0, dedup=False)
+
+SameClaim = Callable[[str, str], bool]
 
 
 def time_weight(fact: Fact, now: datetime, decay_days: float) -> float:
@@ -22,12 +50,85 @@ def time_weight(fact: Fact, now: datetime, decay_days: float) -> float:
     return math.exp(-age_days / decay_days)
 
 
-def score(fact: Fact, relevance: float, now: datetime, decay_days: float) -> ScoredFact:
+def score(fact: Fact, relevance: float, now: datetime, decay_days: float, modifier: float = 1.0) -> ScoredFact:
     clamped = min(1.0, max(0.0, relevance))
     weight = time_weight(fact, now, decay_days)
-    return ScoredFact(fact=fact, relevance=clamped, time_weight=weight, score=clamped * fact.confidence * weight)
+    factor = 1.0 - modifier + modifier * fact.confidence * weight
+    return ScoredFact(fact=fact, relevance=clamped, time_weight=weight, score=clamped * factor)
+
+
+def _by_score(s: ScoredFact) -> tuple[float, str]:
+    return (-s.score, str(s.fact.id))
 
 
 def top(scored: Iterable[ScoredFact], limit: int) -> list[ScoredFact]:
     """Highest score first; ties broken by fact id so equal inputs give identical output."""
-    return sorted(scored, key=lambda s: (-s.score, str(s.fact.id)))[:limit]
+    return sorted(scored, key=_by_score)[:limit]
+
+
+def _repeats(candidate: ScoredFact, chosen: Iterable[ScoredFact], same: SameClaim | None) -> bool:
+    return same is not None and any(same(candidate.fact.claim, c.fact.claim) for c in chosen)
+
+
+def _fill(ranked: Sequence[ScoredFact], limit: int, same: SameClaim | None) -> list[ScoredFact]:
+    """The first `limit` facts of `ranked`, skipping any the write-time rule calls the same as one taken."""
+    chosen: list[ScoredFact] = []
+    for candidate in ranked:
+        if len(chosen) >= limit:
+            break
+        if not _repeats(candidate, chosen, same):
+            chosen.append(candidate)
+    return chosen
+
+
+def select(
+    scored: Sequence[ScoredFact], limits: dict[Kind, int], weights: Weights, same: SameClaim | None
+) -> dict[Kind, list[ScoredFact]]:
+    """Top facts per kind by score; then the facts that score, age or the per-kind quota left out, most relevant
+    first (at least `lane_min`): the first `lane` of them take the place of the lowest-scored less relevant
+    fact shown, any further one only the place of a fact below `spill_below` (unrelated to the turn). Each
+    joins its own kind's section; the total never exceeds the limits."""
+    ranked = sorted(scored, key=_by_score)
+    sections = {kind: _fill([s for s in ranked if s.fact.kind is kind], limits[kind], same) for kind in Kind}
+    shown = [s for section in sections.values() for s in section]
+    room = sum(limits.values()) - len(shown)
+    lane = weights.lane
+    picked: set[str] = set()
+    for pick in sorted(scored, key=lambda s: (-s.relevance, str(s.fact.id))):
+        if pick.relevance < weights.lane_min:
+            break
+        if limits[pick.fact.kind] == 0 or any(s.fact.id == pick.fact.id for s in shown):
+            continue
+        dropped = None
+        if room <= 0:
+            # Candidates come in falling relevance, so once nothing shown can give way, nothing later can either.
+            ceiling = pick.relevance if lane > 0 else min(pick.relevance, weights.spill_below)
+            movable = [s for s in shown if s.relevance < ceiling and str(s.fact.id) not in picked]
+            if not movable:
+                break
+            dropped = min(movable, key=_by_lowest_score)
+        if _repeats(pick, shown, same):
+            continue
+        if dropped is None:
+            room -= 1
+        else:
+            lane = max(0, lane - 1)
+            shown.remove(dropped)
+            sections[dropped.fact.kind].remove(dropped)
+        picked.add(str(pick.fact.id))
+        shown.append(pick)
+        sections[pick.fact.kind].append(pick)
+    return {kind: sorted(section, key=_by_score) for kind, section in sections.items()}
+
+
+def _by_lowest_score(s: ScoredFact) -> tuple[float, str]:
+    return (s.score, str(s.fact.id))
+
+
+@functools.lru_cache(maxsize=8192)
+def same_claim(a: str, b: str) -> bool:
+    """The write-time dedup rule's SAME, on the words alone (its similarity pre-filter taken as passed).
+
+    The rule costs ~1 ms per pair of different claims, so it runs only for pairs sharing at least half of
+    their words (by 5-letter prefix); pairs the rule would merge share their content words."""
+    return word_overlap(a, b) >= 0.5 and decide(a, b, 1.0, 0.0).verdict is DedupVerdict.SAME

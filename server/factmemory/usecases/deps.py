@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from factmemory.domain.limits import Limits
+from factmemory.domain.ranking import Weights
 from factmemory.ports import Embedder, Extractor, FactStore, NullTelemetry, Telemetry
 from factmemory.usecases.stages import StageLog
 
@@ -18,6 +19,8 @@ class Tuning:
     limits: Limits
     dedup_threshold: float
     current_decay_days: float
+    # The provider's ranking is code, not configuration (docs/recall.md); replaced only to measure its parts.
+    ranking: Weights = field(default_factory=Weights)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,15 @@ import numpy as np
 
 from factmemory.domain.errors import Unavailable
 from factmemory.domain.models import Kind, ProvideInput, ProvideResult
-from factmemory.domain.ranking import score, top
+from factmemory.domain.ranking import Weights, same_claim, score, select
+from factmemory.domain.relevance import (
+    Term,
+    fuse,
+    query_terms,
+    stretched,
+    text_relevance,
+    tsquery_terms,
+)
 from factmemory.domain.render import render
 from factmemory.ports import Matrix, Similar, Vector
 from factmemory.usecases.deps import Deps
@@ -19,6 +27,7 @@ log = logging.getLogger(__name__)
 QUERY_MESSAGES = 5
 POOL_FACTOR = 4
 MIN_POOL = 24
+PER_TERM = 8  # full-text candidates per query word
 
 
 def query_texts(request: ProvideInput) -> list[str]:
@@ -38,17 +47,19 @@ def centroid(vectors: Matrix) -> Vector:
 
 
 async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
-    """Top durable and current facts by relevance x confidence x time weight."""
+    """Top durable and current facts by relevance, then confidence and time weight (see ranking.py)."""
     watch = Stopwatch()
+    weights = deps.tuning.ranking
     durable_pool = max(request.durable_limit * POOL_FACTOR, MIN_POOL)
     current_pool = max(request.current_limit * POOL_FACTOR, MIN_POOL)
     texts = query_texts(request)
     query = "\n".join(texts)
+    terms = query_terms(query)
     degraded_reason = ""
     if not query:
         with watch.stage("db"):
-            candidates = _uniform(await deps.store.text_search(
-                request.agent_id, request.entity_id, "", durable_pool, current_pool))
+            found = await deps.store.text_search(request.agent_id, request.entity_id, "", durable_pool, current_pool)
+        relevances = [1.0] * len(found)  # no query text: every fact is equally relevant
     else:
         try:
             with watch.stage("embed"):
@@ -57,16 +68,25 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
             log.warning("embedder unavailable, ranking by full-text match: %s", exc)
             degraded_reason = f"embedder unavailable ({exc}); ranked by full-text match"
             with watch.stage("db"):
-                candidates = _text_relevance(await deps.store.text_search(
-                    request.agent_id, request.entity_id, query, durable_pool, current_pool))
+                found = await deps.store.text_search(request.agent_id, request.entity_id,
+                                                     " | ".join(tsquery_terms(terms)), durable_pool, current_pool)
+            relevances = _text_only(found, terms)
         else:
             with watch.stage("db"):
-                candidates = await deps.store.nearest(
-                    request.agent_id, request.entity_id, vector, durable_pool, current_pool, replica_ok=True)
+                if weights.text_weight > 0 and terms:
+                    found = await deps.store.hybrid(request.agent_id, request.entity_id, vector, durable_pool,
+                                                    current_pool, tsquery_terms(terms), PER_TERM, replica_ok=True)
+                else:
+                    found = await deps.store.nearest(request.agent_id, request.entity_id, vector, durable_pool,
+                                                     current_pool, replica_ok=True)
+            relevances = _fused(found, terms, weights)
     with watch.stage("rank"):
-        scored = [score(c.fact, c.similarity, request.now, deps.tuning.current_decay_days) for c in candidates]
-        durable = top((s for s in scored if s.fact.kind is Kind.DURABLE), request.durable_limit)
-        current = top((s for s in scored if s.fact.kind is Kind.CURRENT), request.current_limit)
+        decay = deps.tuning.current_decay_days
+        scored = [score(s.fact, r, request.now, decay, weights.modifier) for s, r in zip(found, relevances,
+                                                                                         strict=True)]
+        limits = {Kind.DURABLE: request.durable_limit, Kind.CURRENT: request.current_limit}
+        sections = select(scored, limits, weights, same_claim if weights.dedup else None)
+        durable, current = sections[Kind.DURABLE], sections[Kind.CURRENT]
         text = render(durable, current, request.subject_name, request.now)
     deps.stages.record("provide", watch)
     return ProvideResult(
@@ -78,15 +98,15 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     )
 
 
-def _uniform(found: list[Similar]) -> list[Similar]:
-    """No query text: every fact is equally relevant; confidence and time weight decide."""
-    return [Similar(s.fact, 1.0) for s in found]
+def _fused(found: list[Similar], terms: tuple[Term, ...], weights: Weights) -> list[float]:
+    cosines = [s.similarity for s in found]
+    vector = stretched(cosines) if weights.stretch else cosines
+    if weights.text_weight <= 0:
+        return vector
+    text = text_relevance([s.fact.claim for s in found], terms)
+    return [fuse(v, t, weights.text_weight) for v, t in zip(vector, text, strict=True)]
 
 
-def _text_relevance(found: list[Similar]) -> list[Similar]:
-    """Full-text rank mapped onto [0.5, 1]: matching facts first, the others still eligible."""
-    best = max((s.similarity for s in found), default=0.0)
-    if best <= 0:
-        return _uniform(found)
-    return [Similar(s.fact, 0.5 + 0.5 * s.similarity / best) for s in found]
-
+def _text_only(found: list[Similar], terms: tuple[Term, ...]) -> list[float]:
+    """Embedder down: relevance from the words alone, on [0.5, 1] so unmatched facts stay eligible."""
+    return [0.5 + 0.5 * t for t in text_relevance([s.fact.claim for s in found], terms)]

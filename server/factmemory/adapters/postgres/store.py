@@ -54,15 +54,39 @@ UNION ALL
   LIMIT $5)
 """
 
-# Fallback ranking without embeddings: full-text match plus recency, both kinds.
+# Facts containing any of the turn's words ($6: to_tsquery operands, one per word; GIN index on `search`),
+# at most $7 per word in id order, so a rare word ("Bertha", "150") brings in every fact it is in while a
+# common one cannot flood the pool. Each with its cosine, so both signals are known for every candidate.
+TEXT_MATCHES = f"""
+SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
+  FROM (SELECT DISTINCT m.id AS hit_id
+          FROM unnest($6::text[]) AS t(term)
+         CROSS JOIN LATERAL (
+               SELECT id FROM facts
+                WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
+                  AND search @@ to_tsquery('simple', t.term)
+                ORDER BY id
+                LIMIT $7) AS m) AS hits
+  JOIN facts ON facts.agent_id = $1 AND facts.id = hits.hit_id
+ WHERE agent_id = $1 AND entity_id = $2
+"""
+
+# The provider's candidate pool: nearest by vector per kind plus full-text matches, in one round trip.
+HYBRID_BY_KIND = f"""
+{NEAREST_BY_KIND}
+UNION ALL
+({TEXT_MATCHES})
+"""
+
+# Fallback ranking without embeddings: full-text match ($3: words joined by |) plus recency, both kinds.
 TEXT_SEARCH_BY_KIND = f"""
-(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, plainto_tsquery('simple', $3)) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, to_tsquery('simple', $3)) AS similarity
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable' AND archived_at IS NULL
   ORDER BY similarity DESC, confidence DESC, id
   LIMIT $4)
 UNION ALL
-(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, plainto_tsquery('simple', $3)) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, to_tsquery('simple', $3)) AS similarity
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current' AND archived_at IS NULL
   ORDER BY similarity DESC, valid_at DESC NULLS LAST, id
@@ -633,6 +657,18 @@ class Store:
     ) -> list[Similar]:
         return await self._ranked(replica_ok, NEAREST_BY_KIND, agent_id, entity_id, embedding, durable_limit,
                                   current_limit)
+
+    async def hybrid(
+        self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int, current_limit: int,
+        terms: Sequence[str], per_term: int, *, replica_ok: bool = False,
+    ) -> list[Similar]:
+        """Nearest by vector per kind plus the facts matching any term; a fact found both ways comes once."""
+        found = await self._ranked(replica_ok, HYBRID_BY_KIND, agent_id, entity_id, embedding, durable_limit,
+                                   current_limit, list(terms), per_term)
+        unique: dict[UUID, Similar] = {}
+        for similar in found:
+            unique.setdefault(similar.fact.id, similar)
+        return list(unique.values())
 
     async def text_search(
         self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int

@@ -1,0 +1,35 @@
+"""The recall benchmark's short mode runs end to end and reports every figure (the values are not checked)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VARIANTS = ("flat", "restated 20%")
+FIGURES = ("recall@12", "durable@6", "current@6", "mrr")
+LATENCIES = ("client_p50", "client_p95", "server_excl_embed_p50", "server_excl_embed_p95")
+
+
+def test_short_recall_run_reports_every_figure(tmp_path: Path) -> None:
+    out = tmp_path / "recall.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tools"), env.get("PYTHONPATH", "")]))
+    run = subprocess.run([sys.executable, "-m", "factmemory_tools.recall", "--short", "--json", str(out)],
+                         capture_output=True, text=True, timeout=600, env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr[-4000:]
+    assert "| variant | ranking | recall@12" in run.stdout and "Ablation" in run.stdout
+    report = json.loads(out.read_text())
+    assert report["questions"] > 0 and report["facts"] > 0
+    for variant in VARIANTS:
+        for ranking in ("provide", "cosine"):
+            figures = report[variant][ranking]
+            assert all(not math.isnan(figures[f]) for f in FIGURES), (variant, ranking, figures)
+            assert figures["questions"] == report["questions"]
+        assert all(report[variant]["latency_ms"][k] > 0 for k in LATENCIES)
+        assert len(report[variant]["ablation"]) >= 5
+        assert all(not math.isnan(s["recall@12"]) for s in report[variant]["ablation"].values())

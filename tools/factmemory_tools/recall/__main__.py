@@ -1,0 +1,3 @@
+from factmemory_tools.recall.run import main
+
+main()

