@@ -116,8 +116,17 @@ def print_summary(pairs: list[Pair]) -> None:
 
 def _fact(claim: str, kind: Kind, category: str) -> Fact:
     at = datetime(2026, 1, 1, tzinfo=UTC)
-    return Fact(id=uuid4(), agent_id=uuid4(), entity_id=uuid4(), kind=kind, category=category, claim=claim,
-                confidence=0.7, created_at=at, last_confirmed_at=at)
+    return Fact(
+        id=uuid4(),
+        agent_id=uuid4(),
+        entity_id=uuid4(),
+        kind=kind,
+        category=category,
+        claim=claim,
+        confidence=0.7,
+        created_at=at,
+        last_confirmed_at=at,
+    )
 
 
 def layers(pair: Pair, kind_category: str) -> str:
@@ -127,21 +136,31 @@ def layers(pair: Pair, kind_category: str) -> str:
     for new, old in ((pair.a, pair.b), (pair.b, pair.a)):
         add = PlannedAdd(OpType.ADD_DURABLE, Kind(kind), category, new, {}, Verification.SELF_REPORTED, None)
         stored = _fact(old, Kind(kind), category)
-        [plan] = plan_adds([add], np.zeros((1, 1), dtype=np.float32), [None], [[Neighbour(stored, pair.similarity)]],
-                           {}, LOCAL_E5_THRESHOLD)
+        [plan] = plan_adds(
+            [add],
+            np.zeros((1, 1), dtype=np.float32),
+            [None],
+            [[Neighbour(stored, pair.similarity)]],
+            {},
+            LOCAL_E5_THRESHOLD,
+        )
         outcomes.add("merged" if plan.same_as is not None else "flagged" if plan.pairs else "neither")
     return "merged" if outcomes == {"merged"} else "flagged" if "flagged" in outcomes else "neither"
 
 
 def print_layers(pairs: list[Pair], categories: list[str]) -> None:
     """Write-time rule, then possible-duplicate pairs put before the model on the next turn."""
-    print(f"\nwrite time + deferred merge @ {LOCAL_E5_THRESHOLD} (each pair added both ways; 'flagged': shown to the "
-          "model as a possible duplicate on the next turn):")
+    print(
+        f"\nwrite time + deferred merge @ {LOCAL_E5_THRESHOLD} (each pair added both ways; 'flagged': shown to the "
+        "model as a possible duplicate on the next turn):"
+    )
     for label, same in (("same", True), ("different", False)):
         outcomes = [layers(p, c) for p, c in zip(pairs, categories, strict=True) if p.same is same]
         counts = {o: outcomes.count(o) for o in ("merged", "flagged", "neither")}
-        print(f"  {label:9}  n={len(outcomes):2}  merged at write time {counts['merged']:2}, "
-              f"flagged {counts['flagged']:2}, neither {counts['neither']:2}")
+        print(
+            f"  {label:9}  n={len(outcomes):2}  merged at write time {counts['merged']:2}, "
+            f"flagged {counts['flagged']:2}, neither {counts['neither']:2}"
+        )
 
 
 def print_probes(variant: str) -> None:

@@ -21,10 +21,31 @@ from factmemory.app import open_deps
 from factmemory.settings import Settings
 from factmemory.usecases.imports import import_facts
 
-SUBJECTS = ("coffee", "jazz", "hiking", "Berlin", "a dog named Rex", "two kids", "penicillin", "chess",
-            "the night shift", "Portuguese", "a startup", "marathons", "sushi", "Tokyo", "a sister Mia")
-TEMPLATES = ("likes {0}", "talks a lot about {0}", "mentioned {0} again", "is worried about {0}",
-             "has plans involving {0}", "asked about {0} twice")
+SUBJECTS = (
+    "coffee",
+    "jazz",
+    "hiking",
+    "Berlin",
+    "a dog named Rex",
+    "two kids",
+    "penicillin",
+    "chess",
+    "the night shift",
+    "Portuguese",
+    "a startup",
+    "marathons",
+    "sushi",
+    "Tokyo",
+    "a sister Mia",
+)
+TEMPLATES = (
+    "likes {0}",
+    "talks a lot about {0}",
+    "mentioned {0} again",
+    "is worried about {0}",
+    "has plans involving {0}",
+    "asked about {0} twice",
+)
 
 
 def write_export(path: Path, facts: int, entities: int) -> None:
@@ -33,9 +54,15 @@ def write_export(path: Path, facts: int, entities: int) -> None:
     with path.open("w", encoding="utf-8") as out:
         for i in range(facts):
             text = TEMPLATES[i % len(TEMPLATES)].format(SUBJECTS[(i // len(TEMPLATES)) % len(SUBJECTS)])
-            memory = {"id": str(uuid4()), "type": "facts", "agentId": agent, "entityId": people[i % entities],
-                      "roomId": str(uuid4()), "createdAt": 1_760_000_000_000 + i * 1000,
-                      "content": {"text": f"{text} ({i})"}}
+            memory = {
+                "id": str(uuid4()),
+                "type": "facts",
+                "agentId": agent,
+                "entityId": people[i % entities],
+                "roomId": str(uuid4()),
+                "createdAt": 1_760_000_000_000 + i * 1000,
+                "content": {"text": f"{text} ({i})"},
+            }
             out.write(json.dumps(memory) + "\n")
 
 
@@ -47,8 +74,10 @@ async def measure(export: Path, data_dir: Path) -> None:
             started = time.perf_counter()
             report = await import_facts(deps, facts, "measure", skipped)
             seconds = time.perf_counter() - started
-            print(f"{label}: {report.imported} imported, {report.already_imported} already there, "
-                  f"{seconds:.1f} s, {len(facts) / seconds:.0f} facts/s")
+            print(
+                f"{label}: {report.imported} imported, {report.already_imported} already there, "
+                f"{seconds:.1f} s, {len(facts) / seconds:.0f} facts/s"
+            )
 
 
 def main() -> None:

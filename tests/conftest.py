@@ -89,9 +89,9 @@ async def start_service(settings: Settings) -> AsyncIterator[Service]:
 
 
 @pytest_asyncio.fixture(scope="session")
-async def service(pg_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory
-                  ) -> AsyncIterator[Service]:
+async def service(
+    pg_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Service]:
     settings = make_settings(pg_url, llm_server, tmp_path_factory.mktemp("svc"))
     async for svc in start_service(settings):
         yield svc
-

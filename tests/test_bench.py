@@ -17,21 +17,38 @@ SUMMARY_KEYS = {"n", "p50", "p95", "p99", "mean", "max"}
 
 def expected_figures() -> tuple[list[str], list[str]]:
     """(keys holding a latency summary, keys holding a single value) of a smoke run."""
-    summaries = [f"provide.{SIZE}.{who}.{stage}" for who in ("regular", "heavy")
-                 for stage in ("embed", "db", "rank", "excl_embed", "server", "client")]
-    values = [f"load.{SIZE}.{k}" for k in ("rows_added", "copy_s", "copy_rows_per_s", "hnsw_build_s",
-                                           "heavy_entity_facts")]
+    summaries = [
+        f"provide.{SIZE}.{who}.{stage}"
+        for who in ("regular", "heavy")
+        for stage in ("embed", "db", "rank", "excl_embed", "server", "client")
+    ]
+    values = [
+        f"load.{SIZE}.{k}" for k in ("rows_added", "copy_s", "copy_rows_per_s", "hnsw_build_s", "heavy_entity_facts")
+    ]
     values += [f"storage.{SIZE}.{k}" for k in ("facts", "bytes_per_fact", "relations_bytes")]
     for latency in LATENCIES:
         for concurrency in CONCURRENCIES:
             key = f"evaluate.{SIZE}.llm{latency}ms.c{concurrency}"
             values.append(f"{key}.throughput_per_s")
-            summaries += [f"{key}.{stage}" for stage in ("embed", "retrieve", "llm", "dedup", "apply", "other",
-                                                         "own", "total", "client")]
-    values += [f"prompt.{k}" for k in ("tokenizer", "extraction_message_tokens", "extraction_schema_tokens",
-                                       "extraction_input_tokens", "extraction_chars", "retrieved_durable",
-                                       "retrieved_current", "recent_messages", "provider_text_tokens_p50",
-                                       "provider_text_tokens_max")]
+            summaries += [
+                f"{key}.{stage}"
+                for stage in ("embed", "retrieve", "llm", "dedup", "apply", "other", "own", "total", "client")
+            ]
+    values += [
+        f"prompt.{k}"
+        for k in (
+            "tokenizer",
+            "extraction_message_tokens",
+            "extraction_schema_tokens",
+            "extraction_input_tokens",
+            "extraction_chars",
+            "retrieved_durable",
+            "retrieved_current",
+            "recent_messages",
+            "provider_text_tokens_p50",
+            "provider_text_tokens_max",
+        )
+    ]
     values += ["memory.peak_rss_mb", "memory.postgres_pss_mb"]
     return summaries, values
 
@@ -39,8 +56,14 @@ def expected_figures() -> tuple[list[str], list[str]]:
 def test_smoke_run_reports_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
-    run = subprocess.run([sys.executable, "-m", "factmemory_tools.bench", "--smoke", "--json", str(out)],
-                         capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-m", "factmemory_tools.bench", "--smoke", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=tmp_path,
+    )
     assert run.returncode == 0, run.stderr[-4000:]
     assert "| figure" in run.stdout
     report = json.loads(out.read_text())
@@ -58,5 +81,9 @@ def test_smoke_run_reports_every_figure(tmp_path: Path) -> None:
     results = [r["result"] for r in report["table"]]
     assert set(results) <= {"", "PASS", "MISS"} and len([r for r in results if r]) >= 8
     assert report["meta"]["machine"]["nproc"]
-    assert set(report["plans"][SIZE]) == {"regular.auto", "regular.force_generic_plan", "heavy.auto",
-                                          "heavy.force_generic_plan"}
+    assert set(report["plans"][SIZE]) == {
+        "regular.auto",
+        "regular.force_generic_plan",
+        "heavy.auto",
+        "heavy.force_generic_plan",
+    }

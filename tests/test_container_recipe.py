@@ -90,8 +90,14 @@ def test_recipe_steps_build_an_installable_service_that_passes_its_healthcheck(t
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
     env.update(env_of(recipe))
     port = free_port()
-    env.update({"FACTMEMORY_LISTEN": f"127.0.0.1:{port}", "FACTMEMORY_DATA_DIR": str(tmp_path / "data"),
-                "FACTMEMORY_DATABASE_URL": pg_url, "PATH": f"{venv / 'bin'}:{env.get('PATH', '')}"})
+    env.update(
+        {
+            "FACTMEMORY_LISTEN": f"127.0.0.1:{port}",
+            "FACTMEMORY_DATA_DIR": str(tmp_path / "data"),
+            "FACTMEMORY_DATABASE_URL": pg_url,
+            "PATH": f"{venv / 'bin'}:{env.get('PATH', '')}",
+        }
+    )
     cmd = next(r for s, w, r in recipe if s == 1 and w == "CMD")
     argv = [str(a) for a in json.loads(cmd)]
     server = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -70,11 +70,21 @@ def test_request_text_limits_come_from_the_limits() -> None:
 
 def test_a_fact_carries_its_latest_evidence_and_their_count() -> None:
     ids = tuple(str(uuid.uuid4()) for _ in range(500))
-    fact = Fact(id=uuid.uuid4(), agent_id=uuid.uuid4(), entity_id=uuid.uuid4(), kind=Kind.DURABLE,
-                category="preference", claim="likes tea", confidence=1.0, evidence_message_ids=ids,
-                evidence_count=500, created_at=NOW, last_confirmed_at=NOW)
+    fact = Fact(
+        id=uuid.uuid4(),
+        agent_id=uuid.uuid4(),
+        entity_id=uuid.uuid4(),
+        kind=Kind.DURABLE,
+        category="preference",
+        claim="likes tea",
+        confidence=1.0,
+        evidence_message_ids=ids,
+        evidence_count=500,
+        created_at=NOW,
+        last_confirmed_at=NOW,
+    )
     out = convert.fact_pb(fact, LIMITS)
-    assert list(out.evidence_message_ids) == list(ids[-LIMITS.max_evidence_ids:])
+    assert list(out.evidence_message_ids) == list(ids[-LIMITS.max_evidence_ids :])
     assert out.evidence_count == 500
 
 
@@ -94,8 +104,13 @@ def test_request_and_reply_limits_have_one_home() -> None:
     package = Path(convert.__file__).resolve().parents[2]
     for module in ("api/grpc/convert.py", "domain/ops.py", "usecases/evaluate.py", "usecases/edits.py"):
         tree = ast.parse((package / module).read_text(encoding="utf-8"))
-        numbers = [target.id for node in tree.body if isinstance(node, ast.Assign)
-                   and isinstance(node.value, ast.Constant) and isinstance(node.value.value, int)
-                   for target in node.targets if isinstance(target, ast.Name) and target.id.startswith(("MAX_",
-                                                                                                       "DEFAULT_"))]
+        numbers = [
+            target.id
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, int)
+            for target in node.targets
+            if isinstance(target, ast.Name) and target.id.startswith(("MAX_", "DEFAULT_"))
+        ]
         assert numbers == [], f"{module} defines its own limits: {numbers}"

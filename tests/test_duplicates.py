@@ -29,9 +29,17 @@ THRESHOLD = DEFAULT_DEDUP_THRESHOLDS["local"]
 
 
 def fact(claim: str, kind: Kind = Kind.DURABLE, category: str = "identity", **kw: object) -> Fact:
-    values: dict[str, object] = {"id": uuid4(), "agent_id": uuid4(), "entity_id": uuid4(), "kind": kind,
-                                 "category": category, "claim": claim, "confidence": 0.7, "created_at": AT,
-                                 "last_confirmed_at": AT}
+    values: dict[str, object] = {
+        "id": uuid4(),
+        "agent_id": uuid4(),
+        "entity_id": uuid4(),
+        "kind": kind,
+        "category": category,
+        "claim": claim,
+        "confidence": 0.7,
+        "created_at": AT,
+        "last_confirmed_at": AT,
+    }
     return Fact.model_validate(values | kw)
 
 
@@ -59,23 +67,34 @@ def test_a_paraphrase_the_rule_misses_becomes_a_pair_with_its_nearest_neighbour(
 
 def test_same_claim_strengthens_and_records_no_pair() -> None:
     stored = fact("allergic to penicillin", category="health")
-    [plan] = plan_adds([add("is allergic to penicillin", category="health")], unit([1.0]),
-                       ["is allergic to penicillin"], [[Neighbour(stored, 0.97)]], {}, THRESHOLD)
+    [plan] = plan_adds(
+        [add("is allergic to penicillin", category="health")],
+        unit([1.0]),
+        ["is allergic to penicillin"],
+        [[Neighbour(stored, 0.97)]],
+        {},
+        THRESHOLD,
+    )
     assert plan.same_as == Existing(stored) and not plan.pairs
 
 
 def test_a_conflict_goes_to_review_and_is_also_a_pair() -> None:
     stored = fact("loves coffee", category="preference")
-    [plan] = plan_adds([add("hates coffee", category="preference")], unit([1.0]), ["hates coffee"],
-                       [[Neighbour(stored, 0.925)]], {}, THRESHOLD)
+    [plan] = plan_adds(
+        [add("hates coffee", category="preference")],
+        unit([1.0]),
+        ["hates coffee"],
+        [[Neighbour(stored, 0.925)]],
+        {},
+        THRESHOLD,
+    )
     assert plan.conflict is not None and plan.conflict[0] == stored
     assert [p.other for p in plan.pairs] == [Existing(stored)]
 
 
 def test_below_the_pre_filter_nothing_is_recorded() -> None:
     stored = fact("lives in Berlin")
-    [plan] = plan_adds([add("prefers tea")], unit([1.0]), ["prefers tea"], [[Neighbour(stored, 0.82)]], {},
-                       THRESHOLD)
+    [plan] = plan_adds([add("prefers tea")], unit([1.0]), ["prefers tea"], [[Neighbour(stored, 0.82)]], {}, THRESHOLD)
     assert plan.same_as is None and plan.conflict is None and not plan.pairs
 
 
@@ -84,28 +103,50 @@ def test_the_exact_key_wins_whatever_the_similarity() -> None:
     by_key = {(Kind.DURABLE, "identity", "живёт в берлине"): stored}
     [plan] = plan_adds([add("живёт  в берлине.")], unit([1.0]), ["живёт в берлине"], [[]], by_key, THRESHOLD)
     assert plan.same_as == Existing(stored)
-    [other_category] = plan_adds([add("живёт  в берлине.", category="relationship")], unit([1.0]),
-                                 ["живёт в берлине"], [[]], by_key, THRESHOLD)
+    [other_category] = plan_adds(
+        [add("живёт  в берлине.", category="relationship")], unit([1.0]), ["живёт в берлине"], [[]], by_key, THRESHOLD
+    )
     assert other_category.same_as is None
     [no_key] = plan_adds([add("!!!")], unit([1.0]), [None], [[]], {}, THRESHOLD)
     assert no_key.same_as is None
 
 
 def test_two_adds_of_one_reply_one_fact_when_same_else_a_pair() -> None:
-    same = plan_adds([add("allergic to penicillin", category="health"),
-                      add("is allergic to penicillin", category="health")],
-                     unit([1.0, 0.0], [0.99, 0.1]), ["allergic to penicillin", "is allergic to penicillin"],
-                     [[], []], {}, THRESHOLD)
+    same = plan_adds(
+        [add("allergic to penicillin", category="health"), add("is allergic to penicillin", category="health")],
+        unit([1.0, 0.0], [0.99, 0.1]),
+        ["allergic to penicillin", "is allergic to penicillin"],
+        [[], []],
+        {},
+        THRESHOLD,
+    )
     assert same[0].same_as is None and same[1].same_as == EarlierAdd(0)
-    paraphrase = plan_adds([add("lives in Berlin"), add("resides in Berlin")], unit([1.0, 0.0], [0.97, 0.25]),
-                           ["lives in berlin", "resides in berlin"], [[], []], {}, THRESHOLD)
+    paraphrase = plan_adds(
+        [add("lives in Berlin"), add("resides in Berlin")],
+        unit([1.0, 0.0], [0.97, 0.25]),
+        ["lives in berlin", "resides in berlin"],
+        [[], []],
+        {},
+        THRESHOLD,
+    )
     assert paraphrase[1].same_as is None and [p.other for p in paraphrase[1].pairs] == [EarlierAdd(0)]
-    exact = plan_adds([add("Lives in Berlin"), add("lives in  berlin")], unit([1.0, 0.0], [0.0, 1.0]),
-                      ["lives in berlin", "lives in berlin"], [[], []], {}, THRESHOLD)
+    exact = plan_adds(
+        [add("Lives in Berlin"), add("lives in  berlin")],
+        unit([1.0, 0.0], [0.0, 1.0]),
+        ["lives in berlin", "lives in berlin"],
+        [[], []],
+        {},
+        THRESHOLD,
+    )
     assert exact[1].same_as == EarlierAdd(0)
-    other_kind = plan_adds([add("lives in Berlin"), add("resides in Berlin", Kind.CURRENT, "schedule_context")],
-                           unit([1.0, 0.0], [0.97, 0.25]), ["lives in berlin", "resides in berlin"], [[], []], {},
-                           THRESHOLD)
+    other_kind = plan_adds(
+        [add("lives in Berlin"), add("resides in Berlin", Kind.CURRENT, "schedule_context")],
+        unit([1.0, 0.0], [0.97, 0.25]),
+        ["lives in berlin", "resides in berlin"],
+        [[], []],
+        {},
+        THRESHOLD,
+    )
     assert not other_kind[1].pairs  # pairs only within a kind
 
 
@@ -153,8 +194,18 @@ def test_merge_ops_are_validated_against_what_was_shown() -> None:
     def merge(keep: str, duplicate: str) -> dict[str, object]:
         return {"op": "merge", "fact": keep, "duplicate": duplicate, "reason": "same"}
 
-    planned = plan_ops([merge("D9", "D1"), merge("D1", "C1"), merge("D1", "D1"), merge("d2", "D1"),
-                        {"op": "strengthen", "fact": "D1"}], shown, AT, LIMITS)
+    planned = plan_ops(
+        [
+            merge("D9", "D1"),
+            merge("D1", "C1"),
+            merge("D1", "D1"),
+            merge("d2", "D1"),
+            {"op": "strengthen", "fact": "D1"},
+        ],
+        shown,
+        AT,
+        LIMITS,
+    )
     first, second, third, ok, again = planned
     assert isinstance(first, RejectedOp) and "unknown handle 'D9'" in first.reason
     assert isinstance(second, RejectedOp) and "durable and a current" in second.reason
@@ -168,14 +219,24 @@ def test_merge_ops_are_validated_against_what_was_shown() -> None:
 def test_merged_values_count_the_duplicates_support_as_strengthens() -> None:
     later = AT + timedelta(days=2)
     keep = fact("lives in Berlin", confidence=0.8, evidence_message_ids=("m1", "m2"), structured_fields={"a": "1"})
-    duplicate = fact("resides in Berlin", confidence=0.9, evidence_message_ids=("m2", "m3", "m4"),
-                     previous_claims=("lives in Munich",), last_confirmed_at=later,
-                     verification_status=Verification.CONFIRMED, structured_fields={"a": "2", "b": "3"})
+    duplicate = fact(
+        "resides in Berlin",
+        confidence=0.9,
+        evidence_message_ids=("m2", "m3", "m4"),
+        previous_claims=("lives in Munich",),
+        last_confirmed_at=later,
+        verification_status=Verification.CONFIRMED,
+        structured_fields={"a": "2", "b": "3"},
+    )
     merged = merged_values(keep, duplicate, 0.1)
     assert merged.evidence_message_ids == ("m1", "m2", "m3", "m4")
     assert merged.confidence == 1.0  # 0.8 + 2 x 0.1, capped
-    assert merged_values(fact("x", confidence=0.7, evidence_message_ids=("m1",)),
-                         fact("y", evidence_message_ids=("m2",)), 0.1).confidence == 0.8
+    assert (
+        merged_values(
+            fact("x", confidence=0.7, evidence_message_ids=("m1",)), fact("y", evidence_message_ids=("m2",)), 0.1
+        ).confidence
+        == 0.8
+    )
     assert merged.previous_claims == ("lives in Munich", "resides in Berlin")
     assert merged.last_confirmed_at == later and merged.verification is Verification.CONFIRMED
     assert merged.structured_fields == {"a": "1", "b": "3"}

@@ -11,12 +11,19 @@ from factmemory.adapters.eliza import parse_memory
 
 
 def memory(created_at: object) -> dict[str, object]:
-    return {"id": str(uuid.uuid4()), "type": "facts", "agentId": str(uuid.uuid4()), "entityId": str(uuid.uuid4()),
-            "content": {"text": "likes tea"}, "createdAt": created_at}
+    return {
+        "id": str(uuid.uuid4()),
+        "type": "facts",
+        "agentId": str(uuid.uuid4()),
+        "entityId": str(uuid.uuid4()),
+        "content": {"text": "likes tea"},
+        "createdAt": created_at,
+    }
 
 
-@pytest.mark.parametrize("edge", ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999Z", -62135596800000,
-                                  "2200-01-01T00:00:00Z"])
+@pytest.mark.parametrize(
+    "edge", ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999Z", -62135596800000, "2200-01-01T00:00:00Z"]
+)
 def test_an_edge_or_future_import_time_becomes_now(edge: object) -> None:
     before = datetime.now(UTC)
     fact = parse_memory(memory(edge))

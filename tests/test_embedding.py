@@ -116,7 +116,12 @@ def test_fair_queue_serves_a_light_caller_before_a_backlog() -> None:
         assert queue.take() is later  # still the lightest caller
         assert queue.remove(flood[2]) and not queue.remove(flood[2])
         assert [queue.take(), queue.take(), queue.take(), queue.take(), queue.take()] == [
-            flood[1], other[1], flood[3], flood[4], None]
+            flood[1],
+            other[1],
+            flood[3],
+            flood[4],
+            None,
+        ]
     finally:
         loop.close()
 
@@ -151,8 +156,9 @@ async def slow_service(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> AsyncIt
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
-async def test_hostile_text_everywhere_is_embedded_without_killing_anything(service: Service, llm: ScriptedLLM,
-                                                                           name: str) -> None:
+async def test_hostile_text_everywhere_is_embedded_without_killing_anything(
+    service: Service, llm: ScriptedLLM, name: str
+) -> None:
     text = HOSTILE[name]
     pool = embedder_of(service).pool
     pids, deaths = pool.pids(), pool.stats.deaths
@@ -211,8 +217,9 @@ async def test_identical_texts_of_one_call_are_embedded_once(service: Service) -
     assert embedder.pool.stats.texts == sent + 2
 
 
-async def flood_and_measure(stub: pb_grpc.FactMemoryServiceStub, seconds: float, clients: int = 4,
-                            in_flight: int = 2) -> list[float]:
+async def flood_and_measure(
+    stub: pb_grpc.FactMemoryServiceStub, seconds: float, clients: int = 4, in_flight: int = 2
+) -> list[float]:
     """The victim's short Provide latencies while `clients` flood long texts with a 0.3 s deadline."""
     stop = 0.0
 
@@ -244,8 +251,9 @@ async def flood_and_measure(stub: pb_grpc.FactMemoryServiceStub, seconds: float,
     return latencies
 
 
-async def test_a_flood_of_long_texts_does_not_starve_a_short_provide(pg_url: str, llm: ScriptedLLM,
-                                                                     tmp_path: Path) -> None:
+async def test_a_flood_of_long_texts_does_not_starve_a_short_provide(
+    pg_url: str, llm: ScriptedLLM, tmp_path: Path
+) -> None:
     proc, port = await asyncio.to_thread(spawn_server, pg_url, llm, tmp_path)
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
@@ -257,10 +265,18 @@ async def test_a_flood_of_long_texts_does_not_starve_a_short_provide(pg_url: str
     assert p95 <= 1.0, f"victim p95 {p95:.2f} s over {len(latencies)} calls: {[round(x, 2) for x in latencies]}"
 
 
-async def test_sigterm_with_engine_work_running_exits_within_grace(pg_url: str, llm: ScriptedLLM,
-                                                                   tmp_path: Path) -> None:
-    proc, port = await asyncio.to_thread(spawn_server, pg_url, llm, tmp_path, FACTMEMORY_GRACE_S="1",
-                                         FACTMEMORY_EMBEDDING_WORKERS="1", FACTMEMORY_EMBEDDING_MAX_TOKENS="512")
+async def test_sigterm_with_engine_work_running_exits_within_grace(
+    pg_url: str, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    proc, port = await asyncio.to_thread(
+        spawn_server,
+        pg_url,
+        llm,
+        tmp_path,
+        FACTMEMORY_GRACE_S="1",
+        FACTMEMORY_EMBEDDING_WORKERS="1",
+        FACTMEMORY_EMBEDDING_MAX_TOKENS="512",
+    )
     try:
         [worker] = children_of(proc.pid)
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
@@ -310,15 +326,19 @@ def endpoint_embedder(llm: ScriptedLLM) -> OpenAIEmbedder:
     return OpenAIEmbedder(client, "text-embedding-3-small", 8, RetryPolicy(max_retries=2, base_delay_s=0.01))
 
 
-@pytest.mark.parametrize(("faults", "expected"), [
-    ([Fault(401)], NotConfigured),
-    ([Fault(403)], NotConfigured),
-    ([Fault(404)], NotConfigured),
-    ([Fault(503)] * 3, Unavailable),
-    ([Fault(429, headers={"Retry-After": "60"})], Unavailable),
-])
-async def test_endpoint_failures_map_like_the_llm_edge(llm: ScriptedLLM, faults: list[Fault],
-                                                       expected: type[Exception]) -> None:
+@pytest.mark.parametrize(
+    ("faults", "expected"),
+    [
+        ([Fault(401)], NotConfigured),
+        ([Fault(403)], NotConfigured),
+        ([Fault(404)], NotConfigured),
+        ([Fault(503)] * 3, Unavailable),
+        ([Fault(429, headers={"Retry-After": "60"})], Unavailable),
+    ],
+)
+async def test_endpoint_failures_map_like_the_llm_edge(
+    llm: ScriptedLLM, faults: list[Fault], expected: type[Exception]
+) -> None:
     llm.embedding_faults.extend(faults)
     embedder = endpoint_embedder(llm)
     with pytest.raises(expected):

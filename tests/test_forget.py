@@ -19,19 +19,24 @@ TABLES = ("facts", "fact_candidates", "evaluations", "relationships", "identitie
 async def stored(service: Service, person: Person) -> dict[str, int]:
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
     async with service.pool.acquire() as conn:
-        return {t: await conn.fetchval(f"SELECT count(*) FROM {t} WHERE agent_id = $1 AND entity_id = $2",
-                                       agent, entity) if t != "relationships" else
-                await conn.fetchval("SELECT count(*) FROM relationships WHERE agent_id = $1 AND "
-                                    "(source_entity_id = $2 OR target_entity_id = $2)", agent, entity)
-                for t in TABLES}
+        return {
+            t: await conn.fetchval(f"SELECT count(*) FROM {t} WHERE agent_id = $1 AND entity_id = $2", agent, entity)
+            if t != "relationships"
+            else await conn.fetchval(
+                "SELECT count(*) FROM relationships WHERE agent_id = $1 AND "
+                "(source_entity_id = $2 OR target_entity_id = $2)",
+                agent,
+                entity,
+            )
+            for t in TABLES
+        }
 
 
 def forget(person: Person) -> pb.ForgetEntityRequest:
     return pb.ForgetEntityRequest(agent_id=person.agent_id, entity_id=person.entity_id)
 
 
-async def test_evaluate_waiting_on_the_llm_commits_nothing_after_a_forget(service: Service,
-                                                                         llm: ScriptedLLM) -> None:
+async def test_evaluate_waiting_on_the_llm_commits_nothing_after_a_forget(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     llm.on("in flight", Reply(facts_reply(add_durable("lives in Berlin", "identity")), delay_s=1.5))
     call = asyncio.ensure_future(service.stub.Evaluate(person.evaluate("in flight: I live in Berlin")))
@@ -48,8 +53,7 @@ async def test_evaluate_waiting_on_the_llm_commits_nothing_after_a_forget(servic
     assert await stored(service, person) == dict.fromkeys(TABLES, 0)
 
 
-async def test_resending_an_old_message_after_a_forget_evaluates_it_as_new(service: Service,
-                                                                          llm: ScriptedLLM) -> None:
+async def test_resending_an_old_message_after_a_forget_evaluates_it_as_new(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     llm.on("old message", Reply(facts_reply(add_durable("likes tea", "preference"))))
     request = person.evaluate("old message: I like tea")

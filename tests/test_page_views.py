@@ -19,11 +19,21 @@ NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 PLOT_H = HEIGHT - TOP - 30
 
 
-def fact(claim: str, kind: Kind = Kind.CURRENT, days: float = 0.0, confidence: float = 0.7,
-         category: str = "feeling") -> Fact:
+def fact(
+    claim: str, kind: Kind = Kind.CURRENT, days: float = 0.0, confidence: float = 0.7, category: str = "feeling"
+) -> Fact:
     at = NOW - timedelta(days=days)
-    return Fact(id=uuid.uuid4(), agent_id=uuid.uuid4(), entity_id=uuid.uuid4(), kind=kind, category=category,
-                claim=claim, confidence=confidence, created_at=at, last_confirmed_at=at)
+    return Fact(
+        id=uuid.uuid4(),
+        agent_id=uuid.uuid4(),
+        entity_id=uuid.uuid4(),
+        kind=kind,
+        category=category,
+        claim=claim,
+        confidence=confidence,
+        created_at=at,
+        last_confirmed_at=at,
+    )
 
 
 def dots(svg: str) -> list[tuple[float, float]]:
@@ -89,12 +99,18 @@ def test_rows_rank_by_confidence_times_weight_as_the_provider_does() -> None:
 
 def test_edit_carries_only_what_changed() -> None:
     f = fact("lives in Berlin", kind=Kind.DURABLE, confidence=0.7, category="identity")
-    same = {"claim": "lives  in Berlin ", "category": "identity", "kind": "durable", "confidence": "0.70",
-            "verification": "self_reported"}
+    same = {
+        "claim": "lives  in Berlin ",
+        "category": "identity",
+        "kind": "durable",
+        "confidence": "0.70",
+        "verification": "self_reported",
+    }
     assert views.edit_from_form(f, same) == views.NO_EDIT
     changed = {**same, "claim": "lives in Tokyo", "confidence": "0.9", "verification": "confirmed"}
-    assert views.edit_from_form(f, changed) == FactEdit(claim="lives in Tokyo", confidence=0.9,
-                                                        verification=Verification.CONFIRMED)
+    assert views.edit_from_form(f, changed) == FactEdit(
+        claim="lives in Tokyo", confidence=0.9, verification=Verification.CONFIRMED
+    )
 
 
 @pytest.mark.parametrize("bad", ["high", "1.5", "-0.1", "nan"])
@@ -128,25 +144,49 @@ def test_sessions_expire_and_close() -> None:
 
 
 def candidate(about: Fact, proposed: str, source: CandidateSource, status: CandidateStatus) -> Candidate:
-    return Candidate(id=uuid.uuid4(), agent_id=about.agent_id, entity_id=about.entity_id, fact=about,
-                     proposed_claim=proposed, reason="", source=source, evidence_message_id="m", status=status,
-                     created_at=NOW)
+    return Candidate(
+        id=uuid.uuid4(),
+        agent_id=about.agent_id,
+        entity_id=about.entity_id,
+        fact=about,
+        proposed_claim=proposed,
+        reason="",
+        source=source,
+        evidence_message_id="m",
+        status=status,
+        created_at=NOW,
+    )
 
 
 def test_pending_review_items_mark_the_fact_they_concern() -> None:
-    berlin, coffee, mia = (fact("lives in Berlin", Kind.DURABLE), fact("loves coffee", Kind.DURABLE),
-                           fact("has a sister", Kind.DURABLE))
-    pending = [candidate(berlin, "lives in Tokyo", CandidateSource.CONTRADICT, CandidateStatus.PENDING),
-               candidate(coffee, "hates coffee", CandidateSource.DEDUP_CONFLICT, CandidateStatus.PENDING),
-               candidate(mia, "has no sister", CandidateSource.CONTRADICT, CandidateStatus.REJECTED)]
+    berlin, coffee, mia = (
+        fact("lives in Berlin", Kind.DURABLE),
+        fact("loves coffee", Kind.DURABLE),
+        fact("has a sister", Kind.DURABLE),
+    )
+    pending = [
+        candidate(berlin, "lives in Tokyo", CandidateSource.CONTRADICT, CandidateStatus.PENDING),
+        candidate(coffee, "hates coffee", CandidateSource.DEDUP_CONFLICT, CandidateStatus.PENDING),
+        candidate(mia, "has no sister", CandidateSource.CONTRADICT, CandidateStatus.REJECTED),
+    ]
     rows = {r.fact.claim: r.disputes for r in views.fact_rows([berlin, coffee, mia], Kind.DURABLE, NOW, 14, pending)}
-    assert rows == {"lives in Berlin": (("contradict", "lives in Tokyo"),),
-                    "loves coffee": (("dedup_conflict", "hates coffee"),), "has a sister": ()}
+    assert rows == {
+        "lives in Berlin": (("contradict", "lives in Tokyo"),),
+        "loves coffee": (("dedup_conflict", "hates coffee"),),
+        "has a sister": (),
+    }
 
 
-@pytest.mark.parametrize(("target", "expected"), [
-    ("/agents/x/queue", "/agents/x/queue"), ("//evil.example/x", "/"), ("https://evil.example", "/"),
-    ("/\\evil.example", "/"), ("", "/")])
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("/agents/x/queue", "/agents/x/queue"),
+        ("//evil.example/x", "/"),
+        ("https://evil.example", "/"),
+        ("/\\evil.example", "/"),
+        ("", "/"),
+    ],
+)
 def test_after_login_only_a_local_path(target: str, expected: str) -> None:
     assert local_path(target) == expected
 

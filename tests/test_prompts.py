@@ -21,14 +21,23 @@ SPEAKER = "3f0c3a52-44c4-4b8e-9f0e-6a2b1c7d9e10"
 
 
 def message(text: str, name: str = "Sam", minutes_ago: int = 0) -> ChatMessage:
-    return ChatMessage(id=str(uuid.uuid4()), entity_id=SPEAKER, name=name, text=text,
-                       created_at=NOW - timedelta(minutes=minutes_ago))
+    return ChatMessage(
+        id=str(uuid.uuid4()), entity_id=SPEAKER, name=name, text=text, created_at=NOW - timedelta(minutes=minutes_ago)
+    )
 
 
 def fact(claim: str, kind: Kind = Kind.DURABLE) -> Fact:
-    return Fact(id=uuid.uuid4(), agent_id=uuid.uuid4(), entity_id=uuid.UUID(SPEAKER), kind=kind,
-                category="preference" if kind is Kind.DURABLE else "feeling", claim=claim, confidence=0.7,
-                created_at=NOW, last_confirmed_at=NOW)
+    return Fact(
+        id=uuid.uuid4(),
+        agent_id=uuid.uuid4(),
+        entity_id=uuid.UUID(SPEAKER),
+        kind=kind,
+        category="preference" if kind is Kind.DURABLE else "feeling",
+        claim=claim,
+        confidence=0.7,
+        created_at=NOW,
+        last_confirmed_at=NOW,
+    )
 
 
 def tags_of(text: str) -> list[str]:
@@ -45,16 +54,26 @@ HOSTILE = [
 
 
 def build(current: ChatMessage, recent: list[ChatMessage] = (), **kw: object) -> str:  # type: ignore[assignment]
-    prompt = build_prompt(current, recent, [fact("likes tea")], [fact("tired", Kind.CURRENT)], ALL_ITEMS,
-                          limits=LIMITS, **kw)  # type: ignore[arg-type]
+    prompt = build_prompt(
+        current,
+        recent,
+        [fact("likes tea")],
+        [fact("tired", Kind.CURRENT)],
+        ALL_ITEMS,
+        limits=LIMITS,
+        **kw,  # type: ignore[arg-type]
+    )
     return prompt.user
 
 
 def with_text(text: str) -> str:
     """A prompt with text in every place caller text goes."""
-    return build(message(text or "x", name=text), [message(text, name=text, minutes_ago=5)],
-                 room_entities=[RoomEntity(id=text, names=(text,))],
-                 agent_responses=[message(text, name=text, minutes_ago=1)])
+    return build(
+        message(text or "x", name=text),
+        [message(text, name=text, minutes_ago=5)],
+        room_entities=[RoomEntity(id=text, names=(text,))],
+        agent_responses=[message(text, name=text, minutes_ago=1)],
+    )
 
 
 BENIGN = with_text("hello")
@@ -90,8 +109,9 @@ def test_a_normal_request_is_not_trimmed() -> None:
 def test_the_largest_legal_request_stays_within_the_budget() -> None:
     recent = [message(f"{i:02d} " + "word " * 1600, minutes_ago=100 - i) for i in range(50)]
     current = message("NOW " + "word " * 1600)
-    prompt = build_prompt(current, recent, [fact("likes tea")] * 15, [fact("tired", Kind.CURRENT)] * 15,
-                          ALL_ITEMS, limits=LIMITS)
+    prompt = build_prompt(
+        current, recent, [fact("likes tea")] * 15, [fact("tired", Kind.CURRENT)] * 15, ALL_ITEMS, limits=LIMITS
+    )
     total = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
     assert total <= LIMITS.prompt_max_tokens
     assert total >= LIMITS.prompt_max_tokens * 0.8  # the budget is used, not wasted
@@ -108,8 +128,9 @@ def test_the_budget_is_a_setting() -> None:
     recent = [message(f"message {i} " + "word " * 100, minutes_ago=30 - i) for i in range(20)]
     small = replace(LIMITS, prompt_max_tokens=1_000)
     large = replace(LIMITS, prompt_max_tokens=8_000, prompt_message_max_tokens=1_000)
-    users = [build_prompt(message("hi"), recent, [], [], frozenset({Item.FACTS}), limits=lim).user
-             for lim in (small, large)]
+    users = [
+        build_prompt(message("hi"), recent, [], [], frozenset({Item.FACTS}), limits=lim).user for lim in (small, large)
+    ]
     assert estimate_tokens(users[0]) < 1_000 < estimate_tokens(users[1])
     assert all(m.text.strip() in users[1] for m in recent)
 

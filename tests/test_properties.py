@@ -46,21 +46,43 @@ from tests.support.fm import LIMITS, NOW, Person, facts_reply, new_id
 from tests.support.llm_stub import Fault, Reply, ScriptedLLM
 
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
-ALLOWED = frozenset({grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND,
-                     grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.UNAVAILABLE})
-TABLES = ("facts", "fact_candidates", "evaluations", "relationships", "identities", "fact_history", "entities",
-          "kept_pairs")
+ALLOWED = frozenset(
+    {
+        grpc.StatusCode.OK,
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.NOT_FOUND,
+        grpc.StatusCode.FAILED_PRECONDITION,
+        grpc.StatusCode.UNAVAILABLE,
+    }
+)
+TABLES = (
+    "facts",
+    "fact_candidates",
+    "evaluations",
+    "relationships",
+    "identities",
+    "fact_history",
+    "entities",
+    "kept_pairs",
+)
 # Requests that store something when they succeed.
 WRITES = (pb.EvaluateRequest, pb.AddFactRequest)
 # Everything stored for one agent, as comparable text (embeddings and the generated search column left out).
-SNAPSHOT = "SELECT coalesce(jsonb_agg(to_jsonb(t) - 'embedding' - 'search' ORDER BY to_jsonb(t)::text), '[]') " \
-           "FROM {table} t WHERE agent_id = $1"
+SNAPSHOT = (
+    "SELECT coalesce(jsonb_agg(to_jsonb(t) - 'embedding' - 'search' ORDER BY to_jsonb(t)::text), '[]') "
+    "FROM {table} t WHERE agent_id = $1"
+)
 EVALUATIONS_OF_MESSAGE = "SELECT count(*) FROM evaluations WHERE agent_id = $1 AND message_id = $2"
 
 # No shrinking against the server: an example is a round trip, and shrinking one can take minutes. A failure
 # prints its (unshrunk) example and the seed to reproduce it.
-SERVICE_SETTINGS = settings(max_examples=40, deadline=None, database=None, phases=NO_SHRINK,
-                            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+SERVICE_SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    database=None,
+    phases=NO_SHRINK,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 PURE_SETTINGS = settings(max_examples=300, deadline=None, database=None)
 
 MIN_SECONDS, MAX_SECONDS = -62_135_596_800, 253_402_300_799  # 0001-01-01 .. 9999-12-31T23:59:59
@@ -89,30 +111,38 @@ def ids() -> st.SearchStrategy[str]:
     """UUIDs in odd spellings, near misses and garbage (each fresh, so no rows are shared between examples)."""
     good = st.builds(new_id)
     return st.one_of(
-        good, wire_text,
+        good,
+        wire_text,
         st.sampled_from(["", "not-a-uuid", "\x00", "00000000-0000-0000-0000-000000000000"]),
-        good.map(str.upper), good.map(lambda u: "{" + u + "}"), good.map(lambda u: "urn:uuid:" + u),
-        good.map(lambda u: u.replace("-", "")), good.map(lambda u: u + "\x00"), good.map(lambda u: u[:-1]),
+        good.map(str.upper),
+        good.map(lambda u: "{" + u + "}"),
+        good.map(lambda u: "urn:uuid:" + u),
+        good.map(lambda u: u.replace("-", "")),
+        good.map(lambda u: u + "\x00"),
+        good.map(lambda u: u[:-1]),
         around(128),
     )
 
 
 timestamps = st.one_of(
     st.just(Timestamp()),
-    st.builds(Timestamp, seconds=st.integers(MIN_SECONDS - 1, MIN_SECONDS + 1) | st.integers(MAX_SECONDS - 1,
-                                                                                                 MAX_SECONDS + 1),
-              nanos=st.sampled_from([0, 999_999_999])),
+    st.builds(
+        Timestamp,
+        seconds=st.integers(MIN_SECONDS - 1, MIN_SECONDS + 1) | st.integers(MAX_SECONDS - 1, MAX_SECONDS + 1),
+        nanos=st.sampled_from([0, 999_999_999]),
+    ),
     st.builds(Timestamp, seconds=int64s, nanos=st.integers(-(2**31), 2**31 - 1)),
     st.builds(Timestamp, seconds=st.integers(MIN_SECONDS, MAX_SECONDS), nanos=st.integers(0, 999_999_999)),
 )
-texts = st.one_of(wire_text, st.sampled_from(["hi", " ", "\x00", "a\x00b", "\u202e\u200b", "<current_message>"]),
-                  over_text_limit)
+texts = st.one_of(
+    wire_text, st.sampled_from(["hi", " ", "\x00", "a\x00b", "\u202e\u200b", "<current_message>"]), over_text_limit
+)
 names = st.one_of(wire_text, around(200))
-chat_messages = st.builds(pb.ChatMessage, id=ids(), entity_id=st.just("") | ids(), name=names, text=texts,
-                          created_at=timestamps)
+chat_messages = st.builds(
+    pb.ChatMessage, id=ids(), entity_id=st.just("") | ids(), name=names, text=texts, created_at=timestamps
+)
 plain_message = pb.ChatMessage(id=new_id(), text="earlier")
-message_lists = st.one_of(st.lists(chat_messages, max_size=3),
-                          st.integers(49, 51).map(lambda n: [plain_message] * n))
+message_lists = st.one_of(st.lists(chat_messages, max_size=3), st.integers(49, 51).map(lambda n: [plain_message] * n))
 room_entity_lists = st.one_of(
     st.lists(st.builds(pb.RoomEntity, id=ids(), names=st.lists(names, max_size=12)), max_size=3),
     st.integers(99, 101).map(lambda n: [pb.RoomEntity(id=new_id(), names=["x"]) for _ in range(n)]),
@@ -123,21 +153,54 @@ scope = {"agent_id": ids(), "entity_id": ids()}
 # rejections and the accepted paths (odd but legal values reaching the database) are exercised.
 OVERRIDES: dict[type[Any], dict[str, st.SearchStrategy[Any]]] = {
     pb.EvaluateRequest: {
-        **scope, "room_id": ids(), "message": st.none() | chat_messages, "message.id": ids(),
-        "message.entity_id": ids(), "message.name": names, "message.text": texts, "message.created_at": timestamps,
-        "recent_messages": message_lists, "agent_responses": message_lists, "room_entities": room_entity_lists,
+        **scope,
+        "room_id": ids(),
+        "message": st.none() | chat_messages,
+        "message.id": ids(),
+        "message.entity_id": ids(),
+        "message.name": names,
+        "message.text": texts,
+        "message.created_at": timestamps,
+        "recent_messages": message_lists,
+        "agent_responses": message_lists,
+        "room_entities": room_entity_lists,
         "items": st.lists(st.integers(0, 4) | int32s, max_size=5),
     },
-    pb.ProvideRequest: {**scope, "room_id": ids(), "recent_messages": message_lists, "durable_limit": int32s,
-                        "current_limit": int32s, "subject_name": names, "now": timestamps},
+    pb.ProvideRequest: {
+        **scope,
+        "room_id": ids(),
+        "recent_messages": message_lists,
+        "durable_limit": int32s,
+        "current_limit": int32s,
+        "subject_name": names,
+        "now": timestamps,
+    },
     pb.ListFactsRequest: {**scope, "kind": int32s, "page_size": int32s, "page_token": ids()},
-    pb.ListCandidatesRequest: {**scope, "status": int32s, "source": int32s, "page_size": int32s,
-                               "page_token": ids() | texts, "any_status": st.booleans()},
+    pb.ListCandidatesRequest: {
+        **scope,
+        "status": int32s,
+        "source": int32s,
+        "page_size": int32s,
+        "page_token": ids() | texts,
+        "any_status": st.booleans(),
+    },
     pb.ResolveCandidateRequest: {**scope, "candidate_id": ids(), "decision": int32s, "resolution": int32s},
-    pb.AddFactRequest: {**scope, "kind": int32s, "category": names, "claim": texts | around(500, WORDS),
-                        "confidence": st.floats()},
-    pb.UpdateFactRequest: {**scope, "fact_id": ids(), "claim": texts, "category": names, "kind": int32s,
-                           "confidence": st.floats(), "verification_status": int32s},
+    pb.AddFactRequest: {
+        **scope,
+        "kind": int32s,
+        "category": names,
+        "claim": texts | around(500, WORDS),
+        "confidence": st.floats(),
+    },
+    pb.UpdateFactRequest: {
+        **scope,
+        "fact_id": ids(),
+        "claim": texts,
+        "category": names,
+        "kind": int32s,
+        "confidence": st.floats(),
+        "verification_status": int32s,
+    },
     pb.DeleteFactRequest: {**scope, "fact_id": ids()},
     pb.GetFactRequest: {**scope, "fact_id": ids()},
     pb.ListEntitiesRequest: {"agent_id": ids(), "query": names, "page_size": int32s, "page_token": ids() | texts},
@@ -149,16 +212,25 @@ OVERRIDES: dict[type[Any], dict[str, st.SearchStrategy[Any]]] = {
 def valid_request(kind: type[Any]) -> Any:
     person = Person()
     if kind is pb.EvaluateRequest:
-        return person.evaluate("I live in Berlin and I love coffee", recent_messages=[person.message("hello")],
-                               room_entities=[pb.RoomEntity(id=new_id(), names=["Ann"])])
+        return person.evaluate(
+            "I live in Berlin and I love coffee",
+            recent_messages=[person.message("hello")],
+            room_entities=[pb.RoomEntity(id=new_id(), names=["Ann"])],
+        )
     if kind is pb.ProvideRequest:
         return person.provide("hello", "where do I live?")
     if kind is pb.ResolveCandidateRequest:
-        return kind(agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=new_id(),
-                    decision=pb.DECISION_ACCEPT)
+        return kind(
+            agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=new_id(), decision=pb.DECISION_ACCEPT
+        )
     if kind is pb.AddFactRequest:
-        return kind(agent_id=person.agent_id, entity_id=person.entity_id, kind=pb.KIND_DURABLE, category="identity",
-                    claim="lives in Berlin")
+        return kind(
+            agent_id=person.agent_id,
+            entity_id=person.entity_id,
+            kind=pb.KIND_DURABLE,
+            category="identity",
+            claim="lives in Berlin",
+        )
     if kind in (pb.UpdateFactRequest, pb.DeleteFactRequest, pb.GetFactRequest):
         extra = {"claim": "lives in Rome"} if kind is pb.UpdateFactRequest else {}
         return kind(agent_id=person.agent_id, entity_id=person.entity_id, fact_id=new_id(), **extra)
@@ -198,7 +270,8 @@ def hostile_requests(draw: st.DrawFn, kind: type[Any]) -> Any:
 UNCLEAN_MODEL_TEXT_IS_HANDLED = True
 SAMPLES = ["", " ", "\x00", "\ud800", "D1\x00", "\u0085", "\u2028"]
 model_text = st.one_of(
-    st.text(max_size=40) if UNCLEAN_MODEL_TEXT_IS_HANDLED
+    st.text(max_size=40)
+    if UNCLEAN_MODEL_TEXT_IS_HANDLED
     else st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=40),
     st.sampled_from(SAMPLES if UNCLEAN_MODEL_TEXT_IS_HANDLED else [t for t in SAMPLES if t.isprintable() or t == " "]),
 )
@@ -210,8 +283,16 @@ json_values = st.recursive(
 OP_NAMES = [o.value for o in OpType]
 CATEGORIES = [*DURABLE_CATEGORIES, *CURRENT_CATEGORIES, "uncategorized"]
 HANDLES = ["D1", "D2", "C1", "d1", " c1 ", "D9", "C0", "", "D1 ", "D01"]
-ISO_DATES = ["2026-11-19", "2026-11-19T08:00:00+02:00", "9999-12-31T23:59:59-14:00", "0001-01-01", "2027-01-01",
-             "yesterday", "2026-13-40", *(["0001-01-01T00:00:00+14:00"] if UNCLEAN_MODEL_TEXT_IS_HANDLED else [])]
+ISO_DATES = [
+    "2026-11-19",
+    "2026-11-19T08:00:00+02:00",
+    "9999-12-31T23:59:59-14:00",
+    "0001-01-01",
+    "2027-01-01",
+    "yesterday",
+    "2026-13-40",
+    *(["0001-01-01T00:00:00+14:00"] if UNCLEAN_MODEL_TEXT_IS_HANDLED else []),
+]
 op_dicts = st.fixed_dictionaries(
     {"op": st.one_of(st.sampled_from(OP_NAMES), model_text, json_values)},
     optional={
@@ -222,34 +303,59 @@ op_dicts = st.fixed_dictionaries(
         "proposed_claim": st.one_of(model_text, around(500, WORDS)),
         "structured_fields": st.one_of(
             st.lists(st.fixed_dictionaries({"key": model_text, "value": model_text}), max_size=12),
-            st.dictionaries(model_text, json_values, max_size=12), json_values),
-        "verification_status": st.one_of(st.sampled_from(["self_reported", "confirmed", "contradicted", None]),
-                                         model_text),
+            st.dictionaries(model_text, json_values, max_size=12),
+            json_values,
+        ),
+        "verification_status": st.one_of(
+            st.sampled_from(["self_reported", "confirmed", "contradicted", None]), model_text
+        ),
         "valid_at": st.one_of(st.none(), st.sampled_from(ISO_DATES), model_text),
     },
 )
-object_ops = st.one_of(st.lists(op_dicts | st.dictionaries(model_text, json_values, max_size=4), max_size=8),
-                       st.integers(29, 32).map(lambda n: [{"op": "strengthen", "fact": "D1"}] * n))
+object_ops = st.one_of(
+    st.lists(op_dicts | st.dictionaries(model_text, json_values, max_size=4), max_size=8),
+    st.integers(29, 32).map(lambda n: [{"op": "strengthen", "fact": "D1"}] * n),
+)
 raw_ops = st.one_of(object_ops, st.lists(st.one_of(op_dicts, json_values), max_size=8))
 
 
 def replies(room: list[str]) -> st.SearchStrategy[Any]:
     """Whole model replies: well-formed, wrong-shaped, or plain JSON values."""
     entity = st.one_of(st.sampled_from(room), model_text)
-    relationships = st.lists(st.fixed_dictionaries(
-        {"source_entity_id": entity, "target_entity_id": entity, "tags": st.lists(model_text, max_size=12)}),
-        max_size=3)
-    identities = st.lists(st.fixed_dictionaries(
-        {"entity_id": entity, "platform": model_text, "handle": model_text,
-         "confidence": st.floats() | st.integers()}), max_size=3)
-    well_formed = st.fixed_dictionaries({
-        "facts": st.fixed_dictionaries({"ops": object_ops}), "relationships": relationships,
-        "identities": identities,
-        "success": st.fixed_dictionaries({"completed": st.booleans(), "reason": model_text}),
-    })
+    relationships = st.lists(
+        st.fixed_dictionaries(
+            {"source_entity_id": entity, "target_entity_id": entity, "tags": st.lists(model_text, max_size=12)}
+        ),
+        max_size=3,
+    )
+    identities = st.lists(
+        st.fixed_dictionaries(
+            {
+                "entity_id": entity,
+                "platform": model_text,
+                "handle": model_text,
+                "confidence": st.floats() | st.integers(),
+            }
+        ),
+        max_size=3,
+    )
+    well_formed = st.fixed_dictionaries(
+        {
+            "facts": st.fixed_dictionaries({"ops": object_ops}),
+            "relationships": relationships,
+            "identities": identities,
+            "success": st.fixed_dictionaries({"completed": st.booleans(), "reason": model_text}),
+        }
+    )
     wrong_ops = st.fixed_dictionaries({"facts": st.fixed_dictionaries({"ops": raw_ops})})
-    return st.one_of(well_formed, well_formed, well_formed, wrong_ops,
-                     st.dictionaries(st.sampled_from([i.value for i in Item]), json_values), json_values)
+    return st.one_of(
+        well_formed,
+        well_formed,
+        well_formed,
+        wrong_ops,
+        st.dictionaries(st.sampled_from([i.value for i in Item]), json_values),
+        json_values,
+    )
 
 
 @st.composite
@@ -268,8 +374,10 @@ def reply_contents(draw: st.DrawFn, room: list[str]) -> Reply | Fault:
         return Reply(draw(model_text))
     if shape == "fault":
         # No 408/409/429/5xx here: the client retries those with backoff (a separate, smaller test covers them).
-        return Fault(status=draw(st.sampled_from([400, 401, 403, 404, 422])),
-                     body=draw(st.sampled_from(['{"error": {"message": "no"}}', "", "not json", "{"])))
+        return Fault(
+            status=draw(st.sampled_from([400, 401, 403, 404, 422])),
+            body=draw(st.sampled_from(['{"error": {"message": "no"}}', "", "not json", "{"])),
+        )
     return Reply(text)
 
 
@@ -279,12 +387,18 @@ def reply_contents(draw: st.DrawFn, room: list[str]) -> Reply | Fault:
 async def call(service: Service, request: Any) -> tuple[grpc.StatusCode, Any]:
     """The status code and the reply (None when not OK) of one RPC."""
     method = {
-        pb.EvaluateRequest: service.stub.Evaluate, pb.ProvideRequest: service.stub.Provide,
-        pb.ListFactsRequest: service.stub.ListFacts, pb.ListCandidatesRequest: service.stub.ListCandidates,
-        pb.ResolveCandidateRequest: service.stub.ResolveCandidate, pb.ForgetEntityRequest: service.stub.ForgetEntity,
-        pb.ExportEntityRequest: service.stub.ExportEntity, pb.AddFactRequest: service.stub.AddFact,
-        pb.UpdateFactRequest: service.stub.UpdateFact, pb.DeleteFactRequest: service.stub.DeleteFact,
-        pb.GetFactRequest: service.stub.GetFact, pb.ListEntitiesRequest: service.stub.ListEntities,
+        pb.EvaluateRequest: service.stub.Evaluate,
+        pb.ProvideRequest: service.stub.Provide,
+        pb.ListFactsRequest: service.stub.ListFacts,
+        pb.ListCandidatesRequest: service.stub.ListCandidates,
+        pb.ResolveCandidateRequest: service.stub.ResolveCandidate,
+        pb.ForgetEntityRequest: service.stub.ForgetEntity,
+        pb.ExportEntityRequest: service.stub.ExportEntity,
+        pb.AddFactRequest: service.stub.AddFact,
+        pb.UpdateFactRequest: service.stub.UpdateFact,
+        pb.DeleteFactRequest: service.stub.DeleteFact,
+        pb.GetFactRequest: service.stub.GetFact,
+        pb.ListEntitiesRequest: service.stub.ListEntities,
     }[type(request)]
     try:
         return grpc.StatusCode.OK, await method(request, timeout=30)
@@ -312,8 +426,11 @@ def check_status(code: grpc.StatusCode, reply: Any, request: Any) -> None:
     assert code in ALLOWED, f"{code}: {getattr(reply, 'details', lambda: '')()} for {request!r:.600}"
 
 
-SEEDS = ((Kind.DURABLE, "identity", "lives in Berlin"), (Kind.DURABLE, "preference", "loves coffee"),
-         (Kind.CURRENT, "feeling", "anxious this morning"))
+SEEDS = (
+    (Kind.DURABLE, "identity", "lives in Berlin"),
+    (Kind.DURABLE, "preference", "loves coffee"),
+    (Kind.CURRENT, "feeling", "anxious this morning"),
+)
 
 
 async def seed(service: Service, person: Person) -> None:
@@ -321,11 +438,21 @@ async def seed(service: Service, person: Person) -> None:
     vectors = await service.deps.embedder.passages([claim for _, _, claim in SEEDS])
     async with service.deps.store.turn(UUID(person.agent_id), UUID(person.entity_id)) as turn:
         for (kind, category, claim), vector in zip(SEEDS, vectors, strict=True):
-            await turn.insert_fact(NewFact(
-                kind=kind, category=category, claim=claim, structured_fields={}, confidence=0.7,
-                message_id=new_id(), verification=Verification.SELF_REPORTED, at=NOW,
-                valid_at=NOW if kind is Kind.CURRENT else None, embedding=vector,
-                embedding_model=service.deps.embedder.model_name))
+            await turn.insert_fact(
+                NewFact(
+                    kind=kind,
+                    category=category,
+                    claim=claim,
+                    structured_fields={},
+                    confidence=0.7,
+                    message_id=new_id(),
+                    verification=Verification.SELF_REPORTED,
+                    at=NOW,
+                    valid_at=NOW if kind is Kind.CURRENT else None,
+                    embedding=vector,
+                    embedding_model=service.deps.embedder.model_name,
+                )
+            )
 
 
 # --- hostile requests over gRPC ------------------------------------------------------------------------------
@@ -335,10 +462,15 @@ async def seed(service: Service, person: Person) -> None:
 @given(data=st.data())
 @pytest.mark.parametrize("kind", list(OVERRIDES), ids=lambda k: k.__name__)
 async def test_hostile_requests_get_a_defined_status_and_rejections_store_nothing(
-        service: Service, llm: ScriptedLLM, kind: type[Any], data: st.DataObject) -> None:
+    service: Service, llm: ScriptedLLM, kind: type[Any], data: st.DataObject
+) -> None:
     request = data.draw(hostile_requests(kind))
-    llm.default = Reply(facts_reply({"op": "add_durable", "claim": "likes odd input", "category": "preference"},
-                                    {"op": "add_current", "claim": "testing limits", "category": "working_on"}))
+    llm.default = Reply(
+        facts_reply(
+            {"op": "add_durable", "claim": "likes odd input", "category": "preference"},
+            {"op": "add_current", "claim": "testing limits", "category": "working_on"},
+        )
+    )
     before = await snapshot(service, request.agent_id)
     code, reply = await call(service, request)
     event(code.name)
@@ -369,7 +501,8 @@ def varint(value: int) -> bytes:
 wire_fields = st.one_of(
     st.tuples(st.integers(1, 20), st.integers(0, 2**64 - 1)).map(lambda f: varint(f[0] << 3) + varint(f[1])),
     st.tuples(st.integers(1, 20), wire_text.map(str.encode) | st.binary(max_size=40)).map(
-        lambda f: varint(f[0] << 3 | 2) + varint(len(f[1])) + f[1]),
+        lambda f: varint(f[0] << 3 | 2) + varint(len(f[1])) + f[1]
+    ),
 )
 
 
@@ -388,8 +521,9 @@ async def test_random_wire_messages_that_decode_get_a_defined_status(service: Se
         assert error.code() in ALLOWED, error
 
 
-@pytest.mark.parametrize("payload", [b"\x0a\x03\xff\xfe\xfd", b"\xff\xff\xff", b"\x0a\xff"],
-                         ids=["bad utf-8", "bad tag", "truncated length"])
+@pytest.mark.parametrize(
+    "payload", [b"\x0a\x03\xff\xfe\xfd", b"\xff\xff\xff", b"\x0a\xff"], ids=["bad utf-8", "bad tag", "truncated length"]
+)
 async def test_undecodable_request_is_invalid_argument(service: Service, payload: bytes) -> None:
     method = service.channel.unary_unary("/factmemory.v1.FactMemoryService/ListFacts")
     with pytest.raises(grpc.aio.AioRpcError) as error:
@@ -405,12 +539,14 @@ ROOM = [new_id(), new_id()]
 @settings(SERVICE_SETTINGS, max_examples=60)
 @given(reply=reply_contents(ROOM), items=st.sampled_from([[], [pb.ITEM_FACTS], [pb.ITEM_SUCCESS, pb.ITEM_FACTS]]))
 async def test_hostile_model_replies_get_a_defined_status_and_never_half_apply(
-        service: Service, llm: ScriptedLLM, reply: Reply | Fault, items: list[int]) -> None:
+    service: Service, llm: ScriptedLLM, reply: Reply | Fault, items: list[int]
+) -> None:
     person = Person()
     await seed(service, person)
     llm.default = reply
-    request = person.evaluate(f"hostile reply {new_id()}", items=items,
-                              room_entities=[pb.RoomEntity(id=e, names=["x"]) for e in ROOM])
+    request = person.evaluate(
+        f"hostile reply {new_id()}", items=items, room_entities=[pb.RoomEntity(id=e, names=["x"]) for e in ROOM]
+    )
     before = await snapshot(service, person.agent_id)
     code, response = await call(service, request)
     event(f"{type(reply).__name__} -> {code.name} {response.details()[:50] if code != grpc.StatusCode.OK else ''}")
@@ -442,14 +578,23 @@ async def test_transient_llm_failures_are_unavailable(service: Service, llm: Scr
 
 def _fact(handle: str) -> Fact:
     kind = Kind.CURRENT if handle.startswith("C") else Kind.DURABLE
-    return Fact(id=UUID(int=hash(handle) % 2**64), agent_id=UUID(int=1), entity_id=UUID(int=2), kind=kind,
-                category="feeling" if kind is Kind.CURRENT else "identity", claim=f"claim {handle}", confidence=0.7,
-                created_at=NOW, last_confirmed_at=NOW)
+    return Fact(
+        id=UUID(int=hash(handle) % 2**64),
+        agent_id=UUID(int=1),
+        entity_id=UUID(int=2),
+        kind=kind,
+        category="feeling" if kind is Kind.CURRENT else "identity",
+        claim=f"claim {handle}",
+        confidence=0.7,
+        created_at=NOW,
+        last_confirmed_at=NOW,
+    )
 
 
 SHOWN = {h: _fact(h) for h in ("D1", "D2", "C1")}
-limits_strategy = st.builds(lambda claim, ops: replace(LIMITS, max_claim_chars=claim, max_ops=ops),
-                            st.integers(20, 600), st.integers(1, 40))
+limits_strategy = st.builds(
+    lambda claim, ops: replace(LIMITS, max_claim_chars=claim, max_ops=ops), st.integers(20, 600), st.integers(1, 40)
+)
 message_times = st.datetimes(timezones=st.just(UTC)) | st.just(NOW)
 
 
@@ -482,10 +627,22 @@ def test_plan_op_accepts_any_value(raw: Any, at: datetime) -> None:
 @st.composite
 def reply_texts(draw: st.DrawFn) -> str:
     text = json.dumps(draw(replies(ROOM)), allow_nan=True)
-    return draw(st.sampled_from([
-        text, text[: draw(st.integers(0, len(text)))], f"prose {text} more prose", "```json\n" + text + "\n```",
-        draw(model_text), "{" + draw(model_text), draw(model_text) + "}", "NaN", "[]", "{}",
-    ]))
+    return draw(
+        st.sampled_from(
+            [
+                text,
+                text[: draw(st.integers(0, len(text)))],
+                f"prose {text} more prose",
+                "```json\n" + text + "\n```",
+                draw(model_text),
+                "{" + draw(model_text),
+                draw(model_text) + "}",
+                "NaN",
+                "[]",
+                "{}",
+            ]
+        )
+    )
 
 
 @PURE_SETTINGS
@@ -500,16 +657,21 @@ def test_parse_reply_returns_the_contract_or_raises_bad_model_reply(content: str
 
 
 @PURE_SETTINGS
-@given(new=model_text.map(clean_text), existing=model_text.map(clean_text), similarity=st.floats(-1.5, 1.5),
-       threshold=st.floats(0, 1))
+@given(
+    new=model_text.map(clean_text),
+    existing=model_text.map(clean_text),
+    similarity=st.floats(-1.5, 1.5),
+    threshold=st.floats(0, 1),
+)
 def test_dedup_decide_is_total(new: str, existing: str, similarity: float, threshold: float) -> None:
     assert isinstance(decide(new, existing, similarity, threshold).verdict, DedupVerdict)
 
 
 def test_full_reply_round_trips_through_the_parser() -> None:
     """The strategies above are not vacuous: a well-formed reply parses and plans into adds and changes."""
-    reply = facts_reply({"op": "add_durable", "claim": "likes tea", "category": "preference"},
-                        {"op": "strengthen", "fact": "D1"})
+    reply = facts_reply(
+        {"op": "add_durable", "claim": "likes tea", "category": "preference"}, {"op": "strengthen", "fact": "D1"}
+    )
     parsed = parse_reply(json.dumps(reply), ALL_ITEMS)
     assert parsed.facts is not None
     planned = plan_ops(parsed.facts.ops, SHOWN, NOW, LIMITS)
@@ -526,9 +688,18 @@ UNCLEAN_REPLIES: dict[str, dict[str, Any]] = {
     "NUL in an invalid op name": {"facts": {"ops": [{"op": "add\x00"}]}},
     "surrogate in an invalid op name": {"facts": {"ops": [{"op": "\ud800"}]}},
     "NUL in the handle of an invalid op": {"facts": {"ops": [{"op": "add_durable", "fact": "x\x00"}]}},
-    "valid_at before year 1 in UTC": {"facts": {"ops": [{"op": "add_current", "claim": "on a long trip",
-                                                         "category": "going_through",
-                                                         "valid_at": "0001-01-01T00:00:00+14:00"}]}},
+    "valid_at before year 1 in UTC": {
+        "facts": {
+            "ops": [
+                {
+                    "op": "add_current",
+                    "claim": "on a long trip",
+                    "category": "going_through",
+                    "valid_at": "0001-01-01T00:00:00+14:00",
+                }
+            ]
+        }
+    },
 }
 
 

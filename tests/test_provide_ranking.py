@@ -15,18 +15,51 @@ from tests.support.llm_stub import ScriptedLLM
 from tests.test_reliability import BrokenEmbedder, serve_with
 from tests.test_service import learn
 
-FOODS = ("pasta with tomatoes", "basil pesto", "risotto", "lasagne", "gnocchi", "pizza margherita", "minestrone",
-         "polenta", "focaccia", "ravioli", "tiramisu", "bruschetta", "carbonara", "arancini", "panna cotta",
-         "ossobuco", "caponata", "saltimbocca", "cannoli", "frittata", "gelato", "parmigiana", "pappardelle",
-         "tortellini", "calzone", "burrata", "orecchiette", "cacio e pepe")
+FOODS = (
+    "pasta with tomatoes",
+    "basil pesto",
+    "risotto",
+    "lasagne",
+    "gnocchi",
+    "pizza margherita",
+    "minestrone",
+    "polenta",
+    "focaccia",
+    "ravioli",
+    "tiramisu",
+    "bruschetta",
+    "carbonara",
+    "arancini",
+    "panna cotta",
+    "ossobuco",
+    "caponata",
+    "saltimbocca",
+    "cannoli",
+    "frittata",
+    "gelato",
+    "parmigiana",
+    "pappardelle",
+    "tortellini",
+    "calzone",
+    "burrata",
+    "orecchiette",
+    "cacio e pepe",
+)
 
 
 async def ask(service: Service, person: Person, text: str, weights: Weights) -> list[str]:
     """Provide in-process with other ranking weights (to show what a part contributes)."""
     deps = dataclasses.replace(service.deps, tuning=dataclasses.replace(service.deps.tuning, ranking=weights))
-    result = await provide(deps, ProvideInput(
-        agent_id=uuid.UUID(person.agent_id), entity_id=uuid.UUID(person.entity_id), room_id=None, now=NOW,
-        recent_messages=(ChatMessage(id="q", text=text, created_at=NOW),)))
+    result = await provide(
+        deps,
+        ProvideInput(
+            agent_id=uuid.UUID(person.agent_id),
+            entity_id=uuid.UUID(person.entity_id),
+            room_id=None,
+            now=NOW,
+            recent_messages=(ChatMessage(id="q", text=text, created_at=NOW),),
+        ),
+    )
     return [s.fact.claim for s in (*result.durable, *result.current)]
 
 
@@ -42,11 +75,25 @@ async def test_a_rare_name_is_found_even_when_the_embedder_ranks_it_low(service:
 
 async def test_an_old_but_asked_about_state_surfaces(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
-    await learn(service, llm, person, "spring", add_current("training for the Lisbon half marathon", "working_on"),
-                when=days_ago(120))
-    for n, claim in enumerate(("feeling calm about work", "cooking dinner for friends", "tired after the gym",
-                               "planning a weekend in Porto", "reading a novel about sailors",
-                               "excited about the new flat", "painting the kitchen")):
+    await learn(
+        service,
+        llm,
+        person,
+        "spring",
+        add_current("training for the Lisbon half marathon", "working_on"),
+        when=days_ago(120),
+    )
+    for n, claim in enumerate(
+        (
+            "feeling calm about work",
+            "cooking dinner for friends",
+            "tired after the gym",
+            "planning a weekend in Porto",
+            "reading a novel about sailors",
+            "excited about the new flat",
+            "painting the kitchen",
+        )
+    ):
         await learn(service, llm, person, f"now {n}", add_current(claim, "feeling"), when=days_ago(1))
     response = await service.stub.Provide(person.provide("What was I training for back in the spring?"))
     assert "training for the Lisbon half marathon" in [s.fact.claim for s in response.current]
@@ -54,10 +101,19 @@ async def test_an_old_but_asked_about_state_surfaces(service: Service, llm: Scri
 
 async def test_a_30_day_old_current_fact_outranks_fresh_unrelated_ones(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
-    await learn(service, llm, person, "old", add_current("anxious about the driving test", "feeling"),
-                when=days_ago(30))
-    for n, claim in enumerate(("cooking dinner for friends", "planning a weekend in Porto", "painting the kitchen",
-                               "reading a novel about sailors", "repairing a bicycle", "sorting old photos")):
+    await learn(
+        service, llm, person, "old", add_current("anxious about the driving test", "feeling"), when=days_ago(30)
+    )
+    for n, claim in enumerate(
+        (
+            "cooking dinner for friends",
+            "planning a weekend in Porto",
+            "painting the kitchen",
+            "reading a novel about sailors",
+            "repairing a bicycle",
+            "sorting old photos",
+        )
+    ):
         await learn(service, llm, person, f"fresh {n}", add_current(claim, "working_on"), when=days_ago(0.5))
     response = await service.stub.Provide(person.provide("I'm so nervous about my driving test", current_limit=3))
     claims = [s.fact.claim for s in response.current]
@@ -68,8 +124,14 @@ async def test_facts_the_rule_calls_the_same_take_one_line(service: Service, llm
     person = Person()
     # Write-time dedup compares within a category, so the same claim under two categories is stored twice.
     await learn(service, llm, person, "m1", add_durable("loves strong coffee", "preference"))
-    await learn(service, llm, person, "m2", add_durable("loves strong coffee", "identity"),
-                add_durable("hates strong coffee after noon", "preference"))
+    await learn(
+        service,
+        llm,
+        person,
+        "m2",
+        add_durable("loves strong coffee", "identity"),
+        add_durable("hates strong coffee after noon", "preference"),
+    )
     response = await service.stub.Provide(person.provide("coffee?"))
     assert response.text.count("loves strong coffee") == 1
     assert "hates strong coffee after noon" in response.text
@@ -77,8 +139,14 @@ async def test_facts_the_rule_calls_the_same_take_one_line(service: Service, llm
 
 async def test_embedder_down_ranks_by_the_turns_words(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
-    await learn(service, llm, person, "many", *(add_durable(f"loves cooking {f}", "preference") for f in FOODS[:10]),
-                add_durable("has a neighbour named Bertha", "relationship"))
+    await learn(
+        service,
+        llm,
+        person,
+        "many",
+        *(add_durable(f"loves cooking {f}", "preference") for f in FOODS[:10]),
+        add_durable("has a neighbour named Bertha", "relationship"),
+    )
     broken = BrokenEmbedder(service.deps.embedder)
     broken.broken = True
     deps = dataclasses.replace(service.deps, embedder=broken)

@@ -118,8 +118,15 @@ async def test_retries_are_bounded_by_attempts() -> None:
     assert servicer.calls == 3
 
 
-@pytest.mark.parametrize("code", [grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.INTERNAL,
-                                  grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.UNAUTHENTICATED])
+@pytest.mark.parametrize(
+    "code",
+    [
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        grpc.StatusCode.UNAUTHENTICATED,
+    ],
+)
 async def test_only_unavailable_is_retried(code: grpc.StatusCode) -> None:
     servicer = Scripted(failures=1, code=code)
     async with scripted_server(servicer) as port, connect(f"127.0.0.1:{port}", retry=FAST) as client:
@@ -232,8 +239,11 @@ def client_python(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     scratch = tmp_path_factory.mktemp("python-client")
     wheels = scratch / "wheels"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    subprocess.run([*pip, "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(wheels),
-                    str(REPO / "clients" / "python")], check=True, capture_output=True)
+    subprocess.run(
+        [*pip, "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(REPO / "clients" / "python")],
+        check=True,
+        capture_output=True,
+    )
     [wheel] = wheels.glob("factmemory_client-*.whl")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(scratch / "venv")], check=True)
     python = scratch / "venv" / "bin" / "python"
@@ -243,22 +253,32 @@ def client_python(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 def test_the_wheel_installs_without_the_servers_dependencies(client_python: Path) -> None:
-    listed = subprocess.run([sys.executable, "-m", "pip", "--python", str(client_python), "list", "--format=json"],
-                            check=True, capture_output=True, text=True).stdout
+    listed = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(client_python), "list", "--format=json"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     installed = {normalized(p["name"]) for p in json.loads(listed)}
     # grpcio requires typing-extensions; nothing of the server (asyncpg, pydantic, openai, numpy, PostgreSQL, ...)
     assert installed == {"factmemory-client", "grpcio", "protobuf", "typing-extensions"}
 
 
-async def test_the_installed_client_talks_to_the_service(client_python: Path, service: Service,
-                                                         llm: ScriptedLLM) -> None:
+async def test_the_installed_client_talks_to_the_service(
+    client_python: Path, service: Service, llm: ScriptedLLM
+) -> None:
     person = Person("Dana")
     llm.on("I live in Berlin", Reply(facts_reply(add_durable("lives in Berlin", "identity"))))
     requests = [person.evaluate("I live in Berlin"), person.list_facts(), person.provide("where do I live?")]
     process = await asyncio.create_subprocess_exec(
-        str(client_python), "-c", USE_THE_SERVICE, str(service.port),
+        str(client_python),
+        "-c",
+        USE_THE_SERVICE,
+        str(service.port),
         *(r.SerializeToString().hex() for r in requests),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 0, stderr.decode()
     answers = json.loads(stdout)

@@ -14,13 +14,22 @@ DECAY = 14.0
 MODIFIER = Weights().modifier
 
 
-def fact(claim: str, kind: Kind = Kind.CURRENT, days: float = 0.0, confidence: float = 0.7,
-         fid: int | None = None) -> Fact:
+def fact(
+    claim: str, kind: Kind = Kind.CURRENT, days: float = 0.0, confidence: float = 0.7, fid: int | None = None
+) -> Fact:
     at = NOW - timedelta(days=days)
-    return Fact(id=uuid.UUID(int=fid if fid is not None else abs(hash(claim)) % 2**64), agent_id=uuid.UUID(int=1),
-                entity_id=uuid.UUID(int=2), kind=kind, category="feeling" if kind is Kind.CURRENT else "identity",
-                claim=claim, confidence=confidence, created_at=at, last_confirmed_at=at,
-                valid_at=at if kind is Kind.CURRENT else None)
+    return Fact(
+        id=uuid.UUID(int=fid if fid is not None else abs(hash(claim)) % 2**64),
+        agent_id=uuid.UUID(int=1),
+        entity_id=uuid.UUID(int=2),
+        kind=kind,
+        category="feeling" if kind is Kind.CURRENT else "identity",
+        claim=claim,
+        confidence=confidence,
+        created_at=at,
+        last_confirmed_at=at,
+        valid_at=at if kind is Kind.CURRENT else None,
+    )
 
 
 def scored(f: Fact, relevance: float) -> ScoredFact:
@@ -28,6 +37,7 @@ def scored(f: Fact, relevance: float) -> ScoredFact:
 
 
 # --- time weight: the design's scenarios ------------------------------------------------------------------
+
 
 def test_current_weights_at_1_14_30_days() -> None:
     for days in (1, 14, 30):
@@ -42,6 +52,7 @@ def test_durable_facts_do_not_decay_at_30_days_or_a_year() -> None:
 
 
 # --- score: relevance first, confidence and age among comparable facts ------------------------------------
+
 
 def test_clearly_relevant_beats_irrelevant_whatever_confidence_and_age() -> None:
     relevant = scored(fact("anxious about the exam", days=30, confidence=0.3), 0.9)

@@ -46,11 +46,19 @@ def replication(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
 
 
 @pytest_asyncio.fixture
-async def replicated(replication: tuple[str, Standby], llm_server: ScriptedLLM, tmp_path: Path
-                     ) -> AsyncIterator[tuple[Service, Standby]]:
+async def replicated(
+    replication: tuple[str, Standby], llm_server: ScriptedLLM, tmp_path: Path
+) -> AsyncIterator[tuple[Service, Standby]]:
     primary_url, standby = replication
-    settings = make_settings(primary_url, llm_server, tmp_path, database_read_url=standby.url,
-                             read_your_writes_s=WINDOW_S, read_retry_s=RETRY_S, metrics_listen="127.0.0.1:0")
+    settings = make_settings(
+        primary_url,
+        llm_server,
+        tmp_path,
+        database_read_url=standby.url,
+        read_your_writes_s=WINDOW_S,
+        read_retry_s=RETRY_S,
+        metrics_listen="127.0.0.1:0",
+    )
     async for service in start_service(settings):
         yield service, standby
 
@@ -74,13 +82,23 @@ async def claims(service: Service, person: Person) -> set[str]:
 
 
 async def add(service: Service, person: Person, claim: str) -> Any:
-    return (await service.stub.AddFact(pb.AddFactRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id, kind=pb.KIND_DURABLE, category="business_role",
-        claim=claim), metadata=REVIEWER)).fact
+    return (
+        await service.stub.AddFact(
+            pb.AddFactRequest(
+                agent_id=person.agent_id,
+                entity_id=person.entity_id,
+                kind=pb.KIND_DURABLE,
+                category="business_role",
+                claim=claim,
+            ),
+            metadata=REVIEWER,
+        )
+    ).fact
 
 
 async def test_reads_go_to_the_replica_and_a_lagging_replica_serves_stale_reads(
-        replicated: tuple[Service, Standby], llm: ScriptedLLM) -> None:
+    replicated: tuple[Service, Standby], llm: ScriptedLLM
+) -> None:
     service, standby = replicated
     assert await standby.is_in_recovery()
     sam = Person()
@@ -104,11 +122,13 @@ async def test_reads_go_to_the_replica_and_a_lagging_replica_serves_stale_reads(
         # After the window the replica answers, and it has not replayed the write: a stale read, by design.
         assert await claims(service, sam) == {"works at Acme"}
         with pytest.raises(Exception) as missing:
-            await service.stub.GetFact(pb.GetFactRequest(agent_id=sam.agent_id, entity_id=sam.entity_id,
-                                                         fact_id=second.id))
+            await service.stub.GetFact(
+                pb.GetFactRequest(agent_id=sam.agent_id, entity_id=sam.entity_id, fact_id=second.id)
+            )
         assert "NOT_FOUND" in str(missing.value)
-        got = await service.stub.GetFact(pb.GetFactRequest(agent_id=sam.agent_id, entity_id=sam.entity_id,
-                                                           fact_id=first.id))
+        got = await service.stub.GetFact(
+            pb.GetFactRequest(agent_id=sam.agent_id, entity_id=sam.entity_id, fact_id=first.id)
+        )
         assert got.fact.claim == "works at Acme"
         # Evaluate reads and writes on the primary only: none of its reads is a replica read.
         replica_reads = sample(service, "factmemory_reads_total", target="replica", reason="")
@@ -127,7 +147,8 @@ async def _seen(service: Service, person: Person, claim: str) -> bool:
 
 
 async def test_a_replica_that_is_down_makes_reads_fall_back_to_the_primary_until_it_is_back(
-        replicated: tuple[Service, Standby]) -> None:
+    replicated: tuple[Service, Standby],
+) -> None:
     service, standby = replicated
     ana = Person("Ana")
     await add(service, ana, "plays the cello")
@@ -142,8 +163,9 @@ async def test_a_replica_that_is_down_makes_reads_fall_back_to_the_primary_until
         assert sample(service, "factmemory_read_replica_up") == 0
         entities = await service.stub.ListEntities(pb.ListEntitiesRequest(agent_id=ana.agent_id))
         assert [e.entity_id for e in entities.entities] == [ana.entity_id]
-        exported = await service.stub.ExportEntity(pb.ExportEntityRequest(agent_id=ana.agent_id,
-                                                                          entity_id=ana.entity_id))
+        exported = await service.stub.ExportEntity(
+            pb.ExportEntityRequest(agent_id=ana.agent_id, entity_id=ana.entity_id)
+        )
         assert exported.json
         assert sample(service, "factmemory_read_fallbacks_total", reason="replica_down") >= 2
         await asyncio.sleep(RETRY_S)
@@ -162,8 +184,11 @@ def test_the_startup_line_names_the_replica_without_its_password(tmp_path: Path)
     from factmemory.app import startup_line
     from factmemory.settings import Settings
 
-    settings = Settings(database_url="postgresql://fm:primary-secret@db1:5432/fm",
-                        database_read_url="postgresql://fm:replica-secret@db2:5433/fm", data_dir=tmp_path)
+    settings = Settings(
+        database_url="postgresql://fm:primary-secret@db1:5432/fm",
+        database_read_url="postgresql://fm:replica-secret@db2:5433/fm",
+        data_dir=tmp_path,
+    )
     line = startup_line(settings, "127.0.0.1:1")
     assert "database=db1:5432/fm reads=db2:5433/fm " in line
     assert "secret" not in line

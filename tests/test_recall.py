@@ -19,8 +19,14 @@ def test_short_recall_run_reports_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "recall.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tools"), env.get("PYTHONPATH", "")]))
-    run = subprocess.run([sys.executable, "-m", "factmemory_tools.recall", "--short", "--json", str(out)],
-                         capture_output=True, text=True, timeout=600, env=env, cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-m", "factmemory_tools.recall", "--short", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        cwd=tmp_path,
+    )
     assert run.returncode == 0, run.stderr[-4000:]
     assert "| variant | ranking | recall@12" in run.stdout and "Ablation" in run.stdout
     report = json.loads(out.read_text())

@@ -42,11 +42,22 @@ from tests.test_operations import run_cli
 POLICY = RetentionPolicy()  # the defaults: floor 0.02, 7 stale days, 14-day decay, deletion off
 
 
-def fact(kind: Kind = Kind.CURRENT, confidence: float = 0.7, at: datetime = NOW, category: str = "feeling",
-         **fields: str) -> Fact:
-    return Fact(id=uuid.uuid4(), agent_id=uuid.uuid4(), entity_id=uuid.uuid4(), kind=kind, category=category,
-                claim="a claim", structured_fields=dict(fields), confidence=confidence, created_at=at,
-                last_confirmed_at=at, valid_at=at if kind is Kind.CURRENT else None)
+def fact(
+    kind: Kind = Kind.CURRENT, confidence: float = 0.7, at: datetime = NOW, category: str = "feeling", **fields: str
+) -> Fact:
+    return Fact(
+        id=uuid.uuid4(),
+        agent_id=uuid.uuid4(),
+        entity_id=uuid.uuid4(),
+        kind=kind,
+        category=category,
+        claim="a claim",
+        structured_fields=dict(fields),
+        confidence=confidence,
+        created_at=at,
+        last_confirmed_at=at,
+        valid_at=at if kind is Kind.CURRENT else None,
+    )
 
 
 # --- pure decisions ------------------------------------------------------------------------------------------
@@ -83,9 +94,17 @@ def test_a_plan_is_not_stale_before_its_date_and_is_past_after_its_last_day() ->
     assert plan_is_past(trip, datetime(2027, 3, 6, tzinfo=UTC))
 
 
-@pytest.mark.parametrize("value, day", [("2026-11-27", "2026-11-27"), ("2026-11-27T10:00:00Z", "2026-11-27"),
-                                        ("2026-11-27/2026-11-29", "2026-11-29"), ("next Friday", None),
-                                        ("", None), ("2026-02-30", None)])
+@pytest.mark.parametrize(
+    "value, day",
+    [
+        ("2026-11-27", "2026-11-27"),
+        ("2026-11-27T10:00:00Z", "2026-11-27"),
+        ("2026-11-27/2026-11-29", "2026-11-29"),
+        ("next Friday", None),
+        ("", None),
+        ("2026-02-30", None),
+    ],
+)
 def test_a_plan_date_is_read_only_when_it_is_an_iso_date(value: str, day: str | None) -> None:
     until = scheduled_until(fact(category="schedule_context", date=value))
     assert (None if until is None else until.isoformat()) == day
@@ -102,16 +121,18 @@ def test_the_provider_says_a_plan_is_upcoming_then_past() -> None:
 def test_the_prompt_asks_for_the_resolved_date_of_a_plan() -> None:
     message = ChatMessage(id="m1", name="Sam", text="traveling to Tokyo next week", created_at=NOW)
     prompt = build_prompt(message, [], [], [], frozenset(Item), limits=LIMITS)
-    assert ("schedule_context (near-term plans; field date, or until for a range: ISO date resolved from the "
-            "message time)") in prompt.system + prompt.user
+    assert (
+        "schedule_context (near-term plans; field date, or until for a range: ISO date resolved from the message time)"
+    ) in prompt.system + prompt.user
 
 
 # --- on the database -----------------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
-async def own(pg_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory
-              ) -> AsyncIterator[tuple[Service, str]]:
+async def own(
+    pg_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[tuple[Service, str]]:
     """A service on a database of its own: a sweep covers every agent of its database."""
     name = f"retention_{uuid.uuid4().hex[:12]}"
     admin = await asyncpg.connect(pg_url)
@@ -125,8 +146,9 @@ async def own(pg_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.Tem
         await admin.close()
 
 
-async def learn(svc: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, object],
-                when: datetime = NOW) -> pb.EvaluateResponse:
+async def learn(
+    svc: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, object], when: datetime = NOW
+) -> pb.EvaluateResponse:
     llm.on(text, Reply(facts_reply(*ops)))
     response: pb.EvaluateResponse = await svc.stub.Evaluate(person.evaluate(text, when))
     return response
@@ -148,13 +170,16 @@ def claims(response: pb.ProvideResponse) -> list[str]:
 
 
 async def test_a_stale_current_fact_leaves_ranking_and_the_prompt_then_is_deleted_with_its_history_kept(
-        own: tuple[Service, str], llm: ScriptedLLM) -> None:
+    own: tuple[Service, str], llm: ScriptedLLM
+) -> None:
     svc, _ = own
     person = Person()
-    await learn(svc, llm, person, "stale: I had a headache", add_current("has a headache", "physical_state"),
-                when=days_ago(80))
-    await learn(svc, llm, person, "durable: I live in Lisbon", add_durable("lives in Lisbon", "identity"),
-                when=days_ago(400))
+    await learn(
+        svc, llm, person, "stale: I had a headache", add_current("has a headache", "physical_state"), when=days_ago(80)
+    )
+    await learn(
+        svc, llm, person, "durable: I live in Lisbon", add_durable("lives in Lisbon", "identity"), when=days_ago(400)
+    )
     await learn(svc, llm, person, "fresh: I am tired", add_current("is tired today", "physical_state"))
     before = await svc.stub.Provide(person.provide("how are you"))
     assert set(claims(before)) == {"has a headache", "lives in Lisbon", "is tired today"}
@@ -197,12 +222,19 @@ async def test_a_stale_current_fact_leaves_ranking_and_the_prompt_then_is_delete
     assert await svc.deps.store.list_facts(agent, entity, Kind.DURABLE, None, 10)  # durable untouched
 
 
-async def test_the_same_claim_said_again_after_its_archive_is_a_new_live_fact(own: tuple[Service, str],
-                                                                              llm: ScriptedLLM) -> None:
+async def test_the_same_claim_said_again_after_its_archive_is_a_new_live_fact(
+    own: tuple[Service, str], llm: ScriptedLLM
+) -> None:
     svc, _ = own
     person = Person()
-    await learn(svc, llm, person, "again: back pain in spring", add_current("has back pain", "physical_state"),
-                when=days_ago(100))
+    await learn(
+        svc,
+        llm,
+        person,
+        "again: back pain in spring",
+        add_current("has back pain", "physical_state"),
+        when=days_ago(100),
+    )
     assert (await sweep(PostgresRetention(svc.pool), POLICY, NOW, NullTelemetry())).archived_facts >= 1
     assert "has back pain" not in claims(await svc.stub.Provide(person.provide("how is your back")))
     again = await learn(svc, llm, person, "again: back pain today", add_current("has back pain", "physical_state"))
@@ -212,31 +244,52 @@ async def test_the_same_claim_said_again_after_its_archive_is_a_new_live_fact(ow
     assert len(listed) == 2  # the archived one is still listed
 
 
-async def test_archiving_closes_the_open_possible_duplicate_pairs_of_the_fact(own: tuple[Service, str],
-                                                                             llm: ScriptedLLM) -> None:
+async def test_archiving_closes_the_open_possible_duplicate_pairs_of_the_fact(
+    own: tuple[Service, str], llm: ScriptedLLM
+) -> None:
     svc, _ = own
     person = Person()
-    old = await learn(svc, llm, person, "pair: nervous in May", add_current("is nervous about the move", "feeling"),
-                      when=days_ago(120))
+    old = await learn(
+        svc,
+        llm,
+        person,
+        "pair: nervous in May",
+        add_current("is nervous about the move", "feeling"),
+        when=days_ago(120),
+    )
     new = await learn(svc, llm, person, "pair: nervous now", add_current("is anxious about moving", "feeling"))
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
     first, second = sorted([uuid.UUID(old.ops[0].fact.id), uuid.UUID(new.ops[0].fact.id)])
     async with svc.pool.acquire() as conn:
-        await conn.execute("INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, "
-                           "evidence_message_id, created_at) VALUES ($1, $2, $3, $4, 0.9, 'm', $5) "
-                           "ON CONFLICT DO NOTHING", agent, entity, first, second, NOW)
+        await conn.execute(
+            "INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, "
+            "evidence_message_id, created_at) VALUES ($1, $2, $3, $4, 0.9, 'm', $5) "
+            "ON CONFLICT DO NOTHING",
+            agent,
+            entity,
+            first,
+            second,
+            NOW,
+        )
     assert (await sweep(PostgresRetention(svc.pool), POLICY, NOW, NullTelemetry())).archived_facts >= 1
     async with svc.pool.acquire() as conn:
-        status = await conn.fetchval("SELECT status FROM possible_duplicates WHERE fact_id = $1 AND other_fact_id = $2",
-                                     first, second)
+        status = await conn.fetchval(
+            "SELECT status FROM possible_duplicates WHERE fact_id = $1 AND other_fact_id = $2", first, second
+        )
     assert status == "closed"  # the model is no longer asked about a fact it cannot see
 
 
 async def test_a_fact_confirmed_after_the_scan_is_not_archived(own: tuple[Service, str], llm: ScriptedLLM) -> None:
     svc, _ = own
     person = Person()
-    await learn(svc, llm, person, "race: stressed about work", add_current("is stressed about work", "feeling"),
-                when=days_ago(90))
+    await learn(
+        svc,
+        llm,
+        person,
+        "race: stressed about work",
+        add_current("is stressed about work", "feeling"),
+        when=days_ago(90),
+    )
     store = PostgresRetention(svc.pool)
     scanned = [f for f in await store.stale_candidates(NOW, None, 10_000) if str(f.entity_id) == person.entity_id]
     assert len(scanned) == 1
@@ -248,8 +301,13 @@ async def test_a_fact_confirmed_after_the_scan_is_not_archived(own: tuple[Servic
 async def test_a_past_plan_is_presented_as_past(own: tuple[Service, str], llm: ScriptedLLM) -> None:
     svc, _ = own
     person = Person()
-    await learn(svc, llm, person, "plan: traveling to Tokyo next week",
-                add_current("is traveling to Tokyo", "schedule_context", date="2026-11-27"))
+    await learn(
+        svc,
+        llm,
+        person,
+        "plan: traveling to Tokyo next week",
+        add_current("is traveling to Tokyo", "schedule_context", date="2026-11-27"),
+    )
     upcoming = await svc.stub.Provide(person.provide("any plans?", now=NOW + timedelta(days=2)))
     assert "is traveling to Tokyo (planned for 2026-11-27)" in upcoming.text
     past = await svc.stub.Provide(person.provide("any plans?", now=NOW + timedelta(days=8)))
@@ -257,8 +315,9 @@ async def test_a_past_plan_is_presented_as_past(own: tuple[Service, str], llm: S
     assert "(planned for" not in past.text
 
 
-async def test_evaluations_past_the_window_keep_only_what_idempotency_needs(own: tuple[Service, str],
-                                                                          llm: ScriptedLLM) -> None:
+async def test_evaluations_past_the_window_keep_only_what_idempotency_needs(
+    own: tuple[Service, str], llm: ScriptedLLM
+) -> None:
     svc, _ = own
     person = Person()
     old = person.evaluate("window: I like green tea", NOW)
@@ -269,16 +328,17 @@ async def test_evaluations_past_the_window_keep_only_what_idempotency_needs(own:
     recent = await svc.stub.Evaluate(recent_request)
     assert len(first.ops) == 1 and len(recent.ops) == 1
     async with svc.pool.acquire() as conn:
-        await conn.execute("UPDATE evaluations SET created_at = $2 WHERE message_id = $1", old.message.id,
-                           NOW - timedelta(days=31))
+        await conn.execute(
+            "UPDATE evaluations SET created_at = $2 WHERE message_id = $1", old.message.id, NOW - timedelta(days=31)
+        )
     metrics = PrometheusTelemetry()
     counts = await sweep(PostgresRetention(svc.pool), POLICY, NOW, metrics)
     assert counts.reduced_evaluations == 1
-    assert metrics.registry.get_sample_value("factmemory_retention_rows_total",
-                                             {"what": "reduced_evaluations"}) == 1
+    assert metrics.registry.get_sample_value("factmemory_retention_rows_total", {"what": "reduced_evaluations"}) == 1
     async with svc.pool.acquire() as conn:
-        row = await conn.fetchrow("SELECT entity_id, result, prompt_tokens FROM evaluations WHERE message_id = $1",
-                                  old.message.id)
+        row = await conn.fetchrow(
+            "SELECT entity_id, result, prompt_tokens FROM evaluations WHERE message_id = $1", old.message.id
+        )
     assert str(row["entity_id"]) == person.entity_id and row["prompt_tokens"] > 0
     assert "ops" not in row["result"] and len(json.dumps(row["result"])) < 100
 
@@ -290,27 +350,35 @@ async def test_evaluations_past_the_window_keep_only_what_idempotency_needs(own:
     assert again.replayed and len(again.ops) == 1  # inside the window: the stored result
 
 
-async def test_old_resolved_candidates_leave_the_any_status_queue_but_are_kept(own: tuple[Service, str],
-                                                                             llm: ScriptedLLM) -> None:
+async def test_old_resolved_candidates_leave_the_any_status_queue_but_are_kept(
+    own: tuple[Service, str], llm: ScriptedLLM
+) -> None:
     svc, _ = own
     person = Person()
     await learn(svc, llm, person, "queue: I live in Berlin", add_durable("lives in Berlin", "identity"))
-    first = await learn(svc, llm, person, "queue: I moved to Rome",
-                        change("contradict", "D1", "moved", proposed_claim="lives in Rome"))
-    second = await learn(svc, llm, person, "queue: actually Paris",
-                         change("contradict", "D1", "moved", proposed_claim="lives in Paris"))
+    first = await learn(
+        svc, llm, person, "queue: I moved to Rome", change("contradict", "D1", "moved", proposed_claim="lives in Rome")
+    )
+    second = await learn(
+        svc, llm, person, "queue: actually Paris", change("contradict", "D1", "moved", proposed_claim="lives in Paris")
+    )
     resolved, pending = first.ops[0].candidate_id, second.ops[0].candidate_id
-    await svc.stub.ResolveCandidate(pb.ResolveCandidateRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=resolved,
-        resolution=pb.RESOLUTION_REJECT))
+    await svc.stub.ResolveCandidate(
+        pb.ResolveCandidateRequest(
+            agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=resolved, resolution=pb.RESOLUTION_REJECT
+        )
+    )
     async with svc.pool.acquire() as conn:
-        await conn.execute("UPDATE fact_candidates SET resolved_at = $2 WHERE id = $1", uuid.UUID(resolved),
-                           NOW - timedelta(days=91))
+        await conn.execute(
+            "UPDATE fact_candidates SET resolved_at = $2 WHERE id = $1", uuid.UUID(resolved), NOW - timedelta(days=91)
+        )
 
-    def listed(status: pb.CandidateStatus = pb.CANDIDATE_STATUS_UNSPECIFIED, any_status: bool = False
-               ) -> pb.ListCandidatesRequest:
-        return pb.ListCandidatesRequest(agent_id=person.agent_id, entity_id=person.entity_id, status=status,
-                                        any_status=any_status)
+    def listed(
+        status: pb.CandidateStatus = pb.CANDIDATE_STATUS_UNSPECIFIED, any_status: bool = False
+    ) -> pb.ListCandidatesRequest:
+        return pb.ListCandidatesRequest(
+            agent_id=person.agent_id, entity_id=person.entity_id, status=status, any_status=any_status
+        )
 
     assert {c.id for c in (await svc.stub.ListCandidates(listed(any_status=True))).candidates} == {resolved, pending}
     counts = await sweep(PostgresRetention(svc.pool), POLICY, NOW, NullTelemetry())
@@ -321,8 +389,9 @@ async def test_old_resolved_candidates_leave_the_any_status_queue_but_are_kept(o
     assert [c.id for c in kept.candidates] == [resolved]  # asked for by status, it is still there
 
 
-async def test_the_background_sweep_runs_every_interval_until_cancelled(own: tuple[Service, str],
-                                                                       llm: ScriptedLLM) -> None:
+async def test_the_background_sweep_runs_every_interval_until_cancelled(
+    own: tuple[Service, str], llm: ScriptedLLM
+) -> None:
     svc, _ = own
     person = Person()
     await learn(svc, llm, person, "background: I feel sad", add_current("feels sad", "feeling"), when=days_ago(70))
@@ -342,15 +411,21 @@ async def test_the_background_sweep_runs_every_interval_until_cancelled(own: tup
     assert "feels sad" not in claims(provided)
 
 
-async def test_prune_runs_once_and_prints_the_counts(own: tuple[Service, str], llm: ScriptedLLM,
-                                                     tmp_path: Path) -> None:
+async def test_prune_runs_once_and_prints_the_counts(
+    own: tuple[Service, str], llm: ScriptedLLM, tmp_path: Path
+) -> None:
     svc, url = own
     person = Person()
     # Far enough back that the machine's clock (not the fixed one) finds it stale too.
-    await learn(svc, llm, person, "prune: I had the flu", add_current("has the flu", "physical_state"),
-                when=datetime(2026, 1, 5, tzinfo=UTC))
-    result = await asyncio.to_thread(run_cli, "prune", FACTMEMORY_DATABASE_URL=url,
-                                     FACTMEMORY_DATA_DIR=str(tmp_path))
+    await learn(
+        svc,
+        llm,
+        person,
+        "prune: I had the flu",
+        add_current("has the flu", "physical_state"),
+        when=datetime(2026, 1, 5, tzinfo=UTC),
+    )
+    result = await asyncio.to_thread(run_cli, "prune", FACTMEMORY_DATABASE_URL=url, FACTMEMORY_DATA_DIR=str(tmp_path))
     assert result.returncode == 0, result.stderr
     line = result.stdout.strip().splitlines()[-1]
     assert line.startswith("pruned: archived facts ") and "reduced evaluations" in line, line

@@ -18,8 +18,15 @@ from tests.support.llm_stub import Reply, ScriptedLLM
 ALICE = (("x-factmemory-reviewer", "alice@example.org"),)
 
 
-async def learn(service: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, object],
-                message_id: str | None = None, when: datetime = NOW) -> pb.EvaluateResponse:
+async def learn(
+    service: Service,
+    llm: ScriptedLLM,
+    person: Person,
+    text: str,
+    *ops: dict[str, object],
+    message_id: str | None = None,
+    when: datetime = NOW,
+) -> pb.EvaluateResponse:
     llm.on(text, Reply(facts_reply(*ops)))
     response: pb.EvaluateResponse = await service.stub.Evaluate(person.evaluate(text, when, message_id))
     return response
@@ -31,7 +38,8 @@ async def claims(service: Service, person: Person) -> set[str]:
 
 async def get_fact(service: Service, person: Person, fact_id: str) -> pb.GetFactResponse:
     response: pb.GetFactResponse = await service.stub.GetFact(
-        pb.GetFactRequest(agent_id=person.agent_id, entity_id=person.entity_id, fact_id=fact_id))
+        pb.GetFactRequest(agent_id=person.agent_id, entity_id=person.entity_id, fact_id=fact_id)
+    )
     return response
 
 
@@ -39,11 +47,15 @@ def actions(response: pb.GetFactResponse) -> list[str]:
     return [pb.HistoryAction.Name(h.action).removeprefix("HISTORY_ACTION_").lower() for h in response.history]
 
 
-async def resolve(service: Service, person: Person, candidate_id: str, resolution: pb.Resolution
-                  ) -> pb.ResolveCandidateResponse:
-    response: pb.ResolveCandidateResponse = await service.stub.ResolveCandidate(pb.ResolveCandidateRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=candidate_id, resolution=resolution),
-        metadata=ALICE)
+async def resolve(
+    service: Service, person: Person, candidate_id: str, resolution: pb.Resolution
+) -> pb.ResolveCandidateResponse:
+    response: pb.ResolveCandidateResponse = await service.stub.ResolveCandidate(
+        pb.ResolveCandidateRequest(
+            agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=candidate_id, resolution=resolution
+        ),
+        metadata=ALICE,
+    )
     return response
 
 
@@ -54,13 +66,27 @@ async def code_of(call: Any) -> grpc.StatusCode:
     return code
 
 
-async def berlin_then_tokyo(service: Service, llm: ScriptedLLM, person: Person, message_id: str | None = None,
-                           when: datetime = NOW) -> tuple[str, str]:
+async def berlin_then_tokyo(
+    service: Service, llm: ScriptedLLM, person: Person, message_id: str | None = None, when: datetime = NOW
+) -> tuple[str, str]:
     """A stored 'lives in Berlin' and a pending contradiction; returns (fact id, candidate id)."""
-    first = await learn(service, llm, person, "I live in Berlin", add_durable("lives in Berlin", "identity"),
-                        message_id=message_id, when=when)
-    second = await learn(service, llm, person, "actually I moved to Tokyo",
-                         change("contradict", "D1", "moved", "lives in Tokyo"), when=when)
+    first = await learn(
+        service,
+        llm,
+        person,
+        "I live in Berlin",
+        add_durable("lives in Berlin", "identity"),
+        message_id=message_id,
+        when=when,
+    )
+    second = await learn(
+        service,
+        llm,
+        person,
+        "actually I moved to Tokyo",
+        change("contradict", "D1", "moved", "lives in Tokyo"),
+        when=when,
+    )
     return first.ops[0].fact.id, second.ops[0].candidate_id
 
 
@@ -103,10 +129,16 @@ async def test_export_includes_history_and_forget_erases_it(service: Service, ll
     assert '"action": "contradicted"' in exported and '"action": "created"' in exported
     await service.stub.ForgetEntity(pb.ForgetEntityRequest(**scope))
     async with service.pool.acquire() as conn:
-        left = await conn.fetchval("SELECT count(*) FROM fact_history WHERE agent_id = $1 AND entity_id = $2",
-                                   UUID(person.agent_id), UUID(person.entity_id))
-        names = await conn.fetchval("SELECT count(*) FROM entities WHERE agent_id = $1 AND entity_id = $2",
-                                    UUID(person.agent_id), UUID(person.entity_id))
+        left = await conn.fetchval(
+            "SELECT count(*) FROM fact_history WHERE agent_id = $1 AND entity_id = $2",
+            UUID(person.agent_id),
+            UUID(person.entity_id),
+        )
+        names = await conn.fetchval(
+            "SELECT count(*) FROM entities WHERE agent_id = $1 AND entity_id = $2",
+            UUID(person.agent_id),
+            UUID(person.entity_id),
+        )
     assert left == 0 and names == 0
 
 
@@ -116,18 +148,28 @@ async def test_export_includes_history_and_forget_erases_it(service: Service, ll
 async def test_add_update_delete_by_hand(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     scope: dict[str, Any] = {"agent_id": person.agent_id, "entity_id": person.entity_id}
-    added = (await service.stub.AddFact(pb.AddFactRequest(
-        **scope, kind=pb.KIND_DURABLE, category="health", claim="allergic to penicillin"), metadata=ALICE)).fact
+    added = (
+        await service.stub.AddFact(
+            pb.AddFactRequest(**scope, kind=pb.KIND_DURABLE, category="health", claim="allergic to penicillin"),
+            metadata=ALICE,
+        )
+    ).fact
     assert added.verification_status == pb.VERIFICATION_STATUS_CONFIRMED
     provided = await service.stub.Provide(person.provide("which medicine can I take?"))
     assert "allergic to penicillin" in provided.text
-    updated = (await service.stub.UpdateFact(pb.UpdateFactRequest(
-        **scope, fact_id=added.id, claim="allergic to amoxicillin", confidence=0.95), metadata=ALICE)).fact
+    updated = (
+        await service.stub.UpdateFact(
+            pb.UpdateFactRequest(**scope, fact_id=added.id, claim="allergic to amoxicillin", confidence=0.95),
+            metadata=ALICE,
+        )
+    ).fact
     assert updated.claim == "allergic to amoxicillin" and list(updated.previous_claims) == ["allergic to penicillin"]
     async with service.pool.acquire() as conn:
         distance = await conn.fetchval(
-            "SELECT embedding <=> $2 FROM facts WHERE id = $1", UUID(added.id),
-            (await service.deps.embedder.passages(["allergic to amoxicillin"]))[0])
+            "SELECT embedding <=> $2 FROM facts WHERE id = $1",
+            UUID(added.id),
+            (await service.deps.embedder.passages(["allergic to amoxicillin"]))[0],
+        )
     assert distance < 1e-3  # re-embedded with the new claim
     await service.stub.DeleteFact(pb.DeleteFactRequest(**scope, fact_id=added.id), metadata=ALICE)
     assert await claims(service, person) == set()
@@ -144,8 +186,9 @@ async def test_edits_validate_their_input(service: Service) -> None:
         service.stub.AddFact(pb.AddFactRequest(**scope, kind=pb.KIND_DURABLE, category="feeling", claim="x")),
         service.stub.AddFact(pb.AddFactRequest(**scope, kind=pb.KIND_UNSPECIFIED, category="health", claim="x")),
         service.stub.AddFact(pb.AddFactRequest(**scope, kind=pb.KIND_DURABLE, category="health", claim="  ")),
-        service.stub.AddFact(pb.AddFactRequest(**scope, kind=pb.KIND_DURABLE, category="health", claim="x",
-                                               confidence=1.5)),
+        service.stub.AddFact(
+            pb.AddFactRequest(**scope, kind=pb.KIND_DURABLE, category="health", claim="x", confidence=1.5)
+        ),
         service.stub.UpdateFact(pb.UpdateFactRequest(**scope, fact_id=person.entity_id)),
         service.stub.GetFact(pb.GetFactRequest(**scope, fact_id="not-a-uuid")),
     ]
@@ -165,13 +208,15 @@ async def test_ids_of_another_scope_are_not_found(service: Service, llm: Scripte
             service.stub.GetFact(pb.GetFactRequest(**scope, fact_id=fact_id)),
             service.stub.UpdateFact(pb.UpdateFactRequest(**scope, fact_id=fact_id, claim="lives in Paris")),
             service.stub.DeleteFact(pb.DeleteFactRequest(**scope, fact_id=fact_id)),
-            service.stub.ResolveCandidate(pb.ResolveCandidateRequest(**scope, candidate_id=candidate_id,
-                                                                     resolution=pb.RESOLUTION_KEEP_BOTH)),
+            service.stub.ResolveCandidate(
+                pb.ResolveCandidateRequest(**scope, candidate_id=candidate_id, resolution=pb.RESOLUTION_KEEP_BOTH)
+            ),
         ]
         for call in calls:
             assert await code_of(call) == grpc.StatusCode.NOT_FOUND
-        queue = await service.stub.ListCandidates(pb.ListCandidatesRequest(agent_id=intruder.agent_id,
-                                                                           entity_id=intruder.entity_id))
+        queue = await service.stub.ListCandidates(
+            pb.ListCandidatesRequest(agent_id=intruder.agent_id, entity_id=intruder.entity_id)
+        )
         assert list(queue.candidates) == []
     other_queue = await service.stub.ListCandidates(pb.ListCandidatesRequest(agent_id=other_agent.agent_id))
     assert list(other_queue.candidates) == []
@@ -195,28 +240,34 @@ async def test_agent_wide_queue_is_oldest_first_filtered_and_paged(service: Serv
     seen: list[str] = []
     token = ""
     while True:
-        page = await service.stub.ListCandidates(pb.ListCandidatesRequest(agent_id=agent, page_size=2,
-                                                                          page_token=token))
+        page = await service.stub.ListCandidates(
+            pb.ListCandidatesRequest(agent_id=agent, page_size=2, page_token=token)
+        )
         assert len(page.candidates) <= 2
         seen.extend(c.id for c in page.candidates)
         token = page.next_page_token
         if not token:
             break
     assert seen == expected
-    only_dedup = await service.stub.ListCandidates(pb.ListCandidatesRequest(
-        agent_id=agent, source=pb.CANDIDATE_SOURCE_DEDUP_CONFLICT))
+    only_dedup = await service.stub.ListCandidates(
+        pb.ListCandidatesRequest(agent_id=agent, source=pb.CANDIDATE_SOURCE_DEDUP_CONFLICT)
+    )
     assert [c.id for c in only_dedup.candidates] == [conflict.ops[0].candidate_id]
     await resolve(service, people[2], expected[1], pb.RESOLUTION_REJECT)
-    rejected = await service.stub.ListCandidates(pb.ListCandidatesRequest(
-        agent_id=agent, status=pb.CANDIDATE_STATUS_REJECTED))
+    rejected = await service.stub.ListCandidates(
+        pb.ListCandidatesRequest(agent_id=agent, status=pb.CANDIDATE_STATUS_REJECTED)
+    )
     assert [(c.id, c.resolution, c.resolved_by) for c in rejected.candidates] == [
-        (expected[1], pb.RESOLUTION_REJECT, "reviewer:alice@example.org")]
+        (expected[1], pb.RESOLUTION_REJECT, "reviewer:alice@example.org")
+    ]
     pending = await service.stub.ListCandidates(pb.ListCandidatesRequest(agent_id=agent))
     assert expected[1] not in [c.id for c in pending.candidates] and len(pending.candidates) == 3
     everything = await service.stub.ListCandidates(pb.ListCandidatesRequest(agent_id=agent, any_status=True))
     assert len(everything.candidates) == 4
-    assert await code_of(service.stub.ListCandidates(pb.ListCandidatesRequest(
-        agent_id=agent, page_token="garbage"))) == grpc.StatusCode.INVALID_ARGUMENT
+    assert (
+        await code_of(service.stub.ListCandidates(pb.ListCandidatesRequest(agent_id=agent, page_token="garbage")))
+        == grpc.StatusCode.INVALID_ARGUMENT
+    )
 
 
 async def test_entities_list_names_counts_and_pages(service: Service, llm: ScriptedLLM) -> None:
@@ -227,12 +278,16 @@ async def test_entities_list_names_counts_and_pages(service: Service, llm: Scrip
     listed = await service.stub.ListEntities(pb.ListEntitiesRequest(agent_id=agent))
     by_id = {e.entity_id: e for e in listed.entities}
     assert set(by_id) == {ann.entity_id, bob.entity_id}
-    assert (by_id[ann.entity_id].name, by_id[ann.entity_id].durable_facts,
-            by_id[ann.entity_id].pending_candidates) == ("Ann Lee", 1, 1)
+    assert (by_id[ann.entity_id].name, by_id[ann.entity_id].durable_facts, by_id[ann.entity_id].pending_candidates) == (
+        "Ann Lee",
+        1,
+        1,
+    )
     assert (by_id[bob.entity_id].current_facts, by_id[bob.entity_id].pending_candidates) == (1, 0)
     first = await service.stub.ListEntities(pb.ListEntitiesRequest(agent_id=agent, page_size=1))
-    second = await service.stub.ListEntities(pb.ListEntitiesRequest(agent_id=agent, page_size=1,
-                                                                    page_token=first.next_page_token))
+    second = await service.stub.ListEntities(
+        pb.ListEntitiesRequest(agent_id=agent, page_size=1, page_token=first.next_page_token)
+    )
     assert first.next_page_token and not second.next_page_token
     assert [first.entities[0].entity_id, second.entities[0].entity_id] == [e.entity_id for e in listed.entities]
     by_name = await service.stub.ListEntities(pb.ListEntitiesRequest(agent_id=agent, query="ann"))
@@ -264,9 +319,19 @@ async def test_contradiction_rejected_is_one_history_entry(service: Service, llm
     resolved = await resolve(service, person, candidate_id, pb.RESOLUTION_REJECT)
     assert resolved.fact.claim == "lives in Berlin" and resolved.candidate.status == pb.CANDIDATE_STATUS_REJECTED
     assert actions(await get_fact(service, person, fact_id)) == ["created", "contradicted", "candidate_rejected"]
-    assert await code_of(service.stub.ResolveCandidate(pb.ResolveCandidateRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=candidate_id,
-        resolution=pb.RESOLUTION_ACCEPT))) == grpc.StatusCode.FAILED_PRECONDITION
+    assert (
+        await code_of(
+            service.stub.ResolveCandidate(
+                pb.ResolveCandidateRequest(
+                    agent_id=person.agent_id,
+                    entity_id=person.entity_id,
+                    candidate_id=candidate_id,
+                    resolution=pb.RESOLUTION_ACCEPT,
+                )
+            )
+        )
+        == grpc.StatusCode.FAILED_PRECONDITION
+    )
 
 
 async def coffee_conflict(service: Service, llm: ScriptedLLM, person: Person) -> tuple[str, str, str]:
@@ -276,14 +341,19 @@ async def coffee_conflict(service: Service, llm: ScriptedLLM, person: Person) ->
     return old.ops[0].fact.id, new.ops[0].fact.id, new.ops[0].candidate_id
 
 
-@pytest.mark.parametrize(("resolution", "left", "old_action"), [
-    (pb.RESOLUTION_KEEP_NEW, {"hates coffee"}, "candidate_accepted"),
-    (pb.RESOLUTION_KEEP_OLD, {"loves coffee"}, "candidate_rejected"),
-    (pb.RESOLUTION_MERGE, {"hates coffee"}, "merged"),
-    (pb.RESOLUTION_KEEP_BOTH, {"loves coffee", "hates coffee"}, "kept_both"),
-], ids=["keep_new", "keep_old", "merge", "keep_both"])
-async def test_dedup_conflict_resolutions(service: Service, llm: ScriptedLLM, resolution: pb.Resolution, left: set[str],
-                                          old_action: str) -> None:
+@pytest.mark.parametrize(
+    ("resolution", "left", "old_action"),
+    [
+        (pb.RESOLUTION_KEEP_NEW, {"hates coffee"}, "candidate_accepted"),
+        (pb.RESOLUTION_KEEP_OLD, {"loves coffee"}, "candidate_rejected"),
+        (pb.RESOLUTION_MERGE, {"hates coffee"}, "merged"),
+        (pb.RESOLUTION_KEEP_BOTH, {"loves coffee", "hates coffee"}, "kept_both"),
+    ],
+    ids=["keep_new", "keep_old", "merge", "keep_both"],
+)
+async def test_dedup_conflict_resolutions(
+    service: Service, llm: ScriptedLLM, resolution: pb.Resolution, left: set[str], old_action: str
+) -> None:
     person = Person()
     old_id, new_id, candidate_id = await coffee_conflict(service, llm, person)
     await resolve(service, person, candidate_id, resolution)
@@ -300,28 +370,32 @@ async def test_kept_both_are_never_flagged_against_each_other_again(service: Ser
     old_id, new_id, candidate_id = await coffee_conflict(service, llm, person)
     await resolve(service, person, candidate_id, pb.RESOLUTION_KEEP_BOTH)
     async with service.deps.store.turn(UUID(person.agent_id), UUID(person.entity_id)) as turn:
-        again = await turn.insert_candidate(UUID(old_id), "hates coffee", "again", "dedup_conflict", "m",
-                                            NOW, UUID(new_id))
-        other = await turn.insert_candidate(UUID(old_id), "adores tea", "other", "dedup_conflict", "m",
-                                            NOW, None)
+        again = await turn.insert_candidate(
+            UUID(old_id), "hates coffee", "again", "dedup_conflict", "m", NOW, UUID(new_id)
+        )
+        other = await turn.insert_candidate(UUID(old_id), "adores tea", "other", "dedup_conflict", "m", NOW, None)
     assert again is None and other is not None
 
 
-async def test_legacy_decision_reject_of_a_dedup_conflict_drops_the_new_fact(service: Service,
-                                                                             llm: ScriptedLLM) -> None:
+async def test_legacy_decision_reject_of_a_dedup_conflict_drops_the_new_fact(
+    service: Service, llm: ScriptedLLM
+) -> None:
     person = Person()
     _, _, candidate_id = await coffee_conflict(service, llm, person)
-    await service.stub.ResolveCandidate(pb.ResolveCandidateRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=candidate_id,
-        decision=pb.DECISION_REJECT))
+    await service.stub.ResolveCandidate(
+        pb.ResolveCandidateRequest(
+            agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=candidate_id, decision=pb.DECISION_REJECT
+        )
+    )
     assert await claims(service, person) == {"loves coffee"}
 
 
 async def test_resolution_that_does_not_apply_is_invalid(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     _, candidate_id = await berlin_then_tokyo(service, llm, person)
-    assert await code_of(resolve(service, person, candidate_id, pb.RESOLUTION_MERGE)) == \
-        grpc.StatusCode.INVALID_ARGUMENT
+    assert (
+        await code_of(resolve(service, person, candidate_id, pb.RESOLUTION_MERGE)) == grpc.StatusCode.INVALID_ARGUMENT
+    )
     assert await claims(service, person) == {"lives in Berlin"}
 
 
@@ -332,8 +406,10 @@ async def test_provider_marks_a_disputed_fact_until_resolved(service: Service, l
     person = Person()
     _, candidate_id = await berlin_then_tokyo(service, llm, person)
     provided = await service.stub.Provide(person.provide("where do I live?"))
-    assert '- [durable.identity] lives in Berlin (may have changed: "lives in Tokyo", unconfirmed)' in \
-        provided.text.splitlines()
+    assert (
+        '- [durable.identity] lives in Berlin (may have changed: "lives in Tokyo", unconfirmed)'
+        in provided.text.splitlines()
+    )
     assert provided.durable[0].fact.disputed_by == "lives in Tokyo"
     await resolve(service, person, candidate_id, pb.RESOLUTION_REJECT)
     after = await service.stub.Provide(person.provide("where do I live?"))
@@ -343,19 +419,35 @@ async def test_provider_marks_a_disputed_fact_until_resolved(service: Service, l
 # --- 7. imported facts are reclassified on first use ------------------------------------------------------------
 
 
-async def test_a_contradicted_import_takes_the_category_and_kind_the_model_names(service: Service,
-                                                                                 llm: ScriptedLLM) -> None:
+async def test_a_contradicted_import_takes_the_category_and_kind_the_model_names(
+    service: Service, llm: ScriptedLLM
+) -> None:
     from factmemory.domain.models import LegacyFact
     from factmemory.usecases.imports import import_facts
 
     person = Person()
-    legacy = LegacyFact(source_id="eliza-1", agent_id=UUID(person.agent_id), entity_id=UUID(person.entity_id),
-                        text="stressed about the move", created_at=NOW)
+    legacy = LegacyFact(
+        source_id="eliza-1",
+        agent_id=UUID(person.agent_id),
+        entity_id=UUID(person.entity_id),
+        text="stressed about the move",
+        created_at=NOW,
+    )
     report = await import_facts(service.deps, [legacy], "test")
     assert report.imported == 1
-    response = await learn(service, llm, person, "the move went fine, I'm relaxed now",
-                           {"op": "contradict", "fact": "D1", "proposed_claim": "relaxed after the move",
-                            "reason": "move done", "category": "feeling"})
+    response = await learn(
+        service,
+        llm,
+        person,
+        "the move went fine, I'm relaxed now",
+        {
+            "op": "contradict",
+            "fact": "D1",
+            "proposed_claim": "relaxed after the move",
+            "reason": "move done",
+            "category": "feeling",
+        },
+    )
     op = response.ops[0]
     assert op.candidate_id and op.fact.kind == pb.KIND_CURRENT and op.fact.category == "feeling"
     assert actions(await get_fact(service, person, op.fact.id)) == ["imported", "reclassified", "contradicted"]

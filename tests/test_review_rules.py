@@ -76,9 +76,18 @@ def test_dispute_note_is_bounded_and_one_line() -> None:
 
 
 def test_rendered_line_of_a_disputed_fact() -> None:
-    fact = Fact(id=uuid4(), agent_id=uuid4(), entity_id=uuid4(), kind=Kind.DURABLE, category="identity",
-                claim="lives in Berlin", confidence=0.7, created_at=NOW, last_confirmed_at=NOW,
-                disputed_by="moved to Tokyo")
+    fact = Fact(
+        id=uuid4(),
+        agent_id=uuid4(),
+        entity_id=uuid4(),
+        kind=Kind.DURABLE,
+        category="identity",
+        claim="lives in Berlin",
+        confidence=0.7,
+        created_at=NOW,
+        last_confirmed_at=NOW,
+        disputed_by="moved to Tokyo",
+    )
     text = render([ScoredFact(fact=fact, relevance=1, time_weight=1, score=1)], [])
     line = '- [durable.identity] lives in Berlin (may have changed: "moved to Tokyo", unconfirmed)'
     assert text.splitlines()[1] == line
@@ -101,9 +110,19 @@ def test_small_helpers() -> None:
 
 
 def _scored(kind: Kind, category: str, claim: str, disputed_by: str = "") -> ScoredFact:
-    fact = Fact(id=uuid4(), agent_id=uuid4(), entity_id=uuid4(), kind=kind, category=category, claim=claim,
-                confidence=0.7, created_at=NOW, last_confirmed_at=NOW,
-                valid_at=NOW if kind is Kind.CURRENT else None, disputed_by=disputed_by)
+    fact = Fact(
+        id=uuid4(),
+        agent_id=uuid4(),
+        entity_id=uuid4(),
+        kind=kind,
+        category=category,
+        claim=claim,
+        confidence=0.7,
+        created_at=NOW,
+        last_confirmed_at=NOW,
+        valid_at=NOW if kind is Kind.CURRENT else None,
+        disputed_by=disputed_by,
+    )
     return ScoredFact(fact=fact, relevance=1, time_weight=1, score=1)
 
 

@@ -20,8 +20,19 @@ from factmemory.adapters.postgres.database import migrate
 DIMENSIONS = 384
 REFERENCE_TABLES = {"factmemory_meta", "factmemory_migrations"}
 # Every table that holds an agent's data: distributed by agent_id, co-located with facts.
-ENTITY_TABLES = {"facts", "fact_candidates", "fact_history", "kept_pairs", "relationships", "identities",
-                 "evaluations", "entities", "forget_epochs", "possible_duplicates", "entity_revisions"}
+ENTITY_TABLES = {
+    "facts",
+    "fact_candidates",
+    "fact_history",
+    "kept_pairs",
+    "relationships",
+    "identities",
+    "evaluations",
+    "entities",
+    "forget_epochs",
+    "possible_duplicates",
+    "entity_revisions",
+}
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
 
@@ -65,8 +76,9 @@ async def empty_database(pg_url: str) -> AsyncIterator[str]:
         await admin.close()
 
 
-def key_violations(tables: list[asyncpg.Record], keys: list[asyncpg.Record], indexes: list[asyncpg.Record]
-                   ) -> list[str]:
+def key_violations(
+    tables: list[asyncpg.Record], keys: list[asyncpg.Record], indexes: list[asyncpg.Record]
+) -> list[str]:
     """Every way the catalog breaks the sharding rules, one line each (empty: ready to distribute on agent_id)."""
     broken = []
     for t in tables:
@@ -80,8 +92,9 @@ def key_violations(tables: list[asyncpg.Record], keys: list[asyncpg.Record], ind
         elif k["contype"] == "f":
             pairs = dict(zip(k["ordered"], k["ref_cols"], strict=True))
             if k["ref_tab"] in REFERENCE_TABLES or pairs.get("agent_id") != "agent_id":
-                broken.append(f"{k['tab']}.{k['conname']} may cross agents: {k['ordered']} -> "
-                              f"{k['ref_tab']}{k['ref_cols']}")
+                broken.append(
+                    f"{k['tab']}.{k['conname']} may cross agents: {k['ordered']} -> {k['ref_tab']}{k['ref_cols']}"
+                )
     for i in indexes:
         if i["tab"] not in REFERENCE_TABLES and "agent_id" not in i["cols"]:
             broken.append(f"unique index {i['idx']} on {i['tab']} does not include agent_id: {i['cols']}")
@@ -101,7 +114,8 @@ async def test_every_key_and_foreign_key_includes_agent_id(empty_database: str) 
     tables, keys, indexes = await catalog(empty_database)
     names = {t["tab"] for t in tables}
     assert names == ENTITY_TABLES | REFERENCE_TABLES, (
-        "a new table: add it to ENTITY_TABLES (and shard it by agent_id) or to REFERENCE_TABLES")
+        "a new table: add it to ENTITY_TABLES (and shard it by agent_id) or to REFERENCE_TABLES"
+    )
     assert key_violations(tables, keys, indexes) == []
     foreign = {k["conname"] for k in keys if k["contype"] == "f"}
     assert {"fact_candidates_fact_id_fkey", "kept_pairs_fact_a_fkey"} <= foreign  # the rule checked real keys
@@ -142,11 +156,22 @@ async def test_migration_0007_keeps_every_row_and_no_foreign_key_crosses_agents(
         await conn.execute(INSERT_FACT, old, agent, entity, "works at Acme", _vector(0.1))
         await conn.execute(INSERT_FACT, new, agent, entity, "works at Initech", _vector(0.2))
         await conn.execute(INSERT_CANDIDATE, candidate, agent, entity, old, new)
-        await conn.execute("INSERT INTO kept_pairs VALUES ($1, $2, LEAST($3::uuid, $4::uuid), "
-                           "GREATEST($3::uuid, $4::uuid))", agent, entity, old, new)
-        await conn.execute("INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, "
-                           "evidence_message_id, created_at) VALUES ($1, $2, LEAST($3::uuid, $4::uuid), "
-                           "GREATEST($3::uuid, $4::uuid), 0.9, 'm1', now())", agent, entity, old, new)
+        await conn.execute(
+            "INSERT INTO kept_pairs VALUES ($1, $2, LEAST($3::uuid, $4::uuid), GREATEST($3::uuid, $4::uuid))",
+            agent,
+            entity,
+            old,
+            new,
+        )
+        await conn.execute(
+            "INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, "
+            "evidence_message_id, created_at) VALUES ($1, $2, LEAST($3::uuid, $4::uuid), "
+            "GREATEST($3::uuid, $4::uuid), 0.9, 'm1', now())",
+            agent,
+            entity,
+            old,
+            new,
+        )
         history_before = await conn.fetchval("SELECT count(*) FROM fact_history")
 
         await migrate(empty_database, DIMENSIONS)
@@ -163,14 +188,16 @@ async def test_migration_0007_keeps_every_row_and_no_foreign_key_crosses_agents(
         await conn.execute(INSERT_FACT, old, other_agent, entity, "likes tea", _vector(0.3))
         # Deleting a fact clears only the candidate's fact column (agent_id stays) and removes the kept pair.
         await conn.execute("DELETE FROM facts WHERE agent_id = $1 AND id = $2", agent, old)
-        row = await conn.fetchrow("SELECT agent_id, fact_id, related_fact_id, status FROM fact_candidates "
-                                  "WHERE agent_id = $1 AND id = $2", agent, candidate)
+        row = await conn.fetchrow(
+            "SELECT agent_id, fact_id, related_fact_id, status FROM fact_candidates WHERE agent_id = $1 AND id = $2",
+            agent,
+            candidate,
+        )
         assert (row["agent_id"], row["fact_id"], row["related_fact_id"]) == (agent, None, new)
         assert row["status"] == "rejected"  # the orphaned-candidate trigger, now scoped to the agent
         assert await conn.fetchval("SELECT count(*) FROM kept_pairs WHERE agent_id = $1", agent) == 0
         assert await conn.fetchval("SELECT count(*) FROM possible_duplicates WHERE agent_id = $1", agent) == 0
-        assert await conn.fetchval("SELECT count(*) FROM facts WHERE agent_id = $1 AND id = $2",
-                                   other_agent, old) == 1
+        assert await conn.fetchval("SELECT count(*) FROM facts WHERE agent_id = $1 AND id = $2", other_agent, old) == 1
     finally:
         await conn.close()
 
@@ -178,8 +205,30 @@ async def test_migration_0007_keeps_every_row_and_no_foreign_key_crosses_agents(
 # --- every query names its agent -------------------------------------------------------------------------------
 
 REFERENCE = re.compile(r"\b(FROM|JOIN|UPDATE|INTO)\s+(\w+)(?:\s+(?:AS\s+)?(\w+))?", re.IGNORECASE)
-NOT_ALIAS = {"where", "set", "on", "left", "right", "inner", "join", "group", "order", "limit", "values", "select",
-             "using", "with", "union", "returning", "for", "of", "as", "and", "or", "default"}
+NOT_ALIAS = {
+    "where",
+    "set",
+    "on",
+    "left",
+    "right",
+    "inner",
+    "join",
+    "group",
+    "order",
+    "limit",
+    "values",
+    "select",
+    "using",
+    "with",
+    "union",
+    "returning",
+    "for",
+    "of",
+    "as",
+    "and",
+    "or",
+    "default",
+}
 UNQUALIFIED = re.compile(r"(?<![.\w])agent_id\s*=\s*(\$\d+|\w+\.agent_id)")
 
 
@@ -188,14 +237,17 @@ def unscoped_references(sql: str, tables: set[str]) -> list[str]:
     aliased reference, `table.agent_id = ...` or one unqualified `agent_id = $n` per unaliased reference; an INSERT
     must write agent_id, and its conflict target (a unique key) must include it."""
     unqualified_filters = len(UNQUALIFIED.findall(sql))
-    missing = [f"ON CONFLICT ({target}) without agent_id"
-               for target in re.findall(r"ON CONFLICT\s*\(([^)]*)\)", sql, re.IGNORECASE) if "agent_id" not in target]
+    missing = [
+        f"ON CONFLICT ({target}) without agent_id"
+        for target in re.findall(r"ON CONFLICT\s*\(([^)]*)\)", sql, re.IGNORECASE)
+        if "agent_id" not in target
+    ]
     for match in REFERENCE.finditer(sql):
         verb, table, alias = match.group(1).upper(), match.group(2).lower(), (match.group(3) or "").lower()
         if table not in tables:
             continue
         if verb == "INTO":
-            columns = re.match(r"\s*(?:AS\s+\w+\s*)?\(([^)]*)\)", sql[match.end(2):], re.IGNORECASE)
+            columns = re.match(r"\s*(?:AS\s+\w+\s*)?\(([^)]*)\)", sql[match.end(2) :], re.IGNORECASE)
             if columns is None or "agent_id" not in columns.group(1):
                 missing.append(f"INSERT INTO {table} without agent_id")
             continue
@@ -211,14 +263,18 @@ def unscoped_references(sql: str, tables: set[str]) -> list[str]:
 
 
 def sql_constants(module: ModuleType) -> dict[str, str]:
-    return {name: value for name, value in vars(module).items()
-            if name.isupper() and isinstance(value, str) and REFERENCE.search(value)}
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if name.isupper() and isinstance(value, str) and REFERENCE.search(value)
+    }
 
 
 def test_every_sql_constant_filters_each_entity_table_by_agent() -> None:
     tables = ENTITY_TABLES
-    constants = {(module, name): sql for module in (store, review, health)
-                 for name, sql in sql_constants(module).items()}
+    constants = {
+        (module, name): sql for module in (store, review, health) for name, sql in sql_constants(module).items()
+    }
     whole = [sql for sql in constants.values()]
     checked = 0
     broken = {}
@@ -237,17 +293,24 @@ def test_every_sql_constant_filters_each_entity_table_by_agent() -> None:
 def test_the_query_check_finds_a_subquery_without_its_agent() -> None:
     tables = ENTITY_TABLES
     # The contradiction lookup before this rule: correlated by fact id alone (a scan of every shard on Citus).
-    before = ("SELECT id, (SELECT dc.proposed_claim FROM fact_candidates dc WHERE dc.fact_id = facts.id) "
-              "FROM facts WHERE agent_id = $1 AND entity_id = $2")
+    before = (
+        "SELECT id, (SELECT dc.proposed_claim FROM fact_candidates dc WHERE dc.fact_id = facts.id) "
+        "FROM facts WHERE agent_id = $1 AND entity_id = $2"
+    )
     assert unscoped_references(before, tables) == ["FROM fact_candidates dc"]
     assert unscoped_references("UPDATE facts SET claim = $2 WHERE id = $1", tables) == ["UPDATE facts"]
     assert unscoped_references("INSERT INTO facts (id, claim) VALUES ($1, $2)", tables) == [
-        "INSERT INTO facts without agent_id"]
-    assert unscoped_references("INSERT INTO possible_duplicates (agent_id, fact_id) VALUES ($1, $2) "
-                               "ON CONFLICT (fact_id, other_fact_id) DO NOTHING", tables) == [
-        "ON CONFLICT (fact_id, other_fact_id) without agent_id"]
+        "INSERT INTO facts without agent_id"
+    ]
+    assert unscoped_references(
+        "INSERT INTO possible_duplicates (agent_id, fact_id) VALUES ($1, $2) "
+        "ON CONFLICT (fact_id, other_fact_id) DO NOTHING",
+        tables,
+    ) == ["ON CONFLICT (fact_id, other_fact_id) without agent_id"]
     # The open-pairs query before this rule joined facts by id alone.
-    assert unscoped_references("SELECT * FROM (SELECT fact_id FROM possible_duplicates WHERE agent_id = $1) p "
-                               "JOIN facts ON facts.id = p.fact_id", tables) == ["JOIN facts"]
-    assert unscoped_references(review.LIST_FACTS if hasattr(review, "LIST_FACTS") else store.LIST_FACTS,
-                               tables) == []
+    assert unscoped_references(
+        "SELECT * FROM (SELECT fact_id FROM possible_duplicates WHERE agent_id = $1) p "
+        "JOIN facts ON facts.id = p.fact_id",
+        tables,
+    ) == ["JOIN facts"]
+    assert unscoped_references(review.LIST_FACTS if hasattr(review, "LIST_FACTS") else store.LIST_FACTS, tables) == []

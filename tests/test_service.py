@@ -26,8 +26,9 @@ from tests.support.fm import (
 from tests.support.llm_stub import Reply, ScriptedLLM, current_message
 
 
-async def learn(service: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, object],
-                when: datetime = NOW) -> pb.EvaluateResponse:
+async def learn(
+    service: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, object], when: datetime = NOW
+) -> pb.EvaluateResponse:
     llm.on(text, Reply(facts_reply(*ops)))
     response: pb.EvaluateResponse = await service.stub.Evaluate(person.evaluate(text, when))
     return response
@@ -43,37 +44,67 @@ def stored(facts: list[pb.Fact]) -> set[tuple[str, str]]:
 
 
 CATEGORIZATION = [
-    ("My cortisol curve is flat, the lab confirmed it last week.",
-     [add_durable("has a flat cortisol curve confirmed by lab", "health", "confirmed")],
-     {("durable.health", "has a flat cortisol curve confirmed by lab")}),
-    ("I'm feeling anxious this morning.", [add_current("anxious this morning", "feeling")],
-     {("current.feeling", "anxious this morning")}),
-    ("I moved to Berlin last March.",
-     [add_durable("moved to Berlin in 2026-03", "life_event", date="2026-03"),
-      add_durable("lives in Berlin", "identity")],
-     {("durable.life_event", "moved to Berlin in 2026-03"), ("durable.identity", "lives in Berlin")}),
-    ("Still debugging the auth flow.", [add_current("debugging the auth flow", "working_on")],
-     {("current.working_on", "debugging the auth flow")}),
-    ("I'm going through a divorce.", [add_current("going through a divorce", "going_through")],
-     {("current.going_through", "going through a divorce")}),
-    ("I founded a company in 2024, I run it now.",
-     [add_durable("founded a company in 2024", "life_event", date="2024"),
-      add_durable("founder of a company since 2024", "business_role")],
-     {("durable.life_event", "founded a company in 2024"),
-      ("durable.business_role", "founder of a company since 2024")}),
-    ("I'm allergic to penicillin.", [add_durable("allergic to penicillin", "health")],
-     {("durable.health", "allergic to penicillin")}),
-    ("Today's been rough.", [add_current("having a rough day", "feeling")],
-     {("current.feeling", "having a rough day")}),
-    ("I always struggle with mornings.", [add_durable("struggles with mornings", "health", pattern="recurring")],
-     {("durable.health", "struggles with mornings")}),
+    (
+        "My cortisol curve is flat, the lab confirmed it last week.",
+        [add_durable("has a flat cortisol curve confirmed by lab", "health", "confirmed")],
+        {("durable.health", "has a flat cortisol curve confirmed by lab")},
+    ),
+    (
+        "I'm feeling anxious this morning.",
+        [add_current("anxious this morning", "feeling")],
+        {("current.feeling", "anxious this morning")},
+    ),
+    (
+        "I moved to Berlin last March.",
+        [
+            add_durable("moved to Berlin in 2026-03", "life_event", date="2026-03"),
+            add_durable("lives in Berlin", "identity"),
+        ],
+        {("durable.life_event", "moved to Berlin in 2026-03"), ("durable.identity", "lives in Berlin")},
+    ),
+    (
+        "Still debugging the auth flow.",
+        [add_current("debugging the auth flow", "working_on")],
+        {("current.working_on", "debugging the auth flow")},
+    ),
+    (
+        "I'm going through a divorce.",
+        [add_current("going through a divorce", "going_through")],
+        {("current.going_through", "going through a divorce")},
+    ),
+    (
+        "I founded a company in 2024, I run it now.",
+        [
+            add_durable("founded a company in 2024", "life_event", date="2024"),
+            add_durable("founder of a company since 2024", "business_role"),
+        ],
+        {
+            ("durable.life_event", "founded a company in 2024"),
+            ("durable.business_role", "founder of a company since 2024"),
+        },
+    ),
+    (
+        "I'm allergic to penicillin.",
+        [add_durable("allergic to penicillin", "health")],
+        {("durable.health", "allergic to penicillin")},
+    ),
+    (
+        "Today's been rough.",
+        [add_current("having a rough day", "feeling")],
+        {("current.feeling", "having a rough day")},
+    ),
+    (
+        "I always struggle with mornings.",
+        [add_durable("struggles with mornings", "health", pattern="recurring")],
+        {("durable.health", "struggles with mornings")},
+    ),
 ]
 
 
 @pytest.mark.parametrize(("text", "ops", "expected"), CATEGORIZATION, ids=[c[0][:30] for c in CATEGORIZATION])
-async def test_categorization_examples_are_stored_as_such(service: Service, llm: ScriptedLLM, text: str,
-                                                          ops: list[dict[str, object]],
-                                                          expected: set[tuple[str, str]]) -> None:
+async def test_categorization_examples_are_stored_as_such(
+    service: Service, llm: ScriptedLLM, text: str, ops: list[dict[str, object]], expected: set[tuple[str, str]]
+) -> None:
     person = Person()
     response = await learn(service, llm, person, text, *ops)
     assert [o.rejected for o in response.ops] == [False] * len(ops)
@@ -147,8 +178,9 @@ async def test_model_strengthen_of_known_claim_raises_confidence(service: Servic
 async def test_reworded_add_is_caught_by_write_time_check(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     await learn(service, llm, person, "I'm allergic to penicillin", add_durable("allergic to penicillin", "health"))
-    response = await learn(service, llm, person, "Penicillin allergy, remember",
-                           add_durable("is allergic to penicillin", "health"))
+    response = await learn(
+        service, llm, person, "Penicillin allergy, remember", add_durable("is allergic to penicillin", "health")
+    )
     facts = await facts_of(service, person)
     assert len(facts) == 1 and math.isclose(facts[0].confidence, 0.8)
     assert response.ops[0].deduplicated and response.ops[0].op == pb.OP_TYPE_STRENGTHEN
@@ -159,14 +191,22 @@ async def test_different_allergy_is_kept_as_second_fact(service: Service, llm: S
     await learn(service, llm, person, "I'm allergic to penicillin", add_durable("allergic to penicillin", "health"))
     response = await learn(service, llm, person, "Also peanuts", add_durable("allergic to peanuts", "health"))
     assert not response.ops[0].deduplicated
-    assert stored(await facts_of(service, person)) == {("durable.health", "allergic to penicillin"),
-                                                        ("durable.health", "allergic to peanuts")}
+    assert stored(await facts_of(service, person)) == {
+        ("durable.health", "allergic to penicillin"),
+        ("durable.health", "allergic to peanuts"),
+    }
 
 
 async def test_update_on_same_situation_strengthens(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
-    await learn(service, llm, person, "going through a divorce",
-                add_current("going through a divorce", "going_through"), when=days_ago(3))
+    await learn(
+        service,
+        llm,
+        person,
+        "going through a divorce",
+        add_current("going through a divorce", "going_through"),
+        when=days_ago(3),
+    )
     await learn(service, llm, person, "the divorce papers came today", change("strengthen", "C1"))
     [fact] = await facts_of(service, person)
     assert math.isclose(fact.confidence, 0.8)
@@ -176,13 +216,21 @@ async def test_update_on_same_situation_strengthens(service: Service, llm: Scrip
 async def test_opposite_claim_as_contradict_never_strengthens(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     await learn(service, llm, person, "I love coffee", add_durable("loves coffee", "preference"))
-    response = await learn(service, llm, person, "Actually I hate coffee now",
-                           change("contradict", "D1", "said the opposite", "hates coffee"))
+    response = await learn(
+        service,
+        llm,
+        person,
+        "Actually I hate coffee now",
+        change("contradict", "D1", "said the opposite", "hates coffee"),
+    )
     [fact] = await facts_of(service, person)
     assert fact.claim == "loves coffee" and math.isclose(fact.confidence, 0.7)
     assert response.ops[0].candidate_id
-    candidates = (await service.stub.ListCandidates(
-        pb.ListCandidatesRequest(agent_id=person.agent_id, entity_id=person.entity_id))).candidates
+    candidates = (
+        await service.stub.ListCandidates(
+            pb.ListCandidatesRequest(agent_id=person.agent_id, entity_id=person.entity_id)
+        )
+    ).candidates
     assert [c.proposed_claim for c in candidates] == ["hates coffee"]
 
 
@@ -191,8 +239,11 @@ async def test_opposite_claim_as_contradict_never_strengthens(service: Service, 
 
 async def test_current_fact_weights_follow_the_curve(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
-    for days, claim in ((1, "anxious about the exam"), (14, "anxious about the move"),
-                        (30, "anxious about the new job")):
+    for days, claim in (
+        (1, "anxious about the exam"),
+        (14, "anxious about the move"),
+        (30, "anxious about the new job"),
+    ):
         await learn(service, llm, person, f"msg {claim}", add_current(claim, "feeling"), when=days_ago(days))
     response = await service.stub.Provide(person.provide("I feel anxious", current_limit=6))
     weights = {s.fact.claim: s.time_weight for s in response.current}
@@ -230,23 +281,37 @@ async def test_decay_lowers_and_deletes_below_floor(service: Service, llm: Scrip
 async def test_moved_to_tokyo_creates_candidate_and_keeps_berlin(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     await learn(service, llm, person, "I live in Berlin", add_durable("lives in Berlin", "identity"))
-    await learn(service, llm, person, "actually I moved to Tokyo",
-                change("contradict", "D1", "moved", "lives in Tokyo"))
+    await learn(
+        service, llm, person, "actually I moved to Tokyo", change("contradict", "D1", "moved", "lives in Tokyo")
+    )
     [fact] = await facts_of(service, person)
     assert fact.claim == "lives in Berlin"
-    candidates = (await service.stub.ListCandidates(
-        pb.ListCandidatesRequest(agent_id=person.agent_id, entity_id=person.entity_id))).candidates
+    candidates = (
+        await service.stub.ListCandidates(
+            pb.ListCandidatesRequest(agent_id=person.agent_id, entity_id=person.entity_id)
+        )
+    ).candidates
     assert len(candidates) == 1 and candidates[0].status == pb.CANDIDATE_STATUS_PENDING
-    resolved = await service.stub.ResolveCandidate(pb.ResolveCandidateRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=candidates[0].id,
-        decision=pb.DECISION_ACCEPT))
+    resolved = await service.stub.ResolveCandidate(
+        pb.ResolveCandidateRequest(
+            agent_id=person.agent_id,
+            entity_id=person.entity_id,
+            candidate_id=candidates[0].id,
+            decision=pb.DECISION_ACCEPT,
+        )
+    )
     assert resolved.fact.claim == "lives in Tokyo"
     assert list(resolved.fact.previous_claims) == ["lives in Berlin"]
     assert resolved.candidate.status == pb.CANDIDATE_STATUS_ACCEPTED
     with pytest.raises(grpc.aio.AioRpcError) as again:
-        await service.stub.ResolveCandidate(pb.ResolveCandidateRequest(
-            agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=candidates[0].id,
-            decision=pb.DECISION_REJECT))
+        await service.stub.ResolveCandidate(
+            pb.ResolveCandidateRequest(
+                agent_id=person.agent_id,
+                entity_id=person.entity_id,
+                candidate_id=candidates[0].id,
+                decision=pb.DECISION_REJECT,
+            )
+        )
     assert again.value.code() == grpc.StatusCode.FAILED_PRECONDITION
 
 
@@ -254,17 +319,23 @@ async def test_rejecting_a_candidate_leaves_the_fact(service: Service, llm: Scri
     person = Person()
     await learn(service, llm, person, "I live in Berlin", add_durable("lives in Berlin", "identity"))
     response = await learn(service, llm, person, "maybe Tokyo", change("contradict", "D1", "?", "lives in Tokyo"))
-    resolved = await service.stub.ResolveCandidate(pb.ResolveCandidateRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=response.ops[0].candidate_id,
-        decision=pb.DECISION_REJECT))
+    resolved = await service.stub.ResolveCandidate(
+        pb.ResolveCandidateRequest(
+            agent_id=person.agent_id,
+            entity_id=person.entity_id,
+            candidate_id=response.ops[0].candidate_id,
+            decision=pb.DECISION_REJECT,
+        )
+    )
     assert resolved.candidate.status == pb.CANDIDATE_STATUS_REJECTED
     assert [f.claim for f in await facts_of(service, person)] == ["lives in Berlin"]
 
 
 async def test_fixed_auth_bug_outranks_old_state(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
-    await learn(service, llm, person, "debugging auth", add_current("debugging the auth flow", "working_on"),
-                when=days_ago(5))
+    await learn(
+        service, llm, person, "debugging auth", add_current("debugging the auth flow", "working_on"), when=days_ago(5)
+    )
     await learn(service, llm, person, "I fixed the auth bug", add_current("fixed the auth bug", "working_on"))
     response = await service.stub.Provide(person.provide("the auth bug"))
     assert response.current[0].fact.claim == "fixed the auth bug"
@@ -275,8 +346,15 @@ async def test_fixed_auth_bug_outranks_old_state(service: Service, llm: Scripted
 
 async def test_provider_sections_and_determinism(service: Service, llm: ScriptedLLM) -> None:
     person = Person(name="Sam")
-    await learn(service, llm, person, "m1", add_durable("lives in Berlin", "identity"),
-                add_durable("allergic to penicillin", "health"), add_current("anxious this morning", "feeling"))
+    await learn(
+        service,
+        llm,
+        person,
+        "m1",
+        add_durable("lives in Berlin", "identity"),
+        add_durable("allergic to penicillin", "health"),
+        add_current("anxious this morning", "feeling"),
+    )
     request = person.provide("how are you", "I'm a bit anxious")
     first = await service.stub.Provide(request)
     second = await service.stub.Provide(request)
@@ -341,18 +419,22 @@ async def test_other_agent_sees_nothing(service: Service, llm: ScriptedLLM) -> N
 
 BAD_REQUESTS = {
     "empty agent_id": lambda p: pb.EvaluateRequest(entity_id=p.entity_id, message=p.message("hi")),
-    "malformed agent_id": lambda p: pb.EvaluateRequest(agent_id="not-a-uuid", entity_id=p.entity_id,
-                                                       message=p.message("hi")),
+    "malformed agent_id": lambda p: pb.EvaluateRequest(
+        agent_id="not-a-uuid", entity_id=p.entity_id, message=p.message("hi")
+    ),
     "missing message": lambda p: pb.EvaluateRequest(agent_id=p.agent_id, entity_id=p.entity_id),
-    "oversized text": lambda p: pb.EvaluateRequest(agent_id=p.agent_id, entity_id=p.entity_id,
-                                                   message=p.message("x" * 9000)),
-    "unknown item": lambda p: pb.EvaluateRequest(agent_id=p.agent_id, entity_id=p.entity_id,
-                                                 message=p.message("hi"), items=[cast(pb.Item, 99)]),
-    "message id not uuid": lambda p: pb.EvaluateRequest(agent_id=p.agent_id, entity_id=p.entity_id,
-                                                        message=pb.ChatMessage(id="m1", text="hi")),
-    "other sender": lambda p: pb.EvaluateRequest(agent_id=p.agent_id, entity_id=p.entity_id,
-                                                 message=pb.ChatMessage(id=new_id(), entity_id=new_id(),
-                                                                        text="hi")),
+    "oversized text": lambda p: pb.EvaluateRequest(
+        agent_id=p.agent_id, entity_id=p.entity_id, message=p.message("x" * 9000)
+    ),
+    "unknown item": lambda p: pb.EvaluateRequest(
+        agent_id=p.agent_id, entity_id=p.entity_id, message=p.message("hi"), items=[cast(pb.Item, 99)]
+    ),
+    "message id not uuid": lambda p: pb.EvaluateRequest(
+        agent_id=p.agent_id, entity_id=p.entity_id, message=pb.ChatMessage(id="m1", text="hi")
+    ),
+    "other sender": lambda p: pb.EvaluateRequest(
+        agent_id=p.agent_id, entity_id=p.entity_id, message=pb.ChatMessage(id=new_id(), entity_id=new_id(), text="hi")
+    ),
 }
 
 
@@ -368,9 +450,11 @@ async def test_bad_evaluate_input_is_invalid_argument(service: Service, llm: Scr
 
 async def test_bad_provide_input_is_invalid_argument(service: Service) -> None:
     person = Person()
-    for request in (pb.ProvideRequest(agent_id=person.agent_id, entity_id="x"),
-                    pb.ProvideRequest(agent_id=person.agent_id, entity_id=person.entity_id, durable_limit=-1),
-                    pb.ListFactsRequest(agent_id=person.agent_id, entity_id=person.entity_id, kind=cast(pb.Kind, 7))):
+    for request in (
+        pb.ProvideRequest(agent_id=person.agent_id, entity_id="x"),
+        pb.ProvideRequest(agent_id=person.agent_id, entity_id=person.entity_id, durable_limit=-1),
+        pb.ListFactsRequest(agent_id=person.agent_id, entity_id=person.entity_id, kind=cast(pb.Kind, 7)),
+    ):
         method = service.stub.Provide if isinstance(request, pb.ProvideRequest) else service.stub.ListFacts
         with pytest.raises(grpc.aio.AioRpcError) as error:
             await method(request)
@@ -379,8 +463,9 @@ async def test_bad_provide_input_is_invalid_argument(service: Service) -> None:
 
 async def test_invalid_json_reply_applies_nothing_and_can_be_retried(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
-    llm.on("I live in Berlin", Reply("this is not json {"), Reply(facts_reply(add_durable("lives in Berlin",
-                                                                                            "identity"))))
+    llm.on(
+        "I live in Berlin", Reply("this is not json {"), Reply(facts_reply(add_durable("lives in Berlin", "identity")))
+    )
     request = person.evaluate("I live in Berlin")
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await service.stub.Evaluate(request)
@@ -416,8 +501,9 @@ async def test_json_schema_rejected_falls_back_to_json_object(pg_url: str, llm: 
         assert len(await facts_of(svc, person)) == 2
 
 
-async def test_no_llm_configured_evaluate_fails_precondition_provide_works(pg_url: str, llm: ScriptedLLM,
-                                                                           tmp_path: Path) -> None:
+async def test_no_llm_configured_evaluate_fails_precondition_provide_works(
+    pg_url: str, llm: ScriptedLLM, tmp_path: Path
+) -> None:
     from tests.conftest import make_settings, start_service
 
     settings = make_settings(pg_url, llm, tmp_path, OPENAI_API_KEY=None, OPENAI_BASE_URL=None)
@@ -433,17 +519,24 @@ async def test_forget_entity_and_export(service: Service, llm: ScriptedLLM) -> N
     person = Person()
     await learn(service, llm, person, "I live in Berlin", add_durable("lives in Berlin", "identity"))
     await learn(service, llm, person, "actually Tokyo", change("contradict", "D1", "moved", "lives in Tokyo"))
-    exported = json.loads((await service.stub.ExportEntity(pb.ExportEntityRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id))).json)
+    exported = json.loads(
+        (
+            await service.stub.ExportEntity(
+                pb.ExportEntityRequest(agent_id=person.agent_id, entity_id=person.entity_id)
+            )
+        ).json
+    )
     assert [f["claim"] for f in exported["facts"]] == ["lives in Berlin"]
     assert len(exported["candidates"]) == 1 and len(exported["evaluations"]) == 2
-    counts = await service.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=person.agent_id,
-                                                                    entity_id=person.entity_id))
+    counts = await service.stub.ForgetEntity(
+        pb.ForgetEntityRequest(agent_id=person.agent_id, entity_id=person.entity_id)
+    )
     assert (counts.facts_deleted, counts.candidates_deleted, counts.evaluations_deleted) == (1, 1, 2)
     async with service.pool.acquire() as conn:
         for table in ("facts", "fact_candidates", "identities", "evaluations"):
-            left = await conn.fetchval(f"SELECT count(*) FROM {table} WHERE entity_id = $1",
-                                       __import__("uuid").UUID(person.entity_id))
+            left = await conn.fetchval(
+                f"SELECT count(*) FROM {table} WHERE entity_id = $1", __import__("uuid").UUID(person.entity_id)
+            )
             assert left == 0, table
 
 
@@ -458,16 +551,23 @@ async def test_conflicting_near_duplicate_add_is_kept_and_sent_to_review(service
     response = await learn(service, llm, person, "coffee is awful", add_durable("hates coffee", "preference"))
     op = response.ops[0]
     assert op.op == pb.OP_TYPE_ADD_DURABLE and not op.deduplicated and op.candidate_id
-    assert stored(await facts_of(service, person)) == {("durable.preference", "loves coffee"),
-                                                        ("durable.preference", "hates coffee")}
-    [candidate] = (await service.stub.ListCandidates(
-        pb.ListCandidatesRequest(agent_id=person.agent_id, entity_id=person.entity_id))).candidates
+    assert stored(await facts_of(service, person)) == {
+        ("durable.preference", "loves coffee"),
+        ("durable.preference", "hates coffee"),
+    }
+    [candidate] = (
+        await service.stub.ListCandidates(
+            pb.ListCandidatesRequest(agent_id=person.agent_id, entity_id=person.entity_id)
+        )
+    ).candidates
     assert candidate.source == "dedup_conflict" and candidate.fact.claim == "loves coffee"
     assert candidate.proposed_claim == "hates coffee"
     # Accepting: the old fact takes the new claim and the kept duplicate is folded into it.
-    resolved = await service.stub.ResolveCandidate(pb.ResolveCandidateRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=candidate.id,
-        decision=pb.DECISION_ACCEPT))
+    resolved = await service.stub.ResolveCandidate(
+        pb.ResolveCandidateRequest(
+            agent_id=person.agent_id, entity_id=person.entity_id, candidate_id=candidate.id, decision=pb.DECISION_ACCEPT
+        )
+    )
     assert resolved.fact.claim == "hates coffee" and list(resolved.fact.previous_claims) == ["loves coffee"]
     [fact] = await facts_of(service, person)
     assert fact.id == candidate.fact.id and len(fact.evidence_message_ids) == 2

@@ -29,8 +29,9 @@ SELECT f.claim AS first, o.claim AS second, p.status
 """
 
 
-async def learn(service: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, Any]
-                ) -> pb.EvaluateResponse:
+async def learn(
+    service: Service, llm: ScriptedLLM, person: Person, text: str, *ops: dict[str, Any]
+) -> pb.EvaluateResponse:
     llm.on(text, Reply(facts_reply(*ops)))
     response: pb.EvaluateResponse = await service.stub.Evaluate(person.evaluate(text))
     return response
@@ -70,22 +71,48 @@ async def seed(service: Service, person: Person, claims: list[str], category: st
     vectors = await service.deps.embedder.passages(claims)
     async with service.deps.store.turn(UUID(person.agent_id), UUID(person.entity_id)) as turn:
         for claim, vector in zip(claims, vectors, strict=True):
-            await turn.insert_fact(NewFact(
-                kind=Kind.DURABLE, category=category, claim=claim, structured_fields={}, confidence=0.7,
-                message_id=new_id(), verification=Verification.SELF_REPORTED, at=NOW, valid_at=None,
-                embedding=vector, embedding_model=service.deps.embedder.model_name))
+            await turn.insert_fact(
+                NewFact(
+                    kind=Kind.DURABLE,
+                    category=category,
+                    claim=claim,
+                    structured_fields={},
+                    confidence=0.7,
+                    message_id=new_id(),
+                    verification=Verification.SELF_REPORTED,
+                    at=NOW,
+                    valid_at=None,
+                    embedding=vector,
+                    embedding_model=service.deps.embedder.model_name,
+                )
+            )
 
 
-COFFEE = ["loves espresso", "drinks oat milk lattes", "prefers dark roast coffee", "dislikes instant coffee",
-          "likes cold brew in summer", "grinds coffee beans every morning", "owns a moka pot",
-          "prefers coffee without sugar", "drinks two coffees a day", "likes Ethiopian coffee",
-          "avoids coffee after 4pm", "enjoys coffee with cardamom", "prefers filter coffee at work",
-          "likes flat whites", "dislikes flavoured coffee syrups", "buys coffee from a local roaster",
-          "likes iced americanos", "prefers small coffee cups"]
+COFFEE = [
+    "loves espresso",
+    "drinks oat milk lattes",
+    "prefers dark roast coffee",
+    "dislikes instant coffee",
+    "likes cold brew in summer",
+    "grinds coffee beans every morning",
+    "owns a moka pot",
+    "prefers coffee without sugar",
+    "drinks two coffees a day",
+    "likes Ethiopian coffee",
+    "avoids coffee after 4pm",
+    "enjoys coffee with cardamom",
+    "prefers filter coffee at work",
+    "likes flat whites",
+    "dislikes flavoured coffee syrups",
+    "buys coffee from a local roaster",
+    "likes iced americanos",
+    "prefers small coffee cups",
+]
 
 
-async def test_missed_paraphrase_is_marked_in_the_next_prompt_beyond_the_budget(service: Service,
-                                                                                llm: ScriptedLLM) -> None:
+async def test_missed_paraphrase_is_marked_in_the_next_prompt_beyond_the_budget(
+    service: Service, llm: ScriptedLLM
+) -> None:
     person = Person()
     await seed(service, person, COFFEE, "preference")
     await learn(service, llm, person, "I live in Berlin", add_durable("lives in Berlin", "identity"))
@@ -130,13 +157,18 @@ async def test_merge_folds_the_duplicate_into_the_kept_fact(service: Service, ll
     assert list(kept.evidence_message_ids) == [*new.evidence_message_ids, *old.evidence_message_ids]
     assert math.isclose(kept.confidence, 0.9)  # 0.7 + two messages that supported only the duplicate
     assert list(kept.previous_claims) == ["lives in Berlin"]
-    [candidate] = (await service.stub.ListCandidates(pb.ListCandidatesRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id))).candidates
+    [candidate] = (
+        await service.stub.ListCandidates(
+            pb.ListCandidatesRequest(agent_id=person.agent_id, entity_id=person.entity_id)
+        )
+    ).candidates
     assert candidate.fact.id == kept.id and candidate.proposed_claim == "lives in Tokyo"
     assert await pairs_of(service, person) == set()
     async with service.pool.acquire() as conn:  # the fact history names the merge on both facts
-        rows = await conn.fetch("SELECT fact_id, action FROM fact_history WHERE fact_id = ANY($1::uuid[]) "
-                                "AND action = 'merged'", [UUID(kept.id), UUID(old.id)])
+        rows = await conn.fetch(
+            "SELECT fact_id, action FROM fact_history WHERE fact_id = ANY($1::uuid[]) AND action = 'merged'",
+            [UUID(kept.id), UUID(old.id)],
+        )
     assert {str(r["fact_id"]) for r in rows} == {kept.id, old.id}
     # Replay: the stored result, unchanged, and nothing applied twice.
     replay = await service.stub.Evaluate(request)
@@ -159,15 +191,22 @@ async def test_merge_closes_the_conflict_candidate_between_the_two(service: Serv
     merged = await service.stub.Evaluate(person.evaluate("coffee, again"))
     assert merged.ops[0].op == pb.OP_TYPE_MERGE and not merged.ops[0].rejected
     assert [f.claim for f in await facts_of(service, person)] == ["hates coffee"]
-    listed = await service.stub.ListCandidates(pb.ListCandidatesRequest(agent_id=person.agent_id,
-                                                                        entity_id=person.entity_id))
+    listed = await service.stub.ListCandidates(
+        pb.ListCandidatesRequest(agent_id=person.agent_id, entity_id=person.entity_id)
+    )
     assert list(listed.candidates) == []
 
 
 async def test_invalid_merges_are_rejected_and_change_nothing(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
-    await learn(service, llm, person, "I live in Berlin", add_durable("lives in Berlin", "identity"),
-                add_current("anxious this morning", "feeling"))
+    await learn(
+        service,
+        llm,
+        person,
+        "I live in Berlin",
+        add_durable("lives in Berlin", "identity"),
+        add_current("anxious this morning", "feeling"),
+    )
     await learn(service, llm, person, "I reside in Berlin", add_durable("resides in Berlin", "identity"))
     before = sorted((f.id, f.claim, f.confidence) for f in await facts_of(service, person))
 
@@ -196,28 +235,45 @@ async def test_a_declined_pair_is_not_shown_again(service: Service, llm: Scripte
     second = prompt_of(llm, "second look")
     assert "lives in Berlin" in second and not marked(second)
     assert len(await facts_of(service, person)) == 2
-    exported = json.loads((await service.stub.ExportEntity(pb.ExportEntityRequest(
-        agent_id=person.agent_id, entity_id=person.entity_id))).json)
+    exported = json.loads(
+        (
+            await service.stub.ExportEntity(
+                pb.ExportEntityRequest(agent_id=person.agent_id, entity_id=person.entity_id)
+            )
+        ).json
+    )
     assert [p["status"] for p in exported["possible_duplicates"]] == ["closed"]
 
 
 async def test_two_adds_of_one_reply_that_say_the_same_become_one_fact(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
-    response = await learn(service, llm, person, "penicillin makes me sick",
-                           add_durable("allergic to penicillin", "health"),
-                           add_durable("is allergic to penicillin", "health"))
+    response = await learn(
+        service,
+        llm,
+        person,
+        "penicillin makes me sick",
+        add_durable("allergic to penicillin", "health"),
+        add_durable("is allergic to penicillin", "health"),
+    )
     assert [o.deduplicated for o in response.ops] == [False, True]
     [fact] = await facts_of(service, person)
     assert math.isclose(fact.confidence, 0.7)  # one message supports a fact once
     other = Person()
-    response = await learn(service, llm, other, "Berlin is where I live", add_durable("lives in Berlin", "identity"),
-                           add_durable("resides in Berlin", "identity"))
+    response = await learn(
+        service,
+        llm,
+        other,
+        "Berlin is where I live",
+        add_durable("lives in Berlin", "identity"),
+        add_durable("resides in Berlin", "identity"),
+    )
     assert not any(o.deduplicated for o in response.ops)
     assert await pairs_of(service, other) == {(frozenset(("lives in Berlin", "resides in Berlin")), "open")}
 
 
 async def test_the_claim_key_ignores_case_spacing_punctuation_and_unicode_forms(service: Service) -> None:
     async with service.pool.acquire() as conn:
+
         async def key(claim: str) -> str | None:
             found: str | None = await conn.fetchval("SELECT factmemory_claim_key($1)", claim)
             return found
@@ -230,8 +286,7 @@ async def test_the_claim_key_ignores_case_spacing_punctuation_and_unicode_forms(
         assert await key(" ... ") is None
 
 
-async def test_exact_duplicates_with_other_case_and_spacing_become_one_fact(service: Service,
-                                                                            llm: ScriptedLLM) -> None:
+async def test_exact_duplicates_with_other_case_and_spacing_become_one_fact(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     first, again, wide = "живёт в Берлине", "Живёт  в  БЕРЛИНЕ.", "ｌｉｖｅｓ ｉｎ Ｂｅｒｌｉｎ"
     # The lexical rule reads Latin words only: it would keep both. The normalised key does not care.
@@ -271,9 +326,13 @@ async def test_a_write_landing_between_plan_and_lock_is_seen(service: Service, l
     gated = GatedStore(service.deps.store)
     deps = replace(service.deps, store=cast(FactStore, gated))
     llm.on("penicillin, first", Reply(facts_reply(add_durable("allergic to penicillin", "health"))))
-    request = EvaluateInput(agent_id=UUID(person.agent_id), entity_id=UUID(person.entity_id), room_id=None,
-                            message=ChatMessage(id=new_id(), entity_id=person.entity_id, text="penicillin, first",
-                                                created_at=NOW), items=frozenset({Item.FACTS}))
+    request = EvaluateInput(
+        agent_id=UUID(person.agent_id),
+        entity_id=UUID(person.entity_id),
+        room_id=None,
+        message=ChatMessage(id=new_id(), entity_id=person.entity_id, text="penicillin, first", created_at=NOW),
+        items=frozenset({Item.FACTS}),
+    )
     slow = asyncio.create_task(evaluate(deps, request))
     await gated.planned.wait()  # planned against an empty entity
     other = await learn(service, llm, person, "penicillin, second", add_durable("is allergic to penicillin", "health"))

@@ -22,12 +22,26 @@ def unit(seed: int, dims: int) -> Vector:
     return np.asarray(vector / np.linalg.norm(vector), dtype=np.float32)
 
 
-def new_fact(claim: str, embedding: Vector, kind: Kind = Kind.DURABLE, category: str = "preference",
-             message_id: str | None = None) -> NewFact:
-    return NewFact(kind=kind, category=category, claim=claim, structured_fields={}, confidence=0.7,
-                   message_id=message_id or str(uuid4()), verification=Verification.SELF_REPORTED, at=AT,
-                   valid_at=AT if kind is Kind.CURRENT else None, embedding=embedding,
-                   embedding_model="test-model")
+def new_fact(
+    claim: str,
+    embedding: Vector,
+    kind: Kind = Kind.DURABLE,
+    category: str = "preference",
+    message_id: str | None = None,
+) -> NewFact:
+    return NewFact(
+        kind=kind,
+        category=category,
+        claim=claim,
+        structured_fields={},
+        confidence=0.7,
+        message_id=message_id or str(uuid4()),
+        verification=Verification.SELF_REPORTED,
+        at=AT,
+        valid_at=AT if kind is Kind.CURRENT else None,
+        embedding=embedding,
+        embedding_model="test-model",
+    )
 
 
 def store_of(service: Service) -> Store:
@@ -47,8 +61,9 @@ async def test_nearest_ranks_by_similarity_within_one_agent_and_entity(service: 
     query = unit(1, dims)
     close = np.asarray(query + 0.05 * unit(2, dims), dtype=np.float32)
     far = unit(3, dims)
-    near_id, far_id = await insert(store, agent, entity, new_fact("likes tea", close / np.linalg.norm(close)),
-                                   new_fact("likes jazz", far))
+    near_id, far_id = await insert(
+        store, agent, entity, new_fact("likes tea", close / np.linalg.norm(close)), new_fact("likes jazz", far)
+    )
     await insert(store, agent, other_entity, new_fact("likes tea too", query))
     await insert(store, uuid4(), entity, new_fact("likes tea as well", query))  # same entity id, another agent
     found = await store.nearest(agent, entity, query, 5, 5)
@@ -96,8 +111,13 @@ async def test_a_failed_turn_leaves_nothing(service: Service) -> None:
 async def test_forget_erases_one_entity_and_counts_what_it_erased(service: Service) -> None:
     store, dims = store_of(service), service.deps.embedder.dimensions
     agent, entity, neighbour = uuid4(), uuid4(), uuid4()
-    await insert(store, agent, entity, new_fact("owns a cat", unit(7, dims)),
-                 new_fact("tired today", unit(8, dims), Kind.CURRENT, "physical_state"))
+    await insert(
+        store,
+        agent,
+        entity,
+        new_fact("owns a cat", unit(7, dims)),
+        new_fact("tired today", unit(8, dims), Kind.CURRENT, "physical_state"),
+    )
     await insert(store, agent, neighbour, new_fact("owns a dog", unit(9, dims)))
     counts = await store.forget_entity(agent, entity)
     assert counts.facts == 2
@@ -108,8 +128,13 @@ async def test_forget_erases_one_entity_and_counts_what_it_erased(service: Servi
 async def test_list_facts_filters_by_kind_and_pages_by_id(service: Service) -> None:
     store, dims = store_of(service), service.deps.embedder.dimensions
     agent, entity = uuid4(), uuid4()
-    await insert(store, agent, entity, *(new_fact(f"durable {i}", unit(10 + i, dims)) for i in range(3)),
-                 new_fact("a current state", unit(20, dims), Kind.CURRENT, "feeling"))
+    await insert(
+        store,
+        agent,
+        entity,
+        *(new_fact(f"durable {i}", unit(10 + i, dims)) for i in range(3)),
+        new_fact("a current state", unit(20, dims), Kind.CURRENT, "feeling"),
+    )
     durable = await store.list_facts(agent, entity, Kind.DURABLE, None, 10)
     assert len(durable) == 3 and all(f.kind is Kind.DURABLE for f in durable)
     first = await store.list_facts(agent, entity, None, None, 2)

@@ -62,8 +62,9 @@ def _host_of(url: str) -> str:
     return f"{host}:{parts.port}" if parts.port else host
 
 
-def startup_line(settings: Settings, address: str, metrics_address: str | None = None,
-                 page_address: str | None = None) -> str:
+def startup_line(
+    settings: Settings, address: str, metrics_address: str | None = None, page_address: str | None = None
+) -> str:
     """The effective configuration in one line, every secret left out (the database URL's user and password,
     the API key, the auth token)."""
     if settings.database_url:
@@ -82,8 +83,10 @@ def startup_line(settings: Settings, address: str, metrics_address: str | None =
     auth = "on" if settings.auth_token else "off"
     metrics = metrics_address or settings.metrics_address or "off"
     page = page_address or settings.http_listen or "off"
-    return (f"factmemory config: listen={address} database={database} embedder={embedder} llm={llm} tls={tls} "
-            f"auth={auth} metrics={metrics} review_page={page} log_format={settings.log_format}")
+    return (
+        f"factmemory config: listen={address} database={database} embedder={embedder} llm={llm} tls={tls} "
+        f"auth={auth} metrics={metrics} review_page={page} log_format={settings.log_format}"
+    )
 
 
 def _openai_client(settings: Settings, timeout_s: float, max_retries: int) -> openai.AsyncOpenAI:
@@ -102,8 +105,9 @@ def embedding_dimensions(settings: Settings) -> int:
 async def start_embedder(settings: Settings) -> Embedder:
     """The local engine's worker processes are started from the event loop's thread: they are tied to it."""
     if settings.embedder == "local":
-        return await LocalEmbedder.start(settings.effective_embedding_model, settings.effective_embedding_workers,
-                                         settings.embedding_max_tokens)
+        return await LocalEmbedder.start(
+            settings.effective_embedding_model, settings.effective_embedding_workers, settings.embedding_max_tokens
+        )
     # Retries are ours (RetryPolicy), as for the LLM.
     client = _openai_client(settings, settings.embedding_timeout_s, 0)
     retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
@@ -113,17 +117,27 @@ async def start_embedder(settings: Settings) -> Embedder:
 def limits(settings: Settings) -> Limits:
     """The bounds of requests, model replies, responses and the prompt, from their one home: settings."""
     return Limits(
-        max_id_chars=settings.max_id_chars, max_name_chars=settings.max_name_chars,
-        max_text_chars=settings.max_text_chars, max_recent_messages=settings.max_recent_messages,
-        max_room_entities=settings.max_room_entities, max_names_per_entity=settings.max_names_per_entity,
-        max_provide_limit=settings.max_provide_limit, default_provide_limit=settings.default_provide_limit,
-        max_page_size=settings.max_page_size, default_page_size=settings.default_page_size,
-        max_claim_chars=settings.max_claim_chars, max_ops=settings.max_ops_per_message,
+        max_id_chars=settings.max_id_chars,
+        max_name_chars=settings.max_name_chars,
+        max_text_chars=settings.max_text_chars,
+        max_recent_messages=settings.max_recent_messages,
+        max_room_entities=settings.max_room_entities,
+        max_names_per_entity=settings.max_names_per_entity,
+        max_provide_limit=settings.max_provide_limit,
+        default_provide_limit=settings.default_provide_limit,
+        max_page_size=settings.max_page_size,
+        default_page_size=settings.default_page_size,
+        max_claim_chars=settings.max_claim_chars,
+        max_ops=settings.max_ops_per_message,
         max_relationships=settings.max_relationships_per_message,
-        max_identities=settings.max_identities_per_message, max_tags=settings.max_tags,
-        max_tag_chars=settings.max_tag_chars, max_fields=settings.max_fields,
-        max_field_chars=settings.max_field_chars, max_evidence_ids=settings.max_evidence_ids,
-        max_response_bytes=settings.max_response_bytes, prompt_max_tokens=settings.prompt_max_tokens,
+        max_identities=settings.max_identities_per_message,
+        max_tags=settings.max_tags,
+        max_tag_chars=settings.max_tag_chars,
+        max_fields=settings.max_fields,
+        max_field_chars=settings.max_field_chars,
+        max_evidence_ids=settings.max_evidence_ids,
+        max_response_bytes=settings.max_response_bytes,
+        prompt_max_tokens=settings.prompt_max_tokens,
         prompt_message_max_tokens=settings.prompt_message_max_tokens,
         prompt_current_message_max_tokens=settings.prompt_current_message_max_tokens,
         clock_skew_s=settings.clock_skew_s,
@@ -144,10 +158,13 @@ def _period(days: float) -> float | None:
 
 def retention_policy(settings: Settings) -> RetentionPolicy:
     return RetentionPolicy(
-        decay_days=settings.current_decay_days, floor=settings.retention_floor,
-        stale_days=settings.retention_stale_days, delete_after_days=_period(settings.retention_delete_after_days),
+        decay_days=settings.current_decay_days,
+        floor=settings.retention_floor,
+        stale_days=settings.retention_stale_days,
+        delete_after_days=_period(settings.retention_delete_after_days),
         evaluation_window_days=_period(settings.evaluation_window_days),
-        candidate_archive_days=_period(settings.candidate_archive_days), batch=settings.retention_batch,
+        candidate_archive_days=_period(settings.candidate_archive_days),
+        batch=settings.retention_batch,
     )
 
 
@@ -155,9 +172,15 @@ def start_retention(runtime: Runtime, settings: Settings) -> asyncio.Task[None] 
     """The background sweep (FACTMEMORY_RETENTION_INTERVAL_S; 0 = off)."""
     if not settings.retention_interval_s:
         return None
-    return asyncio.create_task(run_periodically(
-        PostgresRetention(runtime.pool), retention_policy(settings), settings.retention_interval_s,
-        lambda: datetime.now(UTC), runtime.deps.telemetry))
+    return asyncio.create_task(
+        run_periodically(
+            PostgresRetention(runtime.pool),
+            retention_policy(settings),
+            settings.retention_interval_s,
+            lambda: datetime.now(UTC),
+            runtime.deps.telemetry,
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -183,12 +206,14 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         database = await stack.enter_async_context(open_database(settings.database_url, settings.data_dir))
         await migrate(database.url, embedder.dimensions)
         pool = await stack.enter_async_context(
-            open_pool(database.url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s))
+            open_pool(database.url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s)
+        )
         reads = None
         if settings.database_read_url:
             # min_size 0: the service starts while the replica is down (reads fall back to the primary).
             read_pool = await stack.enter_async_context(
-                open_pool(settings.database_read_url, 0, settings.pool_max_size, settings.db_timeout_s))
+                open_pool(settings.database_read_url, 0, settings.pool_max_size, settings.db_timeout_s)
+            )
             reads = ReadRoute(pool, read_pool, telemetry, settings.read_retry_s, settings.read_your_writes_s)
         extractor = None
         if settings.llm_configured:
@@ -199,8 +224,13 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
         else:
             log.warning("no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION")
-        deps = Deps(store=Store(pool, reads), embedder=embedder, extractor=extractor, tuning=tuning(settings),
-                    telemetry=telemetry)
+        deps = Deps(
+            store=Store(pool, reads),
+            embedder=embedder,
+            extractor=extractor,
+            tuning=tuning(settings),
+            telemetry=telemetry,
+        )
         yield Runtime(deps, database, pool, metrics)
 
 
@@ -249,8 +279,9 @@ async def start_page(deps: Deps, settings: Settings) -> PageListener | None:
     return page
 
 
-def create_server(deps: Deps, settings: Settings, health_servicer: health.aio.HealthServicer | None = None
-                  ) -> tuple[grpc.aio.Server, int]:
+def create_server(
+    deps: Deps, settings: Settings, health_servicer: health.aio.HealthServicer | None = None
+) -> tuple[grpc.aio.Server, int]:
     """A server with the service, health and reflection bound to settings.listen; returns it and its port."""
     # Observe is outermost so that refused and undecodable calls are counted and logged too.
     interceptors: list[grpc.aio.ServerInterceptor] = [Observe(deps.telemetry)]
@@ -262,20 +293,22 @@ def create_server(deps: Deps, settings: Settings, health_servicer: health.aio.He
         # so_reuseport 0: a second server on a taken port must fail, not silently share it.
         options=[("grpc.max_receive_message_length", settings.max_request_bytes), ("grpc.so_reuseport", 0)],
     )
-    factmemory_pb2_grpc.add_FactMemoryServiceServicer_to_server(
-        FactMemoryServicer(deps), server)
+    factmemory_pb2_grpc.add_FactMemoryServiceServicer_to_server(FactMemoryServicer(deps), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer or health.aio.HealthServicer(), server)
     reflection.enable_server_reflection((SERVICE_NAME, reflection.SERVICE_NAME, health.SERVICE_NAME), server)
     try:
         if settings.tls_cert_file and settings.tls_key_file:
             credentials = grpc.ssl_server_credentials(
-                [(settings.tls_key_file.read_bytes(), settings.tls_cert_file.read_bytes())])
+                [(settings.tls_key_file.read_bytes(), settings.tls_cert_file.read_bytes())]
+            )
             port = server.add_secure_port(settings.listen, credentials)
         else:
             port = server.add_insecure_port(settings.listen)
     except RuntimeError as exc:  # grpc's "Failed to bind to address ..."
-        raise ListenError(f"cannot listen on {settings.listen}: the address is in use by another process or "
-                          "is not an address of this host") from exc
+        raise ListenError(
+            f"cannot listen on {settings.listen}: the address is in use by another process or "
+            "is not an address of this host"
+        ) from exc
     return server, port
 
 
@@ -311,9 +344,13 @@ def start_metrics(runtime: Runtime, settings: Settings) -> MetricsServer | None:
     if runtime.metrics is None or settings.metrics_address is None:
         return None
     pool = runtime.pool
-    runtime.metrics.registry.register(DatabaseGauges(
-        asyncio.get_running_loop(), lambda: count_pending_candidates(pool, settings.db_timeout_s),
-        lambda: (pool.get_size(), pool.get_idle_size())))
+    runtime.metrics.registry.register(
+        DatabaseGauges(
+            asyncio.get_running_loop(),
+            lambda: count_pending_candidates(pool, settings.db_timeout_s),
+            lambda: (pool.get_size(), pool.get_idle_size()),
+        )
+    )
     try:
         return MetricsServer(runtime.metrics.registry, settings.metrics_address)
     except OSError as exc:
@@ -332,8 +369,9 @@ async def serve(settings: Settings) -> int:
             stack.callback(metrics_server.close)
         probe = DatabaseProbe(runtime.database.url, min(settings.db_timeout_s, settings.health_interval_s * 2))
         stack.push_async_callback(probe.close)
-        watch = HealthWatch(health_servicer, ("", SERVICE_NAME), health_probes(runtime, settings, probe),
-                            settings.health_interval_s)
+        watch = HealthWatch(
+            health_servicer, ("", SERVICE_NAME), health_probes(runtime, settings, probe), settings.health_interval_s
+        )
         await server.start()
         await watch.set_all(health_pb2.HealthCheckResponse.SERVING)
         host = settings.listen.rsplit(":", 1)[0]
@@ -342,8 +380,7 @@ async def serve(settings: Settings) -> int:
         page_address = None if page is None else f"{(settings.http_listen or '').rsplit(':', 1)[0]}:{page.port}"
         print(startup_line(settings, f"{host}:{port}", metrics_address, page_address), flush=True)
         if not settings.auth_token:
-            print(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}",
-                  flush=True)
+            print(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}", flush=True)
         print(f"factmemory listening on {host}:{port}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -60,8 +60,9 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
         async with database_url(settings.database_url, settings.data_dir) as url:
             await migrate(url, embedding_dimensions(settings))
             async with open_pool(url, 1, 2, settings.db_timeout_s) as pool:
-                return await sweep(PostgresRetention(pool), retention_policy(settings), datetime.now(UTC),
-                                   NullTelemetry())
+                return await sweep(
+                    PostgresRetention(pool), retention_policy(settings), datetime.now(UTC), NullTelemetry()
+                )
 
     try:
         counts = asyncio.run(run())
@@ -125,8 +126,10 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, sort_keys=True))
     else:
-        print(f"imported {report['imported']} facts ({report['already_imported']} already imported, "
-              f"{report['skipped']} records skipped) in {report['seconds']} s")
+        print(
+            f"imported {report['imported']} facts ({report['already_imported']} already imported, "
+            f"{report['skipped']} records skipped) in {report['seconds']} s"
+        )
     return 0
 
 
@@ -134,8 +137,13 @@ def _client(args: argparse.Namespace) -> Connection:
     """Flags first, then FACTMEMORY_ADDRESS / FACTMEMORY_AUTH_TOKEN / FACTMEMORY_REVIEWER."""
     env = ClientSettings()
     ca_file = args.tls_ca or (str(env.tls_ca_file) if env.tls_ca_file else None)
-    return Connection(address=args.address or env.address, token=args.token or env.auth_token,
-                      reviewer=args.reviewer or env.reviewer, timeout_s=args.timeout, ca_file=ca_file)
+    return Connection(
+        address=args.address or env.address,
+        token=args.token or env.auth_token,
+        reviewer=args.reviewer or env.reviewer,
+        timeout_s=args.timeout,
+        ca_file=ca_file,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -145,17 +153,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     sub.add_parser("serve", help="run the gRPC service (configured by FACTMEMORY_* variables)")
     sub.add_parser("migrate", help="apply pending database migrations and exit")
-    prune = sub.add_parser("prune", help="run retention once on the database configured by FACTMEMORY_* "
-                           "(archive stale current facts, delete long-archived ones, reduce old evaluations, "
-                           "archive old resolved candidates) and print the counts")
+    prune = sub.add_parser(
+        "prune",
+        help="run retention once on the database configured by FACTMEMORY_* "
+        "(archive stale current facts, delete long-archived ones, reduce old evaluations, "
+        "archive old resolved candidates) and print the counts",
+    )
     prune.add_argument("--json", action="store_true", help="print the counts as JSON")
     client = argparse.ArgumentParser(add_help=False)
     cli_client.add_client_options(client)
     cli_client.add_commands(sub, client)
-    legacy = sub.add_parser("import", help="import elizaOS facts (plugin-sql 'facts' memories) into the database "
-                            "configured by FACTMEMORY_*")
+    legacy = sub.add_parser(
+        "import", help="import elizaOS facts (plugin-sql 'facts' memories) into the database configured by FACTMEMORY_*"
+    )
     source = legacy.add_mutually_exclusive_group(required=True)
-    source.add_argument("--file", help="a JSON export: a list of memories, {\"memories\": [...]}, or JSON lines")
+    source.add_argument("--file", help='a JSON export: a list of memories, {"memories": [...]}, or JSON lines')
     source.add_argument("--postgres", metavar="URL", help="an elizaOS PostgreSQL database (read only)")
     legacy.add_argument("--agent", type=cli_client.uuid_arg, help="import only this agent's facts")
     legacy.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -203,8 +215,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"factmemory: {exc}", file=sys.stderr)
             return 2 if isinstance(exc, UsageError) else 1
         log.debug("unexpected failure", exc_info=True)
-        print(f"factmemory: unexpected error: {type(exc).__name__}: {exc} (--log-level DEBUG shows the traceback)",
-              file=sys.stderr)
+        print(
+            f"factmemory: unexpected error: {type(exc).__name__}: {exc} (--log-level DEBUG shows the traceback)",
+            file=sys.stderr,
+        )
         return 1
 
 

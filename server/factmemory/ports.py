@@ -137,8 +137,9 @@ class WriteTransaction(Protocol):
     entity_id: UUID
     revision: int  # the entity's revision, bumped by taking the lock
 
-    async def write_context(self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str],
-                            limit: int) -> WriteContext: ...
+    async def write_context(
+        self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
+    ) -> WriteContext: ...
 
     async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool: ...
 
@@ -148,33 +149,45 @@ class WriteTransaction(Protocol):
 
     async def insert_fact(self, new: NewFact) -> Fact: ...
 
-    async def strengthen(self, fact_id: UUID, delta: float, at: datetime, message_id: str, category: str,
-                         verification: str) -> Fact | None: ...
+    async def strengthen(
+        self, fact_id: UUID, delta: float, at: datetime, message_id: str, category: str, verification: str
+    ) -> Fact | None: ...
 
     async def decay(self, fact_id: UUID, delta: float, delete_below: float) -> tuple[Fact | None, bool]: ...
 
     # None when a reviewer kept the two facts as both true: they are never flagged against each other again.
-    async def insert_candidate(self, fact_id: UUID, proposed_claim: str, reason: str, source: str,
-                               message_id: str, at: datetime, related_fact_id: UUID | None = None
-                               ) -> UUID | None: ...
+    async def insert_candidate(
+        self,
+        fact_id: UUID,
+        proposed_claim: str,
+        reason: str,
+        source: str,
+        message_id: str,
+        at: datetime,
+        related_fact_id: UUID | None = None,
+    ) -> UUID | None: ...
 
     async def reclassify(self, fact_id: UUID, kind: Kind, category: str) -> Fact | None: ...
 
     async def record_name(self, name: str, at: datetime) -> None: ...
 
-    async def insert_pair(self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str,
-                          message_id: str, at: datetime) -> None: ...
+    async def insert_pair(
+        self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str, message_id: str, at: datetime
+    ) -> None: ...
 
     async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None: ...
 
-    async def merge_facts(self, keep_id: UUID, duplicate_id: UUID, merged: MergedFact, at: datetime,
-                          reason: str = "") -> Fact | None: ...
+    async def merge_facts(
+        self, keep_id: UUID, duplicate_id: UUID, merged: MergedFact, at: datetime, reason: str = ""
+    ) -> Fact | None: ...
 
-    async def upsert_relationship(self, source: UUID, target: UUID, tags: Sequence[str], at: datetime,
-                                  max_tags: int) -> Relationship: ...
+    async def upsert_relationship(
+        self, source: UUID, target: UUID, tags: Sequence[str], at: datetime, max_tags: int
+    ) -> Relationship: ...
 
-    async def upsert_identity(self, entity_id: UUID, platform: str, handle: str, confidence: float,
-                              at: datetime) -> Identity: ...
+    async def upsert_identity(
+        self, entity_id: UUID, platform: str, handle: str, confidence: float, at: datetime
+    ) -> Identity: ...
 
 
 class ReviewTransaction(Protocol):
@@ -200,8 +213,9 @@ class ReviewTransaction(Protocol):
         """A history entry for an event that changes no field of the fact (a rejected candidate, ...)."""
         ...
 
-    async def close_candidate(self, candidate_id: UUID, status: CandidateStatus, resolution: Resolution,
-                              actor: str, at: datetime) -> Candidate: ...
+    async def close_candidate(
+        self, candidate_id: UUID, status: CandidateStatus, resolution: Resolution, actor: str, at: datetime
+    ) -> Candidate: ...
 
     async def keep_pair(self, first: UUID, second: UUID) -> None: ...
 
@@ -209,46 +223,81 @@ class ReviewTransaction(Protocol):
 class FactStore(Protocol):
     """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
 
-    def turn(self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
-             ) -> AbstractAsyncContextManager[WriteTransaction]: ...
+    def turn(
+        self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
+    ) -> AbstractAsyncContextManager[WriteTransaction]: ...
 
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int: ...
 
     async def get_evaluation(self, agent_id: UUID, message_id: str) -> tuple[UUID, EvaluateResult] | None: ...
 
-    async def write_context(self, agent_id: UUID, entity_id: UUID, kinds: Sequence[Kind], vectors: Sequence[Vector],
-                            claims: Sequence[str], limit: int) -> WriteContext: ...
+    async def write_context(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        kinds: Sequence[Kind],
+        vectors: Sequence[Vector],
+        claims: Sequence[str],
+        limit: int,
+    ) -> WriteContext: ...
 
     async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int) -> list[OpenPair]: ...
 
-    async def nearest(self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int,
-                      current_limit: int, *, replica_ok: bool = False) -> list[Similar]: ...
+    async def nearest(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]: ...
 
-    async def hybrid(self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int,
-                     current_limit: int, terms: Sequence[str], per_term: int, *,
-                     replica_ok: bool = False) -> list[Similar]: ...
+    async def hybrid(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        terms: Sequence[str],
+        per_term: int,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]: ...
 
-    async def text_search(self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int,
-                          current_limit: int) -> list[Similar]: ...
+    async def text_search(
+        self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int
+    ) -> list[Similar]: ...
 
-    async def list_facts(self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None,
-                         limit: int) -> list[Fact]: ...
+    async def list_facts(
+        self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None, limit: int
+    ) -> list[Fact]: ...
 
     def review(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[ReviewTransaction]: ...
 
-    async def get_fact(self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
-                       ) -> Fact | None: ...
+    async def get_fact(
+        self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
+    ) -> Fact | None: ...
 
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]: ...
 
     async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None: ...
 
-    async def list_candidates(self, agent_id: UUID, entity_id: UUID | None, status: CandidateStatus | None,
-                              source: CandidateSource | None, after: Position | None, limit: int
-                              ) -> list[Candidate]: ...
+    async def list_candidates(
+        self,
+        agent_id: UUID,
+        entity_id: UUID | None,
+        status: CandidateStatus | None,
+        source: CandidateSource | None,
+        after: Position | None,
+        limit: int,
+    ) -> list[Candidate]: ...
 
-    async def list_entities(self, agent_id: UUID, pattern: str, after: Position | None, limit: int
-                            ) -> list[EntitySummary]: ...
+    async def list_entities(
+        self, agent_id: UUID, pattern: str, after: Position | None, limit: int
+    ) -> list[EntitySummary]: ...
 
     async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int: ...
 
@@ -256,8 +305,9 @@ class FactStore(Protocol):
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts: ...
 
-    async def export_rows(self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None,
-                          limit: int) -> list[tuple[dict[str, Any], tuple[str, str]]]: ...
+    async def export_rows(
+        self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None, limit: int
+    ) -> list[tuple[dict[str, Any], tuple[str, str]]]: ...
 
 
 class Telemetry(Protocol):
@@ -335,16 +385,19 @@ class RetentionStore(Protocol):
     """What retention reads and changes (adapters/postgres/retention.py): scans in keyset batches, and one short
     transaction per entity under the per-entity lock for every change of facts."""
 
-    async def stale_candidates(self, older_than: datetime, after: tuple[UUID, UUID, UUID] | None, limit: int
-                               ) -> list[Fact]: ...
+    async def stale_candidates(
+        self, older_than: datetime, after: tuple[UUID, UUID, UUID] | None, limit: int
+    ) -> list[Fact]: ...
 
-    async def archive_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[Fact], at: datetime,
-                            reason: str) -> int: ...
+    async def archive_facts(
+        self, agent_id: UUID, entity_id: UUID, facts: Sequence[Fact], at: datetime, reason: str
+    ) -> int: ...
 
     async def archived_before(self, before: datetime, limit: int) -> list[tuple[UUID, UUID, UUID]]: ...
 
-    async def delete_archived(self, agent_id: UUID, entity_id: UUID, fact_ids: Sequence[UUID], before: datetime,
-                              reason: str) -> int: ...
+    async def delete_archived(
+        self, agent_id: UUID, entity_id: UUID, fact_ids: Sequence[UUID], before: datetime, reason: str
+    ) -> int: ...
 
     async def reduce_evaluations(self, before: datetime, at: datetime, limit: int) -> int: ...
 

@@ -38,17 +38,29 @@ class Person:
         self.name = name
 
     def message(self, text: str, when: datetime = NOW, message_id: str | None = None) -> pb.ChatMessage:
-        return pb.ChatMessage(id=message_id or new_id(), entity_id=self.entity_id, name=self.name, text=text,
-                              created_at=ts(when))
+        return pb.ChatMessage(
+            id=message_id or new_id(), entity_id=self.entity_id, name=self.name, text=text, created_at=ts(when)
+        )
 
-    def evaluate(self, text: str, when: datetime = NOW, message_id: str | None = None, **kw: Any
-                 ) -> pb.EvaluateRequest:
-        return pb.EvaluateRequest(agent_id=self.agent_id, entity_id=self.entity_id, room_id=self.room_id,
-                                  message=self.message(text, when, message_id), did_respond=True, **kw)
+    def evaluate(self, text: str, when: datetime = NOW, message_id: str | None = None, **kw: Any) -> pb.EvaluateRequest:
+        return pb.EvaluateRequest(
+            agent_id=self.agent_id,
+            entity_id=self.entity_id,
+            room_id=self.room_id,
+            message=self.message(text, when, message_id),
+            did_respond=True,
+            **kw,
+        )
 
     def provide(self, *texts: str, now: datetime = NOW, **kw: Any) -> pb.ProvideRequest:
-        return pb.ProvideRequest(agent_id=self.agent_id, entity_id=self.entity_id, room_id=self.room_id,
-                                 recent_messages=[self.message(t, now) for t in texts], now=ts(now), **kw)
+        return pb.ProvideRequest(
+            agent_id=self.agent_id,
+            entity_id=self.entity_id,
+            room_id=self.room_id,
+            recent_messages=[self.message(t, now) for t in texts],
+            now=ts(now),
+            **kw,
+        )
 
     def list_facts(self, kind: pb.Kind = pb.KIND_UNSPECIFIED) -> pb.ListFactsRequest:
         return pb.ListFactsRequest(agent_id=self.agent_id, entity_id=self.entity_id, kind=kind)
@@ -59,14 +71,23 @@ def days_ago(days: float) -> datetime:
 
 
 def add_durable(claim: str, category: str, verification: str | None = None, **fields: str) -> dict[str, Any]:
-    return {"op": "add_durable", "claim": claim, "category": category,
-            "structured_fields": [{"key": k, "value": v} for k, v in fields.items()],
-            "verification_status": verification}
+    return {
+        "op": "add_durable",
+        "claim": claim,
+        "category": category,
+        "structured_fields": [{"key": k, "value": v} for k, v in fields.items()],
+        "verification_status": verification,
+    }
 
 
 def add_current(claim: str, category: str, valid_at: str | None = None, **fields: str) -> dict[str, Any]:
-    return {"op": "add_current", "claim": claim, "category": category,
-            "structured_fields": [{"key": k, "value": v} for k, v in fields.items()], "valid_at": valid_at}
+    return {
+        "op": "add_current",
+        "claim": claim,
+        "category": category,
+        "structured_fields": [{"key": k, "value": v} for k, v in fields.items()],
+        "valid_at": valid_at,
+    }
 
 
 def change(op: str, handle: str, reason: str = "", proposed_claim: str | None = None) -> dict[str, Any]:
@@ -78,5 +99,9 @@ def change(op: str, handle: str, reason: str = "", proposed_claim: str | None = 
 
 def facts_reply(*ops: dict[str, Any], success: bool = True) -> dict[str, Any]:
     """A full reply for all four items."""
-    return {"facts": {"ops": list(ops)}, "relationships": [], "identities": [],
-            "success": {"completed": success, "reason": "scripted"}}
+    return {
+        "facts": {"ops": list(ops)},
+        "relationships": [],
+        "identities": [],
+        "success": {"completed": success, "reason": "scripted"},
+    }

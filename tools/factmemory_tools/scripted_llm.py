@@ -125,9 +125,7 @@ class ScriptedLLM:
 
     def _answer(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes, bool, float]:
         fmt = (body.get("response_format") or {}).get("type")
-        if (fmt == "json_schema" and self.reject_json_schema) or (
-            fmt == "json_object" and self.reject_json_object
-        ):
+        if (fmt == "json_schema" and self.reject_json_schema) or (fmt == "json_object" and self.reject_json_object):
             error = {"error": {"message": f"response_format {fmt} is not supported", "type": "invalid_request_error"}}
             return 400, {}, json.dumps(error).encode(), False, 0.0
         rule = self._choose(body)
@@ -142,9 +140,7 @@ class ScriptedLLM:
             "object": "chat.completion",
             "created": int(time.time()),
             "model": body.get("model", "stub"),
-            "choices": [
-                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
-            ],
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
             "usage": {
                 "prompt_tokens": rule.prompt_tokens or prompt_chars // 4,
                 "completion_tokens": rule.completion_tokens or len(content) // 4,
@@ -159,11 +155,16 @@ class ScriptedLLM:
         texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
         dims = int(body.get("dimensions") or 8)
         data = [
-            {"object": "embedding", "index": i, "embedding": _toy_embedding(str(t), dims)}
-            for i, t in enumerate(texts)
+            {"object": "embedding", "index": i, "embedding": _toy_embedding(str(t), dims)} for i, t in enumerate(texts)
         ]
-        return json.dumps({"object": "list", "data": data, "model": body.get("model", "stub"),
-                           "usage": {"prompt_tokens": 1, "total_tokens": 1}}).encode()
+        return json.dumps(
+            {
+                "object": "list",
+                "data": data,
+                "model": body.get("model", "stub"),
+                "usage": {"prompt_tokens": 1, "total_tokens": 1},
+            }
+        ).encode()
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         stub = self
@@ -177,8 +178,9 @@ class ScriptedLLM:
             def log_message(self, format: str, *args: Any) -> None:
                 return
 
-            def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None,
-                      truncate: bool = False) -> None:
+            def _send(
+                self, status: int, payload: bytes, headers: dict[str, str] | None = None, truncate: bool = False
+            ) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 for key, value in (headers or {}).items():

@@ -51,13 +51,31 @@ def policies(settings: Settings) -> dict[str, RetentionPolicy | None]:
 
 
 def _reply(i: int) -> dict[str, Any]:
-    ops: list[dict[str, Any]] = [{"op": "add_current", "claim": f"is busy with errand number {i} of the season",
-                                  "category": CURRENT[i % len(CURRENT)], "structured_fields": [], "valid_at": None}]
+    ops: list[dict[str, Any]] = [
+        {
+            "op": "add_current",
+            "claim": f"is busy with errand number {i} of the season",
+            "category": CURRENT[i % len(CURRENT)],
+            "structured_fields": [],
+            "valid_at": None,
+        }
+    ]
     if i % 10 == 0:
-        ops.append({"op": "add_durable", "claim": f"has hobby number {i // 10}", "category": "preference",
-                    "structured_fields": [], "verification_status": None})
-    return {"facts": {"ops": ops}, "relationships": [], "identities": [],
-            "success": {"completed": True, "reason": "scripted"}}
+        ops.append(
+            {
+                "op": "add_durable",
+                "claim": f"has hobby number {i // 10}",
+                "category": "preference",
+                "structured_fields": [],
+                "verification_status": None,
+            }
+        )
+    return {
+        "facts": {"ops": ops},
+        "relationships": [],
+        "identities": [],
+        "success": {"completed": True, "reason": "scripted"},
+    }
 
 
 def _ts(when: datetime) -> Timestamp:
@@ -81,10 +99,17 @@ async def fresh_database(admin_url: str, name: str) -> AsyncIterator[str]:
         await admin.close()
 
 
-async def replay(url: str, llm: ScriptedLLM, tmp: Path, policy: RetentionPolicy | None, messages: int, days: int
-                 ) -> list[dict[str, Any]]:
-    settings = Settings(listen="127.0.0.1:0", database_url=url, data_dir=tmp, openai_api_key="bench",
-                        openai_base_url=llm.base_url, retention_interval_s=0)
+async def replay(
+    url: str, llm: ScriptedLLM, tmp: Path, policy: RetentionPolicy | None, messages: int, days: int
+) -> list[dict[str, Any]]:
+    settings = Settings(
+        listen="127.0.0.1:0",
+        database_url=url,
+        data_dir=tmp,
+        openai_api_key="bench",
+        openai_base_url=llm.base_url,
+        retention_interval_s=0,
+    )
     agent, entity, room = (str(uuid.uuid4()) for _ in range(3))
     start = datetime.now(UTC) - timedelta(days=days + 1)
     step = timedelta(days=days) / messages
@@ -93,21 +118,28 @@ async def replay(url: str, llm: ScriptedLLM, tmp: Path, policy: RetentionPolicy 
         server, port = create_server(deps, settings)
         await server.start()
         try:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel, \
-                    asyncpg.create_pool(url, min_size=1, max_size=2) as pool:
+            async with (
+                grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
+                asyncpg.create_pool(url, min_size=1, max_size=2) as pool,
+            ):
                 stub = pb_grpc.FactMemoryServiceStub(channel)
                 swept_day, checkpoint = 0, CHECKPOINT_DAYS
                 for i in range(messages):
                     at = start + step * i
                     text = f"storage message {i}: a day like the others"
                     llm.on(text, Reply(_reply(i)))
-                    message = pb.ChatMessage(id=str(uuid.uuid4()), entity_id=entity, name="Sam", text=text,
-                                             created_at=_ts(at))
-                    await stub.Evaluate(pb.EvaluateRequest(agent_id=agent, entity_id=entity, room_id=room,
-                                                           message=message, did_respond=True))
+                    message = pb.ChatMessage(
+                        id=str(uuid.uuid4()), entity_id=entity, name="Sam", text=text, created_at=_ts(at)
+                    )
+                    await stub.Evaluate(
+                        pb.EvaluateRequest(
+                            agent_id=agent, entity_id=entity, room_id=room, message=message, did_respond=True
+                        )
+                    )
                     async with pool.acquire() as conn:  # the row is dated by the simulated clock
-                        await conn.execute("UPDATE evaluations SET created_at = $2 WHERE message_id = $1",
-                                           message.id, at)
+                        await conn.execute(
+                            "UPDATE evaluations SET created_at = $2 WHERE message_id = $1", message.id, at
+                        )
                     day = (at - start).days
                     if policy is not None and day > swept_day:
                         swept_day = day
@@ -118,8 +150,16 @@ async def replay(url: str, llm: ScriptedLLM, tmp: Path, policy: RetentionPolicy 
                             sizes = await stored_bytes(conn)
                             live = await conn.fetchval("SELECT count(*) FROM facts WHERE archived_at IS NULL")
                             archived = await conn.fetchval("SELECT count(*) FROM facts WHERE archived_at IS NOT NULL")
-                        rows.append({"day": day, "messages": i + 1, "live_facts": live, "archived_facts": archived,
-                                     "bytes": sizes, "bytes_per_message": round(sum(sizes.values()) / (i + 1))})
+                        rows.append(
+                            {
+                                "day": day,
+                                "messages": i + 1,
+                                "live_facts": live,
+                                "archived_facts": archived,
+                                "bytes": sizes,
+                                "bytes_per_message": round(sum(sizes.values()) / (i + 1)),
+                            }
+                        )
         finally:
             await server.stop(1)
     return rows
@@ -133,18 +173,25 @@ async def run(messages: int, days: int) -> dict[str, list[dict[str, Any]]]:
                 async with fresh_database(database.url, f"storage_{name}") as url:
                     results[name] = await replay(url, llm, Path(tmp), policy, messages, days)
                     last = results[name][-1]
-                    print(f"{name}: {last['bytes_per_message']} bytes per message after {last['messages']} "
-                          f"messages over {last['day']} days", flush=True)
+                    print(
+                        f"{name}: {last['bytes_per_message']} bytes per message after {last['messages']} "
+                        f"messages over {last['day']} days",
+                        flush=True,
+                    )
     return results
 
 
 def table(results: dict[str, list[dict[str, Any]]]) -> str:
-    lines = ["| policy | day | messages | live facts | archived | bytes/message | evaluations bytes/message |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| policy | day | messages | live facts | archived | bytes/message | evaluations bytes/message |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for name, rows in results.items():
         for r in rows:
-            lines.append(f"| {name} | {r['day']} | {r['messages']} | {r['live_facts']} | {r['archived_facts']} | "
-                         f"{r['bytes_per_message']} | {round(r['bytes']['evaluations'] / r['messages'])} |")
+            lines.append(
+                f"| {name} | {r['day']} | {r['messages']} | {r['live_facts']} | {r['archived_facts']} | "
+                f"{r['bytes_per_message']} | {round(r['bytes']['evaluations'] / r['messages'])} |"
+            )
     return "\n".join(lines)
 
 

@@ -64,4 +64,5 @@ def read_completion(body: bytes) -> tuple[str, Usage]:
         raise BadModelReply("the model returned no content")
     usage = completion.usage or _Usage()
     return completion.choices[0].message.content, Usage(
-        llm_calls=1, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens)
+        llm_calls=1, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens
+    )

@@ -83,9 +83,14 @@ def parse_memory(record: Mapping[str, Any]) -> LegacyFact | None:
     if not text or len(text) > MAX_TEXT_CHARS or source_id is None or agent_id is None or entity_id is None:
         return None
     room = _field(record, "roomId", "room_id")
-    return LegacyFact(source_id=str(source_id), agent_id=agent_id, entity_id=entity_id,
-                      room_id=None if room is None else _uuid(room), text=text,
-                      created_at=created or datetime.now(UTC))
+    return LegacyFact(
+        source_id=str(source_id),
+        agent_id=agent_id,
+        entity_id=entity_id,
+        room_id=None if room is None else _uuid(room),
+        text=text,
+        created_at=created or datetime.now(UTC),
+    )
 
 
 def _records(document: Any) -> Iterable[Any]:

@@ -108,8 +108,9 @@ class LocalEmbedder:
 class OpenAIEmbedder:
     """Any OpenAI-compatible embeddings endpoint; vectors are normalized here."""
 
-    def __init__(self, client: openai.AsyncOpenAI, model_name: str, dimensions: int,
-                 retry: RetryPolicy | None = None) -> None:
+    def __init__(
+        self, client: openai.AsyncOpenAI, model_name: str, dimensions: int, retry: RetryPolicy | None = None
+    ) -> None:
         self._client = client
         self._retry = retry or RetryPolicy()
         self.model_name = model_name
@@ -123,7 +124,8 @@ class OpenAIEmbedder:
         while True:
             try:
                 reply = await self._client.embeddings.create(
-                    model=self.model_name, input=clip(texts), dimensions=self.dimensions)
+                    model=self.model_name, input=clip(texts), dimensions=self.dimensions
+                )
                 break
             except ENDPOINT_ERRORS as exc:
                 delay = backoff_s(self._retry, attempt, exc)
@@ -134,8 +136,9 @@ class OpenAIEmbedder:
                 await asyncio.sleep(delay)
         vectors = np.asarray([d.embedding for d in sorted(reply.data, key=lambda d: d.index)], dtype=np.float32)
         if vectors.shape != (len(texts), self.dimensions):
-            raise Unavailable(f"embeddings endpoint returned shape {vectors.shape}, expected "
-                              f"({len(texts)}, {self.dimensions})")
+            raise Unavailable(
+                f"embeddings endpoint returned shape {vectors.shape}, expected ({len(texts)}, {self.dimensions})"
+            )
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return np.asarray(vectors / np.where(norms == 0, 1, norms), dtype=np.float32)
 

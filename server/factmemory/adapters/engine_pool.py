@@ -69,9 +69,17 @@ class Worker:
     @classmethod
     async def start(cls, variant: str, token_budget: int) -> Worker:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "factmemory.adapters.engine_worker", "--parent", str(os.getpid()),
-            "--variant", variant, "--token-budget", str(token_budget),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            sys.executable,
+            "-m",
+            "factmemory.adapters.engine_worker",
+            "--parent",
+            str(os.getpid()),
+            "--variant",
+            variant,
+            "--token-budget",
+            str(token_budget),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
             env={**os.environ, "OMP_NUM_THREADS": "1"},
         )
         try:
@@ -153,8 +161,9 @@ class EnginePool:
 
     async def start(self) -> None:
         """Starts every worker (in parallel) and their supervisors; fails if none can start."""
-        started = await asyncio.gather(*(Worker.start(self.variant, self.token_budget) for _ in range(self._size)),
-                                       return_exceptions=True)
+        started = await asyncio.gather(
+            *(Worker.start(self.variant, self.token_budget) for _ in range(self._size)), return_exceptions=True
+        )
         workers = [w for w in started if isinstance(w, Worker)]
         if not workers:
             raise Unavailable(f"the local embedding engine does not start: {started[0]}")
@@ -162,8 +171,7 @@ class EnginePool:
             log.error("embedding worker failed to start: %s", failure)
         self.dimensions = workers[0].dimensions
         self._workers = [w if isinstance(w, Worker) else None for w in started]
-        self._slots = [asyncio.create_task(self._supervise(i), name=f"embedding-worker-{i}")
-                       for i in range(self._size)]
+        self._slots = [asyncio.create_task(self._supervise(i), name=f"embedding-worker-{i}") for i in range(self._size)]
 
     def pids(self) -> list[int]:
         return [w.process.pid for w in self._workers if w is not None and w.alive]
@@ -182,8 +190,10 @@ class EnginePool:
         caller = scope.caller if scope else f"task-{id(asyncio.current_task())}"
         deadline = scope.deadline if scope else None
         loop = asyncio.get_running_loop()
-        jobs = [Job(chunk, is_query, caller, deadline, loop.create_future(),
-                    estimated_tokens(chunk, self.token_budget)) for chunk in split_jobs(unique)]
+        jobs = [
+            Job(chunk, is_query, caller, deadline, loop.create_future(), estimated_tokens(chunk, self.token_budget))
+            for chunk in split_jobs(unique)
+        ]
         for job in jobs:
             self._queue.put(job)
         self._wakeup.set()
@@ -253,8 +263,12 @@ class EnginePool:
                 result = await worker.embed(job.texts, job.is_query)
             except WorkerDied as exc:
                 self.stats.deaths += 1
-                log.error("embedding worker %d died (%s) with a call of %d text(s); restarting it",
-                          worker.process.pid, exc, len(job.texts))
+                log.error(
+                    "embedding worker %d died (%s) with a call of %d text(s); restarting it",
+                    worker.process.pid,
+                    exc,
+                    len(job.texts),
+                )
                 failures = failures + 1 if time.monotonic() - worker.started < 5.0 else 0
                 if not exc.started and job.redispatched < len(RESTART_DELAY_S):
                     job.redispatched += 1

@@ -72,8 +72,13 @@ def _rejects_format(exc: openai.BadRequestError) -> bool:
 class Extractor:
     """Calls the chat endpoint at temperature 0; transient failures are retried here, bounded."""
 
-    def __init__(self, client: openai.AsyncOpenAI, model: str, retry: RetryPolicy | None = None,
-                 telemetry: Telemetry | None = None) -> None:
+    def __init__(
+        self,
+        client: openai.AsyncOpenAI,
+        model: str,
+        retry: RetryPolicy | None = None,
+        telemetry: Telemetry | None = None,
+    ) -> None:
         self._client = client
         self._model = model
         self._retry = retry or RetryPolicy()

@@ -35,41 +35,68 @@ class PrometheusTelemetry:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
-        self.rpc_calls = Counter("factmemory_rpc_calls", "gRPC calls by method and status code",
-                                 ["method", "code"], registry=r)
-        self.rpc_seconds = Histogram("factmemory_rpc_duration_seconds", "gRPC call latency",
-                                     ["method", "code"], buckets=RPC_BUCKETS, registry=r)
+        self.rpc_calls = Counter(
+            "factmemory_rpc_calls", "gRPC calls by method and status code", ["method", "code"], registry=r
+        )
+        self.rpc_seconds = Histogram(
+            "factmemory_rpc_duration_seconds", "gRPC call latency", ["method", "code"], buckets=RPC_BUCKETS, registry=r
+        )
         self.llm_calls = Counter("factmemory_llm_calls", "LLM extraction calls by outcome", ["outcome"], registry=r)
-        self.llm_seconds = Histogram("factmemory_llm_duration_seconds", "LLM extraction call latency (with retries)",
-                                     ["outcome"], buckets=LLM_BUCKETS, registry=r)
-        self.llm_tokens_total = Counter("factmemory_llm_tokens", "LLM tokens by direction", ["direction"],
-                                        registry=r)
+        self.llm_seconds = Histogram(
+            "factmemory_llm_duration_seconds",
+            "LLM extraction call latency (with retries)",
+            ["outcome"],
+            buckets=LLM_BUCKETS,
+            registry=r,
+        )
+        self.llm_tokens_total = Counter("factmemory_llm_tokens", "LLM tokens by direction", ["direction"], registry=r)
         self.llm_retries = Counter("factmemory_llm_retries", "retried LLM attempts by cause", ["reason"], registry=r)
-        self.llm_fallbacks = Counter("factmemory_llm_format_fallbacks",
-                                     "response formats the endpoint rejected (then the next one was used)",
-                                     ["rejected_format"], registry=r)
-        self.ops = Counter("factmemory_ops", "model ops by type and outcome (applied or rejected, with the reason)",
-                           ["op", "outcome", "reason"], registry=r)
-        self.dedup_verdicts = Counter("factmemory_dedup_verdicts", "write-time dedup verdicts of added facts",
-                                      ["verdict"], registry=r)
+        self.llm_fallbacks = Counter(
+            "factmemory_llm_format_fallbacks",
+            "response formats the endpoint rejected (then the next one was used)",
+            ["rejected_format"],
+            registry=r,
+        )
+        self.ops = Counter(
+            "factmemory_ops",
+            "model ops by type and outcome (applied or rejected, with the reason)",
+            ["op", "outcome", "reason"],
+            registry=r,
+        )
+        self.dedup_verdicts = Counter(
+            "factmemory_dedup_verdicts", "write-time dedup verdicts of added facts", ["verdict"], registry=r
+        )
         self.embed_calls = Counter("factmemory_embedding_calls", "embedding calls by kind", ["kind"], registry=r)
         self.embed_texts = Counter("factmemory_embedding_texts", "texts embedded by kind", ["kind"], registry=r)
-        self.embed_seconds = Histogram("factmemory_embedding_duration_seconds",
-                                       "embedding call time including the wait in the engine's queue",
-                                       ["kind"], buckets=EMBED_BUCKETS, registry=r)
-        self.reads = Counter("factmemory_reads", "reads by the database that answered (replica or primary) and why "
-                             "the primary (recent_write, replica_down, replica_error)", ["target", "reason"],
-                             registry=r)
-        self.read_fallbacks = Counter("factmemory_read_fallbacks",
-                                      "reads meant for the replica answered by the primary (replica_error: the call "
-                                      "that found it failing; replica_down: until it is retried)", ["reason"],
-                                      registry=r)
+        self.embed_seconds = Histogram(
+            "factmemory_embedding_duration_seconds",
+            "embedding call time including the wait in the engine's queue",
+            ["kind"],
+            buckets=EMBED_BUCKETS,
+            registry=r,
+        )
+        self.reads = Counter(
+            "factmemory_reads",
+            "reads by the database that answered (replica or primary) and why "
+            "the primary (recent_write, replica_down, replica_error)",
+            ["target", "reason"],
+            registry=r,
+        )
+        self.read_fallbacks = Counter(
+            "factmemory_read_fallbacks",
+            "reads meant for the replica answered by the primary (replica_error: the call "
+            "that found it failing; replica_down: until it is retried)",
+            ["reason"],
+            registry=r,
+        )
         # Registered with the first replica state: without FACTMEMORY_DATABASE_READ_URL there is no such gauge.
         self.read_replica_up: Gauge | None = None
-        self.embed_inflight = Gauge("factmemory_embedding_queue_depth",
-                                    "embedding calls waiting for or running in the engine", registry=r)
-        self.retention_rows = Counter("factmemory_retention_rows",
-                                      "rows retention archived, deleted or reduced, by what", ["what"], registry=r)
+        self.embed_inflight = Gauge(
+            "factmemory_embedding_queue_depth", "embedding calls waiting for or running in the engine", registry=r
+        )
+        self.retention_rows = Counter(
+            "factmemory_retention_rows", "rows retention archived, deleted or reduced, by what", ["what"], registry=r
+        )
 
     def rpc(self, method: str, code: str, seconds: float) -> None:
         self.rpc_calls.labels(method, code).inc()
@@ -108,9 +135,11 @@ class PrometheusTelemetry:
 
     def replica_up(self, up: bool) -> None:
         if self.read_replica_up is None:
-            self.read_replica_up = Gauge("factmemory_read_replica_up",
-                                         "1 while the read replica answers, 0 while reads fall back to the primary",
-                                         registry=self.registry)
+            self.read_replica_up = Gauge(
+                "factmemory_read_replica_up",
+                "1 while the read replica answers, 0 while reads fall back to the primary",
+                registry=self.registry,
+            )
         self.read_replica_up.set(1 if up else 0)
 
     def retention(self, what: str, count: int) -> None:
@@ -120,8 +149,12 @@ class PrometheusTelemetry:
 class DatabaseGauges(Collector):
     """Pending review candidates (counted when scraped) and pool connections in use."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, count_pending: Callable[[], Coroutine[Any, Any, int]],
-                 pool_sizes: Callable[[], tuple[int, int]]) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        count_pending: Callable[[], Coroutine[Any, Any, int]],
+        pool_sizes: Callable[[], tuple[int, int]],
+    ) -> None:
         self._loop = loop
         self._count_pending = count_pending
         self._pool_sizes = pool_sizes
@@ -136,8 +169,9 @@ class DatabaseGauges(Collector):
         except Exception as exc:  # the database may be down: the gauge is left out, the scrape still works
             log.debug("pending candidates not counted: %s", exc)
             return
-        yield GaugeMetricFamily("factmemory_pending_candidates", "review candidates waiting for a decision",
-                                value=pending)
+        yield GaugeMetricFamily(
+            "factmemory_pending_candidates", "review candidates waiting for a decision", value=pending
+        )
 
 
 class ObservedEmbedder:
@@ -149,8 +183,9 @@ class ObservedEmbedder:
         self.model_name = inner.model_name
         self.dimensions = inner.dimensions
 
-    async def _timed(self, kind: str, texts: Sequence[str], call: Callable[[Sequence[str]], Awaitable[Matrix]]
-                     ) -> Matrix:
+    async def _timed(
+        self, kind: str, texts: Sequence[str], call: Callable[[Sequence[str]], Awaitable[Matrix]]
+    ) -> Matrix:
         self._telemetry.embed_inflight.inc()
         started = time.perf_counter()
         try:
@@ -182,8 +217,9 @@ class MetricsServer:
         host, _, port = address.rpartition(":")
         self._server: WSGIServer
         self._thread: threading.Thread
-        self._server, self._thread = start_http_server(int(port), addr=host.strip("[]") or "127.0.0.1",
-                                                       registry=registry)
+        self._server, self._thread = start_http_server(
+            int(port), addr=host.strip("[]") or "127.0.0.1", registry=registry
+        )
 
     @property
     def address(self) -> str:

@@ -54,8 +54,11 @@ def as_domain_error(exc: Exception, edge: str) -> FactMemoryError:
     anything else is the endpoint being unavailable."""
     if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError | openai.NotFoundError):
         return NotConfigured(f"the {edge} endpoint refused the call: {exc.message}")
-    if isinstance(exc, openai.APIStatusError) and 400 <= exc.status_code < 500 and exc.status_code not in (408, 409,
-                                                                                                          429):
+    if (
+        isinstance(exc, openai.APIStatusError)
+        and 400 <= exc.status_code < 500
+        and exc.status_code not in (408, 409, 429)
+    ):
         # Not retryable: the same request is refused again (context_length_exceeded, a bad request).
         return Refused(f"the {edge} endpoint refused the request with HTTP {exc.status_code}: {exc.message}")
     if isinstance(exc, openai.APIStatusError):

@@ -24,13 +24,25 @@ REVIEWER_METADATA = "x-factmemory-reviewer"
 EXIT_USAGE, EXIT_ERROR, EXIT_UNREACHABLE = 2, 1, 3
 UNREACHABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
 KINDS = {"durable": pb.KIND_DURABLE, "current": pb.KIND_CURRENT}
-STATUSES = {"pending": pb.CANDIDATE_STATUS_PENDING, "accepted": pb.CANDIDATE_STATUS_ACCEPTED,
-            "rejected": pb.CANDIDATE_STATUS_REJECTED}
+STATUSES = {
+    "pending": pb.CANDIDATE_STATUS_PENDING,
+    "accepted": pb.CANDIDATE_STATUS_ACCEPTED,
+    "rejected": pb.CANDIDATE_STATUS_REJECTED,
+}
 SOURCES = {"contradict": pb.CANDIDATE_SOURCE_CONTRADICT, "dedup_conflict": pb.CANDIDATE_SOURCE_DEDUP_CONFLICT}
-VERIFICATIONS = {"self_reported": pb.VERIFICATION_STATUS_SELF_REPORTED, "confirmed": pb.VERIFICATION_STATUS_CONFIRMED,
-                 "contradicted": pb.VERIFICATION_STATUS_CONTRADICTED}
-RESOLUTIONS = {"accept": pb.RESOLUTION_ACCEPT, "reject": pb.RESOLUTION_REJECT, "keep-both": pb.RESOLUTION_KEEP_BOTH,
-               "keep-new": pb.RESOLUTION_KEEP_NEW, "keep-old": pb.RESOLUTION_KEEP_OLD, "merge": pb.RESOLUTION_MERGE}
+VERIFICATIONS = {
+    "self_reported": pb.VERIFICATION_STATUS_SELF_REPORTED,
+    "confirmed": pb.VERIFICATION_STATUS_CONFIRMED,
+    "contradicted": pb.VERIFICATION_STATUS_CONTRADICTED,
+}
+RESOLUTIONS = {
+    "accept": pb.RESOLUTION_ACCEPT,
+    "reject": pb.RESOLUTION_REJECT,
+    "keep-both": pb.RESOLUTION_KEEP_BOTH,
+    "keep-new": pb.RESOLUTION_KEEP_NEW,
+    "keep-old": pb.RESOLUTION_KEEP_OLD,
+    "merge": pb.RESOLUTION_MERGE,
+}
 COMMANDS = ("facts", "candidates", "entities", "forget", "export")
 
 
@@ -103,7 +115,8 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     listing = fsub.add_parser("list", parents=[parent, scope], help="every fact of the entity")
     listing.add_argument("--kind", choices=sorted(KINDS))
     fsub.add_parser("show", parents=[parent, scope], help="one fact and its history").add_argument(
-        "fact_id", type=uuid_arg)
+        "fact_id", type=uuid_arg
+    )
     add = fsub.add_parser("add", parents=[parent, scope], help="add a fact (verification confirmed)")
     add.add_argument("claim")
     add.add_argument("--kind", choices=sorted(KINDS), default="durable")
@@ -139,15 +152,17 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     forget.add_argument("--yes", action="store_true", help="required: the erasure cannot be undone")
 
     export = sub.add_parser("export", parents=[parent, scope], help="everything stored about one entity, as JSON")
-    export.add_argument("--direct", action="store_true",
-                        help="read the database configured by FACTMEMORY_* instead of asking the service")
+    export.add_argument(
+        "--direct",
+        action="store_true",
+        help="read the database configured by FACTMEMORY_* instead of asking the service",
+    )
 
 
 # --- running a command ------------------------------------------------------------------------------------------
 
 
-def run(args: argparse.Namespace, connection: Connection, out: TextIO | None = None, err: TextIO | None = None
-        ) -> int:
+def run(args: argparse.Namespace, connection: Connection, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Runs one review command; every failure is one line on `err` and a non-zero exit code."""
     out, err = out or sys.stdout, err or sys.stderr
     try:
@@ -161,8 +176,9 @@ def run(args: argparse.Namespace, connection: Connection, out: TextIO | None = N
         print(f"factmemory: {exc}", file=err)
         return EXIT_USAGE
     except grpc.RpcError as exc:
-        return _rpc_failure(exc, connection, err, " (or export --direct to read the database)"
-                            if args.command == "export" else "")
+        return _rpc_failure(
+            exc, connection, err, " (or export --direct to read the database)" if args.command == "export" else ""
+        )
     except OSError as exc:
         print(f"factmemory: {exc}", file=err)
         return EXIT_ERROR
@@ -172,8 +188,10 @@ def _rpc_failure(exc: grpc.RpcError, connection: Connection, err: TextIO, unreac
     code: grpc.StatusCode = exc.code()
     details = " ".join(str(exc.details() or "").split())
     if code in UNREACHABLE:
-        print(f"factmemory: cannot reach the service at {connection.address} ({code.name}: {details})"
-              f"{unreachable_hint}", file=err)
+        print(
+            f"factmemory: cannot reach the service at {connection.address} ({code.name}: {details}){unreachable_hint}",
+            file=err,
+        )
         return EXIT_UNREACHABLE
     hint = " (set --token or FACTMEMORY_AUTH_TOKEN)" if code is grpc.StatusCode.UNAUTHENTICATED else ""
     print(f"factmemory: {code.name}: {details}{hint}", file=err)
@@ -227,10 +245,15 @@ def fact_line(fact: pb.Fact) -> str:
 
 def history_line(entry: pb.HistoryEntry) -> str:
     action = pb.HistoryAction.Name(entry.action).removeprefix("HISTORY_ACTION_").lower()
-    before, after = as_dict(entry.before) if entry.HasField("before") else {}, as_dict(entry.after) \
-        if entry.HasField("after") else {}
-    changed = [f"{k}: {before.get(k)!r} -> {after.get(k)!r}" for k in sorted(set(before) | set(after))
-               if before.get(k) != after.get(k)]
+    before, after = (
+        as_dict(entry.before) if entry.HasField("before") else {},
+        as_dict(entry.after) if entry.HasField("after") else {},
+    )
+    changed = [
+        f"{k}: {before.get(k)!r} -> {after.get(k)!r}"
+        for k in sorted(set(before) | set(after))
+        if before.get(k) != after.get(k)
+    ]
     detail = "; ".join(changed) or entry.reason
     return f"{_when(entry.at)}  {action:<18} {entry.actor:<30} {detail}"
 
@@ -238,14 +261,18 @@ def history_line(entry: pb.HistoryEntry) -> str:
 def candidate_line(candidate: pb.Candidate) -> str:
     status = pb.CandidateStatus.Name(candidate.status).removeprefix("CANDIDATE_STATUS_").lower()
     old = candidate.fact.claim if candidate.HasField("fact") else "(fact gone)"
-    return (f"{candidate.id}  entity {candidate.entity_id}  {candidate.source}  {status}  "
-            f"{old!r} -> {candidate.proposed_claim!r}  ({candidate.reason})")
+    return (
+        f"{candidate.id}  entity {candidate.entity_id}  {candidate.source}  {status}  "
+        f"{old!r} -> {candidate.proposed_claim!r}  ({candidate.reason})"
+    )
 
 
 def entity_line(entity: pb.EntitySummary) -> str:
     name = entity.name or "(no name)"
-    return (f"{entity.entity_id}  {name}  durable {entity.durable_facts}  current {entity.current_facts}  "
-            f"pending {entity.pending_candidates}  last {_when(entity.last_activity)}")
+    return (
+        f"{entity.entity_id}  {name}  durable {entity.durable_facts}  current {entity.current_facts}  "
+        f"pending {entity.pending_candidates}  last {_when(entity.last_activity)}"
+    )
 
 
 def _pages(fetch: Callable[[str], Any], items: str, limit: int) -> Iterator[Any]:
@@ -264,8 +291,15 @@ def _pages(fetch: Callable[[str], Any], items: str, limit: int) -> Iterator[Any]
 
 def facts_list(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
     kind = KINDS.get(args.kind or "", pb.KIND_UNSPECIFIED)
-    facts = list(_pages(lambda token: call("ListFacts", pb.ListFactsRequest(
-        **_scope(args), kind=kind, page_size=1000, page_token=token)), "facts", 10**9))
+    facts = list(
+        _pages(
+            lambda token: call(
+                "ListFacts", pb.ListFactsRequest(**_scope(args), kind=kind, page_size=1000, page_token=token)
+            ),
+            "facts",
+            10**9,
+        )
+    )
     if printer.as_json:
         printer.json([as_dict(f) for f in facts])
         return
@@ -298,8 +332,11 @@ def facts_add(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
 
 def facts_edit(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
     request = pb.UpdateFactRequest(
-        **_scope(args), fact_id=args.fact_id, kind=KINDS.get(args.kind or "", pb.KIND_UNSPECIFIED),
-        verification_status=VERIFICATIONS.get(args.verification or "", pb.VERIFICATION_STATUS_UNSPECIFIED))
+        **_scope(args),
+        fact_id=args.fact_id,
+        kind=KINDS.get(args.kind or "", pb.KIND_UNSPECIFIED),
+        verification_status=VERIFICATIONS.get(args.verification or "", pb.VERIFICATION_STATUS_UNSPECIFIED),
+    )
     for field in ("claim", "category", "confidence"):
         if getattr(args, field) is not None:
             setattr(request, field, getattr(args, field))
@@ -314,11 +351,18 @@ def facts_delete(call: Caller, args: argparse.Namespace, printer: Printer) -> No
 
 def candidates_list(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
     def fetch(token: str) -> Any:
-        return call("ListCandidates", pb.ListCandidatesRequest(
-            agent_id=args.agent_id, entity_id=args.entity or "",
-            status=STATUSES.get(args.status, pb.CANDIDATE_STATUS_UNSPECIFIED), any_status=args.status == "any",
-            source=SOURCES.get(args.source or "", pb.CANDIDATE_SOURCE_UNSPECIFIED),
-            page_size=min(max(args.limit, 1), 1000), page_token=token))
+        return call(
+            "ListCandidates",
+            pb.ListCandidatesRequest(
+                agent_id=args.agent_id,
+                entity_id=args.entity or "",
+                status=STATUSES.get(args.status, pb.CANDIDATE_STATUS_UNSPECIFIED),
+                any_status=args.status == "any",
+                source=SOURCES.get(args.source or "", pb.CANDIDATE_SOURCE_UNSPECIFIED),
+                page_size=min(max(args.limit, 1), 1000),
+                page_token=token,
+            ),
+        )
 
     found = list(_pages(fetch, "candidates", args.limit))
     if printer.as_json:
@@ -331,8 +375,10 @@ def candidates_list(call: Caller, args: argparse.Namespace, printer: Printer) ->
 
 
 def candidates_resolve(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
-    response = call("ResolveCandidate", pb.ResolveCandidateRequest(
-        **_scope(args), candidate_id=args.candidate_id, resolution=RESOLUTIONS[args.action]))
+    response = call(
+        "ResolveCandidate",
+        pb.ResolveCandidateRequest(**_scope(args), candidate_id=args.candidate_id, resolution=RESOLUTIONS[args.action]),
+    )
     if printer.as_json:
         printer.json(as_dict(response))
         return
@@ -342,9 +388,18 @@ def candidates_resolve(call: Caller, args: argparse.Namespace, printer: Printer)
 
 
 def entities_list(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
-    found = list(_pages(lambda token: call("ListEntities", pb.ListEntitiesRequest(
-        agent_id=args.agent_id, query=args.query, page_size=min(max(args.limit, 1), 1000), page_token=token)),
-        "entities", args.limit))
+    found = list(
+        _pages(
+            lambda token: call(
+                "ListEntities",
+                pb.ListEntitiesRequest(
+                    agent_id=args.agent_id, query=args.query, page_size=min(max(args.limit, 1), 1000), page_token=token
+                ),
+            ),
+            "entities",
+            args.limit,
+        )
+    )
     if printer.as_json:
         printer.json([as_dict(e) for e in found])
         return
@@ -361,9 +416,11 @@ def forget(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
     if printer.as_json:
         printer.json(as_dict(response))
         return
-    printer.line(f"forgotten: {response.facts_deleted} facts, {response.candidates_deleted} candidates, "
-                 f"{response.relationships_deleted} relationships, {response.identities_deleted} identities, "
-                 f"{response.evaluations_deleted} evaluations")
+    printer.line(
+        f"forgotten: {response.facts_deleted} facts, {response.candidates_deleted} candidates, "
+        f"{response.relationships_deleted} relationships, {response.identities_deleted} identities, "
+        f"{response.evaluations_deleted} evaluations"
+    )
 
 
 def export(call: Caller, args: argparse.Namespace, printer: Printer) -> None:

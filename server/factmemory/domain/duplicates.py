@@ -112,8 +112,9 @@ def plan_adds(
     return plans
 
 
-def _exact(add: PlannedAdd, key: str | None, plans: Sequence[AddPlan],
-           by_key: dict[tuple[Kind, str, str], Fact]) -> Target | None:
+def _exact(
+    add: PlannedAdd, key: str | None, plans: Sequence[AddPlan], by_key: dict[tuple[Kind, str, str], Fact]
+) -> Target | None:
     if key is None:
         return None
     stored = by_key.get((add.kind, add.category, key))
@@ -134,8 +135,9 @@ def _plan_one(add: PlannedAdd, key: str | None, options: Sequence[_Option], thre
         if option.category in (add.category, UNCATEGORIZED):  # the rule compares within a category
             decision = decide(add.claim, option.claim, option.similarity, threshold)
             if decision.verdict is DedupVerdict.SAME:
-                return AddPlan(add, key, same_as=option.target,
-                               reason=f"same claim as an existing fact: {decision.reason}")
+                return AddPlan(
+                    add, key, same_as=option.target, reason=f"same claim as an existing fact: {decision.reason}"
+                )
             if decision.verdict is DedupVerdict.CONFLICT and conflict is None and isinstance(option.target, Existing):
                 conflict = (option.target.fact, decision.reason)
             why = decision.reason
@@ -184,8 +186,9 @@ class OpenPair:
 MAX_PAIRS_SHOWN = 3
 
 
-def known_facts(durable: Sequence[Fact], current: Sequence[Fact], pairs: Sequence[OpenPair], per_kind: int
-                ) -> tuple[list[Fact], list[Fact], list[OpenPair]]:
+def known_facts(
+    durable: Sequence[Fact], current: Sequence[Fact], pairs: Sequence[OpenPair], per_kind: int
+) -> tuple[list[Fact], list[Fact], list[OpenPair]]:
     """The facts to show per kind: open pairs first (both facts or neither), then the nearest, at most per_kind."""
     shown: dict[Kind, dict[UUID, Fact]] = {Kind.DURABLE: {}, Kind.CURRENT: {}}
     kept: list[OpenPair] = []

@@ -94,8 +94,9 @@ CATEGORIES: dict[Kind, dict[str, str]] = {
         "physical_state": "body now",
         "working_on": "tasks in progress",
         "going_through": 'ongoing situations, "going through a divorce"',
-        "schedule_context": ("near-term plans; field date, or until for a range: ISO date resolved from the "
-                             "message time"),
+        "schedule_context": (
+            "near-term plans; field date, or until for a range: ISO date resolved from the message time"
+        ),
     },
 }
 DURABLE_CATEGORIES: tuple[str, ...] = tuple(CATEGORIES[Kind.DURABLE])

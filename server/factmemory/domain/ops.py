@@ -142,8 +142,9 @@ def plan_op(raw: Any, handles: Mapping[str, Fact], message_time: datetime, limit
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         # The model's text is echoed back and stored: keep it printable (no NUL, no lone surrogates).
-        return RejectedOp(op_type, clean_text(f"invalid op: {where}: {first['msg']}"),
-                          clean_text(str(raw.get("fact", "")))[:20])
+        return RejectedOp(
+            op_type, clean_text(f"invalid op: {where}: {first['msg']}"), clean_text(str(raw.get("fact", "")))[:20]
+        )
     if isinstance(op, AddDurable | AddCurrent):
         return _plan_add(op, message_time, limits)
     return _plan_change(op, handles, limits)
@@ -158,10 +159,18 @@ def _plan_add(op: AddDurable | AddCurrent, message_time: datetime, limits: Limit
         return RejectedOp(op_type, f"claim longer than {limits.max_claim_chars} characters")
     if isinstance(op, AddDurable):
         verification = Verification(op.verification_status or Verification.SELF_REPORTED.value)
-        return PlannedAdd(op_type, Kind.DURABLE, op.category, claim, _fields(op.structured_fields, limits),
-                          verification, None)
-    return PlannedAdd(op_type, Kind.CURRENT, op.category, claim, _fields(op.structured_fields, limits),
-                      Verification.SELF_REPORTED, _parse_date(op.valid_at, message_time))
+        return PlannedAdd(
+            op_type, Kind.DURABLE, op.category, claim, _fields(op.structured_fields, limits), verification, None
+        )
+    return PlannedAdd(
+        op_type,
+        Kind.CURRENT,
+        op.category,
+        claim,
+        _fields(op.structured_fields, limits),
+        Verification.SELF_REPORTED,
+        _parse_date(op.valid_at, message_time),
+    )
 
 
 def _unknown(op_type: OpType, raw_handle: str) -> RejectedOp:
@@ -177,14 +186,16 @@ def _plan_merge(op: Merge, handles: Mapping[str, Fact], limits: Limits) -> Plann
     if handle == duplicate_handle:
         return RejectedOp(OpType.MERGE, "merge needs two different facts", handle)
     if fact.kind is not duplicate.kind:
-        return RejectedOp(OpType.MERGE, f"cannot merge {handle} and {duplicate_handle}: a durable and a current "
-                          "fact never say the same thing", handle)
+        return RejectedOp(
+            OpType.MERGE,
+            f"cannot merge {handle} and {duplicate_handle}: a durable and a current fact never say the same thing",
+            handle,
+        )
     reason = clean_text(op.reason or "")[: limits.max_claim_chars]
     return PlannedMerge(OpType.MERGE, handle, fact, duplicate_handle, duplicate, reason)
 
 
-def _plan_change(op: Strengthen | Decay | Contradict | Merge, handles: Mapping[str, Fact], limits: Limits
-                 ) -> Planned:
+def _plan_change(op: Strengthen | Decay | Contradict | Merge, handles: Mapping[str, Fact], limits: Limits) -> Planned:
     if isinstance(op, Merge):
         return _plan_merge(op, handles, limits)
     op_type = OpType(op.op)

@@ -59,8 +59,9 @@ def fact_line(handle: str, fact: Fact) -> str:
 
 
 # A fact_line read back (the scripted models of the tests, the benchmark and the load test answer from it).
-FACT_LINE = re.compile(r"^\[(?P<handle>[DC]\d+)\] \((?P<category>[a-z_]+) (?P<confidence>[0-9.]+)\) (?P<claim>.*)$",
-                       re.MULTILINE)
+FACT_LINE = re.compile(
+    r"^\[(?P<handle>[DC]\d+)\] \((?P<category>[a-z_]+) (?P<confidence>[0-9.]+)\) (?P<claim>.*)$", re.MULTILINE
+)
 
 
 def pair_line(handles: dict[str, Fact], pairs: Sequence[OpenPair]) -> str:
@@ -137,8 +138,12 @@ def build_prompt(
     The instructions, the known facts and the current message (bounded) always go in; then room entities, the
     agent's responses and the recent messages, newest first, each bounded, while the budget lasts."""
     handles = assign_handles(durable, current)
-    head = ["Return: " + " ".join(ITEM_INSTRUCTIONS[i] for i in (Item.FACTS, Item.RELATIONSHIPS,
-                                                                   Item.IDENTITIES, Item.SUCCESS) if i in items)]
+    head = [
+        "Return: "
+        + " ".join(
+            ITEM_INSTRUCTIONS[i] for i in (Item.FACTS, Item.RELATIONSHIPS, Item.IDENTITIES, Item.SUCCESS) if i in items
+        )
+    ]
     if Item.FACTS in items:
         head.append(_block("taxonomy", TAXONOMY))
         known = "\n".join(fact_line(h, f) for h, f in handles.items()) or "(none)"
@@ -149,8 +154,10 @@ def build_prompt(
     listed = any(e.id == message.entity_id for e in room_entities)
     needs_id = not listed and bool({Item.RELATIONSHIPS, Item.IDENTITIES} & items)
     who = f"{speaker} ({inert(message.entity_id)})" if needs_id else speaker
-    tail = [f"Speaker: {who}, {message.created_at:%Y-%m-%d %H:%M}",
-            _block("current_message", bound_tokens(inert(message.text), limits.prompt_current_message_max_tokens))]
+    tail = [
+        f"Speaker: {who}, {message.created_at:%Y-%m-%d %H:%M}",
+        _block("current_message", bound_tokens(inert(message.text), limits.prompt_current_message_max_tokens)),
+    ]
     budget = limits.prompt_max_tokens - estimate_tokens(SYSTEM) - sum(estimate_tokens(p) + 1 for p in head + tail)
     middle: list[str] = []
     if room_entities and (Item.RELATIONSHIPS in items or Item.IDENTITIES in items):
@@ -160,8 +167,9 @@ def build_prompt(
     responses: list[ChatMessage] = []
     if agent_responses and Item.SUCCESS in items:
         responses, budget = newest_within(agent_responses, budget - 8, limits.prompt_message_max_tokens)
-    history, budget = newest_within([m for m in recent if m.id != message.id], budget - 8,
-                                    limits.prompt_message_max_tokens)
+    history, budget = newest_within(
+        [m for m in recent if m.id != message.id], budget - 8, limits.prompt_message_max_tokens
+    )
     if history:
         middle.append(_block("recent_messages", message_lines(history, limits.prompt_message_max_tokens)))
     if responses:

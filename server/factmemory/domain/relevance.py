@@ -27,7 +27,8 @@ _WORD = re.compile(r"\w+")
 
 # Function words of English (the language of the prompts) that would otherwise pull in every claim. Other
 # languages' function words are frequent in the pool and weighted down by specificity instead.
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a about above after again against all am an and any are as at be because been before being below between both
 but by can could did do does doing done down during each else ever few for from further get gets got had has
 have having he her here hers him his how i if in into is it its itself just let lets like me more most my myself
@@ -35,7 +36,8 @@ no nor not now of off on once only or other our out over own really remind same 
 than that the their them then there these they this those through to too under until up us very was we were
 what when where which while who whom why will with would yes yet you your yours yourself im ive dont didnt
 thing things something anything tell know think back ok okay right well also maybe much many one
-""".split())
+""".split()
+)
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
         word = original.lower()
         if word in STOPWORDS or (len(word) < 3 and not word.isdigit()) or word in seen:
             continue
-        seen[word] = (0 if any(c.isdigit() for c in word) else 1 if original[0].isupper() else 2)
+        seen[word] = 0 if any(c.isdigit() for c in word) else 1 if original[0].isupper() else 2
     ranked = sorted(seen, key=lambda w: (seen[w], -len(w), w))[:MAX_TERMS]
     return tuple(_term(w) for w in sorted(ranked))
 

@@ -47,8 +47,9 @@ def _lines(facts: Sequence[ScoredFact], quoted_before: int, now: datetime | None
     return lines
 
 
-def render(durable: Sequence[ScoredFact], current: Sequence[ScoredFact], subject_name: str = "",
-           now: datetime | None = None) -> str:
+def render(
+    durable: Sequence[ScoredFact], current: Sequence[ScoredFact], subject_name: str = "", now: datetime | None = None
+) -> str:
     """'What I know about you:' and "What's currently happening for you:"; empty sections are left out. With
     `now`, a scheduled plan whose date has passed is shown as past ("was planned for ...")."""
     sections: list[str] = []

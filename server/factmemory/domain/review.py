@@ -51,22 +51,27 @@ class ResolutionPlan:
 
 
 _CONTRADICT = {
-    Resolution.ACCEPT: ResolutionPlan(Resolution.ACCEPT, CandidateStatus.ACCEPTED, HistoryAction.CANDIDATE_ACCEPTED,
-                                      replace_old_claim=True),
-    Resolution.REJECT: ResolutionPlan(Resolution.REJECT, CandidateStatus.REJECTED,
-                                      HistoryAction.CANDIDATE_REJECTED),
-    Resolution.KEEP_BOTH: ResolutionPlan(Resolution.KEEP_BOTH, CandidateStatus.ACCEPTED, HistoryAction.KEPT_BOTH,
-                                         insert_proposed=True),
+    Resolution.ACCEPT: ResolutionPlan(
+        Resolution.ACCEPT, CandidateStatus.ACCEPTED, HistoryAction.CANDIDATE_ACCEPTED, replace_old_claim=True
+    ),
+    Resolution.REJECT: ResolutionPlan(Resolution.REJECT, CandidateStatus.REJECTED, HistoryAction.CANDIDATE_REJECTED),
+    Resolution.KEEP_BOTH: ResolutionPlan(
+        Resolution.KEEP_BOTH, CandidateStatus.ACCEPTED, HistoryAction.KEPT_BOTH, insert_proposed=True
+    ),
 }
 _DEDUP_CONFLICT = {
-    Resolution.KEEP_BOTH: ResolutionPlan(Resolution.KEEP_BOTH, CandidateStatus.ACCEPTED, HistoryAction.KEPT_BOTH,
-                                         keep_pair=True),
-    Resolution.KEEP_NEW: ResolutionPlan(Resolution.KEEP_NEW, CandidateStatus.ACCEPTED,
-                                        HistoryAction.CANDIDATE_ACCEPTED, delete_old=True),
-    Resolution.KEEP_OLD: ResolutionPlan(Resolution.KEEP_OLD, CandidateStatus.REJECTED,
-                                        HistoryAction.CANDIDATE_REJECTED, delete_new=True),
-    Resolution.MERGE: ResolutionPlan(Resolution.MERGE, CandidateStatus.ACCEPTED, HistoryAction.MERGED,
-                                     replace_old_claim=True, fold_new_into_old=True),
+    Resolution.KEEP_BOTH: ResolutionPlan(
+        Resolution.KEEP_BOTH, CandidateStatus.ACCEPTED, HistoryAction.KEPT_BOTH, keep_pair=True
+    ),
+    Resolution.KEEP_NEW: ResolutionPlan(
+        Resolution.KEEP_NEW, CandidateStatus.ACCEPTED, HistoryAction.CANDIDATE_ACCEPTED, delete_old=True
+    ),
+    Resolution.KEEP_OLD: ResolutionPlan(
+        Resolution.KEEP_OLD, CandidateStatus.REJECTED, HistoryAction.CANDIDATE_REJECTED, delete_new=True
+    ),
+    Resolution.MERGE: ResolutionPlan(
+        Resolution.MERGE, CandidateStatus.ACCEPTED, HistoryAction.MERGED, replace_old_claim=True, fold_new_into_old=True
+    ),
 }
 # The two-valued `decision` of the first contract, for dedup conflicts: accept folded the new fact into the
 # old one (a merge); reject now removes the new fact, so a rejected conflict stops reaching every prompt.
@@ -83,8 +88,9 @@ def plan_resolution(source: CandidateSource, resolution: Resolution, has_new_fac
     plan = table.get(resolution)
     if plan is None:
         allowed = ", ".join(r.value for r in table)
-        raise InvalidInput(f"resolution {resolution.value} does not apply to a {source.value} candidate "
-                           f"(use one of: {allowed})")
+        raise InvalidInput(
+            f"resolution {resolution.value} does not apply to a {source.value} candidate (use one of: {allowed})"
+        )
     if source is CandidateSource.DEDUP_CONFLICT and not has_new_fact and resolution is not Resolution.KEEP_OLD:
         # The new fact is gone already (decayed or deleted): only closing the candidate makes sense.
         return _DEDUP_CONFLICT[Resolution.KEEP_OLD]

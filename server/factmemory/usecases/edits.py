@@ -28,8 +28,15 @@ def _fields(raw: dict[str, Any] | None, limits: Limits) -> dict[str, str]:
 
 
 async def add_fact(
-    deps: Deps, agent_id: UUID, entity_id: UUID, kind: Kind, category: str, claim: str, actor: str,
-    confidence: float | None = None, structured_fields: dict[str, Any] | None = None,
+    deps: Deps,
+    agent_id: UUID,
+    entity_id: UUID,
+    kind: Kind,
+    category: str,
+    claim: str,
+    actor: str,
+    confidence: float | None = None,
+    structured_fields: dict[str, Any] | None = None,
 ) -> Fact:
     """A fact a person states: verification confirmed, embedded like any other."""
     claim = check_claim(claim, deps.tuning.limits.max_claim_chars)
@@ -39,16 +46,24 @@ async def add_fact(
     now = datetime.now(UTC)
     async with deps.store.review(agent_id, entity_id) as tx:
         await tx.mark(HistoryAction.CREATED, actor, "added by hand")
-        return await tx.insert_fact(NewFact(
-            kind=kind, category=category, claim=claim, structured_fields=_fields(structured_fields, deps.tuning.limits),
-            confidence=level, message_id=actor, verification=Verification.CONFIRMED, at=now,
-            valid_at=now if kind is Kind.CURRENT else None, embedding=vector,
-            embedding_model=deps.embedder.model_name,
-        ))
+        return await tx.insert_fact(
+            NewFact(
+                kind=kind,
+                category=category,
+                claim=claim,
+                structured_fields=_fields(structured_fields, deps.tuning.limits),
+                confidence=level,
+                message_id=actor,
+                verification=Verification.CONFIRMED,
+                at=now,
+                valid_at=now if kind is Kind.CURRENT else None,
+                embedding=vector,
+                embedding_model=deps.embedder.model_name,
+            )
+        )
 
 
-async def update_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID, edit: FactEdit, actor: str
-                      ) -> Fact:
+async def update_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID, edit: FactEdit, actor: str) -> Fact:
     """Changes the given fields; a new claim is re-embedded (before the transaction) and the old one kept."""
     current = await deps.store.get_fact(agent_id, entity_id, fact_id)
     if current is None:
@@ -58,12 +73,19 @@ async def update_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID
     vector = (await deps.embedder.passages([edit.claim]))[0] if claim_changes and edit.claim else None
     async with deps.store.review(agent_id, entity_id) as tx:
         await tx.mark(HistoryAction.EDITED, actor, "edited by hand")
-        changed = await tx.change_fact(fact_id, FactChange(
-            claim=edit.claim if claim_changes else None, category=edit.category, kind=edit.kind,
-            confidence=edit.confidence, verification=edit.verification, embedding=vector,
-            embedding_model=deps.embedder.model_name if vector is not None else None,
-            keep_previous_claim=claim_changes,
-        ))
+        changed = await tx.change_fact(
+            fact_id,
+            FactChange(
+                claim=edit.claim if claim_changes else None,
+                category=edit.category,
+                kind=edit.kind,
+                confidence=edit.confidence,
+                verification=edit.verification,
+                embedding=vector,
+                embedding_model=deps.embedder.model_name if vector is not None else None,
+                keep_previous_claim=claim_changes,
+            ),
+        )
     if changed is None:
         raise NotFound(f"fact {fact_id} not found for this agent and entity")
     return changed

@@ -88,11 +88,23 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
                 request.agent_id, request.entity_id, query[0], RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
             )
             open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN)
-        durable, current, pairs = known_facts([s.fact for s in similar if s.fact.kind is Kind.DURABLE],
-                                              [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
-                                              open_pairs, RETRIEVE_PER_KIND)
-    prompt = build_prompt(request.message, request.recent_messages, durable, current, request.items,
-                          request.room_entities, request.agent_responses, pairs, limits=deps.tuning.limits)
+        durable, current, pairs = known_facts(
+            [s.fact for s in similar if s.fact.kind is Kind.DURABLE],
+            [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
+            open_pairs,
+            RETRIEVE_PER_KIND,
+        )
+    prompt = build_prompt(
+        request.message,
+        request.recent_messages,
+        durable,
+        current,
+        request.items,
+        request.room_entities,
+        request.agent_responses,
+        pairs,
+        limits=deps.tuning.limits,
+    )
     with watch.stage("llm"):
         reply, usage = await deps.extractor.extract(prompt, request.items)
     planned = _plan(deps, request, reply, prompt.handles)
@@ -106,18 +118,21 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
             context = await probe.read(partial(deps.store.write_context, request.agent_id, request.entity_id))
             add_plans = probe.plan(context, deps.tuning.dedup_threshold)
     limits = deps.tuning.limits
-    relationships = plan_relationships((reply.relationships or [])[: limits.max_relationships],
-                                       request.room_entities, limits)
-    identities = plan_identities((reply.identities or [])[: limits.max_identities], request.room_entities,
-                                 request.entity_id, limits)
+    relationships = plan_relationships(
+        (reply.relationships or [])[: limits.max_relationships], request.room_entities, limits
+    )
+    identities = plan_identities(
+        (reply.identities or [])[: limits.max_identities], request.room_entities, request.entity_id, limits
+    )
     try:
         with watch.stage("apply"):
             async with deps.store.turn(request.agent_id, request.entity_id, forget_epoch) as turn:
                 if not await turn.claim_evaluation(request.message.id, request.room_id):
                     raise _AlreadyEvaluated
                 if request.message.name.strip():
-                    await turn.record_name(clean_text(request.message.name)[: limits.max_name_chars],
-                                           request.message.created_at)
+                    await turn.record_name(
+                        clean_text(request.message.name)[: limits.max_name_chars], request.message.created_at
+                    )
                 if context is not None and turn.revision != context.revision + 1:  # a write landed since: replan
                     add_plans = probe.plan(await probe.read(turn.write_context), deps.tuning.dedup_threshold)
                 applied = await _apply_all(deps, turn, request, planned, zip(add_plans, vectors, strict=True))
@@ -126,8 +141,12 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
                     await turn.close_pair(pair.first.id, pair.second.id, at)
                 result = EvaluateResult(
                     ops=tuple(applied),
-                    relationships=tuple([await turn.upsert_relationship(s, t, tags, at, limits.max_tags)
-                                         for s, t, tags in relationships]),
+                    relationships=tuple(
+                        [
+                            await turn.upsert_relationship(s, t, tags, at, limits.max_tags)
+                            for s, t, tags in relationships
+                        ]
+                    ),
                     identities=tuple([await turn.upsert_identity(e, p, h, c, at) for e, p, h, c in identities]),
                     success=_success(reply),
                     usage=usage,
@@ -155,8 +174,9 @@ class _Probe:
 
     async def read(self, read: ReadContext) -> WriteContext:
         """The neighbours and exact-key matches of every add, from the store (before the lock) or the transaction."""
-        return await read([a.kind for a in self.adds], list(self.vectors), [a.claim for a in self.adds],
-                          DEDUP_NEIGHBOURS)
+        return await read(
+            [a.kind for a in self.adds], list(self.vectors), [a.claim for a in self.adds], DEDUP_NEIGHBOURS
+        )
 
     def plan(self, context: WriteContext, threshold: float) -> list[AddPlan]:
         neighbours = [[Neighbour(s.fact, s.similarity) for s in near] for near in context.neighbours]
@@ -190,15 +210,26 @@ def _dropped(reply: ExtractionReply, limits: Limits) -> Dropped:
 def stored_form(result: EvaluateResult, limits: Limits) -> EvaluateResult:
     """What is kept for replays: each fact with the evidence its response showed (the latest ids and their count),
     so a fact strengthened n times is not stored with its whole evidence list n times over."""
-    return result.model_copy(update={"ops": tuple(
-        op if op.fact is None else op.model_copy(update={"fact": bounded_evidence(op.fact, limits.max_evidence_ids)})
-        for op in result.ops)})
+    return result.model_copy(
+        update={
+            "ops": tuple(
+                op
+                if op.fact is None
+                else op.model_copy(update={"fact": bounded_evidence(op.fact, limits.max_evidence_ids)})
+                for op in result.ops
+            )
+        }
+    )
 
 
 def bounded_evidence(fact: Fact, keep: int) -> Fact:
     ids = fact.evidence_message_ids
-    return fact.model_copy(update={"evidence_message_ids": ids[-keep:] if keep else (),
-                                   "evidence_count": max(fact.evidence_count, len(ids))})
+    return fact.model_copy(
+        update={
+            "evidence_message_ids": ids[-keep:] if keep else (),
+            "evidence_count": max(fact.evidence_count, len(ids)),
+        }
+    )
 
 
 def _success(reply: ExtractionReply) -> Success | None:
@@ -206,8 +237,13 @@ def _success(reply: ExtractionReply) -> Success | None:
     return None if verdict is None else Success(completed=verdict.completed, reason=clean_text(verdict.reason)[:500])
 
 
-async def _apply_all(deps: Deps, turn: WriteTransaction, request: EvaluateInput, planned: Sequence[Planned],
-                     add_plans: Iterable[tuple[AddPlan, Vector]]) -> list[AppliedOp]:
+async def _apply_all(
+    deps: Deps,
+    turn: WriteTransaction,
+    request: EvaluateInput,
+    planned: Sequence[Planned],
+    add_plans: Iterable[tuple[AddPlan, Vector]],
+) -> list[AppliedOp]:
     """Every op in the model's order; the adds take their plans and vectors by position, earlier adds by index."""
     applied: list[AppliedOp] = []
     added: list[Fact | None] = []
@@ -234,22 +270,42 @@ def _target_id(target: Target, added: Sequence[Fact | None]) -> UUID | None:
     return None if earlier is None else earlier.id
 
 
-async def _apply_add(deps: Deps, turn: WriteTransaction, request: EvaluateInput, plan: AddPlan, vector: Vector,
-                     added: Sequence[Fact | None]) -> AppliedOp:
+async def _apply_add(
+    deps: Deps,
+    turn: WriteTransaction,
+    request: EvaluateInput,
+    plan: AddPlan,
+    vector: Vector,
+    added: Sequence[Fact | None],
+) -> AppliedOp:
     """Strengthen the same claim, or insert (with a review candidate for a conflict and the possible duplicates)."""
     message, add = request.message, plan.add
     if plan.same_as is not None:
         target = _target_id(plan.same_as, added)
-        fact = None if target is None else await turn.strengthen(
-            target, STRENGTHEN_STEP, message.created_at, message.id, add.category, add.verification.value)
+        fact = (
+            None
+            if target is None
+            else await turn.strengthen(
+                target, STRENGTHEN_STEP, message.created_at, message.id, add.category, add.verification.value
+            )
+        )
         if fact is not None:
             return AppliedOp(op=OpType.STRENGTHEN, fact=fact, deduplicated=True, reason=plan.reason)
-    fact = await turn.insert_fact(NewFact(
-        kind=add.kind, category=add.category, claim=add.claim, structured_fields=add.structured_fields,
-        confidence=ADD_CONFIDENCE, message_id=message.id, verification=add.verification, at=message.created_at,
-        valid_at=add.valid_at if add.kind is Kind.CURRENT else None, embedding=vector,
-        embedding_model=deps.embedder.model_name,
-    ))
+    fact = await turn.insert_fact(
+        NewFact(
+            kind=add.kind,
+            category=add.category,
+            claim=add.claim,
+            structured_fields=add.structured_fields,
+            confidence=ADD_CONFIDENCE,
+            message_id=message.id,
+            verification=add.verification,
+            at=message.created_at,
+            valid_at=add.valid_at if add.kind is Kind.CURRENT else None,
+            embedding=vector,
+            embedding_model=deps.embedder.model_name,
+        )
+    )
     for pair in plan.pairs:
         other = _target_id(pair.other, added)
         if other is not None and other != fact.id:
@@ -257,50 +313,84 @@ async def _apply_add(deps: Deps, turn: WriteTransaction, request: EvaluateInput,
     if plan.conflict is None:
         return AppliedOp(op=add.op, fact=fact)
     existing, why = plan.conflict
-    candidate = await turn.insert_candidate(existing.id, add.claim, f"conflicts with {existing.claim!r}: {why}",
-                                            CandidateSource.DEDUP_CONFLICT, message.id, message.created_at, fact.id)
+    candidate = await turn.insert_candidate(
+        existing.id,
+        add.claim,
+        f"conflicts with {existing.claim!r}: {why}",
+        CandidateSource.DEDUP_CONFLICT,
+        message.id,
+        message.created_at,
+        fact.id,
+    )
     if candidate is None:  # a reviewer said these two are both true
         return AppliedOp(op=add.op, fact=fact)
-    return AppliedOp(op=add.op, fact=fact, candidate_id=candidate,
-                     reason=f"kept beside a conflicting fact; review candidate created: {why}")
+    return AppliedOp(
+        op=add.op,
+        fact=fact,
+        candidate_id=candidate,
+        reason=f"kept beside a conflicting fact; review candidate created: {why}",
+    )
 
 
 async def _apply_merge(turn: WriteTransaction, request: EvaluateInput, merge: PlannedMerge) -> AppliedOp:
     keep, duplicate = await turn.get_fact(merge.fact.id), await turn.get_fact(merge.duplicate.id)
     fact = None
     if keep is not None and duplicate is not None:
-        fact = await turn.merge_facts(keep.id, duplicate.id, merged_values(keep, duplicate, STRENGTHEN_STEP),
-                                      request.message.created_at, merge.reason)
+        fact = await turn.merge_facts(
+            keep.id,
+            duplicate.id,
+            merged_values(keep, duplicate, STRENGTHEN_STEP),
+            request.message.created_at,
+            merge.reason,
+        )
     if fact is None:
         gone = merge.handle if keep is None else merge.duplicate_handle
-        return AppliedOp(op=merge.op, rejected=True, handle=merge.handle, duplicate_handle=merge.duplicate_handle,
-                         reason=f"{gone} no longer exists")
-    return AppliedOp(op=merge.op, fact=fact, handle=merge.handle, duplicate_handle=merge.duplicate_handle,
-                     duplicate_fact_id=merge.duplicate.id, reason=merge.reason)
+        return AppliedOp(
+            op=merge.op,
+            rejected=True,
+            handle=merge.handle,
+            duplicate_handle=merge.duplicate_handle,
+            reason=f"{gone} no longer exists",
+        )
+    return AppliedOp(
+        op=merge.op,
+        fact=fact,
+        handle=merge.handle,
+        duplicate_handle=merge.duplicate_handle,
+        duplicate_fact_id=merge.duplicate.id,
+        reason=merge.reason,
+    )
 
 
 async def _apply_change(turn: WriteTransaction, request: EvaluateInput, change: PlannedChange) -> AppliedOp:
     message = request.message
-    gone = AppliedOp(op=change.op, rejected=True, handle=change.handle,
-                     reason=f"{change.handle} no longer exists")
+    gone = AppliedOp(op=change.op, rejected=True, handle=change.handle, reason=f"{change.handle} no longer exists")
     if change.reclassify_to is not None:
         kind = kind_of(change.reclassify_to)
         if kind is not None and await turn.reclassify(change.fact.id, kind, change.reclassify_to) is None:
             return gone
     if change.op is OpType.STRENGTHEN:
         verification = Verification.SELF_REPORTED.value
-        fact = await turn.strengthen(change.fact.id, STRENGTHEN_STEP, message.created_at, message.id,
-                                     change.reclassify_to or change.fact.category, verification)
-        return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle,
-                                                   reason=change.reason)
+        fact = await turn.strengthen(
+            change.fact.id,
+            STRENGTHEN_STEP,
+            message.created_at,
+            message.id,
+            change.reclassify_to or change.fact.category,
+            verification,
+        )
+        return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle, reason=change.reason)
     if change.op is OpType.DECAY:
         fact, deleted = await turn.decay(change.fact.id, DECAY_STEP, DELETE_BELOW)
-        return gone if fact is None else AppliedOp(op=change.op, fact=fact, deleted=deleted,
-                                                   handle=change.handle, reason=change.reason)
+        return (
+            gone
+            if fact is None
+            else AppliedOp(op=change.op, fact=fact, deleted=deleted, handle=change.handle, reason=change.reason)
+        )
     current = await turn.get_fact(change.fact.id)
     if current is None:
         return gone
-    candidate = await turn.insert_candidate(current.id, change.proposed_claim, change.reason,
-                                            CandidateSource.CONTRADICT, message.id, message.created_at)
-    return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle,
-                     reason=change.reason)
+    candidate = await turn.insert_candidate(
+        current.id, change.proposed_claim, change.reason, CandidateSource.CONTRADICT, message.id, message.created_at
+    )
+    return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle, reason=change.reason)

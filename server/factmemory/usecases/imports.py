@@ -28,18 +28,29 @@ async def import_facts(deps: Deps, facts: Sequence[LegacyFact], source: str, ski
         known = await deps.store.imported_ids(agent_id, entity_id, [f.source_id for f in items])
         fresh = [f for f in items if f.source_id not in known]  # nothing is embedded twice
         for start in range(0, len(fresh), BATCH):
-            imported += await _store(deps, agent_id, entity_id, fresh[start:start + BATCH], actor)
-    return ImportReport(read=len(facts) + skipped, imported=imported, already_imported=len(facts) - imported,
-                        skipped=skipped)
+            imported += await _store(deps, agent_id, entity_id, fresh[start : start + BATCH], actor)
+    return ImportReport(
+        read=len(facts) + skipped, imported=imported, already_imported=len(facts) - imported, skipped=skipped
+    )
 
 
 async def _store(deps: Deps, agent_id: UUID, entity_id: UUID, batch: Sequence[LegacyFact], actor: str) -> int:
     vectors = await deps.embedder.passages([f.text for f in batch])
     new = [
-        NewFact(kind=Kind.DURABLE, category=UNCATEGORIZED, claim=f.text, structured_fields={},
-                confidence=ADD_CONFIDENCE, message_id=f"import:{f.source_id}",
-                verification=Verification.SELF_REPORTED, at=f.created_at, valid_at=None, embedding=vector,
-                embedding_model=deps.embedder.model_name, import_source_id=f.source_id)
+        NewFact(
+            kind=Kind.DURABLE,
+            category=UNCATEGORIZED,
+            claim=f.text,
+            structured_fields={},
+            confidence=ADD_CONFIDENCE,
+            message_id=f"import:{f.source_id}",
+            verification=Verification.SELF_REPORTED,
+            at=f.created_at,
+            valid_at=None,
+            embedding=vector,
+            embedding_model=deps.embedder.model_name,
+            import_source_id=f.source_id,
+        )
         for f, vector in zip(batch, vectors, strict=True)
     ]
     return await deps.store.import_facts(agent_id, entity_id, new, actor)

@@ -68,22 +68,33 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
             log.warning("embedder unavailable, ranking by full-text match: %s", exc)
             degraded_reason = f"embedder unavailable ({exc}); ranked by full-text match"
             with watch.stage("db"):
-                found = await deps.store.text_search(request.agent_id, request.entity_id,
-                                                     " | ".join(tsquery_terms(terms)), durable_pool, current_pool)
+                found = await deps.store.text_search(
+                    request.agent_id, request.entity_id, " | ".join(tsquery_terms(terms)), durable_pool, current_pool
+                )
             relevances = _text_only(found, terms)
         else:
             with watch.stage("db"):
                 if weights.text_weight > 0 and terms:
-                    found = await deps.store.hybrid(request.agent_id, request.entity_id, vector, durable_pool,
-                                                    current_pool, tsquery_terms(terms), PER_TERM, replica_ok=True)
+                    found = await deps.store.hybrid(
+                        request.agent_id,
+                        request.entity_id,
+                        vector,
+                        durable_pool,
+                        current_pool,
+                        tsquery_terms(terms),
+                        PER_TERM,
+                        replica_ok=True,
+                    )
                 else:
-                    found = await deps.store.nearest(request.agent_id, request.entity_id, vector, durable_pool,
-                                                     current_pool, replica_ok=True)
+                    found = await deps.store.nearest(
+                        request.agent_id, request.entity_id, vector, durable_pool, current_pool, replica_ok=True
+                    )
             relevances = _fused(found, terms, weights)
     with watch.stage("rank"):
         decay = deps.tuning.current_decay_days
-        scored = [score(s.fact, r, request.now, decay, weights.modifier) for s, r in zip(found, relevances,
-                                                                                         strict=True)]
+        scored = [
+            score(s.fact, r, request.now, decay, weights.modifier) for s, r in zip(found, relevances, strict=True)
+        ]
         limits = {Kind.DURABLE: request.durable_limit, Kind.CURRENT: request.current_limit}
         sections = select(scored, limits, weights, same_claim if weights.dedup else None)
         durable, current = sections[Kind.DURABLE], sections[Kind.CURRENT]

@@ -33,23 +33,29 @@ class SweepCounts:
         return ", ".join(f"{f.name.replace('_', ' ')} {getattr(self, f.name)}" for f in fields(self))
 
 
-async def sweep(store: RetentionStore, policy: RetentionPolicy, now: datetime, telemetry: Telemetry
-                ) -> SweepCounts:
+async def sweep(store: RetentionStore, policy: RetentionPolicy, now: datetime, telemetry: Telemetry) -> SweepCounts:
     """Runs every part of the policy once, to the end, in batches; counts go to the telemetry as they happen."""
     return SweepCounts(
         archived_facts=await _archive_stale(store, policy, now, telemetry),
         deleted_facts=await _delete_archived(store, policy, now, telemetry),
-        reduced_evaluations=await _drain(lambda before: store.reduce_evaluations(before, now, policy.batch),
-                                         cutoff(now, policy.evaluation_window_days), policy.batch,
-                                         "reduced_evaluations", telemetry),
-        archived_candidates=await _drain(lambda before: store.archive_candidates(before, now, policy.batch),
-                                         cutoff(now, policy.candidate_archive_days), policy.batch,
-                                         "archived_candidates", telemetry),
+        reduced_evaluations=await _drain(
+            lambda before: store.reduce_evaluations(before, now, policy.batch),
+            cutoff(now, policy.evaluation_window_days),
+            policy.batch,
+            "reduced_evaluations",
+            telemetry,
+        ),
+        archived_candidates=await _drain(
+            lambda before: store.archive_candidates(before, now, policy.batch),
+            cutoff(now, policy.candidate_archive_days),
+            policy.batch,
+            "archived_candidates",
+            telemetry,
+        ),
     )
 
 
-async def _archive_stale(store: RetentionStore, policy: RetentionPolicy, now: datetime, telemetry: Telemetry
-                         ) -> int:
+async def _archive_stale(store: RetentionStore, policy: RetentionPolicy, now: datetime, telemetry: Telemetry) -> int:
     if policy.floor <= 0:
         return 0
     total, after = 0, None
@@ -58,8 +64,9 @@ async def _archive_stale(store: RetentionStore, policy: RetentionPolicy, now: da
         scanned = await store.stale_candidates(older_than, after, policy.batch)
         stale = [f for f in scanned if should_archive(f, now, policy)]
         for (agent_id, entity_id), group in _by_entity(stale, lambda f: (f.agent_id, f.entity_id)):
-            archived = await store.archive_facts(agent_id, entity_id, group, now,
-                                                 f"weight below {policy.floor} for {policy.stale_days:g} days")
+            archived = await store.archive_facts(
+                agent_id, entity_id, group, now, f"weight below {policy.floor} for {policy.stale_days:g} days"
+            )
             telemetry.retention("archived_facts", archived)
             total += archived
         if len(scanned) < policy.batch:
@@ -69,8 +76,7 @@ async def _archive_stale(store: RetentionStore, policy: RetentionPolicy, now: da
         await asyncio.sleep(0)  # let requests run between batches
 
 
-async def _delete_archived(store: RetentionStore, policy: RetentionPolicy, now: datetime, telemetry: Telemetry
-                           ) -> int:
+async def _delete_archived(store: RetentionStore, policy: RetentionPolicy, now: datetime, telemetry: Telemetry) -> int:
     before = cutoff(now, policy.delete_after_days)
     if before is None:
         return 0
@@ -78,8 +84,13 @@ async def _delete_archived(store: RetentionStore, policy: RetentionPolicy, now: 
     while True:
         keys = await store.archived_before(before, policy.batch)
         for (agent_id, entity_id), group in _by_entity(keys, lambda k: (k[0], k[1])):
-            deleted = await store.delete_archived(agent_id, entity_id, [k[2] for k in group], before,
-                                                  f"archived for more than {policy.delete_after_days:g} days")
+            deleted = await store.delete_archived(
+                agent_id,
+                entity_id,
+                [k[2] for k in group],
+                before,
+                f"archived for more than {policy.delete_after_days:g} days",
+            )
             telemetry.retention("deleted_facts", deleted)
             total += deleted
         if len(keys) < policy.batch:
@@ -87,8 +98,9 @@ async def _delete_archived(store: RetentionStore, policy: RetentionPolicy, now: 
         await asyncio.sleep(0)
 
 
-async def _drain(step: Callable[[datetime], Awaitable[int]], before: datetime | None, batch: int, what: str,
-                 telemetry: Telemetry) -> int:
+async def _drain(
+    step: Callable[[datetime], Awaitable[int]], before: datetime | None, batch: int, what: str, telemetry: Telemetry
+) -> int:
     """Repeats a bulk step until it changes fewer rows than a batch."""
     if before is None:
         return 0
@@ -102,14 +114,18 @@ async def _drain(step: Callable[[datetime], Awaitable[int]], before: datetime | 
         await asyncio.sleep(0)
 
 
-def _by_entity(items: Sequence[T], key: Callable[[T], tuple[UUID, UUID]]
-                  ) -> list[tuple[tuple[UUID, UUID], list[T]]]:
+def _by_entity(items: Sequence[T], key: Callable[[T], tuple[UUID, UUID]]) -> list[tuple[tuple[UUID, UUID], list[T]]]:
     ordered = sorted(items, key=lambda i: tuple(map(str, key(i))))
     return [(k, list(g)) for k, g in groupby(ordered, key=key)]
 
 
-async def run_periodically(store: RetentionStore, policy: RetentionPolicy, interval_s: float,
-                           clock: Callable[[], datetime], telemetry: Telemetry) -> None:
+async def run_periodically(
+    store: RetentionStore,
+    policy: RetentionPolicy,
+    interval_s: float,
+    clock: Callable[[], datetime],
+    telemetry: Telemetry,
+) -> None:
     """The service's background sweep: one run every interval_s (the first right away); a failed run is logged
     in one line and retried at the next interval. Runs until cancelled."""
     while True:
@@ -121,4 +137,3 @@ async def run_periodically(store: RetentionStore, policy: RetentionPolicy, inter
         except Exception as exc:
             log.warning("retention sweep failed: %s: %s", type(exc).__name__, exc)
         await asyncio.sleep(interval_s)
-

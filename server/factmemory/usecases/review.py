@@ -68,8 +68,9 @@ async def list_candidates(
     page_size: int,
 ) -> tuple[list[Candidate], str]:
     """The review queue of an agent (or one entity), oldest first; the token of the next page ("" = last)."""
-    found = await deps.store.list_candidates(agent_id, entity_id, status, source, decode_position(page_token),
-                                             page_size + 1)
+    found = await deps.store.list_candidates(
+        agent_id, entity_id, status, source, decode_position(page_token), page_size + 1
+    )
     if len(found) <= page_size:
         return found, ""
     last = found[page_size - 1]
@@ -80,8 +81,7 @@ async def list_entities(
     deps: Deps, agent_id: UUID, query: str, page_token: str, page_size: int
 ) -> tuple[list[EntitySummary], str]:
     """An agent's entities, most recent activity first; query matches an entity id prefix or a name."""
-    found = await deps.store.list_entities(agent_id, search_pattern(query), decode_position(page_token),
-                                           page_size + 1)
+    found = await deps.store.list_entities(agent_id, search_pattern(query), decode_position(page_token), page_size + 1)
     if len(found) <= page_size:
         return found, ""
     last = found[page_size - 1]
@@ -90,7 +90,12 @@ async def list_entities(
 
 
 async def resolve_candidate(
-    deps: Deps, agent_id: UUID, entity_id: UUID, candidate_id: UUID, resolution: Resolution, actor: str,
+    deps: Deps,
+    agent_id: UUID,
+    entity_id: UUID,
+    candidate_id: UUID,
+    resolution: Resolution,
+    actor: str,
     now: datetime,
 ) -> tuple[Candidate, Fact | None]:
     """Settles a pending candidate in one transaction; returns it closed and the fact that stands for it
@@ -116,20 +121,37 @@ async def resolve_candidate(
 
 
 async def _apply_plan(
-    deps: Deps, tx: ReviewTransaction, plan: ResolutionPlan, candidate: Candidate, old: Fact | None,
-    new: Fact | None, embedding: Vector | None, actor: str, reason: str, now: datetime,
+    deps: Deps,
+    tx: ReviewTransaction,
+    plan: ResolutionPlan,
+    candidate: Candidate,
+    old: Fact | None,
+    new: Fact | None,
+    embedding: Vector | None,
+    actor: str,
+    reason: str,
+    now: datetime,
 ) -> Fact | None:
     await tx.mark(plan.action, actor, reason)
     if old is None:  # the contradicted fact is gone: closing the candidate is all that is left
         return new
     if plan.insert_proposed:
         assert embedding is not None
-        added = await tx.insert_fact(NewFact(
-            kind=old.kind, category=old.category, claim=candidate.proposed_claim, structured_fields={},
-            confidence=ADD_CONFIDENCE, message_id=candidate.evidence_message_id, verification=Verification.CONFIRMED,
-            at=now, valid_at=now if old.kind is Kind.CURRENT else None, embedding=embedding,
-            embedding_model=deps.embedder.model_name,
-        ))
+        added = await tx.insert_fact(
+            NewFact(
+                kind=old.kind,
+                category=old.category,
+                claim=candidate.proposed_claim,
+                structured_fields={},
+                confidence=ADD_CONFIDENCE,
+                message_id=candidate.evidence_message_id,
+                verification=Verification.CONFIRMED,
+                at=now,
+                valid_at=now if old.kind is Kind.CURRENT else None,
+                embedding=embedding,
+                embedding_model=deps.embedder.model_name,
+            )
+        )
         await tx.record(old.id, plan.action, actor, f"kept beside {added.id}: {candidate.proposed_claim}")
         return added
     if plan.keep_pair and new is not None:
@@ -154,8 +176,14 @@ async def _apply_plan(
 
 
 async def _replace_claim(
-    deps: Deps, tx: ReviewTransaction, plan: ResolutionPlan, candidate: Candidate, old: Fact, new: Fact | None,
-    embedding: Vector | None, now: datetime,
+    deps: Deps,
+    tx: ReviewTransaction,
+    plan: ResolutionPlan,
+    candidate: Candidate,
+    old: Fact,
+    new: Fact | None,
+    embedding: Vector | None,
+    now: datetime,
 ) -> Fact | None:
     """Old takes the proposed claim (accept), or absorbs the new fact (merge: claim, embedding, evidence)."""
     evidence: tuple[str, ...] = (candidate.evidence_message_id,)
@@ -163,8 +191,12 @@ async def _replace_claim(
         evidence = new.evidence_message_ids
         await tx.delete_fact(new.id)
     change = FactChange(
-        claim=candidate.proposed_claim, verification=Verification.CONFIRMED, keep_previous_claim=True,
-        add_evidence=evidence, confirmed_at=now, embedding=embedding,
+        claim=candidate.proposed_claim,
+        verification=Verification.CONFIRMED,
+        keep_previous_claim=True,
+        add_evidence=evidence,
+        confirmed_at=now,
+        embedding=embedding,
         embedding_model=deps.embedder.model_name if embedding is not None else None,
         confidence=max(old.confidence, new.confidence) if plan.fold_new_into_old and new is not None else None,
     )
@@ -179,12 +211,15 @@ async def export_page(
     deps: Deps, agent_id: UUID, entity_id: UUID, start: ExportPosition | None, budget_bytes: int
 ) -> tuple[dict[str, Any], ExportPosition | None]:
     """The export from start on, as much as fits in budget_bytes of JSON; and where the next page starts."""
-    page: dict[str, Any] = {"agent_id": str(agent_id), "entity_id": str(entity_id),
-                            **{section: [] for section in EXPORT_SECTIONS}}
+    page: dict[str, Any] = {
+        "agent_id": str(agent_id),
+        "entity_id": str(entity_id),
+        **{section: [] for section in EXPORT_SECTIONS},
+    }
     start = start or ExportPosition(next(iter(EXPORT_SECTIONS)))
     sections = list(EXPORT_SECTIONS)
     budget = budget_bytes - PAGE_OVERHEAD_BYTES
-    for section in sections[sections.index(start.section):]:
+    for section in sections[sections.index(start.section) :]:
         after = start.after if section == start.section else None
         while True:
             rows = await deps.store.export_rows(agent_id, entity_id, section, after, EXPORT_CHUNK)

@@ -57,4 +57,3 @@ class StageLog:
     def take(self, use_case: str) -> list[dict[str, float]]:
         """The recorded calls of a use-case, oldest first; they are forgotten."""
         return list(self._calls.pop(use_case, ()))
-

@@ -29,8 +29,9 @@ def _ints(text: str) -> tuple[int, ...]:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="factmemory-bench", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="factmemory-bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--smoke", action="store_true", help="a short run (2k facts, few calls, LLM 0 and 50 ms)")
     p.add_argument("--full", action="store_true", help=f"sizes {FULL_SIZES} (the 1M point takes long to load)")
     p.add_argument("--sizes", help=f"comma-separated fact counts, e.g. 10k,100k,1m (default {DEFAULT_SIZES})")
@@ -38,10 +39,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrency", help="comma-separated Evaluate concurrencies (default 1,8,32)")
     p.add_argument("--provide-calls", type=int, help="timed Provide calls per size and entity kind (default 300)")
     p.add_argument("--json", type=Path, help="where to write the figures (default bench-results/bench-<date>.json)")
-    p.add_argument("--database-url", help="use this PostgreSQL instead of a fresh embedded one "
-                                          "(default: FACTMEMORY_DATABASE_URL if set)")
-    p.add_argument("--keep-index", action="store_true",
-                   help="COPY with the HNSW index in place instead of dropping it and building it after")
+    p.add_argument(
+        "--database-url",
+        help="use this PostgreSQL instead of a fresh embedded one (default: FACTMEMORY_DATABASE_URL if set)",
+    )
+    p.add_argument(
+        "--keep-index",
+        action="store_true",
+        help="COPY with the HNSW index in place instead of dropping it and building it after",
+    )
     p.add_argument("--explain", action="store_true", help="also print EXPLAIN ANALYZE of the retrieval query")
     p.add_argument("--seed", type=int, default=1)
     return p
@@ -112,8 +118,10 @@ def main(settings: Settings, args: list[str]) -> int:
             for name, plan in plans.items():
                 print(f"-- EXPLAIN ANALYZE at {label}, {name}\n{plan}\n")
     meta = results.meta
-    print(f"factmemory-bench ({meta['run']}), {meta['date']}, {meta['machine']['nproc']} cores, "
-          f"PostgreSQL {meta['pg_version']}, pgvector {meta['pgvector_version']}, {meta['seconds']} s")
+    print(
+        f"factmemory-bench ({meta['run']}), {meta['date']}, {meta['machine']['nproc']} cores, "
+        f"PostgreSQL {meta['pg_version']}, pgvector {meta['pgvector_version']}, {meta['seconds']} s"
+    )
     print(f"tokens: {meta['tokenizer']}")
     print(report(results))
     write_json(results, opts.json_path)

@@ -18,58 +18,207 @@ NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
 # (kind, category, template, fillers): every combination is one distinct, plausible claim.
 TEMPLATES: tuple[tuple[str, str, str, dict[str, tuple[str, ...]]], ...] = (
-    ("durable", "identity", "lives in {city}, {country}", {
-        "city": ("Berlin", "Lisbon", "Porto", "Austin", "Osaka", "Lagos", "Quito", "Krakow", "Lyon", "Denver"),
-        "country": ("near the old town", "with a flatmate", "in a small flat", "since last year", "alone")}),
-    ("durable", "identity", "speaks {language} at home and {other} at work", {
-        "language": ("Portuguese", "German", "Spanish", "Japanese", "Polish", "French", "Yoruba", "Italian"),
-        "other": ("English", "German", "French", "Spanish", "Dutch")}),
-    ("durable", "health", "allergic to {allergen}, reacts with {reaction}", {
-        "allergen": ("penicillin", "peanuts", "cat hair", "pollen", "shellfish", "latex", "bee stings", "dust"),
-        "reaction": ("hives", "a swollen throat", "sneezing fits", "a rash", "headaches")}),
-    ("durable", "health", "has {condition} and manages it with {treatment}", {
-        "condition": ("asthma", "type 1 diabetes", "migraines", "a flat cortisol curve", "lower back pain",
-                      "insomnia", "ADHD", "celiac disease"),
-        "treatment": ("medication", "a strict diet", "physiotherapy", "daily walks", "therapy")}),
-    ("durable", "relationship", "has a {relation} named {name} who lives in {city}", {
-        "relation": ("sister", "brother", "daughter", "son", "partner", "best friend", "cousin"),
-        "name": ("Mia", "Jonas", "Ana", "Kenji", "Lea", "Tomas", "Ines", "Omar"),
-        "city": ("Berlin", "Madrid", "Tokyo", "Chicago", "Lisbon")}),
-    ("durable", "life_event", "moved to {city} in {year} for {reason}", {
-        "city": ("Berlin", "Lisbon", "Toronto", "Seoul", "Melbourne", "Zurich", "Dublin", "Mexico City"),
-        "year": ("2015", "2018", "2020", "2022", "2024"),
-        "reason": ("a new job", "university", "family", "a fresh start")}),
-    ("durable", "business_role", "works as a {job} at {company}", {
-        "job": ("backend engineer", "product designer", "nurse", "teacher", "data analyst", "founder", "lawyer",
-                "chef", "sales manager", "researcher"),
-        "company": ("a fintech startup", "a hospital", "a public school", "a logistics company", "Acme",
-                    "a design studio", "a university lab", "their own company")}),
-    ("durable", "preference", "prefers {pref} and dislikes {dislike}", {
-        "pref": ("concise answers", "dark roast coffee", "morning runs", "jazz", "board games", "long hikes",
-                 "cooking at home", "sci-fi novels"),
-        "dislike": ("small talk", "crowded places", "spicy food", "early meetings", "loud music")}),
-    ("durable", "goal", "wants to {goal} by {year}", {
-        "goal": ("launch an indie product", "run a marathon", "learn Japanese", "buy a house", "change careers",
-                 "write a novel", "get a pilot licence", "pay off student loans"),
-        "year": ("2027", "2028", "2030", "the end of next year")}),
-    ("current", "feeling", "feeling {feeling} about {topic}", {
-        "feeling": ("anxious", "excited", "exhausted", "hopeful", "frustrated", "calm", "overwhelmed", "proud"),
-        "topic": ("the product launch", "the move", "the exam", "work this week", "the family visit",
-                  "the new job", "the doctor's results")}),
-    ("current", "physical_state", "has {ailment} since {when}", {
-        "ailment": ("a headache", "a sore knee", "a cold", "a stiff neck", "back pain", "a fever", "jet lag"),
-        "when": ("this morning", "yesterday", "the weekend", "two days ago")}),
-    ("current", "working_on", "working on {task} for {whom}", {
-        "task": ("debugging the auth flow", "a migration to Postgres", "the quarterly report", "a grant proposal",
-                 "the onboarding redesign", "a conference talk", "their thesis", "a kitchen renovation"),
-        "whom": ("their team", "a client", "the board", "themselves", "a friend")}),
-    ("current", "going_through", "going through {situation}", {
-        "situation": ("a divorce", "a job search", "a house move", "a hard breakup", "burnout", "a visa process",
-                      "their father's illness", "a reorganisation at work")}),
-    ("current", "schedule_context", "traveling to {city} {when} for {reason}", {
-        "city": ("Tokyo", "Paris", "New York", "Nairobi", "Lima", "Oslo", "Hanoi", "Rome"),
-        "when": ("next week", "on Friday", "this weekend", "at the end of the month"),
-        "reason": ("a conference", "a wedding", "holidays", "a client meeting")}),
+    (
+        "durable",
+        "identity",
+        "lives in {city}, {country}",
+        {
+            "city": ("Berlin", "Lisbon", "Porto", "Austin", "Osaka", "Lagos", "Quito", "Krakow", "Lyon", "Denver"),
+            "country": ("near the old town", "with a flatmate", "in a small flat", "since last year", "alone"),
+        },
+    ),
+    (
+        "durable",
+        "identity",
+        "speaks {language} at home and {other} at work",
+        {
+            "language": ("Portuguese", "German", "Spanish", "Japanese", "Polish", "French", "Yoruba", "Italian"),
+            "other": ("English", "German", "French", "Spanish", "Dutch"),
+        },
+    ),
+    (
+        "durable",
+        "health",
+        "allergic to {allergen}, reacts with {reaction}",
+        {
+            "allergen": ("penicillin", "peanuts", "cat hair", "pollen", "shellfish", "latex", "bee stings", "dust"),
+            "reaction": ("hives", "a swollen throat", "sneezing fits", "a rash", "headaches"),
+        },
+    ),
+    (
+        "durable",
+        "health",
+        "has {condition} and manages it with {treatment}",
+        {
+            "condition": (
+                "asthma",
+                "type 1 diabetes",
+                "migraines",
+                "a flat cortisol curve",
+                "lower back pain",
+                "insomnia",
+                "ADHD",
+                "celiac disease",
+            ),
+            "treatment": ("medication", "a strict diet", "physiotherapy", "daily walks", "therapy"),
+        },
+    ),
+    (
+        "durable",
+        "relationship",
+        "has a {relation} named {name} who lives in {city}",
+        {
+            "relation": ("sister", "brother", "daughter", "son", "partner", "best friend", "cousin"),
+            "name": ("Mia", "Jonas", "Ana", "Kenji", "Lea", "Tomas", "Ines", "Omar"),
+            "city": ("Berlin", "Madrid", "Tokyo", "Chicago", "Lisbon"),
+        },
+    ),
+    (
+        "durable",
+        "life_event",
+        "moved to {city} in {year} for {reason}",
+        {
+            "city": ("Berlin", "Lisbon", "Toronto", "Seoul", "Melbourne", "Zurich", "Dublin", "Mexico City"),
+            "year": ("2015", "2018", "2020", "2022", "2024"),
+            "reason": ("a new job", "university", "family", "a fresh start"),
+        },
+    ),
+    (
+        "durable",
+        "business_role",
+        "works as a {job} at {company}",
+        {
+            "job": (
+                "backend engineer",
+                "product designer",
+                "nurse",
+                "teacher",
+                "data analyst",
+                "founder",
+                "lawyer",
+                "chef",
+                "sales manager",
+                "researcher",
+            ),
+            "company": (
+                "a fintech startup",
+                "a hospital",
+                "a public school",
+                "a logistics company",
+                "Acme",
+                "a design studio",
+                "a university lab",
+                "their own company",
+            ),
+        },
+    ),
+    (
+        "durable",
+        "preference",
+        "prefers {pref} and dislikes {dislike}",
+        {
+            "pref": (
+                "concise answers",
+                "dark roast coffee",
+                "morning runs",
+                "jazz",
+                "board games",
+                "long hikes",
+                "cooking at home",
+                "sci-fi novels",
+            ),
+            "dislike": ("small talk", "crowded places", "spicy food", "early meetings", "loud music"),
+        },
+    ),
+    (
+        "durable",
+        "goal",
+        "wants to {goal} by {year}",
+        {
+            "goal": (
+                "launch an indie product",
+                "run a marathon",
+                "learn Japanese",
+                "buy a house",
+                "change careers",
+                "write a novel",
+                "get a pilot licence",
+                "pay off student loans",
+            ),
+            "year": ("2027", "2028", "2030", "the end of next year"),
+        },
+    ),
+    (
+        "current",
+        "feeling",
+        "feeling {feeling} about {topic}",
+        {
+            "feeling": ("anxious", "excited", "exhausted", "hopeful", "frustrated", "calm", "overwhelmed", "proud"),
+            "topic": (
+                "the product launch",
+                "the move",
+                "the exam",
+                "work this week",
+                "the family visit",
+                "the new job",
+                "the doctor's results",
+            ),
+        },
+    ),
+    (
+        "current",
+        "physical_state",
+        "has {ailment} since {when}",
+        {
+            "ailment": ("a headache", "a sore knee", "a cold", "a stiff neck", "back pain", "a fever", "jet lag"),
+            "when": ("this morning", "yesterday", "the weekend", "two days ago"),
+        },
+    ),
+    (
+        "current",
+        "working_on",
+        "working on {task} for {whom}",
+        {
+            "task": (
+                "debugging the auth flow",
+                "a migration to Postgres",
+                "the quarterly report",
+                "a grant proposal",
+                "the onboarding redesign",
+                "a conference talk",
+                "their thesis",
+                "a kitchen renovation",
+            ),
+            "whom": ("their team", "a client", "the board", "themselves", "a friend"),
+        },
+    ),
+    (
+        "current",
+        "going_through",
+        "going through {situation}",
+        {
+            "situation": (
+                "a divorce",
+                "a job search",
+                "a house move",
+                "a hard breakup",
+                "burnout",
+                "a visa process",
+                "their father's illness",
+                "a reorganisation at work",
+            )
+        },
+    ),
+    (
+        "current",
+        "schedule_context",
+        "traveling to {city} {when} for {reason}",
+        {
+            "city": ("Tokyo", "Paris", "New York", "Nairobi", "Lima", "Oslo", "Hanoi", "Rome"),
+            "when": ("next week", "on Friday", "this weekend", "at the end of the month"),
+            "reason": ("a conference", "a wedding", "holidays", "a client meeting"),
+        },
+    ),
 )
 
 CHAT_LINES = (
@@ -170,16 +319,35 @@ def plan_additions(pop: Population, shape: Shape, size: int, rng: random.Random)
 
 
 COPY_COLUMNS = (
-    "id", "agent_id", "entity_id", "kind", "category", "claim", "confidence", "evidence_message_ids",
-    "verification_status", "created_at", "last_confirmed_at", "valid_at", "embedding", "embedding_model",
+    "id",
+    "agent_id",
+    "entity_id",
+    "kind",
+    "category",
+    "claim",
+    "confidence",
+    "evidence_message_ids",
+    "verification_status",
+    "created_at",
+    "last_confirmed_at",
+    "valid_at",
+    "embedding",
+    "embedding_model",
 )
 
 NOISE_SIGMA = 0.025  # per dimension: a stored vector keeps cosine ~0.9 to the embedding of its claim text
 
 
-def fact_rows(agent_id: uuid.UUID, entity_id: uuid.UUID, count: int, pool: Sequence[Claim],
-              vectors: np.ndarray[Any, np.dtype[np.float32]], model: str, rng: np.random.Generator,
-              balanced: bool) -> Iterator[tuple[Any, ...]]:
+def fact_rows(
+    agent_id: uuid.UUID,
+    entity_id: uuid.UUID,
+    count: int,
+    pool: Sequence[Claim],
+    vectors: np.ndarray[Any, np.dtype[np.float32]],
+    model: str,
+    rng: np.random.Generator,
+    balanced: bool,
+) -> Iterator[tuple[Any, ...]]:
     """COPY records for one entity: claims from the pool, vectors = their real embedding plus a little noise."""
     durable = [i for i, c in enumerate(pool) if c.kind == "durable"]
     current = [i for i, c in enumerate(pool) if c.kind == "current"]
@@ -193,9 +361,22 @@ def fact_rows(agent_id: uuid.UUID, entity_id: uuid.UUID, count: int, pool: Seque
         claim = pool[int(picks[i])]
         created = NOW - timedelta(days=float(ages[i]))
         valid_at = NOW - timedelta(days=float(ages[i]) % 30) if claim.kind == "current" else None
-        yield (uuid.uuid4(), agent_id, entity_id, claim.kind, claim.category, claim.text,
-               round(float(confidences[i]), 2), [f"bench-{uuid.uuid4().hex[:12]}"], "self_reported",
-               created, created, valid_at, noisy[i], model)
+        yield (
+            uuid.uuid4(),
+            agent_id,
+            entity_id,
+            claim.kind,
+            claim.category,
+            claim.text,
+            round(float(confidences[i]), 2),
+            [f"bench-{uuid.uuid4().hex[:12]}"],
+            "self_reported",
+            created,
+            created,
+            valid_at,
+            noisy[i],
+            model,
+        )
 
 
 @dataclass(frozen=True)
@@ -211,9 +392,17 @@ SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'facts' AND indexde
 """
 
 
-async def load(conn: asyncpg.Connection, pop: Population, adds: list[tuple[uuid.UUID, int]], pool: Sequence[Claim],
-               vectors: np.ndarray[Any, np.dtype[np.float32]], model: str, seed: int,
-               rebuild_index: bool, chunk: int = 20_000) -> LoadResult:
+async def load(
+    conn: asyncpg.Connection,
+    pop: Population,
+    adds: list[tuple[uuid.UUID, int]],
+    pool: Sequence[Claim],
+    vectors: np.ndarray[Any, np.dtype[np.float32]],
+    model: str,
+    seed: int,
+    rebuild_index: bool,
+    chunk: int = 20_000,
+) -> LoadResult:
     """COPY the planned facts; with rebuild_index the HNSW indexes are dropped first and built once after."""
     rng = np.random.default_rng(seed)
     indexes = await conn.fetch(HNSW_INDEXES) if rebuild_index else []

@@ -34,13 +34,25 @@ def topic_tag(topic: int) -> str:
 def _reply(durable: Claim, current: Claim) -> dict[str, Any]:
     """A typical extraction: one durable and one current fact added, the closest known fact strengthened."""
     return {
-        "facts": {"ops": [
-            {"op": "add_durable", "claim": durable.text, "category": durable.category, "structured_fields": [],
-             "verification_status": None},
-            {"op": "add_current", "claim": current.text, "category": current.category, "structured_fields": [],
-             "valid_at": None},
-            {"op": "strengthen", "fact": "D1", "reason": "mentioned again"},
-        ]},
+        "facts": {
+            "ops": [
+                {
+                    "op": "add_durable",
+                    "claim": durable.text,
+                    "category": durable.category,
+                    "structured_fields": [],
+                    "verification_status": None,
+                },
+                {
+                    "op": "add_current",
+                    "claim": current.text,
+                    "category": current.category,
+                    "structured_fields": [],
+                    "valid_at": None,
+                },
+                {"op": "strengthen", "fact": "D1", "reason": "mentioned again"},
+            ]
+        },
         "relationships": [],
         "identities": [],
         "success": {"completed": True, "reason": "answered the question"},
@@ -52,13 +64,23 @@ def llm_script(pool: Sequence[Claim], latencies_ms: Sequence[int], topics: int) 
     durable = [c for c in pool if c.kind == "durable"]
     current = [c for c in pool if c.kind == "current"]
     replies = [
-        {"match": latency_tag(ms) + topic_tag(t), "content": _reply(durable[t % len(durable)],
-                                                                    current[(t * 7) % len(current)]),
-         "delay_s": ms / 1000.0}
-        for ms in latencies_ms for t in range(topics)
+        {
+            "match": latency_tag(ms) + topic_tag(t),
+            "content": _reply(durable[t % len(durable)], current[(t * 7) % len(current)]),
+            "delay_s": ms / 1000.0,
+        }
+        for ms in latencies_ms
+        for t in range(topics)
     ]
-    return {"replies": replies, "default": {"facts": {"ops": []}, "relationships": [], "identities": [],
-                                            "success": {"completed": True, "reason": "default"}}}
+    return {
+        "replies": replies,
+        "default": {
+            "facts": {"ops": []},
+            "relationships": [],
+            "identities": [],
+            "success": {"completed": True, "reason": "default"},
+        },
+    }
 
 
 def _die_with_parent() -> None:
@@ -79,7 +101,10 @@ class LLMProcess:
     def start(self) -> str:
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "factmemory_tools.scripted_llm", "--port", "0", "--script", str(self._script_path)],
-            stdout=subprocess.PIPE, text=True, env=os.environ.copy(), preexec_fn=_die_with_parent,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=os.environ.copy(),
+            preexec_fn=_die_with_parent,
         )
         assert self._proc.stdout is not None
         line = self._proc.stdout.readline()
@@ -111,30 +136,49 @@ def ts(seconds_ago: float) -> Timestamp:
 
 
 def chat(entity_id: uuid.UUID, name: str, text: str, seconds_ago: float) -> pb.ChatMessage:
-    return pb.ChatMessage(id=str(uuid.uuid4()), entity_id=str(entity_id), name=name, text=text,
-                          created_at=ts(seconds_ago))
+    return pb.ChatMessage(
+        id=str(uuid.uuid4()), entity_id=str(entity_id), name=name, text=text, created_at=ts(seconds_ago)
+    )
 
 
 def provide_request(agent_id: uuid.UUID, entity_id: uuid.UUID, lines: Sequence[str]) -> pb.ProvideRequest:
     """A turn's provider call: the last messages of the room, six facts of each kind."""
     messages = [chat(entity_id, "Sam", text, 60.0 * (len(lines) - i)) for i, text in enumerate(lines)]
-    return pb.ProvideRequest(agent_id=str(agent_id), entity_id=str(entity_id), recent_messages=messages,
-                             durable_limit=6, current_limit=6, subject_name="Sam", now=ts(0))
+    return pb.ProvideRequest(
+        agent_id=str(agent_id),
+        entity_id=str(entity_id),
+        recent_messages=messages,
+        durable_limit=6,
+        current_limit=6,
+        subject_name="Sam",
+        now=ts(0),
+    )
 
 
-def evaluate_request(agent_id: uuid.UUID, entity_id: uuid.UUID, text: str, recent: Sequence[str],
-                     agent_id_entity: uuid.UUID) -> pb.EvaluateRequest:
+def evaluate_request(
+    agent_id: uuid.UUID, entity_id: uuid.UUID, text: str, recent: Sequence[str], agent_id_entity: uuid.UUID
+) -> pb.EvaluateRequest:
     """A turn's evaluation: the message, the recent conversation, two room entities, the agent's reply."""
     history = [chat(entity_id, "Sam", line, 60.0 * (len(recent) - i + 1)) for i, line in enumerate(recent)]
     room = [pb.RoomEntity(id=str(entity_id), names=["Sam"]), pb.RoomEntity(id=str(agent_id_entity), names=["Ada"])]
     answer = chat(agent_id_entity, "Ada", "Happy to help with that. Here is what I would do next.", 1.0)
-    return pb.EvaluateRequest(agent_id=str(agent_id), entity_id=str(entity_id), room_id=str(uuid.uuid4()),
-                              message=chat(entity_id, "Sam", text, 0.0), recent_messages=history,
-                              room_entities=room, agent_responses=[answer], did_respond=True)
+    return pb.EvaluateRequest(
+        agent_id=str(agent_id),
+        entity_id=str(entity_id),
+        room_id=str(uuid.uuid4()),
+        message=chat(entity_id, "Sam", text, 0.0),
+        recent_messages=history,
+        room_entities=room,
+        agent_responses=[answer],
+        did_respond=True,
+    )
 
 
-async def run_calls(call: Callable[[int], Awaitable[Any]], calls: int, concurrency: int,
-                    ) -> tuple[list[float], float, list[Any]]:
+async def run_calls(
+    call: Callable[[int], Awaitable[Any]],
+    calls: int,
+    concurrency: int,
+) -> tuple[list[float], float, list[Any]]:
     """Runs `calls` calls with `concurrency` workers; worker w makes calls call(w). Latencies, wall time, replies."""
     latencies: list[float] = []
     replies: list[Any] = []

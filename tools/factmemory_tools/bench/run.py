@@ -118,8 +118,16 @@ async def _session(url: str) -> asyncpg.Connection:
 class Bench:
     """Holds the running pieces of one run and produces its figures."""
 
-    def __init__(self, opts: Options, deps: Deps, stub: pb_grpc.FactMemoryServiceStub, conn: asyncpg.Connection,
-                 llm: drive.LLMProcess, tokens: TokenCounter, pgdata: Path | None) -> None:
+    def __init__(
+        self,
+        opts: Options,
+        deps: Deps,
+        stub: pb_grpc.FactMemoryServiceStub,
+        conn: asyncpg.Connection,
+        llm: drive.LLMProcess,
+        tokens: TokenCounter,
+        pgdata: Path | None,
+    ) -> None:
         self.opts = opts
         self.deps = deps
         self.stub = stub
@@ -131,8 +139,9 @@ class Bench:
         self.results = Results()
         self.sampler = drive.RssSampler()
         agent = uuid.uuid4()
-        self.pop = data.Population(agent_id=agent, probes=[uuid.uuid4() for _ in range(opts.shape.probe_count)],
-                                   heavy=uuid.uuid4())
+        self.pop = data.Population(
+            agent_id=agent, probes=[uuid.uuid4() for _ in range(opts.shape.probe_count)], heavy=uuid.uuid4()
+        )
         self.agent_entity = uuid.uuid4()
         self.pool: list[data.Claim] = []
         self.vectors: np.ndarray[Any, np.dtype[np.float32]] = np.zeros((0, 0), dtype=np.float32)
@@ -145,15 +154,25 @@ class Bench:
 
     async def embed_pool(self) -> None:
         self.pool = data.claim_pool(self.opts.pool_size)
-        parts = [await self.deps.embedder.passages([c.text for c in self.pool[i:i + 64]])
-                 for i in range(0, len(self.pool), 64)]
+        parts = [
+            await self.deps.embedder.passages([c.text for c in self.pool[i : i + 64]])
+            for i in range(0, len(self.pool), 64)
+        ]
         self.vectors = np.concatenate(parts).astype(np.float32)
 
     async def grow(self, size: int) -> None:
         label = size_label(size)
         adds = data.plan_additions(self.pop, self.opts.shape, size, self.rng)
-        loaded = await data.load(self.conn, self.pop, adds, self.pool, self.vectors, self.deps.embedder.model_name,
-                                 self.opts.seed + size, self.opts.rebuild_index)
+        loaded = await data.load(
+            self.conn,
+            self.pop,
+            adds,
+            self.pool,
+            self.vectors,
+            self.deps.embedder.model_name,
+            self.opts.seed + size,
+            self.opts.rebuild_index,
+        )
         self.fig(f"load.{label}.rows_added", loaded.rows)
         self.fig(f"load.{label}.copy_s", round(loaded.copy_s, 2))
         self.fig(f"load.{label}.copy_rows_per_s", round(loaded.rows / max(loaded.copy_s, 1e-9)))
@@ -170,9 +189,12 @@ class Bench:
         total = await self.conn.fetchval("SELECT pg_total_relation_size('facts')")
         parts = await self.conn.fetch(
             "SELECT indexrelname AS name, pg_relation_size(indexrelid) AS bytes FROM pg_stat_user_indexes "
-            "WHERE relname = 'facts' ORDER BY indexrelname")
-        heap = await self.conn.fetchval("SELECT pg_relation_size('facts') + pg_relation_size("
-                                        "(SELECT reltoastrelid FROM pg_class WHERE relname = 'facts'))")
+            "WHERE relname = 'facts' ORDER BY indexrelname"
+        )
+        heap = await self.conn.fetchval(
+            "SELECT pg_relation_size('facts') + pg_relation_size("
+            "(SELECT reltoastrelid FROM pg_class WHERE relname = 'facts'))"
+        )
         per_fact = total / max(count, 1)
         self.fig(f"storage.{label}.facts", count)
         self.fig(f"storage.{label}.bytes_per_fact", round(per_fact))
@@ -191,8 +213,7 @@ class Bench:
     async def provide(self, label: str, who: str, entities: Sequence[uuid.UUID], size: int) -> None:
         async def call(i: int) -> Any:
             entity = entities[next(counter) % len(entities)]
-            return await self.stub.Provide(drive.provide_request(self.pop.agent_id, entity,
-                                                                 self.next_message(entity)))
+            return await self.stub.Provide(drive.provide_request(self.pop.agent_id, entity, self.next_message(entity)))
 
         counter = itertools.count()
         # Warm-up: every entity's conversation gets going (its first turn embeds five new messages).
@@ -204,8 +225,11 @@ class Bench:
         calls = self.deps.stages.take("provide")
         series = derived(calls, PROVIDE_STAGES, ("embed",))
         figures = {
-            "embed": summarize(series["embed"]), "db": summarize(series["db"]), "rank": summarize(series["rank"]),
-            "excl_embed": summarize(series["own"]), "server": summarize(series["total"]),
+            "embed": summarize(series["embed"]),
+            "db": summarize(series["db"]),
+            "rank": summarize(series["rank"]),
+            "excl_embed": summarize(series["own"]),
+            "server": summarize(series["total"]),
             "client": summarize(client),
         }
         for key, value in figures.items():
@@ -215,12 +239,14 @@ class Bench:
         limit = 25.0 if size >= 1_000_000 else 10.0
         name = "provide" if who == "regular" else "provide heavy entity"
         facts = f"{label}" if who == "regular" else f"{label} (entity: {self.pop.loaded[self.pop.heavy]:,})"
-        self.results.rows.extend([
-            latency_row(f"{name}: embed last 5 msgs (server)", facts, figures["embed"]),
-            latency_row(f"{name}: db + rank, excl. embed (server)", facts, figures["excl_embed"], limit),
-            latency_row(f"{name}: total incl. embed (server)", facts, figures["server"], 50.0),
-            latency_row(f"{name}: gRPC round trip (client)", facts, figures["client"]),
-        ])
+        self.results.rows.extend(
+            [
+                latency_row(f"{name}: embed last 5 msgs (server)", facts, figures["embed"]),
+                latency_row(f"{name}: db + rank, excl. embed (server)", facts, figures["excl_embed"], limit),
+                latency_row(f"{name}: total incl. embed (server)", facts, figures["server"], 50.0),
+                latency_row(f"{name}: gRPC round trip (client)", facts, figures["client"]),
+            ]
+        )
 
     # -- Evaluate --------------------------------------------------------------------------------------------
 
@@ -229,10 +255,16 @@ class Bench:
         probes = self.pop.probes
 
         async def call(w: int) -> Any:
-            text = rng.choice(data.CHAT_LINES) + " " + drive.latency_tag(latency_ms) + drive.topic_tag(
-                rng.randrange(TOPICS)) + extra_tag
-            request = drive.evaluate_request(self.pop.agent_id, probes[w % len(probes)], text,
-                                             data.chat_lines(rng, 10), self.agent_entity)
+            text = (
+                rng.choice(data.CHAT_LINES)
+                + " "
+                + drive.latency_tag(latency_ms)
+                + drive.topic_tag(rng.randrange(TOPICS))
+                + extra_tag
+            )
+            request = drive.evaluate_request(
+                self.pop.agent_id, probes[w % len(probes)], text, data.chat_lines(rng, 10), self.agent_entity
+            )
             return await self.stub.Evaluate(request)
 
         return call
@@ -292,12 +324,23 @@ class Bench:
         self.fig("prompt.possible_duplicate_pairs", marked.count("~"))
         self.fig("prompt.recent_messages", 10)
         unit = "tokens" if self.tokens.exact else "tokens (est.)"
-        self.results.rows.extend([
-            value_row(f"prompt: extraction messages (15+15 facts, {PROMPT_OPEN_PAIRS} open pairs, 10 msgs)", "",
-                      message_tokens, unit),
-            value_row(f"prompt: + json_schema response_format ({PROMPT_OPEN_PAIRS} open pairs)", "",
-                      message_tokens + schema_tokens, unit, 2000),
-        ])
+        self.results.rows.extend(
+            [
+                value_row(
+                    f"prompt: extraction messages (15+15 facts, {PROMPT_OPEN_PAIRS} open pairs, 10 msgs)",
+                    "",
+                    message_tokens,
+                    unit,
+                ),
+                value_row(
+                    f"prompt: + json_schema response_format ({PROMPT_OPEN_PAIRS} open pairs)",
+                    "",
+                    message_tokens + schema_tokens,
+                    unit,
+                    2000,
+                ),
+            ]
+        )
 
     async def _open_pairs(self, entity: uuid.UUID) -> None:
         agent = self.pop.agent_id
@@ -313,8 +356,9 @@ class Bench:
         self.fig("prompt.provider_text_tokens_p50", statistics.median(tokens))
         self.fig("prompt.provider_text_tokens_max", max(tokens))
         unit = "tokens" if self.tokens.exact else "tokens (est.)"
-        self.results.rows.append(value_row("prompt: provider text 6+6 facts (max over calls)", "", max(tokens), unit,
-                                           400))
+        self.results.rows.append(
+            value_row("prompt: provider text 6+6 facts (max over calls)", "", max(tokens), unit, 400)
+        )
 
     # -- Plans and memory ------------------------------------------------------------------------------------
 
@@ -338,11 +382,11 @@ class Bench:
         self.fig("memory.peak_rss_mb", round(peak, 1))
         pss = drive.postgres_pss_bytes(self.pgdata)
         self.fig("memory.postgres_pss_mb", None if pss is None else round(pss / 2**20, 1))
-        self.results.rows.append(value_row("memory: peak RSS, server process (in-process bench client)", "", peak,
-                                           "MB", 600))
+        self.results.rows.append(
+            value_row("memory: peak RSS, server process (in-process bench client)", "", peak, "MB", 600)
+        )
         if pss is not None:
-            self.results.rows.append(value_row("memory: embedded PostgreSQL PSS (after runs)", "", pss / 2**20,
-                                               "MB"))
+            self.results.rows.append(value_row("memory: embedded PostgreSQL PSS (after runs)", "", pss / 2**20, "MB"))
 
 
 TOPICS = 40
@@ -356,9 +400,14 @@ def machine() -> dict[str, Any]:
             return ""
 
     # nproc honours OMP_NUM_THREADS, which the embedder sets to 1 in this process.
-    return {"nproc": sh("env -u OMP_NUM_THREADS nproc"), "cpu_count": os.cpu_count(),
-            "lscpu": sh("lscpu | head -n 15"), "platform": platform.platform(),
-            "python": platform.python_version(), "memory": sh("free -m | head -n 2")}
+    return {
+        "nproc": sh("env -u OMP_NUM_THREADS nproc"),
+        "cpu_count": os.cpu_count(),
+        "lscpu": sh("lscpu | head -n 15"),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "memory": sh("free -m | head -n 2"),
+    }
 
 
 async def run(settings: Settings, opts: Options) -> Results:
@@ -370,11 +419,20 @@ async def run(settings: Settings, opts: Options) -> Results:
         llm = drive.LLMProcess(drive.llm_script(pool, opts.llm_latencies_ms, TOPICS), workdir)
         await asyncio.to_thread(llm.start)
         stack.callback(llm.stop)
-        server_settings = settings.model_copy(update={
-            "listen": "127.0.0.1:0", "database_url": url, "embedder": "local", "embedding_model": None,
-            "openai_api_key": "bench", "openai_base_url": llm.base_url, "llm_timeout_s": 30.0,
-            "auth_token": None, "tls_cert_file": None, "tls_key_file": None,
-        })
+        server_settings = settings.model_copy(
+            update={
+                "listen": "127.0.0.1:0",
+                "database_url": url,
+                "embedder": "local",
+                "embedding_model": None,
+                "openai_api_key": "bench",
+                "openai_base_url": llm.base_url,
+                "llm_timeout_s": 30.0,
+                "auth_token": None,
+                "tls_cert_file": None,
+                "tls_key_file": None,
+            }
+        )
         deps = await stack.enter_async_context(open_deps(server_settings))
         server, port = create_server(deps, server_settings)
         await server.start()
@@ -404,7 +462,7 @@ async def _run_all(bench: Bench, settings: Settings) -> None:
                 await bench.prompt_size()
                 await bench.warm_evaluate()
             log.info("bench: provide at %s", label)
-            await bench.provide(label, "regular", bench.pop.probes[:opts.provide_entities], size)
+            await bench.provide(label, "regular", bench.pop.probes[: opts.provide_entities], size)
             await bench.provide(label, "heavy", [bench.pop.heavy], size)
             await bench.explain(label)
             for latency in opts.llm_latencies_ms:
@@ -416,17 +474,25 @@ async def _run_all(bench: Bench, settings: Settings) -> None:
     finally:
         await bench.sampler.stop()
     bench.results.meta = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"), "run": opts.label,
-        "sizes": list(opts.sizes), "llm_latencies_ms": list(opts.llm_latencies_ms),
-        "concurrencies": list(opts.concurrencies), "provide_calls": opts.provide_calls,
-        "evaluate_calls": opts.evaluate_calls, "evaluate_calls_slow": opts.evaluate_calls_slow,
-        "heavy_entity_max": opts.shape.heavy_max, "probe_entities": opts.shape.probe_count,
-        "database": "external (FACTMEMORY_DATABASE_URL / --database-url)" if opts.database_url
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "run": opts.label,
+        "sizes": list(opts.sizes),
+        "llm_latencies_ms": list(opts.llm_latencies_ms),
+        "concurrencies": list(opts.concurrencies),
+        "provide_calls": opts.provide_calls,
+        "evaluate_calls": opts.evaluate_calls,
+        "evaluate_calls_slow": opts.evaluate_calls_slow,
+        "heavy_entity_max": opts.shape.heavy_max,
+        "probe_entities": opts.shape.probe_count,
+        "database": "external (FACTMEMORY_DATABASE_URL / --database-url)"
+        if opts.database_url
         else "embedded PostgreSQL in a temporary directory",
-        "pool_max_size": settings.pool_max_size, "tokenizer": bench.tokens.method,
+        "pool_max_size": settings.pool_max_size,
+        "tokenizer": bench.tokens.method,
         "pg_version": await bench.conn.fetchval("SHOW server_version"),
         "pgvector_version": await bench.conn.fetchval("SELECT extversion FROM pg_extension WHERE extname = 'vector'"),
-        "machine": machine(), "seconds": round(time.perf_counter() - started, 1),
+        "machine": machine(),
+        "seconds": round(time.perf_counter() - started, 1),
     }
 
 
@@ -442,6 +508,10 @@ def report(results: Results) -> str:
 
 def write_json(results: Results, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"meta": results.meta, "figures": results.figures, "table": [r.as_dict() for r in results.rows],
-               "plans": results.plans}
+    payload = {
+        "meta": results.meta,
+        "figures": results.figures,
+        "table": [r.as_dict() for r in results.rows],
+        "plans": results.plans,
+    }
     path.write_text(json.dumps(payload, indent=2, sort_keys=False, default=str), encoding="utf-8")

@@ -14,12 +14,24 @@ Summary = dict[str, float]
 def summarize(seconds: Sequence[float]) -> Summary:
     """n, p50, p95, p99, mean and max in milliseconds."""
     if not seconds:
-        return {"n": 0, "p50": float("nan"), "p95": float("nan"), "p99": float("nan"), "mean": float("nan"),
-                "max": float("nan")}
+        return {
+            "n": 0,
+            "p50": float("nan"),
+            "p95": float("nan"),
+            "p99": float("nan"),
+            "mean": float("nan"),
+            "max": float("nan"),
+        }
     ms = np.asarray(seconds, dtype=np.float64) * 1000.0
     p50, p95, p99 = np.percentile(ms, [50, 95, 99])
-    return {"n": len(ms), "p50": round(float(p50), 2), "p95": round(float(p95), 2), "p99": round(float(p99), 2),
-            "mean": round(float(ms.mean()), 2), "max": round(float(ms.max()), 2)}
+    return {
+        "n": len(ms),
+        "p50": round(float(p50), 2),
+        "p95": round(float(p95), 2),
+        "p99": round(float(p99), 2),
+        "mean": round(float(ms.mean()), 2),
+        "max": round(float(ms.max()), 2),
+    }
 
 
 def stage_series(calls: Sequence[dict[str, float]], stage: str) -> list[float]:
@@ -67,14 +79,20 @@ def latency_row(figure: str, facts: str, summary: Summary, limit_p95_ms: float |
     return Row(figure, facts, int(summary["n"]), summary["p50"], summary["p95"], summary["p99"], "", target, result)
 
 
-def value_row(figure: str, facts: str, value: float, unit: str, limit: float | None = None,
-              higher_is_better: bool = False) -> Row:
+def value_row(
+    figure: str, facts: str, value: float, unit: str, limit: float | None = None, higher_is_better: bool = False
+) -> Row:
     shown = f"{value:,.1f} {unit}" if isinstance(value, float) and not value.is_integer() else f"{value:,.0f} {unit}"
     if limit is None:
         return Row(figure, facts, value=shown.strip())
     sign = ">=" if higher_is_better else "<="
-    return Row(figure, facts, value=shown.strip(), target=f"{sign} {limit:,g} {unit}".strip(),
-               result=verdict(value, limit, higher_is_better))
+    return Row(
+        figure,
+        facts,
+        value=shown.strip(),
+        target=f"{sign} {limit:,g} {unit}".strip(),
+        result=verdict(value, limit, higher_is_better),
+    )
 
 
 COLUMNS = ("figure", "facts", "n", "p50 ms", "p95 ms", "p99 ms", "value", "target", "result")
@@ -84,8 +102,17 @@ def _cells(row: Row) -> list[str]:
     def ms(v: float | None) -> str:
         return "" if v is None else f"{v:.1f}"
 
-    return [row.figure, row.facts, "" if row.n is None else str(row.n), ms(row.p50), ms(row.p95), ms(row.p99),
-            row.value, row.target, row.result]
+    return [
+        row.figure,
+        row.facts,
+        "" if row.n is None else str(row.n),
+        ms(row.p50),
+        ms(row.p95),
+        ms(row.p99),
+        row.value,
+        row.target,
+        row.result,
+    ]
 
 
 def render_table(rows: Sequence[Row]) -> str:

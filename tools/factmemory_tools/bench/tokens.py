@@ -34,8 +34,9 @@ def token_counter() -> TokenCounter:
         encoding = bpe_openai.get_encoding("o200k_base")
         encoding.encode("warm up")
     except Exception:
-        return TokenCounter("estimate: characters / 4 (install `bpe-openai` for exact o200k_base counts)", False,
-                            _estimate)
+        return TokenCounter(
+            "estimate: characters / 4 (install `bpe-openai` for exact o200k_base counts)", False, _estimate
+        )
 
     def exact(text: str) -> int:
         return len(encoding.encode(text))

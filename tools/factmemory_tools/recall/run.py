@@ -77,8 +77,13 @@ class Scores:
     rr: list[float] = field(default_factory=list)
     by_type: dict[str, list[float]] = field(default_factory=dict)
 
-    def add(self, qtype: str, evidence: Sequence[tuple[str, str]], ranked: Sequence[str],
-            sections: dict[str, Sequence[str]] | None) -> None:
+    def add(
+        self,
+        qtype: str,
+        evidence: Sequence[tuple[str, str]],
+        ranked: Sequence[str],
+        sections: dict[str, Sequence[str]] | None,
+    ) -> None:
         """evidence: (stored id, kind); ranked: stored ids best first (at most 12)."""
         ids = {e for e, _ in evidence}
         found = sum(1 for e in ids if e in ranked) / len(ids)
@@ -92,9 +97,14 @@ class Scores:
                 bucket.append(sum(1 for e in of_kind if e in shown) / len(of_kind))
 
     def summary(self) -> dict[str, Any]:
-        return {"recall@12": _mean(self.recall), "durable@6": _mean(self.durable),
-                "current@6": _mean(self.current), "mrr": _mean(self.rr), "questions": len(self.recall),
-                "by_type": {k: _mean(v) for k, v in sorted(self.by_type.items())}}
+        return {
+            "recall@12": _mean(self.recall),
+            "durable@6": _mean(self.durable),
+            "current@6": _mean(self.current),
+            "mrr": _mean(self.rr),
+            "questions": len(self.recall),
+            "by_type": {k: _mean(v) for k, v in sorted(self.by_type.items())},
+        }
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -127,11 +137,17 @@ def variant_messages(data: dict[str, Any], restated: bool) -> dict[str, list[dic
 
 
 def reply(facts: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    ops = [{"op": "add_" + f["kind"], "claim": f["claim"], "category": f["category"], "structured_fields": []}
-           | ({"valid_at": f["valid_at"]} if f["kind"] == "current" else {"verification_status": None})
-           for f in facts]
-    return {"facts": {"ops": ops}, "relationships": [], "identities": [],
-            "success": {"completed": True, "reason": "scripted"}}
+    ops = [
+        {"op": "add_" + f["kind"], "claim": f["claim"], "category": f["category"], "structured_fields": []}
+        | ({"valid_at": f["valid_at"]} if f["kind"] == "current" else {"verification_status": None})
+        for f in facts
+    ]
+    return {
+        "facts": {"ops": ops},
+        "relationships": [],
+        "identities": [],
+        "success": {"completed": True, "reason": "scripted"},
+    }
 
 
 @dataclass
@@ -169,10 +185,21 @@ class Bench:
             for message in person["messages"]:
                 facts = facts_of[message["id"]]
                 self.answer = reply(facts)
-                response = await self.stub.Evaluate(pb.EvaluateRequest(
-                    agent_id=variant.agent_id, entity_id=entity, room_id=entity, did_respond=True,
-                    message=pb.ChatMessage(id=self.entity(variant, message), entity_id=entity, name=person["name"],
-                                           text=message["text"], created_at=ts(message["at"]))))
+                response = await self.stub.Evaluate(
+                    pb.EvaluateRequest(
+                        agent_id=variant.agent_id,
+                        entity_id=entity,
+                        room_id=entity,
+                        did_respond=True,
+                        message=pb.ChatMessage(
+                            id=self.entity(variant, message),
+                            entity_id=entity,
+                            name=person["name"],
+                            text=message["text"],
+                            created_at=ts(message["at"]),
+                        ),
+                    )
+                )
                 applied = list(response.ops)
                 if len(applied) != len(facts):
                     raise RuntimeError(f"{message['id']}: {len(facts)} facts sent, {len(applied)} ops applied")
@@ -187,41 +214,76 @@ class Bench:
             entity = self.entity(variant, person)
             for question in person["questions"]:
                 evidence = [(variant.stored[e], variant.kinds[e]) for e in question["evidence"]]
-                message = pb.ChatMessage(id=self.entity(variant, question), entity_id=entity, name=person["name"],
-                                         text=question["text"], created_at=ts(question["asked_at"]))
+                message = pb.ChatMessage(
+                    id=self.entity(variant, question),
+                    entity_id=entity,
+                    name=person["name"],
+                    text=question["text"],
+                    created_at=ts(question["asked_at"]),
+                )
                 started = time.perf_counter()
-                response = await self.stub.Provide(pb.ProvideRequest(
-                    agent_id=variant.agent_id, entity_id=entity, recent_messages=[message],
-                    durable_limit=LIMIT, current_limit=LIMIT, now=ts(question["asked_at"])))
+                response = await self.stub.Provide(
+                    pb.ProvideRequest(
+                        agent_id=variant.agent_id,
+                        entity_id=entity,
+                        recent_messages=[message],
+                        durable_limit=LIMIT,
+                        current_limit=LIMIT,
+                        now=ts(question["asked_at"]),
+                    )
+                )
                 variant.latency_ms.append(1000 * (time.perf_counter() - started))
                 for call in self.deps.stages.take("provide"):
                     variant.server_ms.append(1000 * (call["total"] - call.get("embed", 0.0)))
                     variant.db_ms.append(1000 * call.get("db", 0.0))
                     variant.rank_ms.append(1000 * call.get("rank", 0.0))
                 shown = sorted([*response.durable, *response.current], key=lambda s: (-s.score, s.fact.id))
-                variant.provide.add(question["type"], evidence, [s.fact.id for s in shown], {
-                    "durable": [s.fact.id for s in response.durable], "current": [s.fact.id for s in response.current]})
+                variant.provide.add(
+                    question["type"],
+                    evidence,
+                    [s.fact.id for s in shown],
+                    {
+                        "durable": [s.fact.id for s in response.durable],
+                        "current": [s.fact.id for s in response.current],
+                    },
+                )
                 vector = (await self.deps.embedder.queries([question["text"]]))[0]
                 rows = await conn.fetch(COSINE_TOP, uuid.UUID(variant.agent_id), uuid.UUID(entity), vector, TOP)
                 variant.cosine.add(question["type"], evidence, [str(r["id"]) for r in rows], None)
                 await self.ablate(variant, person, question, entity, evidence)
                 self.deps.stages.take("provide")
 
-    async def ablate(self, variant: Variant, person: dict[str, Any], question: dict[str, Any], entity: str,
-                     evidence: list[tuple[str, str]]) -> None:
+    async def ablate(
+        self,
+        variant: Variant,
+        person: dict[str, Any],
+        question: dict[str, Any],
+        entity: str,
+        evidence: list[tuple[str, str]],
+    ) -> None:
         asked = datetime.fromisoformat(question["asked_at"])
         request = ProvideInput(
-            agent_id=uuid.UUID(variant.agent_id), entity_id=uuid.UUID(entity), room_id=None, now=asked,
+            agent_id=uuid.UUID(variant.agent_id),
+            entity_id=uuid.UUID(entity),
+            room_id=None,
+            now=asked,
             recent_messages=(ChatMessage(id=question["id"], text=question["text"], created_at=asked),),
-            durable_limit=LIMIT, current_limit=LIMIT)
+            durable_limit=LIMIT,
+            current_limit=LIMIT,
+        )
         for label, weights in ABLATION:
             deps = dataclasses.replace(self.deps, tuning=dataclasses.replace(self.deps.tuning, ranking=weights))
             result = await provide(deps, request)
             shown = sorted([*result.durable, *result.current], key=lambda s: (-s.score, str(s.fact.id)))
             variant.ablation.setdefault(label, Scores()).add(
-                question["type"], evidence, [str(s.fact.id) for s in shown],
-                {"durable": [str(s.fact.id) for s in result.durable],
-                 "current": [str(s.fact.id) for s in result.current]})
+                question["type"],
+                evidence,
+                [str(s.fact.id) for s in shown],
+                {
+                    "durable": [str(s.fact.id) for s in result.durable],
+                    "current": [str(s.fact.id) for s in result.current],
+                },
+            )
 
 
 def _quantile(values: Sequence[float], q: float) -> float:
@@ -230,48 +292,72 @@ def _quantile(values: Sequence[float], q: float) -> float:
 
 
 def report(variants: Sequence[Variant], data: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"people": len(data["people"]),
-                           "questions": sum(len(p["questions"]) for p in data["people"]),
-                           "facts": sum(len(m["facts"]) for p in data["people"] for m in p["messages"])}
+    out: dict[str, Any] = {
+        "people": len(data["people"]),
+        "questions": sum(len(p["questions"]) for p in data["people"]),
+        "facts": sum(len(m["facts"]) for p in data["people"] for m in p["messages"]),
+    }
     for v in variants:
         out[v.name] = {
-            "provide": v.provide.summary(), "cosine": v.cosine.summary(),
-            "latency_ms": {"client_p50": _quantile(v.latency_ms, 0.5), "client_p95": _quantile(v.latency_ms, 0.95),
-                           "server_excl_embed_p50": _quantile(v.server_ms, 0.5),
-                           "server_excl_embed_p95": _quantile(v.server_ms, 0.95),
-                           "db_p50": _quantile(v.db_ms, 0.5), "db_p95": _quantile(v.db_ms, 0.95),
-                           "rank_p50": _quantile(v.rank_ms, 0.5), "rank_p95": _quantile(v.rank_ms, 0.95)},
+            "provide": v.provide.summary(),
+            "cosine": v.cosine.summary(),
+            "latency_ms": {
+                "client_p50": _quantile(v.latency_ms, 0.5),
+                "client_p95": _quantile(v.latency_ms, 0.95),
+                "server_excl_embed_p50": _quantile(v.server_ms, 0.5),
+                "server_excl_embed_p95": _quantile(v.server_ms, 0.95),
+                "db_p50": _quantile(v.db_ms, 0.5),
+                "db_p95": _quantile(v.db_ms, 0.95),
+                "rank_p50": _quantile(v.rank_ms, 0.5),
+                "rank_p95": _quantile(v.rank_ms, 0.95),
+            },
             "ablation": {label: s.summary() for label, s in v.ablation.items()},
         }
     return out
 
 
 def table(result: dict[str, Any], names: Sequence[str]) -> str:
-    lines = [f"{result['people']} people, {result['facts']} facts, {result['questions']} questions per variant",
-             "", "| variant | ranking | recall@12 | durable@6 | current@6 | MRR |", "|---|---|---:|---:|---:|---:|"]
+    lines = [
+        f"{result['people']} people, {result['facts']} facts, {result['questions']} questions per variant",
+        "",
+        "| variant | ranking | recall@12 | durable@6 | current@6 | MRR |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
     for name in names:
         for who, label in (("provide", "Provide 6+6"), ("cosine", "cosine top-12")):
             s = result[name][who]
-            lines.append(f"| {name} | {label} | {s['recall@12']:.1f} | {s['durable@6']:.1f} | "
-                         f"{s['current@6']:.1f} | {s['mrr'] / 100:.3f} |")
+            lines.append(
+                f"| {name} | {label} | {s['recall@12']:.1f} | {s['durable@6']:.1f} | "
+                f"{s['current@6']:.1f} | {s['mrr'] / 100:.3f} |"
+            )
     lines += ["", "| variant | Provide latency | p50 | p95 |", "|---|---|---:|---:|"]
     for name in names:
         lat = result[name]["latency_ms"]
-        lines.append(f"| {name} | gRPC round trip (incl. embedding) | {lat['client_p50']:.1f} ms | "
-                     f"{lat['client_p95']:.1f} ms |")
-        lines.append(f"| {name} | server, excl. embedding | {lat['server_excl_embed_p50']:.1f} ms | "
-                     f"{lat['server_excl_embed_p95']:.1f} ms |")
+        lines.append(
+            f"| {name} | gRPC round trip (incl. embedding) | {lat['client_p50']:.1f} ms | {lat['client_p95']:.1f} ms |"
+        )
+        lines.append(
+            f"| {name} | server, excl. embedding | {lat['server_excl_embed_p50']:.1f} ms | "
+            f"{lat['server_excl_embed_p95']:.1f} ms |"
+        )
     types = sorted(result[names[0]]["provide"]["by_type"])
     lines += ["", "| variant | ranking | " + " | ".join(types) + " |", "|---|---|" + "---:|" * len(types)]
     for name in names:
         for who in ("provide", "cosine"):
             by_type = result[name][who]["by_type"]
             lines.append(f"| {name} | {who} | " + " | ".join(f"{by_type[t]:.1f}" for t in types) + " |")
-    lines += ["", "Ablation (recall@12 / MRR, in-process re-ranking of the same questions):", "",
-              "| ranking | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    lines += [
+        "",
+        "Ablation (recall@12 / MRR, in-process re-ranking of the same questions):",
+        "",
+        "| ranking | " + " | ".join(names) + " |",
+        "|---|" + "---:|" * len(names),
+    ]
     for label, _ in ABLATION:
-        cells = [f"{result[n]['ablation'][label]['recall@12']:.1f} / {result[n]['ablation'][label]['mrr'] / 100:.3f}"
-                 for n in names]
+        cells = [
+            f"{result[n]['ablation'][label]['recall@12']:.1f} / {result[n]['ablation'][label]['mrr'] / 100:.3f}"
+            for n in names
+        ]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -296,10 +382,19 @@ async def run(short: bool, url: str | None) -> dict[str, Any]:
     async with AsyncExitStack() as stack:
         url = url or await stack.enter_async_context(database())
         llm = stack.enter_context(ScriptedLLM())
-        settings = Settings().model_copy(update={
-            "listen": "127.0.0.1:0", "database_url": url, "embedder": "local", "embedding_model": None,
-            "openai_api_key": "recall", "openai_base_url": llm.base_url, "auth_token": None,
-            "tls_cert_file": None, "tls_key_file": None})
+        settings = Settings().model_copy(
+            update={
+                "listen": "127.0.0.1:0",
+                "database_url": url,
+                "embedder": "local",
+                "embedding_model": None,
+                "openai_api_key": "recall",
+                "openai_base_url": llm.base_url,
+                "auth_token": None,
+                "tls_cert_file": None,
+                "tls_key_file": None,
+            }
+        )
         deps = await stack.enter_async_context(open_deps(settings))
         server, port = create_server(deps, settings)
         await server.start()
@@ -322,8 +417,9 @@ async def run(short: bool, url: str | None) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="factmemory_tools.recall", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="factmemory_tools.recall", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--short", action="store_true", help="3 people, 8 questions each (the test suite's run)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     parser.add_argument("--database-url", help="use this PostgreSQL (pgvector) instead of a fresh embedded one")

@@ -24,8 +24,12 @@ def setup_venv(folder: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m factmemory_tools.vs_mem0", description=__doc__)
-    parser.add_argument("--mem0-venv", type=Path, default=Path(".venv-mem0"),
-                        help="virtual environment for mem0 (created with mem0ai==2.2.1 if missing)")
+    parser.add_argument(
+        "--mem0-venv",
+        type=Path,
+        default=Path(".venv-mem0"),
+        help="virtual environment for mem0 (created with mem0ai==2.2.1 if missing)",
+    )
     parser.add_argument("--people", type=int, default=100)
     parser.add_argument("--facts-per-person", type=int, default=50)
     parser.add_argument("--queries-per-block", type=int, default=50)
@@ -34,16 +38,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--llm-latency-ms", type=float, default=300.0)
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
-    opts = Options(mem0_python=setup_venv(args.mem0_venv), people=args.people,
-                   facts_per_person=args.facts_per_person, queries_per_block=args.queries_per_block,
-                   blocks=args.blocks, adds_per_block=args.adds_per_block, llm_latency_ms=args.llm_latency_ms)
+    opts = Options(
+        mem0_python=setup_venv(args.mem0_venv),
+        people=args.people,
+        facts_per_person=args.facts_per_person,
+        queries_per_block=args.queries_per_block,
+        blocks=args.blocks,
+        adds_per_block=args.adds_per_block,
+        llm_latency_ms=args.llm_latency_ms,
+    )
     table = report(opts, run(opts))
     print("| figure | FactMemory p50 / p95 ms | mem0 p50 / p95 ms | ratio | target | result |")
     print("|---|---:|---:|---:|---:|---|")
     for row in table["rows"]:
-        print(f"| {row['figure']} | {row['factmemory_p50']:.1f} / {row['factmemory_p95']:.1f} | "
-              f"{row['mem0_p50']:.1f} / {row['mem0_p95']:.1f} | {row['ratio']:.2f} | <= {row['target']:.1f} | "
-              f"{row['result']} |")
+        print(
+            f"| {row['figure']} | {row['factmemory_p50']:.1f} / {row['factmemory_p95']:.1f} | "
+            f"{row['mem0_p50']:.1f} / {row['mem0_p95']:.1f} | {row['ratio']:.2f} | <= {row['target']:.1f} | "
+            f"{row['result']} |"
+        )
         if row.get("mem0_empty_results"):
             print(f"mem0 searches that returned nothing ({row['figure'][:30]}...): {row['mem0_empty_results']}")
         if "llm_calls" in row:

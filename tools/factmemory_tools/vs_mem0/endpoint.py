@@ -50,15 +50,27 @@ class Endpoint(ScriptedLLM):
         inputs = body.get("input")
         texts = [inputs] if isinstance(inputs, str) else [str(t) for t in inputs or []]
         data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(self._engine.embed(texts))]
-        return json.dumps({"object": "list", "data": data, "model": body.get("model", "e5"),
-                           "usage": {"prompt_tokens": 0, "total_tokens": 0}}).encode()
+        return json.dumps(
+            {
+                "object": "list",
+                "data": data,
+                "model": body.get("model", "e5"),
+                "usage": {"prompt_tokens": 0, "total_tokens": 0},
+            }
+        ).encode()
 
     def _reply(self, body: dict[str, Any]) -> Reply:
         ours = current_message(body)
         if ours:
             ops = [{"op": "add_durable", "claim": c, "category": "preference"} for c in self._claims.get(ours, [])]
-            return Reply({"facts": {"ops": ops}, "relationships": [], "identities": [],
-                          "success": {"completed": True, "reason": "scripted"}})
+            return Reply(
+                {
+                    "facts": {"ops": ops},
+                    "relationships": [],
+                    "identities": [],
+                    "success": {"completed": True, "reason": "scripted"},
+                }
+            )
         prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
         found = next((claims for text, claims in self._claims.items() if text in prompt), [])
         return Reply({"memory": [{"text": c} for c in found]})

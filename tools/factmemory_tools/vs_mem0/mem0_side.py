@@ -32,8 +32,9 @@ def main() -> None:
                 answer = load(memory, request["rows"], request["vectors"])
             elif command == "search":
                 start = time.perf_counter()
-                found = memory.search(request["query"], filters={"user_id": request["user_id"]},
-                                      top_k=request.get("limit", 12))
+                found = memory.search(
+                    request["query"], filters={"user_id": request["user_id"]}, top_k=request.get("limit", 12)
+                )
                 answer = {"ms": (time.perf_counter() - start) * 1000, "n": len(found.get("results", []))}
             elif command == "add":
                 start = time.perf_counter()
@@ -50,8 +51,16 @@ def load(memory: Any, rows: list[list[str]], vectors: list[list[float]]) -> dict
     """The same facts as FactMemory's, with the same vectors, written the way mem0's add() writes a memory."""
     payloads = []
     for _, user_id, text, created_at in rows:
-        payloads.append({"data": text, "hash": hashlib.md5(text.encode()).hexdigest(), "text_lemmatized": text,
-                         "user_id": user_id, "created_at": created_at, "updated_at": created_at})
+        payloads.append(
+            {
+                "data": text,
+                "hash": hashlib.md5(text.encode()).hexdigest(),
+                "text_lemmatized": text,
+                "user_id": user_id,
+                "created_at": created_at,
+                "updated_at": created_at,
+            }
+        )
     memory.vector_store.insert(vectors=vectors, ids=[r[0] for r in rows], payloads=payloads)
     return {"ok": True, "rows": len(rows)}
 

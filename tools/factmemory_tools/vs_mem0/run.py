@@ -47,11 +47,11 @@ class Options:
 
 @dataclass
 class Results:
-    read: dict[str, dict[str, list[float]]] = field(default_factory=dict)   # phase -> system -> ms
-    write: dict[str, list[float]] = field(default_factory=dict)            # system -> ms
+    read: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # phase -> system -> ms
+    write: dict[str, list[float]] = field(default_factory=dict)  # system -> ms
     llm_calls: dict[str, int] = field(default_factory=dict)
-    block_ratios: dict[str, list[float]] = field(default_factory=dict)      # phase -> per-block p50 ratios
-    mem0_empty: dict[str, int] = field(default_factory=dict)                # phase -> searches that found nothing
+    block_ratios: dict[str, list[float]] = field(default_factory=dict)  # phase -> per-block p50 ratios
+    mem0_empty: dict[str, int] = field(default_factory=dict)  # phase -> searches that found nothing
 
 
 def _line_from(process: subprocess.Popen[str], prefix: str, timeout_s: float = 120) -> str:
@@ -62,7 +62,7 @@ def _line_from(process: subprocess.Popen[str], prefix: str, timeout_s: float = 1
         if not line and process.poll() is not None:
             break
         if line.startswith(prefix):
-            return line[len(prefix):].strip()
+            return line[len(prefix) :].strip()
     raise RuntimeError(f"{process.args!r} did not print {prefix!r}")
 
 
@@ -84,8 +84,14 @@ class Mem0:
 
     def __init__(self, python: Path, env: dict[str, str]) -> None:
         script = Path(__file__).with_name("mem0_side.py")
-        self._process = subprocess.Popen([str(python), str(script)], env=env, stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self._process = subprocess.Popen(
+            [str(python), str(script)],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
 
     def call(self, **command: Any) -> dict[str, Any]:
         assert self._process.stdin is not None and self._process.stdout is not None
@@ -124,15 +130,25 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 
 def summary(values: Sequence[float]) -> dict[str, float]:
-    return {"n": len(values), "p50": statistics.median(values), "p95": _percentile(values, 0.95),
-            "mean": statistics.fmean(values)}
+    return {
+        "n": len(values),
+        "p50": statistics.median(values),
+        "p95": _percentile(values, 0.95),
+        "mean": statistics.fmean(values),
+    }
 
 
 async def _provide(stub: pb_grpc.FactMemoryServiceStub, agent: uuid.UUID, entity: uuid.UUID, text: str) -> float:
     now = datetime.now(UTC)
-    request = pb.ProvideRequest(agent_id=str(agent), entity_id=str(entity), durable_limit=6, current_limit=6,
-                                recent_messages=[pb.ChatMessage(id=str(uuid.uuid4()), entity_id=str(entity),
-                                                                text=text, created_at=_timestamp(now))])
+    request = pb.ProvideRequest(
+        agent_id=str(agent),
+        entity_id=str(entity),
+        durable_limit=6,
+        current_limit=6,
+        recent_messages=[
+            pb.ChatMessage(id=str(uuid.uuid4()), entity_id=str(entity), text=text, created_at=_timestamp(now))
+        ],
+    )
     start = time.perf_counter()
     response = await stub.Provide(request, timeout=30)
     elapsed = (time.perf_counter() - start) * 1000
@@ -142,8 +158,9 @@ async def _provide(stub: pb_grpc.FactMemoryServiceStub, agent: uuid.UUID, entity
 
 
 async def _evaluate(stub: pb_grpc.FactMemoryServiceStub, agent: uuid.UUID, entity: uuid.UUID, text: str) -> float:
-    message = pb.ChatMessage(id=str(uuid.uuid4()), entity_id=str(entity), name="bench", text=text,
-                             created_at=_timestamp(datetime.now(UTC)))
+    message = pb.ChatMessage(
+        id=str(uuid.uuid4()), entity_id=str(entity), name="bench", text=text, created_at=_timestamp(datetime.now(UTC))
+    )
     request = pb.EvaluateRequest(agent_id=str(agent), entity_id=str(entity), message=message, did_respond=True)
     start = time.perf_counter()
     await stub.Evaluate(request, timeout=60)
@@ -160,8 +177,7 @@ async def _load_ours(url: str, rows: list[tuple[Any, ...]]) -> None:
         await conn.close()
 
 
-def make_facts(opts: Options, agent: uuid.UUID, people: list[uuid.UUID], endpoint: str
-               ) -> list[tuple[Any, ...]]:
+def make_facts(opts: Options, agent: uuid.UUID, people: list[uuid.UUID], endpoint: str) -> list[tuple[Any, ...]]:
     """FactMemory COPY rows for every person; the vectors come from the shared endpoint (plus the benchmark's
     small noise, so that claims repeated across people are distinct rows)."""
     import openai
@@ -170,7 +186,7 @@ def make_facts(opts: Options, agent: uuid.UUID, people: list[uuid.UUID], endpoin
     client = openai.OpenAI(base_url=endpoint, api_key="bench")
     vectors: list[list[float]] = []
     for i in range(0, len(pool), 64):
-        reply = client.embeddings.create(model=MODEL, input=[c.text for c in pool[i:i + 64]])
+        reply = client.embeddings.create(model=MODEL, input=[c.text for c in pool[i : i + 64]])
         vectors.extend(d.embedding for d in reply.data)
     matrix = np.asarray(vectors, dtype=np.float32)
     rng = np.random.default_rng(opts.seed)
@@ -180,8 +196,16 @@ def make_facts(opts: Options, agent: uuid.UUID, people: list[uuid.UUID], endpoin
     return rows
 
 
-async def measure(opts: Options, stub: pb_grpc.FactMemoryServiceStub, mem0: Mem0, agent: uuid.UUID,
-                  people: list[uuid.UUID], endpoint: str, phase: str, results: Results) -> None:
+async def measure(
+    opts: Options,
+    stub: pb_grpc.FactMemoryServiceStub,
+    mem0: Mem0,
+    agent: uuid.UUID,
+    people: list[uuid.UUID],
+    endpoint: str,
+    phase: str,
+    results: Results,
+) -> None:
     """Alternating blocks of Provide and mem0 search, the same new query texts for both."""
     rng = random.Random(f"{opts.seed}-{phase}")
     ours: list[float] = []
@@ -232,11 +256,19 @@ def run(opts: Options) -> Results:
         base_env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
         for phase, memo in (("shared", False), ("memo", True)):
             results_env = dict(base_env)
-            argv = [sys.executable, "-m", "factmemory_tools.vs_mem0.endpoint", "--claims", str(claims_file),
-                    "--latency-ms", str(opts.llm_latency_ms)] + (["--memo"] if memo else [])
+            argv = [
+                sys.executable,
+                "-m",
+                "factmemory_tools.vs_mem0.endpoint",
+                "--claims",
+                str(claims_file),
+                "--latency-ms",
+                str(opts.llm_latency_ms),
+            ] + (["--memo"] if memo else [])
             endpoint = stack.enter_context(_process(argv, results_env, "endpoint listening on "))
-            asyncio.run(_phase(opts, results, phase, url, endpoint, agent, people, turns, workdir,
-                               first=phase == "shared"))
+            asyncio.run(
+                _phase(opts, results, phase, url, endpoint, agent, people, turns, workdir, first=phase == "shared")
+            )
     return results
 
 
@@ -251,13 +283,28 @@ def _turns(rng: random.Random, count: int) -> dict[str, list[str]]:
     return turns
 
 
-async def _phase(opts: Options, results: Results, phase: str, url: str, endpoint: str, agent: uuid.UUID,
-                 people: list[uuid.UUID], turns: dict[str, list[str]], workdir: Path, first: bool) -> None:
+async def _phase(
+    opts: Options,
+    results: Results,
+    phase: str,
+    url: str,
+    endpoint: str,
+    agent: uuid.UUID,
+    people: list[uuid.UUID],
+    turns: dict[str, list[str]],
+    workdir: Path,
+    first: bool,
+) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
     server_env = env | {
-        "FACTMEMORY_LISTEN": "127.0.0.1:0", "FACTMEMORY_DATABASE_URL": url, "FACTMEMORY_EMBEDDER": "openai",
-        "FACTMEMORY_EMBEDDING_MODEL": MODEL, "FACTMEMORY_EMBEDDING_DIMENSIONS": str(DIMENSIONS),
-        "OPENAI_BASE_URL": endpoint, "OPENAI_API_KEY": "bench", "FACTMEMORY_DATA_DIR": str(workdir / "fm"),
+        "FACTMEMORY_LISTEN": "127.0.0.1:0",
+        "FACTMEMORY_DATABASE_URL": url,
+        "FACTMEMORY_EMBEDDER": "openai",
+        "FACTMEMORY_EMBEDDING_MODEL": MODEL,
+        "FACTMEMORY_EMBEDDING_DIMENSIONS": str(DIMENSIONS),
+        "OPENAI_BASE_URL": endpoint,
+        "OPENAI_API_KEY": "bench",
+        "FACTMEMORY_DATA_DIR": str(workdir / "fm"),
     }
     mem0_env = env | {"MEM0_TELEMETRY": "False"}
     with _process([sys.executable, "-m", "factmemory", "serve"], server_env, "factmemory listening on ") as address:
@@ -268,9 +315,12 @@ async def _phase(opts: Options, results: Results, phase: str, url: str, endpoint
                 rows = make_facts(opts, agent, people, endpoint)
                 await _load_ours(url, rows)
                 for i in range(0, len(rows), 500):
-                    chunk = rows[i:i + 500]
-                    mem0.call(cmd="load", rows=[[str(r[0]), str(r[2]), r[5], r[9].isoformat()] for r in chunk],
-                              vectors=[[float(v) for v in r[12]] for r in chunk])
+                    chunk = rows[i : i + 500]
+                    mem0.call(
+                        cmd="load",
+                        rows=[[str(r[0]), str(r[2]), r[5], r[9].isoformat()] for r in chunk],
+                        vectors=[[float(v) for v in r[12]] for r in chunk],
+                    )
             async with grpc.aio.insecure_channel(address) as channel:
                 stub = pb_grpc.FactMemoryServiceStub(channel)
                 await measure(opts, stub, mem0, agent, people, endpoint, phase, results)
@@ -280,8 +330,16 @@ async def _phase(opts: Options, results: Results, phase: str, url: str, endpoint
             mem0.close()
 
 
-async def _writes(opts: Options, stub: pb_grpc.FactMemoryServiceStub, mem0: Mem0, agent: uuid.UUID,
-                  people: list[uuid.UUID], turns: dict[str, list[str]], endpoint: str, results: Results) -> None:
+async def _writes(
+    opts: Options,
+    stub: pb_grpc.FactMemoryServiceStub,
+    mem0: Mem0,
+    agent: uuid.UUID,
+    people: list[uuid.UUID],
+    turns: dict[str, list[str]],
+    endpoint: str,
+    results: Results,
+) -> None:
     """One Evaluate vs one add() of a turn like it, alternating blocks; each system gets its own new messages."""
 
     texts = list(turns)
@@ -289,7 +347,7 @@ async def _writes(opts: Options, stub: pb_grpc.FactMemoryServiceStub, mem0: Mem0
     ours: list[float] = []
     theirs: list[float] = []
     for block in range(opts.blocks):
-        chunk = texts[block * opts.adds_per_block * 2:(block + 1) * opts.adds_per_block * 2]
+        chunk = texts[block * opts.adds_per_block * 2 : (block + 1) * opts.adds_per_block * 2]
         mine, others = chunk[0::2], chunk[1::2]
         order = ("ours", "mem0") if block % 2 == 0 else ("mem0", "ours")
         for system in order:
@@ -303,8 +361,11 @@ async def _writes(opts: Options, stub: pb_grpc.FactMemoryServiceStub, mem0: Mem0
     requests = await asyncio.to_thread(_recorded_requests, endpoint)
     chats = [r for r in requests if "messages" in r]
     ours_calls = sum(1 for r in chats if "<current_message>" in json.dumps(r))
-    results.llm_calls = {"factmemory": ours_calls, "mem0": len(chats) - ours_calls,
-                         "turns_each": opts.blocks * opts.adds_per_block}
+    results.llm_calls = {
+        "factmemory": ours_calls,
+        "mem0": len(chats) - ours_calls,
+        "turns_each": opts.blocks * opts.adds_per_block,
+    }
 
 
 def _recorded_requests(endpoint: str) -> list[dict[str, Any]]:
@@ -316,13 +377,23 @@ def _recorded_requests(endpoint: str) -> list[dict[str, Any]]:
 
 def _mem0_config(url: str, endpoint: str, workdir: Path) -> dict[str, Any]:
     return {
-        "vector_store": {"provider": "pgvector", "config": {
-            "connection_string": url, "collection_name": "mem0_bench", "embedding_model_dims": DIMENSIONS,
-            "hnsw": True}},
-        "embedder": {"provider": "openai", "config": {
-            "model": MODEL, "openai_base_url": endpoint, "api_key": "bench", "embedding_dims": DIMENSIONS}},
-        "llm": {"provider": "openai", "config": {"model": "bench", "openai_base_url": endpoint, "api_key": "bench",
-                                                 "temperature": 0}},
+        "vector_store": {
+            "provider": "pgvector",
+            "config": {
+                "connection_string": url,
+                "collection_name": "mem0_bench",
+                "embedding_model_dims": DIMENSIONS,
+                "hnsw": True,
+            },
+        },
+        "embedder": {
+            "provider": "openai",
+            "config": {"model": MODEL, "openai_base_url": endpoint, "api_key": "bench", "embedding_dims": DIMENSIONS},
+        },
+        "llm": {
+            "provider": "openai",
+            "config": {"model": "bench", "openai_base_url": endpoint, "api_key": "bench", "temperature": 0},
+        },
         "history_db_path": str(workdir / "mem0-history.db"),
     }
 
@@ -334,17 +405,34 @@ def report(opts: Options, results: Results) -> dict[str, Any]:
     for phase, systems in results.read.items():
         ours, theirs = summary(systems["factmemory"]), summary(systems["mem0"])
         ratio = ours["p50"] / theirs["p50"]
-        rows.append({"figure": f"read path, {phase} embeddings: Provide (client, incl. gRPC) vs search()",
-                     "factmemory_p50": ours["p50"], "mem0_p50": theirs["p50"], "factmemory_p95": ours["p95"],
-                     "mem0_p95": theirs["p95"], "ratio": ratio,
-                     "block_ratios": results.block_ratios.get(phase, []), "target": targets[phase],
-                     "mem0_empty_results": results.mem0_empty.get(phase, 0),
-                     "result": "PASS" if ratio <= targets[phase] else "MISS"})
+        rows.append(
+            {
+                "figure": f"read path, {phase} embeddings: Provide (client, incl. gRPC) vs search()",
+                "factmemory_p50": ours["p50"],
+                "mem0_p50": theirs["p50"],
+                "factmemory_p95": ours["p95"],
+                "mem0_p95": theirs["p95"],
+                "ratio": ratio,
+                "block_ratios": results.block_ratios.get(phase, []),
+                "target": targets[phase],
+                "mem0_empty_results": results.mem0_empty.get(phase, 0),
+                "result": "PASS" if ratio <= targets[phase] else "MISS",
+            }
+        )
     if results.write:
         ours, theirs = summary(results.write["factmemory"]), summary(results.write["mem0"])
         ratio = ours["p50"] / theirs["p50"]
-        rows.append({"figure": f"write path, LLM {opts.llm_latency_ms:.0f} ms: Evaluate vs add()",
-                     "factmemory_p50": ours["p50"], "mem0_p50": theirs["p50"], "factmemory_p95": ours["p95"],
-                     "mem0_p95": theirs["p95"], "ratio": ratio, "target": 1.0,
-                     "result": "PASS" if ratio <= 1.0 else "MISS", "llm_calls": results.llm_calls})
+        rows.append(
+            {
+                "figure": f"write path, LLM {opts.llm_latency_ms:.0f} ms: Evaluate vs add()",
+                "factmemory_p50": ours["p50"],
+                "mem0_p50": theirs["p50"],
+                "factmemory_p95": ours["p95"],
+                "mem0_p95": theirs["p95"],
+                "ratio": ratio,
+                "target": 1.0,
+                "result": "PASS" if ratio <= 1.0 else "MISS",
+                "llm_calls": results.llm_calls,
+            }
+        )
     return {"options": {k: str(v) for k, v in opts.__dict__.items()}, "rows": rows}

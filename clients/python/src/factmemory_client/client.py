@@ -73,8 +73,9 @@ def parse_url(url: str) -> Target:
 
 
 class _Unary(Protocol[_ReqIn, _RespOut]):
-    def __call__(self, request: _ReqIn, *, timeout: float | None = ..., metadata: Metadata | None = ...
-                 ) -> Awaitable[_RespOut]: ...
+    def __call__(
+        self, request: _ReqIn, *, timeout: float | None = ..., metadata: Metadata | None = ...
+    ) -> Awaitable[_RespOut]: ...
 
 
 class _Stub(Protocol):
@@ -102,13 +103,21 @@ class FactMemoryClient:
     either covers the call's retries too.
     """
 
-    def __init__(self, channel: grpc.aio.Channel, *, token: str | None = None, timeout_s: float | None = None,
-                 retry: Retry = Retry(), reviewer: str | None = None) -> None:
+    def __init__(
+        self,
+        channel: grpc.aio.Channel,
+        *,
+        token: str | None = None,
+        timeout_s: float | None = None,
+        retry: Retry = Retry(),
+        reviewer: str | None = None,
+    ) -> None:
         self._channel = channel
         self._stub: _Stub = pb_grpc.FactMemoryServiceStub(channel)
         # The reviewer is named in the history of the facts this client changes.
-        metadata = ((("authorization", f"Bearer {token}"),) if token else ()) + \
-            ((("x-factmemory-reviewer", reviewer),) if reviewer else ())
+        metadata = ((("authorization", f"Bearer {token}"),) if token else ()) + (
+            (("x-factmemory-reviewer", reviewer),) if reviewer else ()
+        )
         self._metadata: Metadata | None = metadata or None
         self._timeout_s = timeout_s
         self._retry = retry
@@ -121,28 +130,31 @@ class FactMemoryClient:
         """What to put in the next prompt about one person."""
         return await self._call(self._stub.Provide, request, timeout_s)
 
-    async def list_facts(self, request: pb.ListFactsRequest, *, timeout_s: float | None = None
-                         ) -> pb.ListFactsResponse:
+    async def list_facts(self, request: pb.ListFactsRequest, *, timeout_s: float | None = None) -> pb.ListFactsResponse:
         """One page of the facts about one person."""
         return await self._call(self._stub.ListFacts, request, timeout_s)
 
-    async def list_candidates(self, request: pb.ListCandidatesRequest, *, timeout_s: float | None = None
-                              ) -> pb.ListCandidatesResponse:
+    async def list_candidates(
+        self, request: pb.ListCandidatesRequest, *, timeout_s: float | None = None
+    ) -> pb.ListCandidatesResponse:
         """The pending changes that wait for a review."""
         return await self._call(self._stub.ListCandidates, request, timeout_s)
 
-    async def resolve_candidate(self, request: pb.ResolveCandidateRequest, *, timeout_s: float | None = None
-                                ) -> pb.ResolveCandidateResponse:
+    async def resolve_candidate(
+        self, request: pb.ResolveCandidateRequest, *, timeout_s: float | None = None
+    ) -> pb.ResolveCandidateResponse:
         """Accepts or rejects one pending change."""
         return await self._call(self._stub.ResolveCandidate, request, timeout_s)
 
-    async def forget_entity(self, request: pb.ForgetEntityRequest, *, timeout_s: float | None = None
-                            ) -> pb.ForgetEntityResponse:
+    async def forget_entity(
+        self, request: pb.ForgetEntityRequest, *, timeout_s: float | None = None
+    ) -> pb.ForgetEntityResponse:
         """Deletes everything stored about one person."""
         return await self._call(self._stub.ForgetEntity, request, timeout_s)
 
-    async def export_entity(self, request: pb.ExportEntityRequest, *, timeout_s: float | None = None
-                            ) -> pb.ExportEntityResponse:
+    async def export_entity(
+        self, request: pb.ExportEntityRequest, *, timeout_s: float | None = None
+    ) -> pb.ExportEntityResponse:
         """Everything stored about one person, as JSON."""
         return await self._call(self._stub.ExportEntity, request, timeout_s)
 
@@ -150,13 +162,15 @@ class FactMemoryClient:
         """Adds a fact stated by a person (verification confirmed). Not retried: a retry could add it twice."""
         return await self._call(self._stub.AddFact, request, timeout_s, retry=False)
 
-    async def update_fact(self, request: pb.UpdateFactRequest, *, timeout_s: float | None = None
-                          ) -> pb.UpdateFactResponse:
+    async def update_fact(
+        self, request: pb.UpdateFactRequest, *, timeout_s: float | None = None
+    ) -> pb.UpdateFactResponse:
         """Changes a fact's claim, category, kind, confidence or verification."""
         return await self._call(self._stub.UpdateFact, request, timeout_s)
 
-    async def delete_fact(self, request: pb.DeleteFactRequest, *, timeout_s: float | None = None
-                          ) -> pb.DeleteFactResponse:
+    async def delete_fact(
+        self, request: pb.DeleteFactRequest, *, timeout_s: float | None = None
+    ) -> pb.DeleteFactResponse:
         """Deletes one fact (its history stays until the person is forgotten)."""
         return await self._call(self._stub.DeleteFact, request, timeout_s)
 
@@ -164,8 +178,9 @@ class FactMemoryClient:
         """One fact and the history of every change to it."""
         return await self._call(self._stub.GetFact, request, timeout_s)
 
-    async def list_entities(self, request: pb.ListEntitiesRequest, *, timeout_s: float | None = None
-                            ) -> pb.ListEntitiesResponse:
+    async def list_entities(
+        self, request: pb.ListEntitiesRequest, *, timeout_s: float | None = None
+    ) -> pb.ListEntitiesResponse:
         """An agent's people: name, facts per kind, pending candidates, last activity."""
         return await self._call(self._stub.ListEntities, request, timeout_s)
 
@@ -176,12 +191,14 @@ class FactMemoryClient:
     async def __aenter__(self) -> Self:
         return self
 
-    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                        trace: TracebackType | None) -> None:
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         await self.close()
 
-    async def _call(self, rpc: _Unary[_Req, _Resp], request: _Req, timeout_s: float | None, retry: bool = True
-                    ) -> _Resp:
+    async def _call(
+        self, rpc: _Unary[_Req, _Resp], request: _Req, timeout_s: float | None, retry: bool = True
+    ) -> _Resp:
         budget = self._timeout_s if timeout_s is None else timeout_s
         loop = asyncio.get_running_loop()
         deadline = None if budget is None else loop.time() + budget
@@ -200,9 +217,16 @@ class FactMemoryClient:
             attempt += 1
 
 
-def connect(url: str, *, token: str | None = None, timeout_s: float | None = None, retry: Retry = Retry(),
-            root_certificates: bytes | None = None, options: ChannelOptions = (), reviewer: str | None = None
-            ) -> FactMemoryClient:
+def connect(
+    url: str,
+    *,
+    token: str | None = None,
+    timeout_s: float | None = None,
+    retry: Retry = Retry(),
+    root_certificates: bytes | None = None,
+    options: ChannelOptions = (),
+    reviewer: str | None = None,
+) -> FactMemoryClient:
     """A client of the service at `url` (see `parse_url`); the channel connects on the first call.
 
     Call it from a coroutine (the channel belongs to the running event loop). `token` is sent as

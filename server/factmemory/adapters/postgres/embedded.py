@@ -83,8 +83,12 @@ class EmbeddedPostgres:
                 return str(self._server.get_uri())
             except Exception as exc:  # pg_ctl failures come as several exception types
                 last = exc
-                log.warning("restarting the embedded PostgreSQL failed (attempt %d of %d): %s", attempt, attempts,
-                            str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+                log.warning(
+                    "restarting the embedded PostgreSQL failed (attempt %d of %d): %s",
+                    attempt,
+                    attempts,
+                    str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+                )
                 time.sleep(RESTART_PAUSE_S * attempt)
         raise RuntimeError(f"the embedded PostgreSQL in {self.pgdata} could not be restarted: {last}")
 

@@ -36,8 +36,15 @@ class ReadRoute:
     """Chooses the pool of each read; keeps whether the replica is up. Telemetry: reads by target and reason,
     fallbacks by reason, replica up (1/0)."""
 
-    def __init__(self, primary: asyncpg.Pool, replica: asyncpg.Pool, telemetry: Telemetry, retry_s: float,
-                 read_your_writes_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        primary: asyncpg.Pool,
+        replica: asyncpg.Pool,
+        telemetry: Telemetry,
+        retry_s: float,
+        read_your_writes_s: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.primary = primary
         self.replica = replica
         self._telemetry = telemetry
@@ -80,8 +87,12 @@ class ReadRoute:
                 result = await query(conn)
         except TRANSIENT_DB_ERRORS as exc:
             if self._down_until is None:
-                log.warning("read replica unavailable, reading from the primary (retried every %.0f s): %s: %s",
-                            self._retry_s, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
+                log.warning(
+                    "read replica unavailable, reading from the primary (retried every %.0f s): %s: %s",
+                    self._retry_s,
+                    type(exc).__name__,
+                    str(exc).splitlines()[0] if str(exc) else "",
+                )
             self._down_until = self._clock() + self._retry_s
             self._telemetry.replica_up(False)
             self._telemetry.read_fallback("replica_error")

@@ -95,14 +95,24 @@ class PostgresRetention:
             rows = await conn.fetch(STALE_CANDIDATES, older_than, first, second, third, limit)
         return [row_to_fact(r) for r in rows]
 
-    async def archive_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[Fact], at: datetime,
-                            reason: str) -> int:
+    async def archive_facts(
+        self, agent_id: UUID, entity_id: UUID, facts: Sequence[Fact], at: datetime, reason: str
+    ) -> int:
         async with _connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             await mark(conn, HistoryAction.ARCHIVED, RETENTION_ACTOR, reason)
-            archived = [r["id"] for r in await conn.fetch(
-                ARCHIVE_FACTS, agent_id, entity_id, at, [f.id for f in facts], [f.last_confirmed_at for f in facts],
-                [f.confidence for f in facts])]
+            archived = [
+                r["id"]
+                for r in await conn.fetch(
+                    ARCHIVE_FACTS,
+                    agent_id,
+                    entity_id,
+                    at,
+                    [f.id for f in facts],
+                    [f.last_confirmed_at for f in facts],
+                    [f.confidence for f in facts],
+                )
+            ]
             await conn.execute(CLOSE_PAIRS_OF, agent_id, entity_id, archived, at)
         return len(archived)
 
@@ -111,8 +121,9 @@ class PostgresRetention:
             rows = await conn.fetch(ARCHIVED_BEFORE, before, limit)
         return [(r["agent_id"], r["entity_id"], r["id"]) for r in rows]
 
-    async def delete_archived(self, agent_id: UUID, entity_id: UUID, fact_ids: Sequence[UUID], before: datetime,
-                              reason: str) -> int:
+    async def delete_archived(
+        self, agent_id: UUID, entity_id: UUID, fact_ids: Sequence[UUID], before: datetime, reason: str
+    ) -> int:
         async with _connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             await mark(conn, HistoryAction.DELETED, RETENTION_ACTOR, reason)

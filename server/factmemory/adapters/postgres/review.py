@@ -121,7 +121,9 @@ SELECT {CANDIDATE_COLUMNS},
 GET_CANDIDATE = CANDIDATE_WITH_FACT + " WHERE c.agent_id = $1 AND c.entity_id = $2 AND c.id = $3"
 GET_CANDIDATE_FOR_UPDATE = GET_CANDIDATE + " FOR UPDATE OF c"
 
-LIST_CANDIDATES = CANDIDATE_WITH_FACT + """
+LIST_CANDIDATES = (
+    CANDIDATE_WITH_FACT
+    + """
  WHERE c.agent_id = $1 AND ($2::uuid IS NULL OR c.entity_id = $2)
    AND ($3::text IS NULL OR c.status = $3) AND ($4::text IS NULL OR c.source = $4)
    -- Archived resolved candidates (migration 0006) are listed only when their status is asked for.
@@ -130,6 +132,7 @@ LIST_CANDIDATES = CANDIDATE_WITH_FACT + """
  ORDER BY c.created_at, c.id
  LIMIT $7
 """
+)
 
 CLOSE_CANDIDATE = """
 UPDATE fact_candidates SET status = $4, resolution = $5, resolved_by = $6, resolved_at = $7
@@ -238,15 +241,24 @@ def row_to_candidate(row: asyncpg.Record) -> Candidate:
 
 def row_to_history(row: asyncpg.Record) -> HistoryEntry:
     return HistoryEntry(
-        id=row["id"], fact_id=row["fact_id"], at=row["at"], action=HistoryAction(row["action"]),
-        actor=row["actor"], reason=row["reason"], before=_json(row["before"]), after=_json(row["after"]),
+        id=row["id"],
+        fact_id=row["fact_id"],
+        at=row["at"],
+        action=HistoryAction(row["action"]),
+        actor=row["actor"],
+        reason=row["reason"],
+        before=_json(row["before"]),
+        after=_json(row["after"]),
     )
 
 
 def row_to_entity(row: asyncpg.Record) -> EntitySummary:
     return EntitySummary(
-        entity_id=row["entity_id"], name=row["name"], durable_facts=row["durable_facts"],
-        current_facts=row["current_facts"], pending_candidates=row["pending_candidates"],
+        entity_id=row["entity_id"],
+        name=row["name"],
+        durable_facts=row["durable_facts"],
+        current_facts=row["current_facts"],
+        pending_candidates=row["pending_candidates"],
         last_activity=from_storage(row["last_activity"]),
     )
 
@@ -259,9 +271,23 @@ def _json(value: Any) -> dict[str, Any] | None:
 
 def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...]:
     """The parameters of INSERT_FACT / IMPORT_FACT for one new fact."""
-    return (uuid4(), agent_id, entity_id, new.kind.value, new.category, new.claim, new.structured_fields,
-            new.confidence, [new.message_id], new.verification.value, new.at, new.valid_at, new.embedding,
-            new.embedding_model, new.import_source_id)
+    return (
+        uuid4(),
+        agent_id,
+        entity_id,
+        new.kind.value,
+        new.category,
+        new.claim,
+        new.structured_fields,
+        new.confidence,
+        [new.message_id],
+        new.verification.value,
+        new.at,
+        new.valid_at,
+        new.embedding,
+        new.embedding_model,
+        new.import_source_id,
+    )
 
 
 async def mark(conn: asyncpg.Connection, action: HistoryAction, actor: str, reason: str = "") -> None:
@@ -294,10 +320,20 @@ class ReviewTx:
 
     async def change_fact(self, fact_id: UUID, change: FactChange) -> Fact | None:
         row = await self._conn.fetchrow(
-            CHANGE_FACT, self.agent_id, self.entity_id, fact_id, change.claim, change.category,
-            None if change.kind is None else change.kind.value, change.confidence,
-            None if change.verification is None else change.verification.value, change.embedding,
-            change.embedding_model, change.keep_previous_claim, list(change.add_evidence), change.confirmed_at,
+            CHANGE_FACT,
+            self.agent_id,
+            self.entity_id,
+            fact_id,
+            change.claim,
+            change.category,
+            None if change.kind is None else change.kind.value,
+            change.confidence,
+            None if change.verification is None else change.verification.value,
+            change.embedding,
+            change.embedding_model,
+            change.keep_previous_claim,
+            list(change.add_evidence),
+            change.confirmed_at,
         )
         return None if row is None else row_to_fact(row)
 
@@ -308,10 +344,12 @@ class ReviewTx:
     async def record(self, fact_id: UUID, action: HistoryAction, actor: str, reason: str) -> None:
         await self._conn.execute(RECORD, self.agent_id, self.entity_id, fact_id, action.value, actor, reason[:500])
 
-    async def close_candidate(self, candidate_id: UUID, status: CandidateStatus, resolution: Resolution,
-                              actor: str, at: datetime) -> Candidate:
-        await self._conn.execute(CLOSE_CANDIDATE, self.agent_id, self.entity_id, candidate_id, status.value,
-                                 resolution.value, actor, at)
+    async def close_candidate(
+        self, candidate_id: UUID, status: CandidateStatus, resolution: Resolution, actor: str, at: datetime
+    ) -> Candidate:
+        await self._conn.execute(
+            CLOSE_CANDIDATE, self.agent_id, self.entity_id, candidate_id, status.value, resolution.value, actor, at
+        )
         row = await self._conn.fetchrow(GET_CANDIDATE, self.agent_id, self.entity_id, candidate_id)
         return row_to_candidate(row)
 
@@ -319,19 +357,37 @@ class ReviewTx:
         await self._conn.execute(KEEP_PAIR, self.agent_id, self.entity_id, first, second)
 
 
-async def list_candidates(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID | None,
-                          status: CandidateStatus | None, source: CandidateSource | None, after: Position | None,
-                          limit: int) -> list[Candidate]:
+async def list_candidates(
+    conn: asyncpg.Connection,
+    agent_id: UUID,
+    entity_id: UUID | None,
+    status: CandidateStatus | None,
+    source: CandidateSource | None,
+    after: Position | None,
+    limit: int,
+) -> list[Candidate]:
     rows = await conn.fetch(
-        LIST_CANDIDATES, agent_id, entity_id, None if status is None else status.value,
-        None if source is None else source.value, None if after is None else after[0],
-        None if after is None else after[1], limit,
+        LIST_CANDIDATES,
+        agent_id,
+        entity_id,
+        None if status is None else status.value,
+        None if source is None else source.value,
+        None if after is None else after[0],
+        None if after is None else after[1],
+        limit,
     )
     return [row_to_candidate(r) for r in rows]
 
 
-async def list_entities(conn: asyncpg.Connection, agent_id: UUID, pattern: str, after: Position | None,
-                        limit: int) -> list[EntitySummary]:
-    rows = await conn.fetch(LIST_ENTITIES, agent_id, pattern, None if after is None else after[0],
-                            None if after is None else after[1], limit)
+async def list_entities(
+    conn: asyncpg.Connection, agent_id: UUID, pattern: str, after: Position | None, limit: int
+) -> list[EntitySummary]:
+    rows = await conn.fetch(
+        LIST_ENTITIES,
+        agent_id,
+        pattern,
+        None if after is None else after[0],
+        None if after is None else after[1],
+        limit,
+    )
     return [row_to_entity(r) for r in rows]

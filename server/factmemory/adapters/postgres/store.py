@@ -369,7 +369,11 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
 async def open_pool(url: str, min_size: int, max_size: int, timeout_s: float) -> AsyncIterator[asyncpg.Pool]:
     """A connection pool with the pgvector and jsonb codecs on every connection."""
     pool = await asyncpg.create_pool(
-        url, min_size=min_size, max_size=max_size, init=_init_connection, command_timeout=timeout_s,
+        url,
+        min_size=min_size,
+        max_size=max_size,
+        init=_init_connection,
+        command_timeout=timeout_s,
         timeout=timeout_s,
     )
     try:
@@ -378,8 +382,15 @@ async def open_pool(url: str, min_size: int, max_size: int, timeout_s: float) ->
         await pool.close()
 
 
-async def _write_context(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, kinds: Sequence[Kind],
-                         vectors: Sequence[Vector], claims: Sequence[str], limit: int) -> WriteContext:
+async def _write_context(
+    conn: asyncpg.Connection,
+    agent_id: UUID,
+    entity_id: UUID,
+    kinds: Sequence[Kind],
+    vectors: Sequence[Vector],
+    claims: Sequence[str],
+    limit: int,
+) -> WriteContext:
     """The entity's revision first, then what the adds are compared with: a write that commits in between only
     makes the revision look older (so the plan is redone), never newer."""
     revision = await conn.fetchval(GET_REVISION, agent_id, entity_id) or 0
@@ -407,8 +418,9 @@ class PostgresWriteTransaction:
         self.revision = revision
         self._actor = ""
 
-    async def write_context(self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str],
-                            limit: int) -> WriteContext:
+    async def write_context(
+        self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
+    ) -> WriteContext:
         return await _write_context(self._conn, self.agent_id, self.entity_id, kinds, vectors, claims, limit)
 
     async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool:
@@ -488,27 +500,45 @@ class PostgresWriteTransaction:
             at,
         )
         if candidate_id is not None:
-            await self._conn.execute(review.RECORD, self.agent_id, self.entity_id, fact_id,
-                                     HistoryAction.CONTRADICTED.value, self._actor, f"{source}: {proposed_claim}"[:500])
+            await self._conn.execute(
+                review.RECORD,
+                self.agent_id,
+                self.entity_id,
+                fact_id,
+                HistoryAction.CONTRADICTED.value,
+                self._actor,
+                f"{source}: {proposed_claim}"[:500],
+            )
         return cast(UUID | None, candidate_id)
 
-    async def insert_pair(self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str, message_id: str,
-                          at: datetime) -> None:
+    async def insert_pair(
+        self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str, message_id: str, at: datetime
+    ) -> None:
         """Records two facts as possible duplicates (once per pair, whatever the order)."""
-        await self._conn.execute(INSERT_PAIR, self.agent_id, self.entity_id, fact_id, other_fact_id, similarity,
-                                 reason, message_id, at)
+        await self._conn.execute(
+            INSERT_PAIR, self.agent_id, self.entity_id, fact_id, other_fact_id, similarity, reason, message_id, at
+        )
 
     async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None:
         await self._conn.execute(CLOSE_PAIR, self.agent_id, self.entity_id, fact_id, other_fact_id, at)
 
-    async def merge_facts(self, keep_id: UUID, duplicate_id: UUID, merged: MergedFact, at: datetime,
-                          reason: str = "") -> Fact | None:
+    async def merge_facts(
+        self, keep_id: UUID, duplicate_id: UUID, merged: MergedFact, at: datetime, reason: str = ""
+    ) -> Fact | None:
         """Folds the duplicate into the kept fact and deletes it; None when either fact is gone."""
         await self._mark(HistoryAction.MERGED, reason)
         row = await self._conn.fetchrow(
-            MERGE_INTO_KEPT, self.agent_id, self.entity_id, keep_id, duplicate_id, merged.confidence,
-            list(merged.evidence_message_ids), list(merged.previous_claims), merged.last_confirmed_at,
-            merged.verification.value, merged.structured_fields,
+            MERGE_INTO_KEPT,
+            self.agent_id,
+            self.entity_id,
+            keep_id,
+            duplicate_id,
+            merged.confidence,
+            list(merged.evidence_message_ids),
+            list(merged.previous_claims),
+            merged.last_confirmed_at,
+            merged.verification.value,
+            merged.structured_fields,
         )
         if row is None:
             return None
@@ -527,10 +557,10 @@ class PostgresWriteTransaction:
     async def record_name(self, name: str, at: datetime) -> None:
         await self._conn.execute(review.RECORD_NAME, self.agent_id, self.entity_id, name, at)
 
-    async def upsert_relationship(self, source: UUID, target: UUID, tags: Sequence[str], at: datetime,
-                                  max_tags: int) -> Relationship:
-        row = await self._conn.fetchrow(UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at,
-                                        max_tags)
+    async def upsert_relationship(
+        self, source: UUID, target: UUID, tags: Sequence[str], at: datetime, max_tags: int
+    ) -> Relationship:
+        row = await self._conn.fetchrow(UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at, max_tags)
         return Relationship(
             source_entity_id=str(row["source_entity_id"]),
             target_entity_id=str(row["target_entity_id"]),
@@ -543,7 +573,9 @@ class PostgresWriteTransaction:
     ) -> Identity:
         row = await self._conn.fetchrow(UPSERT_IDENTITY, self.agent_id, entity_id, platform, handle, confidence, at)
         return Identity(
-            entity_id=str(row["entity_id"]), platform=row["platform"], handle=row["handle"],
+            entity_id=str(row["entity_id"]),
+            platform=row["platform"],
+            handle=row["handle"],
             confidence=row["confidence"],
         )
 
@@ -591,8 +623,13 @@ class Store:
         self._pool = pool
         self._reads = reads
 
-    async def _read(self, agent_id: UUID, entity_id: UUID | None, query: Callable[[asyncpg.Connection], Awaitable[T]],
-                    replica_ok: bool = True) -> T:
+    async def _read(
+        self,
+        agent_id: UUID,
+        entity_id: UUID | None,
+        query: Callable[[asyncpg.Connection], Awaitable[T]],
+        replica_ok: bool = True,
+    ) -> T:
         """One read, on the replica when there is one and the call may read it, else on the primary."""
         try:
             if self._reads is not None and replica_ok:
@@ -612,20 +649,30 @@ class Store:
         return self._pool
 
     @asynccontextmanager
-    async def turn(self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
-                   ) -> AsyncIterator[PostgresWriteTransaction]:
+    async def turn(
+        self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
+    ) -> AsyncIterator[PostgresWriteTransaction]:
         """A transaction holding the per-entity lock; commits on success, rolls back on any error. With
         `forget_epoch` (read when the call started) it refuses to write if the entity was forgotten since."""
         async with _connection(self._pool) as conn, conn.transaction():
             revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id))
             if forget_epoch is not None and await _epoch(conn, agent_id, entity_id) != forget_epoch:
-                raise Conflict("the entity was forgotten while this message was being evaluated; nothing was "
-                               "stored (ForgetEntity is final: do not resend messages of a forgotten entity)")
+                raise Conflict(
+                    "the entity was forgotten while this message was being evaluated; nothing was "
+                    "stored (ForgetEntity is final: do not resend messages of a forgotten entity)"
+                )
             yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision))
         self._wrote(agent_id, entity_id)
 
-    async def write_context(self, agent_id: UUID, entity_id: UUID, kinds: Sequence[Kind], vectors: Sequence[Vector],
-                            claims: Sequence[str], limit: int) -> WriteContext:
+    async def write_context(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        kinds: Sequence[Kind],
+        vectors: Sequence[Vector],
+        claims: Sequence[str],
+        limit: int,
+    ) -> WriteContext:
         """Before the lock: the entity's revision, each add's nearest facts of its kind, stored facts by claim key."""
         async with _connection(self._pool) as conn:
             return await _write_context(conn, agent_id, entity_id, kinds, vectors, claims, limit)
@@ -652,19 +699,43 @@ class Store:
         return row["entity_id"], EvaluateResult.model_validate(row["result"])
 
     async def nearest(
-        self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int, current_limit: int, *,
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        *,
         replica_ok: bool = False,
     ) -> list[Similar]:
-        return await self._ranked(replica_ok, NEAREST_BY_KIND, agent_id, entity_id, embedding, durable_limit,
-                                  current_limit)
+        return await self._ranked(
+            replica_ok, NEAREST_BY_KIND, agent_id, entity_id, embedding, durable_limit, current_limit
+        )
 
     async def hybrid(
-        self, agent_id: UUID, entity_id: UUID, embedding: Vector, durable_limit: int, current_limit: int,
-        terms: Sequence[str], per_term: int, *, replica_ok: bool = False,
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        terms: Sequence[str],
+        per_term: int,
+        *,
+        replica_ok: bool = False,
     ) -> list[Similar]:
         """Nearest by vector per kind plus the facts matching any term; a fact found both ways comes once."""
-        found = await self._ranked(replica_ok, HYBRID_BY_KIND, agent_id, entity_id, embedding, durable_limit,
-                                   current_limit, list(terms), per_term)
+        found = await self._ranked(
+            replica_ok,
+            HYBRID_BY_KIND,
+            agent_id,
+            entity_id,
+            embedding,
+            durable_limit,
+            current_limit,
+            list(terms),
+            per_term,
+        )
         unique: dict[UUID, Similar] = {}
         for similar in found:
             unique.setdefault(similar.fact.id, similar)
@@ -673,21 +744,27 @@ class Store:
     async def text_search(
         self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int
     ) -> list[Similar]:
-        return await self._ranked(True, TEXT_SEARCH_BY_KIND, agent_id, entity_id, query, durable_limit,
-                                  current_limit)
+        return await self._ranked(True, TEXT_SEARCH_BY_KIND, agent_id, entity_id, query, durable_limit, current_limit)
 
-    async def _ranked(self, replica_ok: bool, query: str, agent_id: UUID, entity_id: UUID, *args: object
-                      ) -> list[Similar]:
+    async def _ranked(
+        self, replica_ok: bool, query: str, agent_id: UUID, entity_id: UUID, *args: object
+    ) -> list[Similar]:
         """Rows of a per-kind ranking query, each with its `similarity` column."""
-        rows = await self._read(agent_id, entity_id, lambda conn: conn.fetch(query, agent_id, entity_id, *args),
-                                replica_ok)
+        rows = await self._read(
+            agent_id, entity_id, lambda conn: conn.fetch(query, agent_id, entity_id, *args), replica_ok
+        )
         return [Similar(row_to_fact(r), float(r["similarity"])) for r in rows]
 
     async def list_facts(
         self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None, limit: int
     ) -> list[Fact]:
-        rows = await self._read(agent_id, entity_id, lambda conn: conn.fetch(
-            LIST_FACTS, agent_id, entity_id, None if kind is None else kind.value, after, limit))
+        rows = await self._read(
+            agent_id,
+            entity_id,
+            lambda conn: conn.fetch(
+                LIST_FACTS, agent_id, entity_id, None if kind is None else kind.value, after, limit
+            ),
+        )
         return [row_to_fact(r) for r in rows]
 
     @asynccontextmanager
@@ -698,15 +775,21 @@ class Store:
             yield ReviewTx(conn, agent_id, entity_id)
         self._wrote(agent_id, entity_id)
 
-    async def get_fact(self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
-                       ) -> Fact | None:
-        row = await self._read(agent_id, entity_id, lambda conn: conn.fetchrow(
-            review.GET_FACT_WITH_DISPUTE, agent_id, entity_id, fact_id), replica_ok)
+    async def get_fact(
+        self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
+    ) -> Fact | None:
+        row = await self._read(
+            agent_id,
+            entity_id,
+            lambda conn: conn.fetchrow(review.GET_FACT_WITH_DISPUTE, agent_id, entity_id, fact_id),
+            replica_ok,
+        )
         return None if row is None else row_to_fact(row)
 
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
-        rows = await self._read(agent_id, entity_id, lambda conn: conn.fetch(
-            review.HISTORY, agent_id, entity_id, fact_id))
+        rows = await self._read(
+            agent_id, entity_id, lambda conn: conn.fetch(review.HISTORY, agent_id, entity_id, fact_id)
+        )
         return [review.row_to_history(r) for r in rows]
 
     async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None:
@@ -715,16 +798,26 @@ class Store:
         return None if row is None else review.row_to_candidate(row)
 
     async def list_candidates(
-        self, agent_id: UUID, entity_id: UUID | None, status: CandidateStatus | None,
-        source: CandidateSource | None, after: Position | None, limit: int,
+        self,
+        agent_id: UUID,
+        entity_id: UUID | None,
+        status: CandidateStatus | None,
+        source: CandidateSource | None,
+        after: Position | None,
+        limit: int,
     ) -> list[Candidate]:
-        return await self._read(agent_id, entity_id, lambda conn: review.list_candidates(
-            conn, agent_id, entity_id, status, source, after, limit))
+        return await self._read(
+            agent_id,
+            entity_id,
+            lambda conn: review.list_candidates(conn, agent_id, entity_id, status, source, after, limit),
+        )
 
-    async def list_entities(self, agent_id: UUID, pattern: str, after: Position | None, limit: int
-                            ) -> list[EntitySummary]:
-        return await self._read(agent_id, None, lambda conn: review.list_entities(
-            conn, agent_id, pattern, after, limit))
+    async def list_entities(
+        self, agent_id: UUID, pattern: str, after: Position | None, limit: int
+    ) -> list[EntitySummary]:
+        return await self._read(
+            agent_id, None, lambda conn: review.list_entities(conn, agent_id, pattern, after, limit)
+        )
 
     async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int:
         """Inserts the facts not imported before (by import_source_id); returns how many were new."""
@@ -763,13 +856,23 @@ class Store:
             evaluations=_count(evaluations),
         )
 
-    async def export_rows(self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None,
-                          limit: int) -> list[tuple[dict[str, Any], tuple[str, str]]]:
+    async def export_rows(
+        self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None, limit: int
+    ) -> list[tuple[dict[str, Any], tuple[str, str]]]:
         """Up to limit items of one export list after the key `after`, JSON-ready, each with its key."""
         first, second = after if after is not None else (None, None)
-        rows = await self._read(agent_id, entity_id, lambda conn: conn.fetch(
-            EXPORT_BY_SECTION[section], agent_id, entity_id, _typed(section, first), _typed_second(section, second),
-            limit))
+        rows = await self._read(
+            agent_id,
+            entity_id,
+            lambda conn: conn.fetch(
+                EXPORT_BY_SECTION[section],
+                agent_id,
+                entity_id,
+                _typed(section, first),
+                _typed_second(section, second),
+                limit,
+            ),
+        )
         return [(_export_item(section, r), _export_key(section, r)) for r in rows]
 
 
@@ -784,8 +887,9 @@ def _typed(section: str, value: str | None) -> object:
 def _typed_second(section: str, value: str | None) -> object:
     if value is None:
         return None
-    return UUID(value) if section in ("facts", "candidates", "relationships", "history", "possible_duplicates") \
-        else value
+    return (
+        UUID(value) if section in ("facts", "candidates", "relationships", "history", "possible_duplicates") else value
+    )
 
 
 def _export_item(section: str, row: asyncpg.Record) -> dict[str, Any]:

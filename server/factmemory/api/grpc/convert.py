@@ -41,30 +41,51 @@ from factmemory.domain.models import (
 from factmemory.domain.paging import ExportPosition, check_position, fitting
 from factmemory.v1 import factmemory_pb2 as pb
 
-ITEMS: dict[int, Item] = {pb.ITEM_FACTS: Item.FACTS, pb.ITEM_RELATIONSHIPS: Item.RELATIONSHIPS,
-         pb.ITEM_IDENTITIES: Item.IDENTITIES, pb.ITEM_SUCCESS: Item.SUCCESS}
+ITEMS: dict[int, Item] = {
+    pb.ITEM_FACTS: Item.FACTS,
+    pb.ITEM_RELATIONSHIPS: Item.RELATIONSHIPS,
+    pb.ITEM_IDENTITIES: Item.IDENTITIES,
+    pb.ITEM_SUCCESS: Item.SUCCESS,
+}
 KINDS = {Kind.DURABLE: pb.KIND_DURABLE, Kind.CURRENT: pb.KIND_CURRENT}
 KINDS_IN: dict[int, Kind] = {v: k for k, v in KINDS.items()}
-OPS = {OpType.ADD_DURABLE: pb.OP_TYPE_ADD_DURABLE, OpType.ADD_CURRENT: pb.OP_TYPE_ADD_CURRENT,
-       OpType.STRENGTHEN: pb.OP_TYPE_STRENGTHEN, OpType.DECAY: pb.OP_TYPE_DECAY,
-       OpType.CONTRADICT: pb.OP_TYPE_CONTRADICT, OpType.MERGE: pb.OP_TYPE_MERGE}
-VERIFICATIONS = {Verification.SELF_REPORTED: pb.VERIFICATION_STATUS_SELF_REPORTED,
-                 Verification.CONFIRMED: pb.VERIFICATION_STATUS_CONFIRMED,
-                 Verification.CONTRADICTED: pb.VERIFICATION_STATUS_CONTRADICTED}
-CANDIDATE_STATUSES = {CandidateStatus.PENDING: pb.CANDIDATE_STATUS_PENDING,
-                      CandidateStatus.ACCEPTED: pb.CANDIDATE_STATUS_ACCEPTED,
-                      CandidateStatus.REJECTED: pb.CANDIDATE_STATUS_REJECTED}
+OPS = {
+    OpType.ADD_DURABLE: pb.OP_TYPE_ADD_DURABLE,
+    OpType.ADD_CURRENT: pb.OP_TYPE_ADD_CURRENT,
+    OpType.STRENGTHEN: pb.OP_TYPE_STRENGTHEN,
+    OpType.DECAY: pb.OP_TYPE_DECAY,
+    OpType.CONTRADICT: pb.OP_TYPE_CONTRADICT,
+    OpType.MERGE: pb.OP_TYPE_MERGE,
+}
+VERIFICATIONS = {
+    Verification.SELF_REPORTED: pb.VERIFICATION_STATUS_SELF_REPORTED,
+    Verification.CONFIRMED: pb.VERIFICATION_STATUS_CONFIRMED,
+    Verification.CONTRADICTED: pb.VERIFICATION_STATUS_CONTRADICTED,
+}
+CANDIDATE_STATUSES = {
+    CandidateStatus.PENDING: pb.CANDIDATE_STATUS_PENDING,
+    CandidateStatus.ACCEPTED: pb.CANDIDATE_STATUS_ACCEPTED,
+    CandidateStatus.REJECTED: pb.CANDIDATE_STATUS_REJECTED,
+}
 CANDIDATE_STATUSES_IN: dict[int, CandidateStatus] = {v: k for k, v in CANDIDATE_STATUSES.items()}
-CANDIDATE_SOURCES = {CandidateSource.CONTRADICT: pb.CANDIDATE_SOURCE_CONTRADICT,
-                     CandidateSource.DEDUP_CONFLICT: pb.CANDIDATE_SOURCE_DEDUP_CONFLICT}
+CANDIDATE_SOURCES = {
+    CandidateSource.CONTRADICT: pb.CANDIDATE_SOURCE_CONTRADICT,
+    CandidateSource.DEDUP_CONFLICT: pb.CANDIDATE_SOURCE_DEDUP_CONFLICT,
+}
 CANDIDATE_SOURCES_IN: dict[int, CandidateSource] = {v: k for k, v in CANDIDATE_SOURCES.items()}
-RESOLUTIONS = {Resolution.ACCEPT: pb.RESOLUTION_ACCEPT, Resolution.REJECT: pb.RESOLUTION_REJECT,
-               Resolution.KEEP_BOTH: pb.RESOLUTION_KEEP_BOTH, Resolution.KEEP_NEW: pb.RESOLUTION_KEEP_NEW,
-               Resolution.KEEP_OLD: pb.RESOLUTION_KEEP_OLD, Resolution.MERGE: pb.RESOLUTION_MERGE}
+RESOLUTIONS = {
+    Resolution.ACCEPT: pb.RESOLUTION_ACCEPT,
+    Resolution.REJECT: pb.RESOLUTION_REJECT,
+    Resolution.KEEP_BOTH: pb.RESOLUTION_KEEP_BOTH,
+    Resolution.KEEP_NEW: pb.RESOLUTION_KEEP_NEW,
+    Resolution.KEEP_OLD: pb.RESOLUTION_KEEP_OLD,
+    Resolution.MERGE: pb.RESOLUTION_MERGE,
+}
 RESOLUTIONS_IN: dict[int, Resolution] = {v: k for k, v in RESOLUTIONS.items()}
 VERIFICATIONS_IN: dict[int, Verification] = {v: k for k, v in VERIFICATIONS.items()}
 HISTORY_ACTIONS: dict[HistoryAction, pb.HistoryAction] = {
-    action: getattr(pb, f"HISTORY_ACTION_{action.name}") for action in HistoryAction}
+    action: getattr(pb, f"HISTORY_ACTION_{action.name}") for action in HistoryAction
+}
 
 
 def parse_uuid(value: str, field: str) -> UUID:
@@ -120,8 +141,7 @@ def to_timestamp(value: datetime | None) -> Timestamp | None:
     return ts
 
 
-def to_message(msg: pb.ChatMessage, field: str, now: datetime, limits: Limits,
-               require_id: bool = False) -> ChatMessage:
+def to_message(msg: pb.ChatMessage, field: str, now: datetime, limits: Limits, require_id: bool = False) -> ChatMessage:
     if require_id:
         parse_uuid(msg.id, f"{field}.id")
     return ChatMessage(
@@ -133,8 +153,7 @@ def to_message(msg: pb.ChatMessage, field: str, now: datetime, limits: Limits,
     )
 
 
-def _messages(msgs: Sequence[pb.ChatMessage], field: str, now: datetime, limits: Limits
-              ) -> tuple[ChatMessage, ...]:
+def _messages(msgs: Sequence[pb.ChatMessage], field: str, now: datetime, limits: Limits) -> tuple[ChatMessage, ...]:
     if len(msgs) > limits.max_recent_messages:
         raise InvalidInput(f"{field} has {len(msgs)} messages; at most {limits.max_recent_messages} allowed")
     return tuple(to_message(m, f"{field}[{i}]", now, limits) for i, m in enumerate(msgs))
@@ -157,8 +176,7 @@ def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: Limits) -> Ev
         raise InvalidInput("message is required")
     message = to_message(req.message, "message", now, limits, require_id=True)
     # Facts take their times from the message: one dated in the future would stay new for ever.
-    message = message.model_copy(update={"created_at": times.not_after(message.created_at, now,
-                                                                       limits.clock_skew_s)})
+    message = message.model_copy(update={"created_at": times.not_after(message.created_at, now, limits.clock_skew_s)})
     if not message.text.strip():
         raise InvalidInput("message.text is empty")
     if message.entity_id and message.entity_id != str(entity_id):
@@ -166,9 +184,13 @@ def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: Limits) -> Ev
     if len(req.room_entities) > limits.max_room_entities:
         raise InvalidInput(f"room_entities has more than {limits.max_room_entities} entries")
     entities = tuple(
-        RoomEntity(id=canonical_id(_text(e.id, f"room_entities[{i}].id", limits.max_id_chars)),
-                   names=tuple(_text(n, f"room_entities[{i}].names", limits.max_name_chars)
-                               for n in e.names[: limits.max_names_per_entity]))
+        RoomEntity(
+            id=canonical_id(_text(e.id, f"room_entities[{i}].id", limits.max_id_chars)),
+            names=tuple(
+                _text(n, f"room_entities[{i}].names", limits.max_name_chars)
+                for n in e.names[: limits.max_names_per_entity]
+            ),
+        )
         for i, e in enumerate(req.room_entities)
     )
     return EvaluateInput(
@@ -281,8 +303,14 @@ def fact_edit(req: pb.UpdateFactRequest, max_claim_chars: int, max_category_char
 
 
 def history_pb(entry: HistoryEntry) -> pb.HistoryEntry:
-    out = pb.HistoryEntry(id=str(entry.id), fact_id=str(entry.fact_id), at=to_timestamp(entry.at),
-                          action=HISTORY_ACTIONS[entry.action], actor=entry.actor, reason=entry.reason)
+    out = pb.HistoryEntry(
+        id=str(entry.id),
+        fact_id=str(entry.fact_id),
+        at=to_timestamp(entry.at),
+        action=HISTORY_ACTIONS[entry.action],
+        actor=entry.actor,
+        reason=entry.reason,
+    )
     if entry.before is not None:
         out.before.update(entry.before)
     if entry.after is not None:
@@ -292,15 +320,18 @@ def history_pb(entry: HistoryEntry) -> pb.HistoryEntry:
 
 def entity_pb(summary: EntitySummary) -> pb.EntitySummary:
     return pb.EntitySummary(
-        entity_id=str(summary.entity_id), name=summary.name, durable_facts=summary.durable_facts,
-        current_facts=summary.current_facts, pending_candidates=summary.pending_candidates,
+        entity_id=str(summary.entity_id),
+        name=summary.name,
+        durable_facts=summary.durable_facts,
+        current_facts=summary.current_facts,
+        pending_candidates=summary.pending_candidates,
         last_activity=to_timestamp(summary.last_activity),
     )
 
 
 def fact_pb(fact: Fact, limits: Limits) -> pb.Fact:
     """A fact with its latest limits.max_evidence_ids evidence ids and their total count."""
-    evidence = fact.evidence_message_ids[-limits.max_evidence_ids:] if limits.max_evidence_ids else ()
+    evidence = fact.evidence_message_ids[-limits.max_evidence_ids :] if limits.max_evidence_ids else ()
     out = pb.Fact(
         id=str(fact.id),
         agent_id=str(fact.agent_id),
@@ -323,8 +354,12 @@ def fact_pb(fact: Fact, limits: Limits) -> pb.Fact:
 
 
 def scored_pb(scored: ScoredFact, limits: Limits) -> pb.ScoredFact:
-    return pb.ScoredFact(fact=fact_pb(scored.fact, limits), relevance=scored.relevance,
-                         time_weight=scored.time_weight, score=scored.score)
+    return pb.ScoredFact(
+        fact=fact_pb(scored.fact, limits),
+        relevance=scored.relevance,
+        time_weight=scored.time_weight,
+        score=scored.score,
+    )
 
 
 def applied_op_pb(op: AppliedOp, limits: Limits) -> pb.AppliedOp:
@@ -345,18 +380,31 @@ def applied_op_pb(op: AppliedOp, limits: Limits) -> pb.AppliedOp:
 def evaluate_response(result: EvaluateResult, limits: Limits) -> pb.EvaluateResponse:
     return pb.EvaluateResponse(
         ops=[applied_op_pb(o, limits) for o in result.ops],
-        relationships=[pb.Relationship(source_entity_id=r.source_entity_id, target_entity_id=r.target_entity_id,
-                                       tags=list(r.tags), interaction_count=r.interaction_count)
-                       for r in result.relationships],
-        identities=[pb.Identity(entity_id=i.entity_id, platform=i.platform, handle=i.handle,
-                                confidence=i.confidence) for i in result.identities],
-        success=None if result.success is None else pb.SuccessVerdict(completed=result.success.completed,
-                                                                       reason=result.success.reason),
-        usage=pb.Usage(llm_calls=result.usage.llm_calls, prompt_tokens=result.usage.prompt_tokens,
-                       completion_tokens=result.usage.completion_tokens),
+        relationships=[
+            pb.Relationship(
+                source_entity_id=r.source_entity_id,
+                target_entity_id=r.target_entity_id,
+                tags=list(r.tags),
+                interaction_count=r.interaction_count,
+            )
+            for r in result.relationships
+        ],
+        identities=[
+            pb.Identity(entity_id=i.entity_id, platform=i.platform, handle=i.handle, confidence=i.confidence)
+            for i in result.identities
+        ],
+        success=None
+        if result.success is None
+        else pb.SuccessVerdict(completed=result.success.completed, reason=result.success.reason),
+        usage=pb.Usage(
+            llm_calls=result.usage.llm_calls,
+            prompt_tokens=result.usage.prompt_tokens,
+            completion_tokens=result.usage.completion_tokens,
+        ),
         replayed=result.replayed,
-        dropped=pb.DroppedCounts(ops=result.dropped.ops, relationships=result.dropped.relationships,
-                                 identities=result.dropped.identities),
+        dropped=pb.DroppedCounts(
+            ops=result.dropped.ops, relationships=result.dropped.relationships, identities=result.dropped.identities
+        ),
     )
 
 

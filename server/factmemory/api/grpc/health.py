@@ -29,8 +29,9 @@ class Probe:
 class HealthWatch:
     """Sets the health of `services` ("" = the whole server) from the probes."""
 
-    def __init__(self, servicer: health.aio.HealthServicer, services: Sequence[str], probes: Sequence[Probe],
-                 interval_s: float) -> None:
+    def __init__(
+        self, servicer: health.aio.HealthServicer, services: Sequence[str], probes: Sequence[Probe], interval_s: float
+    ) -> None:
         self._servicer = servicer
         self._services = tuple(services)
         self._probes = tuple(probes)

@@ -26,7 +26,8 @@ class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self._deny = grpc.unary_unary_rpc_method_handler(deny)
 
     async def intercept_service(
-        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         if details.method.startswith(self.OPEN_PREFIXES):
@@ -45,7 +46,8 @@ class DecodeGuard(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     PREFIX = "/factmemory.v1.FactMemoryService/"
 
     async def intercept_service(
-        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         handler = await continuation(details)
@@ -62,4 +64,5 @@ class DecodeGuard(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             return await behaviour(request, context)
 
         return grpc.unary_unary_rpc_method_handler(
-            guarded, request_deserializer=None, response_serializer=handler.response_serializer)
+            guarded, request_deserializer=None, response_serializer=handler.response_serializer
+        )

@@ -89,7 +89,8 @@ class Observe(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self._telemetry = telemetry
 
     async def intercept_service(
-        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         handler = await continuation(details)
@@ -105,8 +106,10 @@ class Observe(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                     return await behaviour(request, context)
 
             return grpc.unary_unary_rpc_method_handler(
-                unary, request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer)
+                unary,
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
         if handler.unary_stream is not None:
             streaming = handler.unary_stream
 
@@ -121,8 +124,10 @@ class Observe(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                         await result
 
             return grpc.unary_stream_rpc_method_handler(
-                stream, request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer)
+                stream,
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
         return handler
 
 
@@ -159,9 +164,19 @@ class _Call:
     def _record(self, code: str, seconds: float) -> None:
         self._telemetry.rpc(self.name, code, seconds)
         if not self._quiet:
-            access_log.info("%s %s %.1f ms", self.name, code, seconds * 1000, extra={
-                "rpc": self.name, "status": code, "duration_ms": round(seconds * 1000, 2),
-                "agent_id": CALL_AGENT.get(), "request_id": self.request_id})
+            access_log.info(
+                "%s %s %.1f ms",
+                self.name,
+                code,
+                seconds * 1000,
+                extra={
+                    "rpc": self.name,
+                    "status": code,
+                    "duration_ms": round(seconds * 1000, 2),
+                    "agent_id": CALL_AGENT.get(),
+                    "request_id": self.request_id,
+                },
+            )
 
 
 def _code_name(code: grpc.StatusCode | None) -> str:

@@ -121,12 +121,15 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return convert.provide_response(result, self._limits)
 
     @mapped
-    async def ListFacts(self, request: pb.ListFactsRequest, context: grpc.aio.ServicerContext
-                        ) -> pb.ListFactsResponse:
+    async def ListFacts(self, request: pb.ListFactsRequest, context: grpc.aio.ServicerContext) -> pb.ListFactsResponse:
         after = convert.optional_uuid(request.page_token, "page_token")
         facts, next_after = await review.list_facts(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"),
-            convert.kind_filter(request.kind), after, convert.page_size(request.page_size, self._limits),
+            self._deps,
+            parse_uuid(request.agent_id, "agent_id"),
+            parse_uuid(request.entity_id, "entity_id"),
+            convert.kind_filter(request.kind),
+            after,
+            convert.page_size(request.page_size, self._limits),
         )
         out = [convert.fact_pb(f, self._limits) for f in facts]
         kept = convert.within_bytes(out, self._limits.max_response_bytes)
@@ -135,13 +138,17 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return pb.ListFactsResponse(facts=out[:kept], next_page_token="" if next_after is None else str(next_after))
 
     @mapped
-    async def ListCandidates(self, request: pb.ListCandidatesRequest, context: grpc.aio.ServicerContext
-                             ) -> pb.ListCandidatesResponse:
+    async def ListCandidates(
+        self, request: pb.ListCandidatesRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ListCandidatesResponse:
         candidates, token = await review.list_candidates(
-            self._deps, parse_uuid(request.agent_id, "agent_id"),
+            self._deps,
+            parse_uuid(request.agent_id, "agent_id"),
             convert.optional_uuid(request.entity_id, "entity_id"),
-            convert.status_filter(request.status, request.any_status), convert.source_filter(request.source),
-            request.page_token, convert.page_size(request.page_size, self._limits),
+            convert.status_filter(request.status, request.any_status),
+            convert.source_filter(request.source),
+            request.page_token,
+            convert.page_size(request.page_size, self._limits),
         )
         out = [convert.candidate_pb(c, self._limits) for c in candidates]
         kept = convert.within_bytes(out, self._limits.max_response_bytes)
@@ -150,41 +157,59 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return pb.ListCandidatesResponse(candidates=out[:kept], next_page_token=token)
 
     @mapped
-    async def ResolveCandidate(self, request: pb.ResolveCandidateRequest, context: grpc.aio.ServicerContext
-                               ) -> pb.ResolveCandidateResponse:
+    async def ResolveCandidate(
+        self, request: pb.ResolveCandidateRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ResolveCandidateResponse:
         agent_id, entity_id = _scope(request)
         candidate, fact = await review.resolve_candidate(
-            self._deps, agent_id, entity_id, parse_uuid(request.candidate_id, "candidate_id"),
-            convert.resolution(request.resolution, request.decision), _reviewer(context), _now(),
+            self._deps,
+            agent_id,
+            entity_id,
+            parse_uuid(request.candidate_id, "candidate_id"),
+            convert.resolution(request.resolution, request.decision),
+            _reviewer(context),
+            _now(),
         )
-        return pb.ResolveCandidateResponse(candidate=convert.candidate_pb(candidate, self._limits),
-                                           fact=None if fact is None else convert.fact_pb(fact, self._limits))
+        return pb.ResolveCandidateResponse(
+            candidate=convert.candidate_pb(candidate, self._limits),
+            fact=None if fact is None else convert.fact_pb(fact, self._limits),
+        )
 
     @mapped
     async def AddFact(self, request: pb.AddFactRequest, context: grpc.aio.ServicerContext) -> pb.AddFactResponse:
         agent_id, entity_id = _scope(request)
         fact = await edits.add_fact(
-            self._deps, agent_id, entity_id, convert.required_kind(request.kind), request.category, request.claim,
-            _reviewer(context), request.confidence if request.HasField("confidence") else None,
+            self._deps,
+            agent_id,
+            entity_id,
+            convert.required_kind(request.kind),
+            request.category,
+            request.claim,
+            _reviewer(context),
+            request.confidence if request.HasField("confidence") else None,
             MessageToDict(request.structured_fields),
         )
         return pb.AddFactResponse(fact=convert.fact_pb(fact, self._limits))
 
     @mapped
-    async def UpdateFact(self, request: pb.UpdateFactRequest, context: grpc.aio.ServicerContext
-                         ) -> pb.UpdateFactResponse:
+    async def UpdateFact(
+        self, request: pb.UpdateFactRequest, context: grpc.aio.ServicerContext
+    ) -> pb.UpdateFactResponse:
         agent_id, entity_id = _scope(request)
         edit = convert.fact_edit(request, self._limits.max_claim_chars * 4, self._limits.max_name_chars)
-        fact = await edits.update_fact(self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"),
-                                       edit, _reviewer(context))
+        fact = await edits.update_fact(
+            self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"), edit, _reviewer(context)
+        )
         return pb.UpdateFactResponse(fact=convert.fact_pb(fact, self._limits))
 
     @mapped
-    async def DeleteFact(self, request: pb.DeleteFactRequest, context: grpc.aio.ServicerContext
-                         ) -> pb.DeleteFactResponse:
+    async def DeleteFact(
+        self, request: pb.DeleteFactRequest, context: grpc.aio.ServicerContext
+    ) -> pb.DeleteFactResponse:
         agent_id, entity_id = _scope(request)
-        await edits.delete_fact(self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"),
-                                _reviewer(context))
+        await edits.delete_fact(
+            self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"), _reviewer(context)
+        )
         return pb.DeleteFactResponse()
 
     @mapped
@@ -195,36 +220,54 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
             fact, history = await review.get_fact(self._deps, agent_id, entity_id, fact_id)
         except NotFound:
             # A deleted fact: its history is still there (NotFound again when there is none).
-            return pb.GetFactResponse(history=[convert.history_pb(h) for h in await review.fact_history(
-                self._deps, agent_id, entity_id, fact_id)])
-        return pb.GetFactResponse(fact=convert.fact_pb(fact, self._limits),
-                                  history=[convert.history_pb(h) for h in history])
+            return pb.GetFactResponse(
+                history=[
+                    convert.history_pb(h) for h in await review.fact_history(self._deps, agent_id, entity_id, fact_id)
+                ]
+            )
+        return pb.GetFactResponse(
+            fact=convert.fact_pb(fact, self._limits), history=[convert.history_pb(h) for h in history]
+        )
 
     @mapped
-    async def ListEntities(self, request: pb.ListEntitiesRequest, context: grpc.aio.ServicerContext
-                           ) -> pb.ListEntitiesResponse:
+    async def ListEntities(
+        self, request: pb.ListEntitiesRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ListEntitiesResponse:
         entities, token = await review.list_entities(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), convert.query(request.query, self._limits),
-            request.page_token, convert.page_size(request.page_size, self._limits),
+            self._deps,
+            parse_uuid(request.agent_id, "agent_id"),
+            convert.query(request.query, self._limits),
+            request.page_token,
+            convert.page_size(request.page_size, self._limits),
         )
         return pb.ListEntitiesResponse(entities=[convert.entity_pb(e) for e in entities], next_page_token=token)
 
     @mapped
-    async def ForgetEntity(self, request: pb.ForgetEntityRequest, context: grpc.aio.ServicerContext
-                           ) -> pb.ForgetEntityResponse:
+    async def ForgetEntity(
+        self, request: pb.ForgetEntityRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ForgetEntityResponse:
         counts = await review.forget_entity(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"))
+            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id")
+        )
         return pb.ForgetEntityResponse(
-            facts_deleted=counts.facts, candidates_deleted=counts.candidates,
-            relationships_deleted=counts.relationships, identities_deleted=counts.identities,
+            facts_deleted=counts.facts,
+            candidates_deleted=counts.candidates,
+            relationships_deleted=counts.relationships,
+            identities_deleted=counts.identities,
             evaluations_deleted=counts.evaluations,
         )
 
     @mapped
-    async def ExportEntity(self, request: pb.ExportEntityRequest, context: grpc.aio.ServicerContext
-                           ) -> pb.ExportEntityResponse:
+    async def ExportEntity(
+        self, request: pb.ExportEntityRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ExportEntityResponse:
         data, position = await review.export_page(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id"),
-            convert.export_position(request.page_token), self._limits.max_response_bytes)
-        return pb.ExportEntityResponse(json=json.dumps(data, sort_keys=True, ensure_ascii=False),
-                                       next_page_token=convert.export_token(position))
+            self._deps,
+            parse_uuid(request.agent_id, "agent_id"),
+            parse_uuid(request.entity_id, "entity_id"),
+            convert.export_position(request.page_token),
+            self._limits.max_response_bytes,
+        )
+        return pb.ExportEntityResponse(
+            json=json.dumps(data, sort_keys=True, ensure_ascii=False), next_page_token=convert.export_token(position)
+        )

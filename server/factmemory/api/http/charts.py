@@ -35,14 +35,16 @@ def weight_curve(decay_days: float, points: Sequence[Point], span_days: float | 
     steps = 60
     path = " ".join(
         f"{'M' if i == 0 else 'L'}{x(span * i / steps):.1f},{y(math.exp(-(span * i / steps) / decay_days)):.1f}"
-        for i in range(steps + 1))
+        for i in range(steps + 1)
+    )
     dots = "".join(
         f'<circle class="dot" cx="{x(p.age_days):.1f}" cy="{y(p.weight):.1f}" r="4">'
         f"<title>{escape(p.label)} ({p.age_days:.1f} days, weight {p.weight:.2f})</title></circle>"
-        for p in points)
+        for p in points
+    )
     ticks = "".join(
-        f'<text x="{x(d):.1f}" y="{HEIGHT - BOTTOM + 14}" text-anchor="middle">{d:g}</text>'
-        for d in _day_ticks(span))
+        f'<text x="{x(d):.1f}" y="{HEIGHT - BOTTOM + 14}" text-anchor="middle">{d:g}</text>' for d in _day_ticks(span)
+    )
     return (
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="current-fact weight: exp(-age / {decay_days:g} days)">'
@@ -70,8 +72,10 @@ def category_bars(counts: Sequence[tuple[str, str, int]]) -> str:
     """One horizontal bar per (kind, category), longest first, coloured by kind; the count after each bar."""
     rows = sorted(counts, key=lambda c: (-c[2], c[0], c[1]))
     if not rows:
-        return ('<svg class="chart" viewBox="0 0 360 24" role="img" aria-label="no facts">'
-                '<text x="0" y="16">no facts</text></svg>')
+        return (
+            '<svg class="chart" viewBox="0 0 360 24" role="img" aria-label="no facts">'
+            '<text x="0" y="16">no facts</text></svg>'
+        )
     label_w, bar_h, gap = 110, 14, 6
     height = len(rows) * (bar_h + gap)
     most = max(n for _, _, n in rows) or 1
@@ -79,11 +83,15 @@ def category_bars(counts: Sequence[tuple[str, str, int]]) -> str:
 
     def bar(i: int, kind: str, name: str, n: int) -> str:
         top, width = i * (bar_h + gap), max(2.0, bar_room * n / most)
-        return (f'<text x="{label_w - 6}" y="{top + 11}" text-anchor="end">{escape(name)}</text>'
-                f'<rect class="bar {escape(kind)}" x="{label_w}" y="{top}" width="{width:.1f}" height="{bar_h}">'
-                f"<title>{escape(kind)} {escape(name)}: {n}</title></rect>"
-                f'<text x="{label_w + width + 4:.1f}" y="{top + 11}">{n}</text>')
+        return (
+            f'<text x="{label_w - 6}" y="{top + 11}" text-anchor="end">{escape(name)}</text>'
+            f'<rect class="bar {escape(kind)}" x="{label_w}" y="{top}" width="{width:.1f}" height="{bar_h}">'
+            f"<title>{escape(kind)} {escape(name)}: {n}</title></rect>"
+            f'<text x="{label_w + width + 4:.1f}" y="{top + 11}">{n}</text>'
+        )
 
     bars = "".join(bar(i, kind, name, n) for i, (kind, name, n) in enumerate(rows))
-    return (f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="facts per category">'
-            f"<title>Facts per category</title>{bars}</svg>")
+    return (
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="facts per category">'
+        f"<title>Facts per category</title>{bars}</svg>"
+    )

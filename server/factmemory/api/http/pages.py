@@ -61,8 +61,9 @@ class PageConfig:
 
 
 def templates() -> Jinja2Templates:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
-                             undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, undefined=jinja2.StrictUndefined
+    )
     env.filters["short"] = lambda value: str(value)[:8]
     env.filters["when"] = lambda at: at.strftime("%Y-%m-%d %H:%M") if at else "—"
     env.filters["pct"] = lambda x: f"{x:.2f}"
@@ -83,13 +84,20 @@ class Pages:
         agent_id = context.get("agent_id")
         queue = await self.queue_label(agent_id) if isinstance(agent_id, UUID) else ""
         notice = views.NOTICES.get(request.query_params.get("done", ""), "")
-        base = {"csrf": request.state.csrf, "auth": bool(self.config.token), "queue_count": queue,
-                "agent_id": agent_id, "active": "", "notice": notice}
+        base = {
+            "csrf": request.state.csrf,
+            "auth": bool(self.config.token),
+            "queue_count": queue,
+            "agent_id": agent_id,
+            "active": "",
+            "notice": notice,
+        }
         return self.templates.TemplateResponse(request, name, {**base, **context}, status_code=status_code)
 
     async def queue_label(self, agent_id: UUID) -> str:
         pending, more = await review.list_candidates(
-            self.deps, agent_id, None, CandidateStatus.PENDING, None, "", QUEUE_COUNT_LIMIT)
+            self.deps, agent_id, None, CandidateStatus.PENDING, None, "", QUEUE_COUNT_LIMIT
+        )
         return views.queue_label(len(pending), bool(more))
 
     async def summary(self, agent_id: UUID, entity_id: UUID) -> EntitySummary:
@@ -128,20 +136,32 @@ class Pages:
     async def login_form(self, request: Request) -> Response:
         if not self.config.token:
             return RedirectResponse("/", status_code=303)
-        return await self.render(request, "login.html", error="",
-                                 next=security.local_path(request.query_params.get("next", "")))
+        return await self.render(
+            request, "login.html", error="", next=security.local_path(request.query_params.get("next", ""))
+        )
 
     async def login(self, request: Request) -> Response:
         form = await checked_form(request)
         token = form.get("token")
         if not self.config.token or not isinstance(token, str) or not security.same(token, self.config.token):
             await asyncio.sleep(FAILED_LOGIN_DELAY_S)  # slows guessing; the token itself should be long
-            return await self.render(request, "login.html", 401, error="That token is not right.",
-                                     next=security.local_path(str(form.get("next", ""))))
+            return await self.render(
+                request,
+                "login.html",
+                401,
+                error="That token is not right.",
+                next=security.local_path(str(form.get("next", ""))),
+            )
         response = RedirectResponse(security.local_path(str(form.get("next", ""))), status_code=303)
-        response.headers.append("set-cookie", security.cookie(
-            SESSION_COOKIE, self.sessions.open(str(form.get("name", ""))[:REVIEWER_NAME_CHARS]),
-            request.url.scheme == "https", security.SESSION_TTL_S))
+        response.headers.append(
+            "set-cookie",
+            security.cookie(
+                SESSION_COOKIE,
+                self.sessions.open(str(form.get("name", ""))[:REVIEWER_NAME_CHARS]),
+                request.url.scheme == "https",
+                security.SESSION_TTL_S,
+            ),
+        )
         return response
 
     async def logout(self, request: Request) -> Response:
@@ -158,31 +178,49 @@ class Pages:
         query = request.query_params.get("q", "").strip()[:100]
         token = request.query_params.get("page", "")[:200]
         found, next_token = await review.list_entities(self.deps, agent_id, query, token, PAGE_SIZE)
-        return await self.render(request, "entities.html", agent_id=agent_id, entities=found, q=query,
-                                 next_token=next_token)
+        return await self.render(
+            request, "entities.html", agent_id=agent_id, entities=found, q=query, next_token=next_token
+        )
 
     async def entity(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         summary = await self.summary(agent_id, entity_id)
         facts = await self.all_facts(agent_id, entity_id)
         pending, _ = await review.list_candidates(
-            self.deps, agent_id, entity_id, CandidateStatus.PENDING, None, "", MAX_FACTS_SHOWN)
+            self.deps, agent_id, entity_id, CandidateStatus.PENDING, None, "", MAX_FACTS_SHOWN
+        )
         now, decay = self.config.clock(), self.deps.tuning.current_decay_days
         durable = views.fact_rows(facts, Kind.DURABLE, now, decay, pending)
         current = views.fact_rows(facts, Kind.CURRENT, now, decay, pending)
         return await self.render(
-            request, "entity.html", agent_id=agent_id, entity=summary, durable=durable, current=current,
-            weight_chart=views.weight_chart(current, now, decay), category_chart=views.category_chart(facts),
-            decay_days=decay, truncated=len(facts) >= MAX_FACTS_SHOWN, categories=self.categories(),
-            kinds=list(Kind))
+            request,
+            "entity.html",
+            agent_id=agent_id,
+            entity=summary,
+            durable=durable,
+            current=current,
+            weight_chart=views.weight_chart(current, now, decay),
+            category_chart=views.category_chart(facts),
+            decay_days=decay,
+            truncated=len(facts) >= MAX_FACTS_SHOWN,
+            categories=self.categories(),
+            kinds=list(Kind),
+        )
 
     async def add_fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         form = text_fields(await checked_form(request))
         kind = views.parse_kind(form.get("kind", ""))
-        await edits.add_fact(self.deps, agent_id, entity_id, kind, form.get("category", "").strip(),
-                              form.get("claim", ""), self.actor(request),
-                              confidence=views.optional_confidence(form.get("confidence", "")))
+        await edits.add_fact(
+            self.deps,
+            agent_id,
+            entity_id,
+            kind,
+            form.get("category", "").strip(),
+            form.get("claim", ""),
+            self.actor(request),
+            confidence=views.optional_confidence(form.get("confidence", "")),
+        )
         return self.back(f"/agents/{agent_id}/entities/{entity_id}", "added")
 
     # --- one fact: history, edit, delete ------------------------------------------------------------------------
@@ -190,9 +228,17 @@ class Pages:
     async def fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         fact, history = await review.get_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"])
-        return await self.render(request, "fact.html", agent_id=agent_id, entity_id=entity_id, fact=fact,
-                                 history=history, categories=self.categories(), kinds=list(Kind),
-                                 verifications=list(Verification))
+        return await self.render(
+            request,
+            "fact.html",
+            agent_id=agent_id,
+            entity_id=entity_id,
+            fact=fact,
+            history=history,
+            categories=self.categories(),
+            kinds=list(Kind),
+            verifications=list(Verification),
+        )
 
     async def edit_fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
@@ -202,14 +248,15 @@ class Pages:
         edit = views.edit_from_form(fact, form)
         if edit != views.NO_EDIT:
             await edits.update_fact(self.deps, agent_id, entity_id, fact_id, edit, self.actor(request))
-        return self.back(f"/agents/{agent_id}/entities/{entity_id}/facts/{fact_id}",
-                         "saved" if edit != views.NO_EDIT else "unchanged")
+        return self.back(
+            f"/agents/{agent_id}/entities/{entity_id}/facts/{fact_id}",
+            "saved" if edit != views.NO_EDIT else "unchanged",
+        )
 
     async def delete_fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         await checked_form(request)
-        await edits.delete_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"],
-                                self.actor(request))
+        await edits.delete_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"], self.actor(request))
         return self.back(f"/agents/{agent_id}/entities/{entity_id}", "deleted")
 
     # --- review queue -------------------------------------------------------------------------------------------
@@ -219,18 +266,34 @@ class Pages:
         source = views.parse_source(request.query_params.get("source", ""))
         token = request.query_params.get("page", "")[:200]
         pending, next_token = await review.list_candidates(
-            self.deps, agent_id, None, CandidateStatus.PENDING, source, token, PAGE_SIZE)
+            self.deps, agent_id, None, CandidateStatus.PENDING, source, token, PAGE_SIZE
+        )
         names = {e: await self.name(agent_id, e) for e in {c.entity_id for c in pending}}
-        return await self.render(request, "queue.html", agent_id=agent_id, candidates=pending, names=names,
-                                 source=source.value if source else "", sources=list(CandidateSource),
-                                 next_token=next_token, choices=views.RESOLUTIONS)
+        return await self.render(
+            request,
+            "queue.html",
+            agent_id=agent_id,
+            candidates=pending,
+            names=names,
+            source=source.value if source else "",
+            sources=list(CandidateSource),
+            next_token=next_token,
+            choices=views.RESOLUTIONS,
+        )
 
     async def resolve(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         form = text_fields(await checked_form(request))
         resolution = views.parse_resolution(form.get("resolution", ""))
-        await review.resolve_candidate(self.deps, agent_id, entity_id, request.path_params["candidate_id"],
-                                       resolution, self.actor(request), self.config.clock())
+        await review.resolve_candidate(
+            self.deps,
+            agent_id,
+            entity_id,
+            request.path_params["candidate_id"],
+            resolution,
+            self.actor(request),
+            self.config.clock(),
+        )
         back = f"/agents/{agent_id}/queue"
         if views.parse_source(form.get("source", "")):
             back += f"?source={form['source']}"
@@ -257,8 +320,11 @@ class Pages:
         await checked_form(request)
         await self.summary(agent_id, entity_id)
         data = await review.export_entity(self.deps, agent_id, entity_id)
-        return Response(json.dumps(data, indent=2, default=str, ensure_ascii=False), media_type="application/json",
-                        headers={"content-disposition": f'attachment; filename="entity-{entity_id}.json"'})
+        return Response(
+            json.dumps(data, indent=2, default=str, ensure_ascii=False),
+            media_type="application/json",
+            headers={"content-disposition": f'attachment; filename="entity-{entity_id}.json"'},
+        )
 
     # --- small helpers ------------------------------------------------------------------------------------------
 
@@ -294,8 +360,14 @@ class Pages:
     async def error_page(self, request: Request, status: int, message: str) -> Response:
         agent_id = request.path_params.get("agent_id")
         try:
-            return await self.render(request, "error.html", status, status=status, message=message[:500],
-                                     agent_id=agent_id if isinstance(agent_id, UUID) else None)
+            return await self.render(
+                request,
+                "error.html",
+                status,
+                status=status,
+                message=message[:500],
+                agent_id=agent_id if isinstance(agent_id, UUID) else None,
+            )
         except FactMemoryError:  # the navigation's queue count failed too: a page without it
             return await self.render(request, "error.html", status, status=status, message=message[:500])
 

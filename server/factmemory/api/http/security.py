@@ -24,7 +24,7 @@ MAX_FORM_BYTES = 65_536
 HEADERS = {
     # No script runs on these pages; inline SVG needs no exception.
     "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
-                               "frame-ancestors 'none'; base-uri 'none'",
+    "frame-ancestors 'none'; base-uri 'none'",
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
     "x-frame-options": "DENY",
@@ -95,8 +95,7 @@ class RequireToken:
         if scope["method"] in ("GET", "HEAD"):
             response = RedirectResponse("/login?" + urlencode({"next": scope["path"]}), status_code=303)
         else:
-            response = Response("authentication required", status_code=401,
-                                headers={"www-authenticate": "Bearer"})
+            response = Response("authentication required", status_code=401, headers={"www-authenticate": "Bearer"})
         await response(scope, receive, send)
 
     def allowed(self, scope: Scope) -> bool:

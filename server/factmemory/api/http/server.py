@@ -43,8 +43,14 @@ class PageListener:
         self._socket.bind((host, port))
         self.port: int = self._socket.getsockname()[1]
         self.host = host
-        uv_config = uvicorn.Config(create_app(deps, config), lifespan="off", log_level="warning",
-                                   access_log=False, server_header=False, proxy_headers=False)
+        uv_config = uvicorn.Config(
+            create_app(deps, config),
+            lifespan="off",
+            log_level="warning",
+            access_log=False,
+            server_header=False,
+            proxy_headers=False,
+        )
         self._server = _Server(uv_config)
         self._task: asyncio.Task[None] | None = None
 

@@ -41,13 +41,18 @@ class FactRow:
         return len(self.fact.evidence_message_ids)
 
 
-def fact_rows(facts: Iterable[Fact], kind: Kind, now: datetime, decay_days: float,
-              pending: Iterable[Candidate] = ()) -> list[FactRow]:
+def fact_rows(
+    facts: Iterable[Fact], kind: Kind, now: datetime, decay_days: float, pending: Iterable[Candidate] = ()
+) -> list[FactRow]:
     """The facts of one kind, strongest first (confidence x time weight; the provider multiplies in relevance),
     each with the pending review items that concern it."""
     disputes = disputes_by_fact(pending)
-    rows = [FactRow(f, w, f.confidence * w, disputes.get(f.id, ())) for f in facts if f.kind is kind
-            for w in (time_weight(f, now, decay_days),)]
+    rows = [
+        FactRow(f, w, f.confidence * w, disputes.get(f.id, ()))
+        for f in facts
+        if f.kind is kind
+        for w in (time_weight(f, now, decay_days),)
+    ]
     return sorted(rows, key=lambda r: (-r.standing, r.fact.category, r.fact.claim, str(r.fact.id)))
 
 
@@ -132,8 +137,12 @@ NO_EDIT = FactEdit()
 # the stored fact, stay as a separate fact, or be merged into the stored fact (its claim and evidence).
 RESOLUTIONS: dict[str, tuple[tuple[str, Resolution], ...]] = {
     "contradict": (("Accept", Resolution.ACCEPT), ("Reject", Resolution.REJECT), ("Keep both", Resolution.KEEP_BOTH)),
-    "dedup_conflict": (("Merge", Resolution.MERGE), ("Reject", Resolution.REJECT),
-                       ("Keep the new one only", Resolution.KEEP_NEW), ("Keep both", Resolution.KEEP_BOTH)),
+    "dedup_conflict": (
+        ("Merge", Resolution.MERGE),
+        ("Reject", Resolution.REJECT),
+        ("Keep the new one only", Resolution.KEEP_NEW),
+        ("Keep both", Resolution.KEEP_BOTH),
+    ),
 }
 # What a redirect after a post may announce (the URL carries only the key).
 NOTICES: dict[str, str] = {
