@@ -33,6 +33,7 @@ from factmemory.domain.models import (
     Kind,
     OpType,
     Success,
+    Usage,
     Verification,
 )
 from factmemory.domain.ops import (
@@ -77,37 +78,79 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
         replay = await _stored(deps, request)
     if replay is not None:
         return replay
-    durable: list[Fact] = []
-    current: list[Fact] = []
-    pairs: list[OpenPair] = []
-    if Item.FACTS in request.items:
-        with watch.stage("embed"):
-            query = await deps.embedder.queries([request.message.text.strip()])  # as the provider embeds it
-        with watch.stage("retrieve"):
-            similar = await deps.store.nearest(
-                request.agent_id, request.entity_id, query[0], RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
-            )
-            open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN)
-        durable, current, pairs = known_facts(
-            [s.fact for s in similar if s.fact.kind is Kind.DURABLE],
-            [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
-            open_pairs,
-            RETRIEVE_PER_KIND,
-        )
+    known = await _known(deps, request, watch)
     prompt = build_prompt(
         request.message,
         request.recent_messages,
-        durable,
-        current,
+        known.durable,
+        known.current,
         request.items,
         request.room_entities,
         request.agent_responses,
-        pairs,
+        known.pairs,
         limits=deps.tuning.limits,
     )
     with watch.stage("llm"):
         reply, usage = await deps.extractor.extract(prompt, request.items)
-    planned = _plan(deps, request, reply, prompt.handles)
+    plan = await _plan_turn(deps, request, reply, prompt.handles, watch)
+    try:
+        with watch.stage("apply"):
+            result = await _write(deps, request, plan, known.pairs, forget_epoch, reply, usage)
+    except _AlreadyEvaluated:
+        replay = await _stored(deps, request)
+        if replay is None:  # pragma: no cover - the row was committed by the call that won
+            raise
+        return replay
+    deps.stages.record("evaluate", watch)
+    return result
+
+
+@dataclass(frozen=True)
+class _Known:
+    """The stored facts the model is shown: the nearest of each kind, and the open possible-duplicate pairs."""
+
+    durable: list[Fact]
+    current: list[Fact]
+    pairs: list[OpenPair]
+
+
+async def _known(deps: Deps, request: EvaluateInput, watch: Stopwatch) -> _Known:
+    if Item.FACTS not in request.items:
+        return _Known([], [], [])
+    with watch.stage("embed"):
+        query = await deps.embedder.queries([request.message.text.strip()])  # as the provider embeds it
+    with watch.stage("retrieve"):
+        similar = await deps.store.nearest(
+            request.agent_id, request.entity_id, query[0], RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
+        )
+        open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN)
+    durable, current, pairs = known_facts(
+        [s.fact for s in similar if s.fact.kind is Kind.DURABLE],
+        [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
+        open_pairs,
+        RETRIEVE_PER_KIND,
+    )
+    return _Known(durable, current, pairs)
+
+
+@dataclass
+class _TurnPlan:
+    """Everything decided before the per-entity lock is taken."""
+
+    planned: list[Planned]
+    probe: _Probe
+    context: WriteContext | None
+    add_plans: list[AddPlan]
+    relationships: list[tuple[UUID, UUID, tuple[str, ...]]]
+    identities: list[tuple[UUID, str, str, float]]
+
+
+async def _plan_turn(
+    deps: Deps, request: EvaluateInput, reply: ExtractionReply, handles: dict[str, Fact], watch: Stopwatch
+) -> _TurnPlan:
+    """The ops validated, the adds embedded and planned against their neighbours, the edges planned: no lock held."""
+    limits = deps.tuning.limits
+    planned = _plan(deps, request, reply, handles)
     adds = [p for p in planned if isinstance(p, PlannedAdd)]
     with watch.stage("embed"):
         vectors = await deps.embedder.passages([a.claim for a in adds])
@@ -117,48 +160,51 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
         with watch.stage("dedup"):
             context = await probe.read(partial(deps.store.write_context, request.agent_id, request.entity_id))
             add_plans = probe.plan(context, deps.tuning.dedup_threshold)
-    limits = deps.tuning.limits
     relationships = plan_relationships(
         (reply.relationships or [])[: limits.max_relationships], request.room_entities, limits
     )
     identities = plan_identities(
         (reply.identities or [])[: limits.max_identities], request.room_entities, request.entity_id, limits
     )
-    try:
-        with watch.stage("apply"):
-            async with deps.store.turn(request.agent_id, request.entity_id, forget_epoch) as turn:
-                if not await turn.claim_evaluation(request.message.id, request.room_id):
-                    raise _AlreadyEvaluated
-                if request.message.name.strip():
-                    await turn.record_name(
-                        clean_text(request.message.name)[: limits.max_name_chars], request.message.created_at
-                    )
-                if context is not None and turn.revision != context.revision + 1:  # a write landed since: replan
-                    add_plans = probe.plan(await probe.read(turn.write_context), deps.tuning.dedup_threshold)
-                applied = await _apply_all(deps, turn, request, planned, zip(add_plans, vectors, strict=True))
-                at = request.message.created_at
-                for pair in pairs:  # shown once: merged (and gone) or left alone by the model
-                    await turn.close_pair(pair.first.id, pair.second.id, at)
-                result = EvaluateResult(
-                    ops=tuple(applied),
-                    relationships=tuple(
-                        [
-                            await turn.upsert_relationship(s, t, tags, at, limits.max_tags)
-                            for s, t, tags in relationships
-                        ]
-                    ),
-                    identities=tuple([await turn.upsert_identity(e, p, h, c, at) for e, p, h, c in identities]),
-                    success=_success(reply),
-                    usage=usage,
-                    dropped=_dropped(reply, limits),
-                )
-                await turn.finish_evaluation(request.message.id, stored_form(result, limits))
-    except _AlreadyEvaluated:
-        replay = await _stored(deps, request)
-        if replay is None:  # pragma: no cover - the row was committed by the call that won
-            raise
-        return replay
-    deps.stages.record("evaluate", watch)
+    return _TurnPlan(planned, probe, context, add_plans, relationships, identities)
+
+
+async def _write(
+    deps: Deps,
+    request: EvaluateInput,
+    plan: _TurnPlan,
+    pairs: Sequence[OpenPair],
+    forget_epoch: int,
+    reply: ExtractionReply,
+    usage: Usage,
+) -> EvaluateResult:
+    """One transaction under the per-entity lock: re-plan the adds only if another write landed, then write."""
+    limits = deps.tuning.limits
+    at = request.message.created_at
+    async with deps.store.turn(request.agent_id, request.entity_id, forget_epoch) as turn:
+        if not await turn.claim_evaluation(request.message.id, request.room_id):
+            raise _AlreadyEvaluated
+        if request.message.name.strip():
+            await turn.record_name(clean_text(request.message.name)[: limits.max_name_chars], at)
+        add_plans = plan.add_plans
+        if plan.context is not None and turn.revision != plan.context.revision + 1:  # a write landed since
+            add_plans = plan.probe.plan(await plan.probe.read(turn.write_context), deps.tuning.dedup_threshold)
+        applied = await _apply_all(deps, turn, request, plan.planned, zip(add_plans, plan.probe.vectors, strict=True))
+        for pair in pairs:  # shown once: merged (and gone) or left alone by the model
+            await turn.close_pair(pair.first.id, pair.second.id, at)
+        relationships = [
+            await turn.upsert_relationship(s, t, tags, at, limits.max_tags) for s, t, tags in plan.relationships
+        ]
+        identities = [await turn.upsert_identity(e, p, h, c, at) for e, p, h, c in plan.identities]
+        result = EvaluateResult(
+            ops=tuple(applied),
+            relationships=tuple(relationships),
+            identities=tuple(identities),
+            success=_success(reply),
+            usage=usage,
+            dropped=_dropped(reply, limits),
+        )
+        await turn.finish_evaluation(request.message.id, stored_form(result, limits))
     return result
 
 
