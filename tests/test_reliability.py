@@ -28,6 +28,7 @@ from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from tests.conftest import Service, make_settings, start_service
 from tests.support.fm import Person, add_current, add_durable, change, facts_reply
 from tests.support.llm_stub import Fault, Reply, ScriptedLLM
+from tests.support.tls import self_signed_localhost
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -386,33 +387,10 @@ def test_remote_bind_without_token_is_refused() -> None:
 
 
 def self_signed(key_path: Path, cert_path: Path) -> None:
-    """A one-day certificate for 127.0.0.1, made with the cryptography package."""
-    import datetime as dt
-    import ipaddress
-
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = dt.datetime.now(dt.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(minutes=5))
-        .not_valid_after(now + dt.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-        .sign(key, hashes.SHA256())
-    )
-    key_path.write_bytes(
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-    )
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    """A throwaway key and certificate for 127.0.0.1, written where the service reads them."""
+    pair = self_signed_localhost()
+    key_path.write_bytes(pair.key)
+    cert_path.write_bytes(pair.cert)
 
 
 async def test_tls(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> None:
