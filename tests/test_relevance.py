@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import math
 
-from factmemory.domain.relevance import fuse, query_terms, stretched, text_relevance, tsquery_terms, word_overlap
+from factmemory.domain.relevance import (
+    MAX_TERMS,
+    fuse,
+    query_terms,
+    stretched,
+    text_relevance,
+    tsquery_terms,
+    word_overlap,
+)
 
 
 def test_query_terms_drop_function_words_and_keep_names_and_numbers() -> None:
@@ -14,7 +22,7 @@ def test_query_terms_drop_function_words_and_keep_names_and_numbers() -> None:
 
 def test_query_terms_are_bounded_and_safe_for_tsquery() -> None:
     terms = query_terms(" ".join(f"word{n}x" for n in range(40)) + " a|b & c:* 'd' !e")
-    assert len(terms) == 12
+    assert len(terms) == MAX_TERMS
     assert all(t.text.replace("_", "").isalnum() for t in terms)
 
 
