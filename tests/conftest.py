@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import grpc
@@ -95,3 +98,28 @@ async def service(
     settings = make_settings(pg_url, llm_server, tmp_path_factory.mktemp("svc"))
     async for svc in start_service(settings):
         yield svc
+
+
+def with_database(url: str, name: str) -> str:
+    """The same server's URL for another database."""
+    return urlunsplit(urlsplit(url)._replace(path="/" + name))
+
+
+@asynccontextmanager
+async def new_database(pg_url: str, prefix: str) -> AsyncIterator[str]:
+    """An empty database of its own on the session's PostgreSQL, dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(pg_url)
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+        yield with_database(pg_url, name)
+    finally:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await admin.close()
+
+
+@pytest_asyncio.fixture
+async def empty_database(pg_url: str) -> AsyncIterator[str]:
+    """A database of its own, for tests that create the schema themselves or break the database on purpose."""
+    async with new_database(pg_url, "fm_test") as url:
+        yield url

@@ -7,12 +7,10 @@ import json
 import math
 import re
 import uuid
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
-import asyncpg
 import grpc
 import pytest
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -245,24 +243,6 @@ async def test_context_length_exceeded_is_not_retryable(service: Service, llm: S
     assert await count_rows(service, person) == {"facts": 0, "evaluations": 0}
 
 
-@pytest.fixture
-async def own_database(pg_url: str) -> AsyncIterator[str]:
-    """A database of its own in the session's PostgreSQL, for faults that must not touch the shared one."""
-    name = f"hostile_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(pg_url)
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-        yield with_database(pg_url, name)
-    finally:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        await admin.close()
-
-
-def with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/" + name))
-
-
 DATABASE_FAULTS = {
     # What PostgreSQL answers when the disk is full (SQLSTATE 53100), raised where a fact is written.
     "disk full": """
@@ -277,14 +257,14 @@ DATABASE_FAULTS = {
 
 @pytest.mark.parametrize("fault", list(DATABASE_FAULTS))
 async def test_database_refusing_writes_is_unavailable_with_nothing_applied(
-    own_database: str, llm: ScriptedLLM, tmp_path: Path, fault: str
+    empty_database: str, llm: ScriptedLLM, tmp_path: Path, fault: str
 ) -> None:
-    settings = make_settings(own_database, llm, tmp_path)
+    settings = make_settings(empty_database, llm, tmp_path)
     async for svc in start_service(settings):
         person = Person()
         llm.on("refused write", Reply(facts_reply(add_durable("lives in Rome", "identity"))))
         async with svc.pool.acquire() as conn:
-            await conn.execute(DATABASE_FAULTS[fault].format(database=urlsplit(own_database).path[1:]))
+            await conn.execute(DATABASE_FAULTS[fault].format(database=urlsplit(empty_database).path[1:]))
         await svc.pool.expire_connections()
         with pytest.raises(grpc.aio.AioRpcError) as error:
             await svc.stub.Evaluate(person.evaluate("refused write"))

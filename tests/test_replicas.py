@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
-import pytest_asyncio
 
 from factmemory.adapters.postgres.database import migration_files
 from factmemory_tools.loadtest import LoadConfig, run_load
@@ -16,33 +13,20 @@ from factmemory_tools.loadtest import LoadConfig, run_load
 REPLICAS = LoadConfig(seconds=5, clients=6, llm_latency_ms=100, servers=3)
 
 
-@pytest_asyncio.fixture
-async def fresh_database(pg_url: str) -> AsyncIterator[str]:
-    """An empty database on the session's PostgreSQL: the replicas create the schema themselves."""
-    name = f"fm_replicas_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(pg_url)
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-        yield pg_url.replace("@/postgres", f"@/{name}")
-    finally:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        await admin.close()
-
-
 def replicas_that_served(workdir: Path) -> int:
     """Replicas whose access log shows an applied Evaluate."""
     return sum("Evaluate OK" in log.read_text() for log in workdir.glob("server*.log"))
 
 
-async def test_three_replicas_on_one_database_lose_and_double_nothing(fresh_database: str, tmp_path: Path) -> None:
-    report = await run_load(REPLICAS, fresh_database, tmp_path)
+async def test_three_replicas_on_one_database_lose_and_double_nothing(empty_database: str, tmp_path: Path) -> None:
+    report = await run_load(REPLICAS, empty_database, tmp_path)
     print(report.text())
     assert report.error_count() == 0, report.summary()["errors"]
     assert report.violations == []  # every acknowledged evaluation stored once, nothing doubled, replay equal
     assert report.server_errors_logged == 0
     assert report.acknowledged >= 10 and report.twins > 0
     assert replicas_that_served(tmp_path) == REPLICAS.servers
-    conn = await asyncpg.connect(fresh_database)
+    conn = await asyncpg.connect(empty_database)
     try:
         versions = [r["version"] for r in await conn.fetch("SELECT version FROM factmemory_migrations")]
     finally:

@@ -13,7 +13,6 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from factmemory.adapters.metrics import PrometheusTelemetry
@@ -33,10 +32,9 @@ from factmemory.domain.retention import (
 from factmemory.ports import NullTelemetry
 from factmemory.usecases.retention import run_periodically, sweep
 from factmemory.v1 import factmemory_pb2 as pb
-from tests.conftest import Service, make_settings, start_service
+from tests.conftest import Service, make_settings, new_database, start_service
 from tests.support.fm import LIMITS, NOW, Person, add_current, add_durable, change, days_ago, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
-from tests.test_hostile import with_database
 from tests.test_operations import run_cli
 
 POLICY = RetentionPolicy()  # the defaults: floor 0.02, 7 stale days, 14-day decay, deletion off
@@ -134,16 +132,9 @@ async def own(
     pg_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[tuple[Service, str]]:
     """A service on a database of its own: a sweep covers every agent of its database."""
-    name = f"retention_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(pg_url)
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-        url = with_database(pg_url, name)
+    async with new_database(pg_url, "retention") as url:
         async for svc in start_service(make_settings(url, llm_server, tmp_path_factory.mktemp("retention"))):
             yield svc, url
-    finally:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        await admin.close()
 
 
 async def learn(

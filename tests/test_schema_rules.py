@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import AsyncIterator
 from types import ModuleType
 
 import asyncpg
 import pytest
-import pytest_asyncio
 
 from factmemory.adapters.postgres import health, review, store
 from factmemory.adapters.postgres.database import migrate
@@ -62,18 +60,6 @@ SELECT t.relname AS tab,
   FROM pg_class t JOIN pg_namespace s ON s.oid = t.relnamespace
  WHERE s.nspname = 'public' AND t.relkind IN ('r', 'p')
 """
-
-
-@pytest_asyncio.fixture
-async def empty_database(pg_url: str) -> AsyncIterator[str]:
-    name = f"fm_schema_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(pg_url)
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-        yield pg_url.replace("@/postgres", f"@/{name}")
-    finally:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        await admin.close()
 
 
 def key_violations(
