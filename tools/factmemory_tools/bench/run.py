@@ -24,12 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
-import grpc
 import numpy as np
 from pgvector.asyncpg import register_vector
 
 from factmemory.adapters.postgres.store import NEAREST_BY_KIND, SESSION_SETTINGS
-from factmemory.app import create_server, open_deps
 from factmemory.domain.contract import strict_schema
 from factmemory.domain.models import Item
 from factmemory.domain.prompts import FACT_LINE
@@ -39,6 +37,7 @@ from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.bench import data, drive
 from factmemory_tools.bench.stats import Row, derived, latency_row, render_table, size_label, summarize, value_row
 from factmemory_tools.bench.tokens import TokenCounter, token_counter
+from factmemory_tools.inprocess import bench_settings, serve_in_process
 
 log = logging.getLogger(__name__)
 
@@ -419,28 +418,11 @@ async def run(settings: Settings, opts: Options) -> Results:
         llm = drive.LLMProcess(drive.llm_script(pool, opts.llm_latencies_ms, TOPICS), workdir)
         await asyncio.to_thread(llm.start)
         stack.callback(llm.stop)
-        server_settings = settings.model_copy(
-            update={
-                "listen": "127.0.0.1:0",
-                "database_url": url,
-                "embedder": "local",
-                "embedding_model": None,
-                "openai_api_key": "bench",
-                "openai_base_url": llm.base_url,
-                "llm_timeout_s": 30.0,
-                "auth_token": None,
-                "tls_cert_file": None,
-                "tls_key_file": None,
-            }
-        )
-        deps = await stack.enter_async_context(open_deps(server_settings))
-        server, port = create_server(deps, server_settings)
-        await server.start()
-        stack.push_async_callback(server.stop, 1)
-        channel = await stack.enter_async_context(grpc.aio.insecure_channel(f"127.0.0.1:{port}"))
+        server_settings = bench_settings(settings, url, llm.base_url, llm_timeout_s=30.0)
+        deps, stub = await serve_in_process(stack, server_settings)
         conn = await _session(url)
         stack.push_async_callback(conn.close)
-        bench = Bench(opts, deps, pb_grpc.FactMemoryServiceStub(channel), conn, llm, tokens, pgdata)
+        bench = Bench(opts, deps, stub, conn, llm, tokens, pgdata)
         if opts.database_url:
             stack.push_async_callback(_forget_agent, conn, bench.pop.agent_id)
         await _run_all(bench, server_settings)

@@ -27,10 +27,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from factmemory.app import create_server, open_deps
 from factmemory.domain.models import ChatMessage, ProvideInput
 from factmemory.domain.ranking import LEGACY, Weights
 from factmemory.settings import Settings
@@ -38,6 +36,7 @@ from factmemory.usecases.deps import Deps
 from factmemory.usecases.provide import provide
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+from factmemory_tools.inprocess import bench_settings, serve_in_process
 from factmemory_tools.scripted_llm import Reply, ScriptedLLM
 
 DATA = Path(__file__).parent / "data" / "recall.json"
@@ -380,30 +379,13 @@ async def run(short: bool, url: str | None) -> dict[str, Any]:
 
     data = load(short)
     async with AsyncExitStack() as stack:
-        url = url or await stack.enter_async_context(database())
+        database_url: str = url if url else await stack.enter_async_context(database())
         llm = stack.enter_context(ScriptedLLM())
-        settings = Settings().model_copy(
-            update={
-                "listen": "127.0.0.1:0",
-                "database_url": url,
-                "embedder": "local",
-                "embedding_model": None,
-                "openai_api_key": "recall",
-                "openai_base_url": llm.base_url,
-                "auth_token": None,
-                "tls_cert_file": None,
-                "tls_key_file": None,
-            }
-        )
-        deps = await stack.enter_async_context(open_deps(settings))
-        server, port = create_server(deps, settings)
-        await server.start()
-        stack.push_async_callback(server.stop, 1)
-        channel = await stack.enter_async_context(grpc.aio.insecure_channel(f"127.0.0.1:{port}"))
-        conn = await asyncpg.connect(url)
+        deps, stub = await serve_in_process(stack, bench_settings(Settings(), database_url, llm.base_url))
+        conn = await asyncpg.connect(database_url)
         stack.push_async_callback(conn.close)
         await register_vector(conn)
-        bench = Bench(deps, pb_grpc.FactMemoryServiceStub(channel), llm)
+        bench = Bench(deps, stub, llm)
         variants = []
         for name, restated in (("flat", False), ("restated 20%", True)):
             variant = Variant(name, str(uuid.uuid4()))
