@@ -150,13 +150,15 @@ class ScriptedLLM:
         }
         return 200, {}, json.dumps(completion).encode(), False, rule.delay_s
 
+    def _vectors(self, texts: list[str], dims: int) -> list[list[float]]:
+        """The embedding of each text: a toy one here (subclasses answer with a real engine)."""
+        return [_toy_embedding(t, dims) for t in texts]
+
     def _embeddings(self, body: dict[str, Any]) -> bytes:
         inputs = body.get("input")
-        texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
-        dims = int(body.get("dimensions") or 8)
-        data = [
-            {"object": "embedding", "index": i, "embedding": _toy_embedding(str(t), dims)} for i, t in enumerate(texts)
-        ]
+        texts = [inputs] if isinstance(inputs, str) else [str(t) for t in inputs or []]
+        vectors = self._vectors(texts, int(body.get("dimensions") or 8))
+        data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)]
         return json.dumps(
             {
                 "object": "list",

@@ -46,18 +46,8 @@ class Endpoint(ScriptedLLM):
         self.latency_s = latency_s
         self.default = self._reply
 
-    def _embeddings(self, body: dict[str, Any]) -> bytes:
-        inputs = body.get("input")
-        texts = [inputs] if isinstance(inputs, str) else [str(t) for t in inputs or []]
-        data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(self._engine.embed(texts))]
-        return json.dumps(
-            {
-                "object": "list",
-                "data": data,
-                "model": body.get("model", "e5"),
-                "usage": {"prompt_tokens": 0, "total_tokens": 0},
-            }
-        ).encode()
+    def _vectors(self, texts: list[str], dims: int) -> list[list[float]]:
+        return self._engine.embed(texts)
 
     def _reply(self, body: dict[str, Any]) -> Reply:
         ours = current_message(body)
