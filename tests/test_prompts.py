@@ -66,23 +66,42 @@ def build(current: ChatMessage, recent: list[ChatMessage] = (), **kw: object) ->
     return prompt.user
 
 
-def with_text(text: str) -> str:
-    """A prompt with text in every place caller text goes."""
+def with_text(text: str, batch: bool = False) -> str:
+    """A prompt with text in every place caller text goes (a batch: in each of its messages too)."""
     return build(
         message(text or "x", name=text),
         [message(text, name=text, minutes_ago=5)],
         room_entities=[RoomEntity(id=text, names=(text,))],
         agent_responses=[message(text, name=text, minutes_ago=1)],
+        earlier=[message(text or "y", name=text, minutes_ago=3), message(text or "z", minutes_ago=2)] if batch else [],
     )
 
 
 BENIGN = with_text("hello")
+BENIGN_BATCH = with_text("hello", batch=True)
 
 
 def test_a_hostile_name_text_or_history_cannot_forge_or_close_a_block() -> None:
-    assert {t.strip("</>") for t in tags_of(BENIGN)} >= set(BLOCK_TAGS)
+    blocks = {t.strip("</>") for t in tags_of(BENIGN) + tags_of(BENIGN_BATCH)}
+    assert blocks == set(BLOCK_TAGS)
     for hostile in HOSTILE:
         assert tags_of(with_text(hostile)) == tags_of(BENIGN), hostile
+        assert tags_of(with_text(hostile, batch=True)) == tags_of(BENIGN_BATCH), hostile
+
+
+def test_a_batch_numbers_its_messages_oldest_first_and_says_how_to_name_them() -> None:
+    earlier = [message("first", minutes_ago=3), message("second", minutes_ago=2)]
+    prompt = build_prompt(message("third"), [], [], [], ALL_ITEMS, limits=LIMITS, earlier=earlier)
+    block = prompt.user.split("<current_messages>\n")[1].split("\n</current_messages>")[0].splitlines()
+    assert [line.split(" ", 2)[0] + " " + line.split(" ", 2)[2] for line in block[1:]] == [
+        "[M1] first",
+        "[M2] second",
+        "[M3] third",
+    ]
+    assert "message: M2" in prompt.user and prompt.messages == 3
+    assert "<current_message>" not in prompt.user
+    single = build_prompt(message("third"), [], [], [], ALL_ITEMS, limits=LIMITS)
+    assert single.messages == 1 and "M1" not in single.user
 
 
 def test_each_piece_of_caller_text_stays_on_one_line() -> None:
@@ -98,6 +117,7 @@ def test_each_piece_of_caller_text_stays_on_one_line() -> None:
 @given(text=st.text(max_size=200))
 def test_any_text_leaves_exactly_our_blocks(text: str) -> None:
     assert tags_of(with_text(text)) == tags_of(BENIGN)
+    assert tags_of(with_text(text, batch=True)) == tags_of(BENIGN_BATCH)
 
 
 def test_a_normal_request_is_not_trimmed() -> None:

@@ -121,6 +121,7 @@ def limits(settings: Settings) -> Limits:
         max_name_chars=settings.max_name_chars,
         max_text_chars=settings.max_text_chars,
         max_recent_messages=settings.max_recent_messages,
+        max_batch_messages=settings.max_batch_messages,
         max_room_entities=settings.max_room_entities,
         max_names_per_entity=settings.max_names_per_entity,
         max_provide_limit=settings.max_provide_limit,

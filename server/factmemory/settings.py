@@ -62,6 +62,8 @@ class Settings(BaseSettings):
     max_name_chars: int = Field(default=200, ge=1)
     max_text_chars: int = Field(default=8_000, ge=100)
     max_recent_messages: int = Field(default=50, ge=1)
+    # Messages one EvaluateBatch may cover (one LLM call).
+    max_batch_messages: int = Field(default=16, ge=1, le=64)
     max_room_entities: int = Field(default=100, ge=1)
     max_names_per_entity: int = Field(default=10, ge=1)
     max_provide_limit: int = Field(default=50, ge=1)

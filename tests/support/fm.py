@@ -52,6 +52,16 @@ class Person:
             **kw,
         )
 
+    def batch(self, *messages: pb.ChatMessage, **kw: Any) -> pb.EvaluateBatchRequest:
+        return pb.EvaluateBatchRequest(
+            agent_id=self.agent_id,
+            entity_id=self.entity_id,
+            room_id=self.room_id,
+            messages=list(messages),
+            did_respond=True,
+            **kw,
+        )
+
     def provide(self, *texts: str, now: datetime = NOW, **kw: Any) -> pb.ProvideRequest:
         return pb.ProvideRequest(
             agent_id=self.agent_id,

@@ -1,8 +1,16 @@
 """The scripted OpenAI-compatible LLM (factmemory_tools.scripted_llm), re-exported for tests."""
 
-from factmemory_tools.scripted_llm import Fault, Reply, ScriptedLLM, current_message, main
+from factmemory_tools.scripted_llm import (
+    Fault,
+    Reply,
+    ScriptedLLM,
+    batch_messages,
+    current_message,
+    main,
+    per_message,
+)
 
-__all__ = ["Fault", "Reply", "ScriptedLLM", "current_message"]
+__all__ = ["Fault", "Reply", "ScriptedLLM", "batch_messages", "current_message", "per_message"]
 
 if __name__ == "__main__":
     main()

@@ -20,6 +20,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 _CURRENT = re.compile(r"<current_message>(.*?)</current_message>", re.S)
+_BATCH = re.compile(r"<current_messages>(.*?)</current_messages>", re.S)
+_BATCH_LINE = re.compile(r"^\[M(\d+)\] \d\d:\d\d (.*)$", re.M)
 
 
 @dataclass
@@ -46,15 +48,43 @@ class Reply:
 Rule = Reply | Fault | Callable[[dict[str, Any]], "Reply | Fault"]
 
 
+def _user_text(body: dict[str, Any]) -> str:
+    return "\n".join(m["content"] for m in body.get("messages", []) if isinstance(m.get("content"), str))
+
+
 def current_message(body: dict[str, Any]) -> str:
-    """The text inside the <current_message> block of a chat request ("" if none)."""
-    for message in body.get("messages", []):
-        content = message.get("content")
-        if isinstance(content, str):
-            found = _CURRENT.search(content)
-            if found:
-                return found.group(1).strip()
-    return ""
+    """The text inside the <current_message> block of a chat request; for a batch the <current_messages> block
+    (every message, so a rule matches a batch holding its text); "" if none."""
+    text = _user_text(body)
+    found = _CURRENT.search(text) or _BATCH.search(text)
+    return found.group(1).strip() if found else ""
+
+
+def batch_messages(body: dict[str, Any]) -> list[str]:
+    """The texts of the messages of a request, M1 first: a batch's, or the one current message."""
+    text = _user_text(body)
+    block = _BATCH.search(text)
+    if block is None:
+        single = _CURRENT.search(text)
+        return [single.group(1).strip()] if single else []
+    return [line.group(2) for line in _BATCH_LINE.finditer(block.group(1))]
+
+
+def per_message(ops_for: Callable[[int, str], list[dict[str, Any]]], **rest: Any) -> Callable[[dict[str, Any]], Reply]:
+    """A rule answering every message of a request (one, or a batch) with ops_for(index, text); in a batch each op
+    names its message (M1, ...), as the prompt asks. `rest`: the reply's other items (relationships, ...)."""
+
+    def answer(body: dict[str, Any]) -> Reply:
+        texts = batch_messages(body)
+        batched = "<current_messages>" in _user_text(body)
+        ops = [
+            op | ({"message": f"M{i + 1}"} if batched else {})
+            for i, text in enumerate(texts)
+            for op in ops_for(i, text)
+        ]
+        return Reply({"facts": {"ops": ops}} | rest)
+
+    return answer
 
 
 class ScriptedLLM:

@@ -106,8 +106,17 @@ class OpSchema(Lenient):
     reason: str | None
 
 
+class BatchOpSchema(OpSchema):
+    # Only in a call over several messages (EvaluateBatch): the message the op comes from.
+    message: str | None = Field(description="M1, M2, ...: the message it comes from")
+
+
 class FactsSchema(Lenient):
     ops: list[OpSchema]
+
+
+class BatchFactsSchema(Lenient):
+    ops: list[BatchOpSchema]
 
 
 class RelationshipReply(Lenient):
@@ -160,20 +169,23 @@ def validate_reply(data: dict[str, Any], items: frozenset[Item]) -> ExtractionRe
 
 
 @functools.cache
-def _schema_model(items: frozenset[Item]) -> type[BaseModel]:
+def _schema_model(items: frozenset[Item], batched: bool) -> type[BaseModel]:
     fields: dict[str, Any] = {i.value: (_ITEM_FIELDS[i][1], ...) for i in ITEM_ORDER if i in items}
+    if Item.FACTS in items and batched:
+        fields[Item.FACTS.value] = (BatchFactsSchema, ...)
     return create_model("Extraction", __base__=Lenient, **fields)
 
 
-def strict_schema(items: frozenset[Item]) -> dict[str, Any]:
-    """A JSON schema in the strict subset OpenAI accepts: every property required, no extras, no oneOf."""
-    return copy.deepcopy(_strict_schema(items))
+def strict_schema(items: frozenset[Item], batched: bool = False) -> dict[str, Any]:
+    """A JSON schema in the strict subset OpenAI accepts: every property required, no extras, no oneOf.
+    `batched`: the call covers several messages and each fact op names its message."""
+    return copy.deepcopy(_strict_schema(items, batched))
 
 
 @functools.cache
-def _strict_schema(items: frozenset[Item]) -> dict[str, Any]:
+def _strict_schema(items: frozenset[Item], batched: bool) -> dict[str, Any]:
     # Built once per item set: generating it takes milliseconds of CPU on the event loop, on every turn.
-    raw = _schema_model(items).model_json_schema()
+    raw = _schema_model(items, batched).model_json_schema()
     schema: dict[str, Any] = _strictify(_inline(raw, raw.get("$defs", {})))
     return schema
 

@@ -5,7 +5,7 @@ them and passes it down to the edges and the pure modules."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -15,6 +15,7 @@ class Limits:
     max_name_chars: int
     max_text_chars: int
     max_recent_messages: int
+    max_batch_messages: int
     max_room_entities: int
     max_names_per_entity: int
     max_provide_limit: int
@@ -39,3 +40,12 @@ class Limits:
     prompt_current_message_max_tokens: int
     # Times after the server's clock by more than this are taken as the server's clock.
     clock_skew_s: float
+
+    def for_messages(self, count: int) -> Limits:
+        """The caps of one model reply covering `count` messages (a batch): the per-message caps times count."""
+        return replace(
+            self,
+            max_ops=self.max_ops * count,
+            max_relationships=self.max_relationships * count,
+            max_identities=self.max_identities * count,
+        )

@@ -210,16 +210,34 @@ class EvaluateResult(Frozen):
     dropped: Dropped = Dropped()
 
 
+class EvaluateBatchResult(Frozen):
+    """One result per message of the batch (results[i] is message_ids[i]'s, oldest first), and what it cost."""
+
+    message_ids: tuple[str, ...]
+    results: tuple[EvaluateResult, ...]
+    usage: Usage = Usage()
+
+    def result_of(self, message_id: str) -> EvaluateResult:
+        return self.results[self.message_ids.index(message_id)]
+
+
 class EvaluateInput(Frozen):
     agent_id: UUID
     entity_id: UUID
     room_id: UUID | None
     message: ChatMessage
+    # A batch (EvaluateBatch): the person's messages before `message`, oldest first, evaluated in the same call.
+    earlier: tuple[ChatMessage, ...] = ()
     recent_messages: tuple[ChatMessage, ...] = ()
     items: frozenset[Item] = ALL_ITEMS
     room_entities: tuple[RoomEntity, ...] = ()
     agent_responses: tuple[ChatMessage, ...] = ()
     did_respond: bool = False
+
+    @property
+    def messages(self) -> tuple[ChatMessage, ...]:
+        """The messages this call evaluates, oldest first (one for Evaluate)."""
+        return (*self.earlier, self.message)
 
 
 class ProvideInput(Frozen):

@@ -213,14 +213,29 @@ def _plan_change(op: Strengthen | Decay | Contradict | Merge, handles: Mapping[s
     return PlannedChange(op_type, handle, fact, reason, reclassify_to=reclassify_to)
 
 
+def message_index(raw: Any, count: int) -> int:
+    """The message of a batch an op names ('M2' -> 1); the last one when it names none of M1..M<count>."""
+    named = raw.get("message") if isinstance(raw, dict) else None
+    if isinstance(named, str):
+        digits = named.strip().upper().removeprefix("M")
+        if digits.isdigit() and 1 <= int(digits) <= count:
+            return int(digits) - 1
+    return count - 1
+
+
 def plan_ops(
-    raw_ops: Sequence[Any], handles: Mapping[str, Fact], message_time: datetime, limits: Limits
+    raw_ops: Sequence[Any],
+    handles: Mapping[str, Fact],
+    message_time: datetime,
+    limits: Limits,
+    op_times: Sequence[datetime] = (),
 ) -> list[Planned]:
-    """The first limits.max_ops ops validated (the rest are dropped: see dropped()); one change per fact."""
+    """The first limits.max_ops ops validated (the rest are dropped: see dropped()); one change per fact.
+    `op_times[i]`, when given, is the time of the message raw_ops[i] comes from (a batch); else message_time."""
     planned: list[Planned] = []
     touched: set[str] = set()
-    for raw in raw_ops[: limits.max_ops]:
-        item = plan_op(raw, handles, message_time, limits)
+    for i, raw in enumerate(raw_ops[: limits.max_ops]):
+        item = plan_op(raw, handles, op_times[i] if i < len(op_times) else message_time, limits)
         if isinstance(item, PlannedChange | PlannedMerge):
             names = {item.handle, item.duplicate_handle} if isinstance(item, PlannedMerge) else {item.handle}
             again = sorted(names & touched)

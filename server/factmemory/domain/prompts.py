@@ -35,6 +35,11 @@ ITEM_INSTRUCTIONS = {
     Item.IDENTITIES: "identities: accounts an entity revealed.",
     Item.SUCCESS: "success: did the agent complete the user's request?",
 }
+# Said once when a call covers several messages (EvaluateBatch); each op names the message it comes from.
+BATCH_INSTRUCTION = (
+    "Several messages, M1 oldest: learn from each; every fact op names its message (message: M2); "
+    "success is about the last."
+)
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,8 @@ class Prompt:
     system: str
     user: str
     handles: dict[str, Fact]
+    # Messages of a batch (M1..Mn), 1 for a single message: the model's ops then name their message.
+    messages: int = 1
 
 
 def assign_handles(durable: Sequence[Fact], current: Sequence[Fact]) -> dict[str, Fact]:
@@ -131,12 +138,15 @@ def build_prompt(
     pairs: Sequence[OpenPair] = (),
     *,
     limits: Limits,
+    earlier: Sequence[ChatMessage] = (),
 ) -> Prompt:
     """The system and user messages of the extraction call, within limits.prompt_max_tokens (estimated); `pairs`
     are shown facts marked as possible duplicates.
 
     The instructions, the known facts and the current message (bounded) always go in; then room entities, the
-    agent's responses and the recent messages, newest first, each bounded, while the budget lasts."""
+    agent's responses and the recent messages, newest first, each bounded, while the budget lasts.
+    `earlier`: the person's messages before `message` evaluated in the same call (a batch): they go in like the
+    current message, as M1..Mn with `message` last."""
     handles = assign_handles(durable, current)
     head = [
         "Return: "
@@ -144,6 +154,8 @@ def build_prompt(
             ITEM_INSTRUCTIONS[i] for i in (Item.FACTS, Item.RELATIONSHIPS, Item.IDENTITIES, Item.SUCCESS) if i in items
         )
     ]
+    if earlier:
+        head.append(BATCH_INSTRUCTION)
     if Item.FACTS in items:
         head.append(_block("taxonomy", TAXONOMY))
         known = "\n".join(fact_line(h, f) for h, f in handles.items()) or "(none)"
@@ -154,10 +166,14 @@ def build_prompt(
     listed = any(e.id == message.entity_id for e in room_entities)
     needs_id = not listed and bool({Item.RELATIONSHIPS, Item.IDENTITIES} & items)
     who = f"{speaker} ({inert(message.entity_id)})" if needs_id else speaker
-    tail = [
-        f"Speaker: {who}, {message.created_at:%Y-%m-%d %H:%M}",
-        _block("current_message", bound_tokens(inert(message.text), limits.prompt_current_message_max_tokens)),
-    ]
+    tail = (
+        [f"Speaker: {who}", _block("current_messages", batch_lines([*earlier, message], limits))]
+        if earlier
+        else [
+            f"Speaker: {who}, {message.created_at:%Y-%m-%d %H:%M}",
+            _block("current_message", bound_tokens(inert(message.text), limits.prompt_current_message_max_tokens)),
+        ]
+    )
     budget = limits.prompt_max_tokens - estimate_tokens(SYSTEM) - sum(estimate_tokens(p) + 1 for p in head + tail)
     middle: list[str] = []
     if room_entities and (Item.RELATIONSHIPS in items or Item.IDENTITIES in items):
@@ -167,17 +183,39 @@ def build_prompt(
     responses: list[ChatMessage] = []
     if agent_responses and Item.SUCCESS in items:
         responses, budget = newest_within(agent_responses, budget - 8, limits.prompt_message_max_tokens)
+    evaluated = {m.id for m in (*earlier, message)}
     history, budget = newest_within(
-        [m for m in recent if m.id != message.id], budget - 8, limits.prompt_message_max_tokens
+        [m for m in recent if m.id not in evaluated], budget - 8, limits.prompt_message_max_tokens
     )
     if history:
         middle.append(_block("recent_messages", message_lines(history, limits.prompt_message_max_tokens)))
     if responses:
         middle.append(_block("agent_responses", message_lines(responses, limits.prompt_message_max_tokens)))
-    return Prompt(system=SYSTEM, user="\n".join(head + middle + tail), handles=handles)
+    return Prompt(system=SYSTEM, user="\n".join(head + middle + tail), handles=handles, messages=len(earlier) + 1)
 
 
-BLOCK_TAGS = ("taxonomy", "known_facts", "room_entities", "recent_messages", "agent_responses", "current_message")
+def batch_lines(messages: Sequence[ChatMessage], limits: Limits) -> str:
+    """'[M1] 09:12 text', oldest first, each bounded like a current message; a date line where the day changes."""
+    lines: list[str] = []
+    day = None
+    for number, message in enumerate(messages, start=1):
+        if message.created_at.date() != day:
+            day = message.created_at.date()
+            lines.append(f"[{day:%Y-%m-%d}]")
+        text = bound_tokens(inert(message.text), limits.prompt_current_message_max_tokens)
+        lines.append(f"[M{number}] {message.created_at:%H:%M} {text}")
+    return "\n".join(lines)
+
+
+BLOCK_TAGS = (
+    "taxonomy",
+    "known_facts",
+    "room_entities",
+    "recent_messages",
+    "agent_responses",
+    "current_message",
+    "current_messages",
+)
 
 
 def _block(tag: str, body: str) -> str:

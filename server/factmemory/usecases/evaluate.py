@@ -20,12 +20,14 @@ from factmemory.domain.duplicates import (
     merged_values,
     plan_adds,
 )
-from factmemory.domain.errors import InvalidInput, NotConfigured
+from factmemory.domain.errors import InvalidInput, NotConfigured, Unavailable
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import (
     AppliedOp,
     CandidateSource,
+    ChatMessage,
     Dropped,
+    EvaluateBatchResult,
     EvaluateInput,
     EvaluateResult,
     Fact,
@@ -47,14 +49,16 @@ from factmemory.domain.ops import (
     PlannedMerge,
     clean_text,
     dropped,
+    message_index,
     plan_identities,
     plan_ops,
     plan_relationships,
 )
 from factmemory.domain.prompts import build_prompt
 from factmemory.domain.review import kind_of
-from factmemory.ports import Matrix, NewFact, Vector, WriteContext, WriteTransaction
+from factmemory.ports import Extractor, Matrix, NewFact, Vector, WriteContext, WriteTransaction
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
+from factmemory.usecases.provide import centroid
 from factmemory.usecases.stages import Stopwatch
 
 log = logging.getLogger(__name__)
@@ -64,20 +68,81 @@ DEDUP_NEIGHBOURS = 8
 
 
 class _AlreadyEvaluated(Exception):
-    """Raised inside the turn to roll it back when another call evaluated the message first."""
+    """Raised inside the turn to roll it back when another call evaluated one of its messages first."""
+
+    def __init__(self, usage: Usage) -> None:
+        super().__init__("a message of this call was evaluated by another call first")
+        self.usage = usage
+
+
+# A batch whose messages other calls keep evaluating first is re-planned with what is left, at most this often.
+RETRIES_AFTER_A_LOST_RACE = 2
 
 
 async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
     """Evaluates one message once; a repeat of the same (agent, message id) returns the stored result."""
+    return (await evaluate_batch(deps, request)).results[-1]
+
+
+async def evaluate_batch(deps: Deps, request: EvaluateInput) -> EvaluateBatchResult:
+    """Evaluates `request.messages` (a batch, or one message) with one LLM call, each message exactly once.
+
+    Messages evaluated before (by any call) are not sent to the model: their stored results are returned, and
+    they join the context of the others. The ops of the reply are applied in one transaction under the
+    per-entity lock; each message's result holds the ops whose evidence it is, the last one also the
+    relationships, identities, verdict and usage of the call."""
     if deps.extractor is None:
         raise NotConfigured("no LLM is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for other endpoints)")
-    watch = Stopwatch()
-    with watch.stage("retrieve"):
-        # Read before anything is learned: a ForgetEntity that completes meanwhile makes the turn write nothing.
-        forget_epoch = await deps.store.forget_epoch(request.agent_id, request.entity_id)
-        replay = await _stored(deps, request)
-    if replay is not None:
-        return replay
+    usage = Usage()
+    for _ in range(1 + RETRIES_AFTER_A_LOST_RACE):
+        watch = Stopwatch()
+        with watch.stage("retrieve"):
+            # Read before anything is learned: a ForgetEntity that completes meanwhile makes the turn write nothing.
+            forget_epoch = await deps.store.forget_epoch(request.agent_id, request.entity_id)
+            stored = await _stored(deps, request)
+        pending = [m for m in request.messages if m.id not in stored]
+        if not pending:
+            return _batch(request, stored, usage)
+        try:
+            turn = _pending(request, pending, stored)
+            new, spent = await _evaluate_new(deps, deps.extractor, turn, forget_epoch, watch)
+        except _AlreadyEvaluated as lost:
+            usage = _plus(usage, lost.usage)
+            continue
+        deps.stages.record("evaluate", watch)
+        return _batch(request, stored | new, _plus(usage, spent))
+    raise Unavailable("the messages of this call kept being evaluated by concurrent calls; retry it")
+
+
+def _batch(request: EvaluateInput, results: dict[str, EvaluateResult], usage: Usage) -> EvaluateBatchResult:
+    ids = tuple(m.id for m in request.messages)
+    return EvaluateBatchResult(message_ids=ids, results=tuple(results[i] for i in ids), usage=usage)
+
+
+def _pending(
+    request: EvaluateInput, pending: Sequence[ChatMessage], stored: dict[str, EvaluateResult]
+) -> EvaluateInput:
+    """The request for the messages not evaluated yet; those that were become context."""
+    done = [m for m in request.messages if m.id in stored]
+    recent = sorted([*request.recent_messages, *done], key=lambda m: m.created_at)
+    return request.model_copy(
+        update={"earlier": tuple(pending[:-1]), "message": pending[-1], "recent_messages": tuple(recent)}
+    )
+
+
+def _plus(a: Usage, b: Usage) -> Usage:
+    return Usage(
+        llm_calls=a.llm_calls + b.llm_calls,
+        prompt_tokens=a.prompt_tokens + b.prompt_tokens,
+        completion_tokens=a.completion_tokens + b.completion_tokens,
+    )
+
+
+async def _evaluate_new(
+    deps: Deps, extractor: Extractor, request: EvaluateInput, forget_epoch: int, watch: Stopwatch
+) -> tuple[dict[str, EvaluateResult], Usage]:
+    """One LLM call for the request's messages (none evaluated yet), its ops applied in one transaction."""
+    limits = deps.tuning.limits.for_messages(len(request.messages))
     known = await _known(deps, request, watch)
     prompt = build_prompt(
         request.message,
@@ -88,21 +153,15 @@ async def evaluate(deps: Deps, request: EvaluateInput) -> EvaluateResult:
         request.room_entities,
         request.agent_responses,
         known.pairs,
-        limits=deps.tuning.limits,
+        limits=limits,
+        earlier=request.earlier,
     )
     with watch.stage("llm"):
-        reply, usage = await deps.extractor.extract(prompt, request.items)
-    plan = await _plan_turn(deps, request, reply, prompt.handles, watch)
-    try:
-        with watch.stage("apply"):
-            result = await _write(deps, request, plan, known.pairs, forget_epoch, reply, usage)
-    except _AlreadyEvaluated:
-        replay = await _stored(deps, request)
-        if replay is None:  # pragma: no cover - the row was committed by the call that won
-            raise
-        return replay
-    deps.stages.record("evaluate", watch)
-    return result
+        reply, usage = await extractor.extract(prompt, request.items)
+    plan = await _plan_turn(deps, request, reply, prompt.handles, watch, limits)
+    with watch.stage("apply"):
+        results = await _write(deps, request, plan, known.pairs, forget_epoch, reply, usage, limits)
+    return results, usage
 
 
 @dataclass(frozen=True)
@@ -118,10 +177,12 @@ async def _known(deps: Deps, request: EvaluateInput, watch: Stopwatch) -> _Known
     if Item.FACTS not in request.items:
         return _Known([], [], [])
     with watch.stage("embed"):
-        query = await deps.embedder.queries([request.message.text.strip()])  # as the provider embeds it
+        # As the provider embeds a message (each on its own, so its cache serves both); a batch by their centroid.
+        vectors = await deps.embedder.queries([m.text.strip() for m in request.messages])
+        query = vectors[0] if len(vectors) == 1 else centroid(vectors)
     with watch.stage("retrieve"):
         similar = await deps.store.nearest(
-            request.agent_id, request.entity_id, query[0], RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
+            request.agent_id, request.entity_id, query, RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
         )
         open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN)
     durable, current, pairs = known_facts(
@@ -135,9 +196,10 @@ async def _known(deps: Deps, request: EvaluateInput, watch: Stopwatch) -> _Known
 
 @dataclass
 class _TurnPlan:
-    """Everything decided before the per-entity lock is taken."""
+    """Everything decided before the per-entity lock is taken; sources[i] is the message of planned[i]."""
 
     planned: list[Planned]
+    sources: list[ChatMessage]
     probe: _Probe
     context: WriteContext | None
     add_plans: list[AddPlan]
@@ -146,11 +208,15 @@ class _TurnPlan:
 
 
 async def _plan_turn(
-    deps: Deps, request: EvaluateInput, reply: ExtractionReply, handles: dict[str, Fact], watch: Stopwatch
+    deps: Deps,
+    request: EvaluateInput,
+    reply: ExtractionReply,
+    handles: dict[str, Fact],
+    watch: Stopwatch,
+    limits: Limits,
 ) -> _TurnPlan:
     """The ops validated, the adds embedded and planned against their neighbours, the edges planned: no lock held."""
-    limits = deps.tuning.limits
-    planned = _plan(deps, request, reply, handles)
+    planned, sources = _plan(request, reply, handles, limits)
     adds = [p for p in planned if isinstance(p, PlannedAdd)]
     with watch.stage("embed"):
         vectors = await deps.embedder.passages([a.claim for a in adds])
@@ -166,7 +232,7 @@ async def _plan_turn(
     identities = plan_identities(
         (reply.identities or [])[: limits.max_identities], request.room_entities, request.entity_id, limits
     )
-    return _TurnPlan(planned, probe, context, add_plans, relationships, identities)
+    return _TurnPlan(planned, sources, probe, context, add_plans, relationships, identities)
 
 
 async def _write(
@@ -177,35 +243,45 @@ async def _write(
     forget_epoch: int,
     reply: ExtractionReply,
     usage: Usage,
-) -> EvaluateResult:
+    limits: Limits,
+) -> dict[str, EvaluateResult]:
     """One transaction under the per-entity lock: re-plan the adds only if another write landed, then write."""
-    limits = deps.tuning.limits
-    at = request.message.created_at
+    last = request.message
     async with deps.store.turn(request.agent_id, request.entity_id, forget_epoch) as turn:
-        if not await turn.claim_evaluation(request.message.id, request.room_id):
-            raise _AlreadyEvaluated
-        if request.message.name.strip():
-            await turn.record_name(clean_text(request.message.name)[: limits.max_name_chars], at)
+        for message in request.messages:
+            if not await turn.claim_evaluation(message.id, request.room_id):
+                raise _AlreadyEvaluated(usage)
+        names = [m.name.strip() for m in request.messages if m.name.strip()]
+        if names:
+            await turn.record_name(clean_text(names[-1])[: limits.max_name_chars], last.created_at)
         add_plans = plan.add_plans
         if plan.context is not None and turn.revision != plan.context.revision + 1:  # a write landed since
             add_plans = plan.probe.plan(await plan.probe.read(turn.write_context), deps.tuning.dedup_threshold)
-        applied = await _apply_all(deps, turn, request, plan.planned, zip(add_plans, plan.probe.vectors, strict=True))
+        applied = await _apply_all(
+            deps, turn, plan.planned, plan.sources, zip(add_plans, plan.probe.vectors, strict=True)
+        )
         for pair in pairs:  # shown once: merged (and gone) or left alone by the model
-            await turn.close_pair(pair.first.id, pair.second.id, at)
+            await turn.close_pair(pair.first.id, pair.second.id, last.created_at)
         relationships = [
-            await turn.upsert_relationship(s, t, tags, at, limits.max_tags) for s, t, tags in plan.relationships
+            await turn.upsert_relationship(s, t, tags, last.created_at, limits.max_tags)
+            for s, t, tags in plan.relationships
         ]
-        identities = [await turn.upsert_identity(e, p, h, c, at) for e, p, h, c in plan.identities]
-        result = EvaluateResult(
-            ops=tuple(applied),
+        identities = [await turn.upsert_identity(e, p, h, c, last.created_at) for e, p, h, c in plan.identities]
+        by_message: dict[str, list[AppliedOp]] = {m.id: [] for m in request.messages}
+        for source, op in zip(plan.sources, applied, strict=True):
+            by_message[source.id].append(op)
+        results = {m.id: EvaluateResult(ops=tuple(by_message[m.id])) for m in request.earlier}
+        results[last.id] = EvaluateResult(
+            ops=tuple(by_message[last.id]),
             relationships=tuple(relationships),
             identities=tuple(identities),
             success=_success(reply),
             usage=usage,
             dropped=_dropped(reply, limits),
         )
-        await turn.finish_evaluation(request.message.id, stored_form(result, limits))
-    return result
+        for message_id, result in results.items():
+            await turn.finish_evaluation(message_id, stored_form(result, limits))
+    return results
 
 
 ReadContext = Callable[[Sequence[Kind], Sequence[Vector], Sequence[str], int], Awaitable[WriteContext]]
@@ -229,20 +305,31 @@ class _Probe:
         return plan_adds(self.adds, self.vectors, context.keys, neighbours, context.by_key, threshold)
 
 
-async def _stored(deps: Deps, request: EvaluateInput) -> EvaluateResult | None:
-    stored = await deps.store.get_evaluation(request.agent_id, request.message.id)
-    if stored is None:
-        return None
-    entity_id, result = stored
-    if entity_id != request.entity_id:
-        raise InvalidInput("message.id was already evaluated for another entity; message ids must be unique")
-    return result.model_copy(update={"replayed": True})
+async def _stored(deps: Deps, request: EvaluateInput) -> dict[str, EvaluateResult]:
+    """The stored results of the request's messages evaluated before, as replays."""
+    out: dict[str, EvaluateResult] = {}
+    for message in request.messages:
+        stored = await deps.store.get_evaluation(request.agent_id, message.id)
+        if stored is None:
+            continue
+        entity_id, result = stored
+        if entity_id != request.entity_id:
+            raise InvalidInput(f"message {message.id!r} was already evaluated for another entity; ids must be unique")
+        out[message.id] = result.model_copy(update={"replayed": True})
+    return out
 
 
-def _plan(deps: Deps, request: EvaluateInput, reply: ExtractionReply, handles: dict[str, Fact]) -> list[Planned]:
+def _plan(
+    request: EvaluateInput, reply: ExtractionReply, handles: dict[str, Fact], limits: Limits
+) -> tuple[list[Planned], list[ChatMessage]]:
+    """The ops planned, each with the message it comes from (in a batch, the one the model named; else the last)."""
     if reply.facts is None:
-        return []
-    return plan_ops(reply.facts.ops, handles, request.message.created_at, deps.tuning.limits)
+        return [], []
+    messages = request.messages
+    ops = reply.facts.ops[: limits.max_ops]
+    sources = [messages[message_index(raw, len(messages))] for raw in ops]
+    planned = plan_ops(ops, handles, request.message.created_at, limits, [m.created_at for m in sources])
+    return planned, sources
 
 
 def _dropped(reply: ExtractionReply, limits: Limits) -> Dropped:
@@ -286,22 +373,23 @@ def _success(reply: ExtractionReply) -> Success | None:
 async def _apply_all(
     deps: Deps,
     turn: WriteTransaction,
-    request: EvaluateInput,
     planned: Sequence[Planned],
+    sources: Sequence[ChatMessage],
     add_plans: Iterable[tuple[AddPlan, Vector]],
 ) -> list[AppliedOp]:
-    """Every op in the model's order; the adds take their plans and vectors by position, earlier adds by index."""
+    """Every op in the model's order, with its message as evidence; the adds take their plans and vectors by
+    position, earlier adds by index."""
     applied: list[AppliedOp] = []
     added: list[Fact | None] = []
     plans = iter(add_plans)
-    for item in planned:
+    for item, message in zip(planned, sources, strict=True):
         if isinstance(item, PlannedAdd):
-            op = await _apply_add(deps, turn, request, *next(plans), added)
+            op = await _apply_add(deps, turn, message, *next(plans), added)
             added.append(op.fact)
         elif isinstance(item, PlannedMerge):
-            op = await _apply_merge(turn, request, item)
+            op = await _apply_merge(turn, message, item)
         elif isinstance(item, PlannedChange):
-            op = await _apply_change(turn, request, item)
+            op = await _apply_change(turn, message, item)
         else:
             op = AppliedOp(op=item.op, rejected=True, reason=item.reason, handle=item.handle)
         applied.append(op)
@@ -319,13 +407,13 @@ def _target_id(target: Target, added: Sequence[Fact | None]) -> UUID | None:
 async def _apply_add(
     deps: Deps,
     turn: WriteTransaction,
-    request: EvaluateInput,
+    message: ChatMessage,
     plan: AddPlan,
     vector: Vector,
     added: Sequence[Fact | None],
 ) -> AppliedOp:
     """Strengthen the same claim, or insert (with a review candidate for a conflict and the possible duplicates)."""
-    message, add = request.message, plan.add
+    add = plan.add
     if plan.same_as is not None:
         target = _target_id(plan.same_as, added)
         fact = (
@@ -378,7 +466,7 @@ async def _apply_add(
     )
 
 
-async def _apply_merge(turn: WriteTransaction, request: EvaluateInput, merge: PlannedMerge) -> AppliedOp:
+async def _apply_merge(turn: WriteTransaction, message: ChatMessage, merge: PlannedMerge) -> AppliedOp:
     keep, duplicate = await turn.get_fact(merge.fact.id), await turn.get_fact(merge.duplicate.id)
     fact = None
     if keep is not None and duplicate is not None:
@@ -386,7 +474,7 @@ async def _apply_merge(turn: WriteTransaction, request: EvaluateInput, merge: Pl
             keep.id,
             duplicate.id,
             merged_values(keep, duplicate, STRENGTHEN_STEP),
-            request.message.created_at,
+            message.created_at,
             merge.reason,
         )
     if fact is None:
@@ -408,8 +496,7 @@ async def _apply_merge(turn: WriteTransaction, request: EvaluateInput, merge: Pl
     )
 
 
-async def _apply_change(turn: WriteTransaction, request: EvaluateInput, change: PlannedChange) -> AppliedOp:
-    message = request.message
+async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp:
     gone = AppliedOp(op=change.op, rejected=True, handle=change.handle, reason=f"{change.handle} no longer exists")
     if change.reclassify_to is not None:
         kind = kind_of(change.reclassify_to)

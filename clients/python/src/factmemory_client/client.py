@@ -126,6 +126,12 @@ class FactMemoryClient:
         """Learns from one message; the same message again returns the stored result (`replayed`)."""
         return await self._call(self._stub.Evaluate, request, timeout_s)
 
+    async def evaluate_batch(
+        self, request: pb.EvaluateBatchRequest, *, timeout_s: float | None = None
+    ) -> pb.EvaluateBatchResponse:
+        """Learns from several messages of one person with one LLM call; each message is applied exactly once."""
+        return await self._call(self._stub.EvaluateBatch, request, timeout_s)
+
     async def provide(self, request: pb.ProvideRequest, *, timeout_s: float | None = None) -> pb.ProvideResponse:
         """What to put in the next prompt about one person."""
         return await self._call(self._stub.Provide, request, timeout_s)

@@ -22,6 +22,7 @@ from factmemory.domain.models import (
     CandidateStatus,
     ChatMessage,
     EntitySummary,
+    EvaluateBatchResult,
     EvaluateInput,
     EvaluateResult,
     Fact,
@@ -36,6 +37,7 @@ from factmemory.domain.models import (
     Resolution,
     RoomEntity,
     ScoredFact,
+    Usage,
     Verification,
 )
 from factmemory.domain.paging import ExportPosition, check_position, fitting
@@ -170,17 +172,54 @@ def _items(values: Sequence[int]) -> frozenset[Item]:
 
 def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: Limits) -> EvaluateInput:
     """A validated EvaluateRequest."""
-    agent_id = parse_uuid(req.agent_id, "agent_id")
     entity_id = parse_uuid(req.entity_id, "entity_id")
     if not req.HasField("message"):
         raise InvalidInput("message is required")
-    message = to_message(req.message, "message", now, limits, require_id=True)
-    # Facts take their times from the message: one dated in the future would stay new for ever.
-    message = message.model_copy(update={"created_at": times.not_after(message.created_at, now, limits.clock_skew_s)})
+    message = _evaluated(req.message, "message", entity_id, now, limits)
+    return _evaluation(req, entity_id, (message,), now, limits)
+
+
+def evaluate_batch_input(req: pb.EvaluateBatchRequest, now: datetime, limits: Limits) -> EvaluateInput:
+    """A validated EvaluateBatchRequest: its messages oldest first (a stable sort by created_at)."""
+    entity_id = parse_uuid(req.entity_id, "entity_id")
+    if not req.messages:
+        raise InvalidInput("messages is empty: a batch needs at least one message")
+    if len(req.messages) > limits.max_batch_messages:
+        raise InvalidInput(f"messages has {len(req.messages)} messages; at most {limits.max_batch_messages} allowed")
+    messages = [_evaluated(m, f"messages[{i}]", entity_id, now, limits) for i, m in enumerate(req.messages)]
+    seen: set[str] = set()
+    for i, message in enumerate(messages):
+        if message.id in seen:
+            raise InvalidInput(f"messages[{i}].id repeats an earlier message's id; ids must be unique")
+        seen.add(message.id)
+    return _evaluation(req, entity_id, sorted(messages, key=lambda m: m.created_at), now, limits)
+
+
+def _evaluated(msg: pb.ChatMessage, field: str, entity_id: UUID, now: datetime, limits: Limits) -> ChatMessage:
+    """A message to learn from: keyed, not empty, from the entity, and not dated after the server's clock."""
+    message = to_message(msg, field, now, limits, require_id=True)
     if not message.text.strip():
-        raise InvalidInput("message.text is empty")
+        raise InvalidInput(f"{field}.text is empty")
     if message.entity_id and message.entity_id != str(entity_id):
-        raise InvalidInput("message.entity_id differs from entity_id: facts are extracted about the sender")
+        raise InvalidInput(f"{field}.entity_id differs from entity_id: facts are extracted about the sender")
+    # Facts take their times from the message: one dated in the future would stay new for ever.
+    return message.model_copy(
+        update={
+            "created_at": times.not_after(message.created_at, now, limits.clock_skew_s),
+            "entity_id": str(entity_id),
+        }
+    )
+
+
+def _evaluation(
+    req: pb.EvaluateRequest | pb.EvaluateBatchRequest,
+    entity_id: UUID,
+    messages: Sequence[ChatMessage],
+    now: datetime,
+    limits: Limits,
+) -> EvaluateInput:
+    """The parts an Evaluate and an EvaluateBatch share, validated; `messages` oldest first."""
+    agent_id = parse_uuid(req.agent_id, "agent_id")
     if len(req.room_entities) > limits.max_room_entities:
         raise InvalidInput(f"room_entities has more than {limits.max_room_entities} entries")
     entities = tuple(
@@ -197,7 +236,8 @@ def evaluate_input(req: pb.EvaluateRequest, now: datetime, limits: Limits) -> Ev
         agent_id=agent_id,
         entity_id=entity_id,
         room_id=optional_uuid(req.room_id, "room_id"),
-        message=message.model_copy(update={"entity_id": str(entity_id)}),
+        message=messages[-1],
+        earlier=tuple(messages[:-1]),
         recent_messages=_messages(req.recent_messages, "recent_messages", now, limits),
         items=_items(req.items),
         room_entities=entities,
@@ -377,6 +417,22 @@ def applied_op_pb(op: AppliedOp, limits: Limits) -> pb.AppliedOp:
     )
 
 
+def evaluate_batch_response(
+    req: pb.EvaluateBatchRequest, batch: EvaluateBatchResult, limits: Limits
+) -> pb.EvaluateBatchResponse:
+    """The results in the request's order (the use-case takes the messages oldest first)."""
+    return pb.EvaluateBatchResponse(
+        results=[evaluate_response(batch.result_of(canonical_id(m.id)), limits) for m in req.messages],
+        usage=usage_pb(batch.usage),
+    )
+
+
+def usage_pb(usage: Usage) -> pb.Usage:
+    return pb.Usage(
+        llm_calls=usage.llm_calls, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens
+    )
+
+
 def evaluate_response(result: EvaluateResult, limits: Limits) -> pb.EvaluateResponse:
     return pb.EvaluateResponse(
         ops=[applied_op_pb(o, limits) for o in result.ops],
@@ -396,11 +452,7 @@ def evaluate_response(result: EvaluateResult, limits: Limits) -> pb.EvaluateResp
         success=None
         if result.success is None
         else pb.SuccessVerdict(completed=result.success.completed, reason=result.success.reason),
-        usage=pb.Usage(
-            llm_calls=result.usage.llm_calls,
-            prompt_tokens=result.usage.prompt_tokens,
-            completion_tokens=result.usage.completion_tokens,
-        ),
+        usage=usage_pb(result.usage),
         replayed=result.replayed,
         dropped=pb.DroppedCounts(
             ops=result.dropped.ops, relationships=result.dropped.relationships, identities=result.dropped.identities

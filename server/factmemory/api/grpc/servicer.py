@@ -116,6 +116,15 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return convert.evaluate_response(result, self._limits)
 
     @mapped
+    async def EvaluateBatch(
+        self, request: pb.EvaluateBatchRequest, context: grpc.aio.ServicerContext
+    ) -> pb.EvaluateBatchResponse:
+        batch = await evaluate.evaluate_batch(self._deps, convert.evaluate_batch_input(request, _now(), self._limits))
+        for result in batch.results:
+            record_evaluation(self._deps.telemetry, result)
+        return convert.evaluate_batch_response(request, batch, self._limits)
+
+    @mapped
     async def Provide(self, request: pb.ProvideRequest, context: grpc.aio.ServicerContext) -> pb.ProvideResponse:
         result = await provide.provide(self._deps, convert.provide_input(request, _now(), self._limits))
         return convert.provide_response(result, self._limits)

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file factmemory/v1/factmemory.proto.
  */
 export const file_factmemory_v1_factmemory: GenFile = /*@__PURE__*/
-  fileDesc("Ch5mYWN0bWVtb3J5L3YxL2ZhY3RtZW1vcnkucHJvdG8SDWZhY3RtZW1vcnkudjEieAoLQ2hhdE1lc3NhZ2USCgoCaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDAoEdGV4dBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInCgpSb29tRW50aXR5EgoKAmlkGAEgASgJEg0KBW5hbWVzGAIgAygJIvwDCgRGYWN0EgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhEKCWVudGl0eV9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMuZmFjdG1lbW9yeS52MS5LaW5kEhAKCGNhdGVnb3J5GAUgASgJEg0KBWNsYWltGAYgASgJEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgpjb25maWRlbmNlGAggASgBEhwKFGV2aWRlbmNlX21lc3NhZ2VfaWRzGAkgAygJEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCiABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1cxIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1ChFsYXN0X2NvbmZpcm1lZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3ByZXZpb3VzX2NsYWltcxgOIAMoCRITCgtkaXNwdXRlZF9ieRgPIAEoCRIWCg5ldmlkZW5jZV9jb3VudBgQIAEoDSLJAgoPRXZhbHVhdGVSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEisKB21lc3NhZ2UYBCABKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEjMKD3JlY2VudF9tZXNzYWdlcxgFIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USIgoFaXRlbXMYBiADKA4yEy5mYWN0bWVtb3J5LnYxLkl0ZW0SMAoNcm9vbV9lbnRpdGllcxgHIAMoCzIZLmZhY3RtZW1vcnkudjEuUm9vbUVudGl0eRIzCg9hZ2VudF9yZXNwb25zZXMYCCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhMKC2RpZF9yZXNwb25kGAkgASgIIvUBCglBcHBsaWVkT3ASIQoCb3AYASABKA4yFS5mYWN0bWVtb3J5LnYxLk9wVHlwZRIhCgRmYWN0GAIgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhQKDGRlZHVwbGljYXRlZBgDIAEoCBIPCgdkZWxldGVkGAQgASgIEhQKDGNhbmRpZGF0ZV9pZBgFIAEoCRIQCghyZWplY3RlZBgGIAEoCBIOCgZyZWFzb24YByABKAkSDgoGaGFuZGxlGAggASgJEhgKEGR1cGxpY2F0ZV9oYW5kbGUYCSABKAkSGQoRZHVwbGljYXRlX2ZhY3RfaWQYCiABKAkiawoMUmVsYXRpb25zaGlwEhgKEHNvdXJjZV9lbnRpdHlfaWQYASABKAkSGAoQdGFyZ2V0X2VudGl0eV9pZBgCIAEoCRIMCgR0YWdzGAMgAygJEhkKEWludGVyYWN0aW9uX2NvdW50GAQgASgFIlMKCElkZW50aXR5EhEKCWVudGl0eV9pZBgBIAEoCRIQCghwbGF0Zm9ybRgCIAEoCRIOCgZoYW5kbGUYAyABKAkSEgoKY29uZmlkZW5jZRgEIAEoASIzCg5TdWNjZXNzVmVyZGljdBIRCgljb21wbGV0ZWQYASABKAgSDgoGcmVhc29uGAIgASgJIkwKBVVzYWdlEhEKCWxsbV9jYWxscxgBIAEoBRIVCg1wcm9tcHRfdG9rZW5zGAIgASgFEhkKEWNvbXBsZXRpb25fdG9rZW5zGAMgASgFIrACChBFdmFsdWF0ZVJlc3BvbnNlEiUKA29wcxgBIAMoCzIYLmZhY3RtZW1vcnkudjEuQXBwbGllZE9wEjIKDXJlbGF0aW9uc2hpcHMYAiADKAsyGy5mYWN0bWVtb3J5LnYxLlJlbGF0aW9uc2hpcBIrCgppZGVudGl0aWVzGAMgAygLMhcuZmFjdG1lbW9yeS52MS5JZGVudGl0eRIuCgdzdWNjZXNzGAQgASgLMh0uZmFjdG1lbW9yeS52MS5TdWNjZXNzVmVyZGljdBIjCgV1c2FnZRgFIAEoCzIULmZhY3RtZW1vcnkudjEuVXNhZ2USEAoIcmVwbGF5ZWQYBiABKAgSLQoHZHJvcHBlZBgHIAEoCzIcLmZhY3RtZW1vcnkudjEuRHJvcHBlZENvdW50cyLoAQoOUHJvdmlkZVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB3Jvb21faWQYAyABKAkSMwoPcmVjZW50X21lc3NhZ2VzGAQgAygLMhouZmFjdG1lbW9yeS52MS5DaGF0TWVzc2FnZRIVCg1kdXJhYmxlX2xpbWl0GAUgASgFEhUKDWN1cnJlbnRfbGltaXQYBiABKAUSFAoMc3ViamVjdF9uYW1lGAcgASgJEicKA25vdxgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZgoKU2NvcmVkRmFjdBIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhEKCXJlbGV2YW5jZRgCIAEoARITCgt0aW1lX3dlaWdodBgDIAEoARINCgVzY29yZRgEIAEoASKiAQoPUHJvdmlkZVJlc3BvbnNlEgwKBHRleHQYASABKAkSKgoHZHVyYWJsZRgCIAMoCzIZLmZhY3RtZW1vcnkudjEuU2NvcmVkRmFjdBIqCgdjdXJyZW50GAMgAygLMhkuZmFjdG1lbW9yeS52MS5TY29yZWRGYWN0EhAKCGRlZ3JhZGVkGAQgASgIEhcKD2RlZ3JhZGVkX3JlYXNvbhgFIAEoCSKBAQoQTGlzdEZhY3RzUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSIQoEa2luZBgDIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJQChFMaXN0RmFjdHNSZXNwb25zZRIiCgVmYWN0cxgBIAMoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiogMKCUNhbmRpZGF0ZRIKCgJpZBgBIAEoCRIQCghhZ2VudF9pZBgCIAEoCRIRCgllbnRpdHlfaWQYAyABKAkSIQoEZmFjdBgEIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIWCg5wcm9wb3NlZF9jbGFpbRgFIAEoCRIOCgZyZWFzb24YBiABKAkSDgoGc291cmNlGAcgASgJEhsKE2V2aWRlbmNlX21lc3NhZ2VfaWQYCCABKAkSLgoGc3RhdHVzGAkgASgOMh4uZmFjdG1lbW9yeS52MS5DYW5kaWRhdGVTdGF0dXMSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVzb2x2ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3JlbGF0ZWRfZmFjdF9pZBgMIAEoCRItCgpyZXNvbHV0aW9uGA0gASgOMhkuZmFjdG1lbW9yeS52MS5SZXNvbHV0aW9uEhMKC3Jlc29sdmVkX2J5GA4gASgJItcBChVMaXN0Q2FuZGlkYXRlc1JlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEi4KBnN0YXR1cxgDIAEoDjIeLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlU3RhdHVzEi4KBnNvdXJjZRgEIAEoDjIeLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlU291cmNlEhEKCXBhZ2Vfc2l6ZRgFIAEoBRISCgpwYWdlX3Rva2VuGAYgASgJEhIKCmFueV9zdGF0dXMYByABKAgiXwoWTGlzdENhbmRpZGF0ZXNSZXNwb25zZRIsCgpjYW5kaWRhdGVzGAEgAygLMhguZmFjdG1lbW9yeS52MS5DYW5kaWRhdGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIq4BChdSZXNvbHZlQ2FuZGlkYXRlUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSFAoMY2FuZGlkYXRlX2lkGAMgASgJEikKCGRlY2lzaW9uGAQgASgOMhcuZmFjdG1lbW9yeS52MS5EZWNpc2lvbhItCgpyZXNvbHV0aW9uGAUgASgOMhkuZmFjdG1lbW9yeS52MS5SZXNvbHV0aW9uImoKGFJlc29sdmVDYW5kaWRhdGVSZXNwb25zZRIrCgljYW5kaWRhdGUYASABKAsyGC5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZRIhCgRmYWN0GAIgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0IjoKE0ZvcmdldEVudGl0eVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJIqEBChRGb3JnZXRFbnRpdHlSZXNwb25zZRIVCg1mYWN0c19kZWxldGVkGAEgASgFEhoKEmNhbmRpZGF0ZXNfZGVsZXRlZBgCIAEoBRIdChVyZWxhdGlvbnNoaXBzX2RlbGV0ZWQYAyABKAUSGgoSaWRlbnRpdGllc19kZWxldGVkGAQgASgFEhsKE2V2YWx1YXRpb25zX2RlbGV0ZWQYBSABKAUiTgoTRXhwb3J0RW50aXR5UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCSI9ChRFeHBvcnRFbnRpdHlSZXNwb25zZRIMCgRqc29uGAEgASgJEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJHCg1Ecm9wcGVkQ291bnRzEgsKA29wcxgBIAEoDRIVCg1yZWxhdGlvbnNoaXBzGAIgASgNEhIKCmlkZW50aXRpZXMYAyABKA0i8QEKDEhpc3RvcnlFbnRyeRIKCgJpZBgBIAEoCRIPCgdmYWN0X2lkGAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgZhY3Rpb24YBCABKA4yHC5mYWN0bWVtb3J5LnYxLkhpc3RvcnlBY3Rpb24SDQoFYWN0b3IYBSABKAkSDgoGcmVhc29uGAYgASgJEicKBmJlZm9yZRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoFYWZ0ZXIYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ItUBCg5BZGRGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSIQoEa2luZBgDIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIQCghjYXRlZ29yeRgEIAEoCRINCgVjbGFpbRgFIAEoCRIXCgpjb25maWRlbmNlGAYgASgBSACIAQESMgoRc3RydWN0dXJlZF9maWVsZHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Qg0KC19jb25maWRlbmNlIjQKD0FkZEZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0IpYCChFVcGRhdGVGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHZmFjdF9pZBgDIAEoCRISCgVjbGFpbRgEIAEoCUgAiAEBEhUKCGNhdGVnb3J5GAUgASgJSAGIAQESIQoEa2luZBgGIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIXCgpjb25maWRlbmNlGAcgASgBSAKIAQESPgoTdmVyaWZpY2F0aW9uX3N0YXR1cxgIIAEoDjIhLmZhY3RtZW1vcnkudjEuVmVyaWZpY2F0aW9uU3RhdHVzQggKBl9jbGFpbUILCglfY2F0ZWdvcnlCDQoLX2NvbmZpZGVuY2UiNwoSVXBkYXRlRmFjdFJlc3BvbnNlEiEKBGZhY3QYASABKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QiSQoRRGVsZXRlRmFjdFJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB2ZhY3RfaWQYAyABKAkiFAoSRGVsZXRlRmFjdFJlc3BvbnNlIkYKDkdldEZhY3RSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJImIKD0dldEZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EiwKB2hpc3RvcnkYAiADKAsyGy5mYWN0bWVtb3J5LnYxLkhpc3RvcnlFbnRyeSJdChNMaXN0RW50aXRpZXNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEg0KBXF1ZXJ5GAIgASgJEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIq0BCg1FbnRpdHlTdW1tYXJ5EhEKCWVudGl0eV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhUKDWR1cmFibGVfZmFjdHMYAyABKAUSFQoNY3VycmVudF9mYWN0cxgEIAEoBRIaChJwZW5kaW5nX2NhbmRpZGF0ZXMYBSABKAUSMQoNbGFzdF9hY3Rpdml0eRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXwoUTGlzdEVudGl0aWVzUmVzcG9uc2USLgoIZW50aXRpZXMYASADKAsyHC5mYWN0bWVtb3J5LnYxLkVudGl0eVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKmsKBEl0ZW0SFAoQSVRFTV9VTlNQRUNJRklFRBAAEg4KCklURU1fRkFDVFMQARIWChJJVEVNX1JFTEFUSU9OU0hJUFMQAhITCg9JVEVNX0lERU5USVRJRVMQAxIQCgxJVEVNX1NVQ0NFU1MQBCpACgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIQCgxLSU5EX0RVUkFCTEUQARIQCgxLSU5EX0NVUlJFTlQQAiqpAQoGT3BUeXBlEhcKE09QX1RZUEVfVU5TUEVDSUZJRUQQABIXChNPUF9UWVBFX0FERF9EVVJBQkxFEAESFwoTT1BfVFlQRV9BRERfQ1VSUkVOVBACEhYKEk9QX1RZUEVfU1RSRU5HVEhFThADEhEKDU9QX1RZUEVfREVDQVkQBBIWChJPUF9UWVBFX0NPTlRSQURJQ1QQBRIRCg1PUF9UWVBFX01FUkdFEAYqqQEKElZlcmlmaWNhdGlvblN0YXR1cxIjCh9WRVJJRklDQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASJQohVkVSSUZJQ0FUSU9OX1NUQVRVU19TRUxGX1JFUE9SVEVEEAESIQodVkVSSUZJQ0FUSU9OX1NUQVRVU19DT05GSVJNRUQQAhIkCiBWRVJJRklDQVRJT05fU1RBVFVTX0NPTlRSQURJQ1RFRBADKo8BCg9DYW5kaWRhdGVTdGF0dXMSIAocQ0FORElEQVRFX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGENBTkRJREFURV9TVEFUVVNfUEVORElORxABEh0KGUNBTkRJREFURV9TVEFUVVNfQUNDRVBURUQQAhIdChlDQU5ESURBVEVfU1RBVFVTX1JFSkVDVEVEEAMqTgoIRGVjaXNpb24SGAoUREVDSVNJT05fVU5TUEVDSUZJRUQQABITCg9ERUNJU0lPTl9BQ0NFUFQQARITCg9ERUNJU0lPTl9SRUpFQ1QQAiq4AQoKUmVzb2x1dGlvbhIaChZSRVNPTFVUSU9OX1VOU1BFQ0lGSUVEEAASFQoRUkVTT0xVVElPTl9BQ0NFUFQQARIVChFSRVNPTFVUSU9OX1JFSkVDVBACEhgKFFJFU09MVVRJT05fS0VFUF9CT1RIEAMSFwoTUkVTT0xVVElPTl9LRUVQX05FVxAEEhcKE1JFU09MVVRJT05fS0VFUF9PTEQQBRIUChBSRVNPTFVUSU9OX01FUkdFEAYqeQoPQ2FuZGlkYXRlU291cmNlEiAKHENBTkRJREFURV9TT1VSQ0VfVU5TUEVDSUZJRUQQABIfChtDQU5ESURBVEVfU09VUkNFX0NPTlRSQURJQ1QQARIjCh9DQU5ESURBVEVfU09VUkNFX0RFRFVQX0NPTkZMSUNUEAIqwgMKDUhpc3RvcnlBY3Rpb24SHgoaSElTVE9SWV9BQ1RJT05fVU5TUEVDSUZJRUQQABIaChZISVNUT1JZX0FDVElPTl9DUkVBVEVEEAESHwobSElTVE9SWV9BQ1RJT05fU1RSRU5HVEhFTkVEEAISGgoWSElTVE9SWV9BQ1RJT05fREVDQVlFRBADEh8KG0hJU1RPUllfQUNUSU9OX0NPTlRSQURJQ1RFRBAEEhkKFUhJU1RPUllfQUNUSU9OX01FUkdFRBAFEiUKIUhJU1RPUllfQUNUSU9OX0NBTkRJREFURV9BQ0NFUFRFRBAGEiUKIUhJU1RPUllfQUNUSU9OX0NBTkRJREFURV9SRUpFQ1RFRBAHEhwKGEhJU1RPUllfQUNUSU9OX0tFUFRfQk9USBAIEhkKFUhJU1RPUllfQUNUSU9OX0VESVRFRBAJEhoKFkhJU1RPUllfQUNUSU9OX0RFTEVURUQQChIfChtISVNUT1JZX0FDVElPTl9SRUNMQVNTSUZJRUQQCxIbChdISVNUT1JZX0FDVElPTl9JTVBPUlRFRBAMEhsKF0hJU1RPUllfQUNUSU9OX0FSQ0hJVkVEEA0ygwgKEUZhY3RNZW1vcnlTZXJ2aWNlEksKCEV2YWx1YXRlEh4uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlcXVlc3QaHy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVzcG9uc2USSAoHUHJvdmlkZRIdLmZhY3RtZW1vcnkudjEuUHJvdmlkZVJlcXVlc3QaHi5mYWN0bWVtb3J5LnYxLlByb3ZpZGVSZXNwb25zZRJOCglMaXN0RmFjdHMSHy5mYWN0bWVtb3J5LnYxLkxpc3RGYWN0c1JlcXVlc3QaIC5mYWN0bWVtb3J5LnYxLkxpc3RGYWN0c1Jlc3BvbnNlEl0KDkxpc3RDYW5kaWRhdGVzEiQuZmFjdG1lbW9yeS52MS5MaXN0Q2FuZGlkYXRlc1JlcXVlc3QaJS5mYWN0bWVtb3J5LnYxLkxpc3RDYW5kaWRhdGVzUmVzcG9uc2USYwoQUmVzb2x2ZUNhbmRpZGF0ZRImLmZhY3RtZW1vcnkudjEuUmVzb2x2ZUNhbmRpZGF0ZVJlcXVlc3QaJy5mYWN0bWVtb3J5LnYxLlJlc29sdmVDYW5kaWRhdGVSZXNwb25zZRJXCgxGb3JnZXRFbnRpdHkSIi5mYWN0bWVtb3J5LnYxLkZvcmdldEVudGl0eVJlcXVlc3QaIy5mYWN0bWVtb3J5LnYxLkZvcmdldEVudGl0eVJlc3BvbnNlElcKDEV4cG9ydEVudGl0eRIiLmZhY3RtZW1vcnkudjEuRXhwb3J0RW50aXR5UmVxdWVzdBojLmZhY3RtZW1vcnkudjEuRXhwb3J0RW50aXR5UmVzcG9uc2USSAoHQWRkRmFjdBIdLmZhY3RtZW1vcnkudjEuQWRkRmFjdFJlcXVlc3QaHi5mYWN0bWVtb3J5LnYxLkFkZEZhY3RSZXNwb25zZRJRCgpVcGRhdGVGYWN0EiAuZmFjdG1lbW9yeS52MS5VcGRhdGVGYWN0UmVxdWVzdBohLmZhY3RtZW1vcnkudjEuVXBkYXRlRmFjdFJlc3BvbnNlElEKCkRlbGV0ZUZhY3QSIC5mYWN0bWVtb3J5LnYxLkRlbGV0ZUZhY3RSZXF1ZXN0GiEuZmFjdG1lbW9yeS52MS5EZWxldGVGYWN0UmVzcG9uc2USSAoHR2V0RmFjdBIdLmZhY3RtZW1vcnkudjEuR2V0RmFjdFJlcXVlc3QaHi5mYWN0bWVtb3J5LnYxLkdldEZhY3RSZXNwb25zZRJXCgxMaXN0RW50aXRpZXMSIi5mYWN0bWVtb3J5LnYxLkxpc3RFbnRpdGllc1JlcXVlc3QaIy5mYWN0bWVtb3J5LnYxLkxpc3RFbnRpdGllc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Ch5mYWN0bWVtb3J5L3YxL2ZhY3RtZW1vcnkucHJvdG8SDWZhY3RtZW1vcnkudjEieAoLQ2hhdE1lc3NhZ2USCgoCaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDAoEdGV4dBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInCgpSb29tRW50aXR5EgoKAmlkGAEgASgJEg0KBW5hbWVzGAIgAygJIvwDCgRGYWN0EgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhEKCWVudGl0eV9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMuZmFjdG1lbW9yeS52MS5LaW5kEhAKCGNhdGVnb3J5GAUgASgJEg0KBWNsYWltGAYgASgJEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgpjb25maWRlbmNlGAggASgBEhwKFGV2aWRlbmNlX21lc3NhZ2VfaWRzGAkgAygJEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCiABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1cxIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1ChFsYXN0X2NvbmZpcm1lZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3ByZXZpb3VzX2NsYWltcxgOIAMoCRITCgtkaXNwdXRlZF9ieRgPIAEoCRIWCg5ldmlkZW5jZV9jb3VudBgQIAEoDSLJAgoPRXZhbHVhdGVSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEisKB21lc3NhZ2UYBCABKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEjMKD3JlY2VudF9tZXNzYWdlcxgFIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USIgoFaXRlbXMYBiADKA4yEy5mYWN0bWVtb3J5LnYxLkl0ZW0SMAoNcm9vbV9lbnRpdGllcxgHIAMoCzIZLmZhY3RtZW1vcnkudjEuUm9vbUVudGl0eRIzCg9hZ2VudF9yZXNwb25zZXMYCCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhMKC2RpZF9yZXNwb25kGAkgASgIIs8CChRFdmFsdWF0ZUJhdGNoUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHcm9vbV9pZBgDIAEoCRIsCghtZXNzYWdlcxgEIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USMwoPcmVjZW50X21lc3NhZ2VzGAUgAygLMhouZmFjdG1lbW9yeS52MS5DaGF0TWVzc2FnZRIiCgVpdGVtcxgGIAMoDjITLmZhY3RtZW1vcnkudjEuSXRlbRIwCg1yb29tX2VudGl0aWVzGAcgAygLMhkuZmFjdG1lbW9yeS52MS5Sb29tRW50aXR5EjMKD2FnZW50X3Jlc3BvbnNlcxgIIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USEwoLZGlkX3Jlc3BvbmQYCSABKAgibgoVRXZhbHVhdGVCYXRjaFJlc3BvbnNlEjAKB3Jlc3VsdHMYASADKAsyHy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVzcG9uc2USIwoFdXNhZ2UYAiABKAsyFC5mYWN0bWVtb3J5LnYxLlVzYWdlIvUBCglBcHBsaWVkT3ASIQoCb3AYASABKA4yFS5mYWN0bWVtb3J5LnYxLk9wVHlwZRIhCgRmYWN0GAIgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhQKDGRlZHVwbGljYXRlZBgDIAEoCBIPCgdkZWxldGVkGAQgASgIEhQKDGNhbmRpZGF0ZV9pZBgFIAEoCRIQCghyZWplY3RlZBgGIAEoCBIOCgZyZWFzb24YByABKAkSDgoGaGFuZGxlGAggASgJEhgKEGR1cGxpY2F0ZV9oYW5kbGUYCSABKAkSGQoRZHVwbGljYXRlX2ZhY3RfaWQYCiABKAkiawoMUmVsYXRpb25zaGlwEhgKEHNvdXJjZV9lbnRpdHlfaWQYASABKAkSGAoQdGFyZ2V0X2VudGl0eV9pZBgCIAEoCRIMCgR0YWdzGAMgAygJEhkKEWludGVyYWN0aW9uX2NvdW50GAQgASgFIlMKCElkZW50aXR5EhEKCWVudGl0eV9pZBgBIAEoCRIQCghwbGF0Zm9ybRgCIAEoCRIOCgZoYW5kbGUYAyABKAkSEgoKY29uZmlkZW5jZRgEIAEoASIzCg5TdWNjZXNzVmVyZGljdBIRCgljb21wbGV0ZWQYASABKAgSDgoGcmVhc29uGAIgASgJIkwKBVVzYWdlEhEKCWxsbV9jYWxscxgBIAEoBRIVCg1wcm9tcHRfdG9rZW5zGAIgASgFEhkKEWNvbXBsZXRpb25fdG9rZW5zGAMgASgFIrACChBFdmFsdWF0ZVJlc3BvbnNlEiUKA29wcxgBIAMoCzIYLmZhY3RtZW1vcnkudjEuQXBwbGllZE9wEjIKDXJlbGF0aW9uc2hpcHMYAiADKAsyGy5mYWN0bWVtb3J5LnYxLlJlbGF0aW9uc2hpcBIrCgppZGVudGl0aWVzGAMgAygLMhcuZmFjdG1lbW9yeS52MS5JZGVudGl0eRIuCgdzdWNjZXNzGAQgASgLMh0uZmFjdG1lbW9yeS52MS5TdWNjZXNzVmVyZGljdBIjCgV1c2FnZRgFIAEoCzIULmZhY3RtZW1vcnkudjEuVXNhZ2USEAoIcmVwbGF5ZWQYBiABKAgSLQoHZHJvcHBlZBgHIAEoCzIcLmZhY3RtZW1vcnkudjEuRHJvcHBlZENvdW50cyLoAQoOUHJvdmlkZVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB3Jvb21faWQYAyABKAkSMwoPcmVjZW50X21lc3NhZ2VzGAQgAygLMhouZmFjdG1lbW9yeS52MS5DaGF0TWVzc2FnZRIVCg1kdXJhYmxlX2xpbWl0GAUgASgFEhUKDWN1cnJlbnRfbGltaXQYBiABKAUSFAoMc3ViamVjdF9uYW1lGAcgASgJEicKA25vdxgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZgoKU2NvcmVkRmFjdBIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhEKCXJlbGV2YW5jZRgCIAEoARITCgt0aW1lX3dlaWdodBgDIAEoARINCgVzY29yZRgEIAEoASKiAQoPUHJvdmlkZVJlc3BvbnNlEgwKBHRleHQYASABKAkSKgoHZHVyYWJsZRgCIAMoCzIZLmZhY3RtZW1vcnkudjEuU2NvcmVkRmFjdBIqCgdjdXJyZW50GAMgAygLMhkuZmFjdG1lbW9yeS52MS5TY29yZWRGYWN0EhAKCGRlZ3JhZGVkGAQgASgIEhcKD2RlZ3JhZGVkX3JlYXNvbhgFIAEoCSKBAQoQTGlzdEZhY3RzUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSIQoEa2luZBgDIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJQChFMaXN0RmFjdHNSZXNwb25zZRIiCgVmYWN0cxgBIAMoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiogMKCUNhbmRpZGF0ZRIKCgJpZBgBIAEoCRIQCghhZ2VudF9pZBgCIAEoCRIRCgllbnRpdHlfaWQYAyABKAkSIQoEZmFjdBgEIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIWCg5wcm9wb3NlZF9jbGFpbRgFIAEoCRIOCgZyZWFzb24YBiABKAkSDgoGc291cmNlGAcgASgJEhsKE2V2aWRlbmNlX21lc3NhZ2VfaWQYCCABKAkSLgoGc3RhdHVzGAkgASgOMh4uZmFjdG1lbW9yeS52MS5DYW5kaWRhdGVTdGF0dXMSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVzb2x2ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3JlbGF0ZWRfZmFjdF9pZBgMIAEoCRItCgpyZXNvbHV0aW9uGA0gASgOMhkuZmFjdG1lbW9yeS52MS5SZXNvbHV0aW9uEhMKC3Jlc29sdmVkX2J5GA4gASgJItcBChVMaXN0Q2FuZGlkYXRlc1JlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEi4KBnN0YXR1cxgDIAEoDjIeLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlU3RhdHVzEi4KBnNvdXJjZRgEIAEoDjIeLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlU291cmNlEhEKCXBhZ2Vfc2l6ZRgFIAEoBRISCgpwYWdlX3Rva2VuGAYgASgJEhIKCmFueV9zdGF0dXMYByABKAgiXwoWTGlzdENhbmRpZGF0ZXNSZXNwb25zZRIsCgpjYW5kaWRhdGVzGAEgAygLMhguZmFjdG1lbW9yeS52MS5DYW5kaWRhdGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIq4BChdSZXNvbHZlQ2FuZGlkYXRlUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSFAoMY2FuZGlkYXRlX2lkGAMgASgJEikKCGRlY2lzaW9uGAQgASgOMhcuZmFjdG1lbW9yeS52MS5EZWNpc2lvbhItCgpyZXNvbHV0aW9uGAUgASgOMhkuZmFjdG1lbW9yeS52MS5SZXNvbHV0aW9uImoKGFJlc29sdmVDYW5kaWRhdGVSZXNwb25zZRIrCgljYW5kaWRhdGUYASABKAsyGC5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZRIhCgRmYWN0GAIgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0IjoKE0ZvcmdldEVudGl0eVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJIqEBChRGb3JnZXRFbnRpdHlSZXNwb25zZRIVCg1mYWN0c19kZWxldGVkGAEgASgFEhoKEmNhbmRpZGF0ZXNfZGVsZXRlZBgCIAEoBRIdChVyZWxhdGlvbnNoaXBzX2RlbGV0ZWQYAyABKAUSGgoSaWRlbnRpdGllc19kZWxldGVkGAQgASgFEhsKE2V2YWx1YXRpb25zX2RlbGV0ZWQYBSABKAUiTgoTRXhwb3J0RW50aXR5UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCSI9ChRFeHBvcnRFbnRpdHlSZXNwb25zZRIMCgRqc29uGAEgASgJEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJHCg1Ecm9wcGVkQ291bnRzEgsKA29wcxgBIAEoDRIVCg1yZWxhdGlvbnNoaXBzGAIgASgNEhIKCmlkZW50aXRpZXMYAyABKA0i8QEKDEhpc3RvcnlFbnRyeRIKCgJpZBgBIAEoCRIPCgdmYWN0X2lkGAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgZhY3Rpb24YBCABKA4yHC5mYWN0bWVtb3J5LnYxLkhpc3RvcnlBY3Rpb24SDQoFYWN0b3IYBSABKAkSDgoGcmVhc29uGAYgASgJEicKBmJlZm9yZRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoFYWZ0ZXIYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ItUBCg5BZGRGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSIQoEa2luZBgDIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIQCghjYXRlZ29yeRgEIAEoCRINCgVjbGFpbRgFIAEoCRIXCgpjb25maWRlbmNlGAYgASgBSACIAQESMgoRc3RydWN0dXJlZF9maWVsZHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Qg0KC19jb25maWRlbmNlIjQKD0FkZEZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0IpYCChFVcGRhdGVGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHZmFjdF9pZBgDIAEoCRISCgVjbGFpbRgEIAEoCUgAiAEBEhUKCGNhdGVnb3J5GAUgASgJSAGIAQESIQoEa2luZBgGIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIXCgpjb25maWRlbmNlGAcgASgBSAKIAQESPgoTdmVyaWZpY2F0aW9uX3N0YXR1cxgIIAEoDjIhLmZhY3RtZW1vcnkudjEuVmVyaWZpY2F0aW9uU3RhdHVzQggKBl9jbGFpbUILCglfY2F0ZWdvcnlCDQoLX2NvbmZpZGVuY2UiNwoSVXBkYXRlRmFjdFJlc3BvbnNlEiEKBGZhY3QYASABKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QiSQoRRGVsZXRlRmFjdFJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB2ZhY3RfaWQYAyABKAkiFAoSRGVsZXRlRmFjdFJlc3BvbnNlIkYKDkdldEZhY3RSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJImIKD0dldEZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EiwKB2hpc3RvcnkYAiADKAsyGy5mYWN0bWVtb3J5LnYxLkhpc3RvcnlFbnRyeSJdChNMaXN0RW50aXRpZXNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEg0KBXF1ZXJ5GAIgASgJEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIq0BCg1FbnRpdHlTdW1tYXJ5EhEKCWVudGl0eV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhUKDWR1cmFibGVfZmFjdHMYAyABKAUSFQoNY3VycmVudF9mYWN0cxgEIAEoBRIaChJwZW5kaW5nX2NhbmRpZGF0ZXMYBSABKAUSMQoNbGFzdF9hY3Rpdml0eRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXwoUTGlzdEVudGl0aWVzUmVzcG9uc2USLgoIZW50aXRpZXMYASADKAsyHC5mYWN0bWVtb3J5LnYxLkVudGl0eVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKmsKBEl0ZW0SFAoQSVRFTV9VTlNQRUNJRklFRBAAEg4KCklURU1fRkFDVFMQARIWChJJVEVNX1JFTEFUSU9OU0hJUFMQAhITCg9JVEVNX0lERU5USVRJRVMQAxIQCgxJVEVNX1NVQ0NFU1MQBCpACgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIQCgxLSU5EX0RVUkFCTEUQARIQCgxLSU5EX0NVUlJFTlQQAiqpAQoGT3BUeXBlEhcKE09QX1RZUEVfVU5TUEVDSUZJRUQQABIXChNPUF9UWVBFX0FERF9EVVJBQkxFEAESFwoTT1BfVFlQRV9BRERfQ1VSUkVOVBACEhYKEk9QX1RZUEVfU1RSRU5HVEhFThADEhEKDU9QX1RZUEVfREVDQVkQBBIWChJPUF9UWVBFX0NPTlRSQURJQ1QQBRIRCg1PUF9UWVBFX01FUkdFEAYqqQEKElZlcmlmaWNhdGlvblN0YXR1cxIjCh9WRVJJRklDQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASJQohVkVSSUZJQ0FUSU9OX1NUQVRVU19TRUxGX1JFUE9SVEVEEAESIQodVkVSSUZJQ0FUSU9OX1NUQVRVU19DT05GSVJNRUQQAhIkCiBWRVJJRklDQVRJT05fU1RBVFVTX0NPTlRSQURJQ1RFRBADKo8BCg9DYW5kaWRhdGVTdGF0dXMSIAocQ0FORElEQVRFX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGENBTkRJREFURV9TVEFUVVNfUEVORElORxABEh0KGUNBTkRJREFURV9TVEFUVVNfQUNDRVBURUQQAhIdChlDQU5ESURBVEVfU1RBVFVTX1JFSkVDVEVEEAMqTgoIRGVjaXNpb24SGAoUREVDSVNJT05fVU5TUEVDSUZJRUQQABITCg9ERUNJU0lPTl9BQ0NFUFQQARITCg9ERUNJU0lPTl9SRUpFQ1QQAiq4AQoKUmVzb2x1dGlvbhIaChZSRVNPTFVUSU9OX1VOU1BFQ0lGSUVEEAASFQoRUkVTT0xVVElPTl9BQ0NFUFQQARIVChFSRVNPTFVUSU9OX1JFSkVDVBACEhgKFFJFU09MVVRJT05fS0VFUF9CT1RIEAMSFwoTUkVTT0xVVElPTl9LRUVQX05FVxAEEhcKE1JFU09MVVRJT05fS0VFUF9PTEQQBRIUChBSRVNPTFVUSU9OX01FUkdFEAYqeQoPQ2FuZGlkYXRlU291cmNlEiAKHENBTkRJREFURV9TT1VSQ0VfVU5TUEVDSUZJRUQQABIfChtDQU5ESURBVEVfU09VUkNFX0NPTlRSQURJQ1QQARIjCh9DQU5ESURBVEVfU09VUkNFX0RFRFVQX0NPTkZMSUNUEAIqwgMKDUhpc3RvcnlBY3Rpb24SHgoaSElTVE9SWV9BQ1RJT05fVU5TUEVDSUZJRUQQABIaChZISVNUT1JZX0FDVElPTl9DUkVBVEVEEAESHwobSElTVE9SWV9BQ1RJT05fU1RSRU5HVEhFTkVEEAISGgoWSElTVE9SWV9BQ1RJT05fREVDQVlFRBADEh8KG0hJU1RPUllfQUNUSU9OX0NPTlRSQURJQ1RFRBAEEhkKFUhJU1RPUllfQUNUSU9OX01FUkdFRBAFEiUKIUhJU1RPUllfQUNUSU9OX0NBTkRJREFURV9BQ0NFUFRFRBAGEiUKIUhJU1RPUllfQUNUSU9OX0NBTkRJREFURV9SRUpFQ1RFRBAHEhwKGEhJU1RPUllfQUNUSU9OX0tFUFRfQk9USBAIEhkKFUhJU1RPUllfQUNUSU9OX0VESVRFRBAJEhoKFkhJU1RPUllfQUNUSU9OX0RFTEVURUQQChIfChtISVNUT1JZX0FDVElPTl9SRUNMQVNTSUZJRUQQCxIbChdISVNUT1JZX0FDVElPTl9JTVBPUlRFRBAMEhsKF0hJU1RPUllfQUNUSU9OX0FSQ0hJVkVEEA0y3wgKEUZhY3RNZW1vcnlTZXJ2aWNlEksKCEV2YWx1YXRlEh4uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlcXVlc3QaHy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVzcG9uc2USWgoNRXZhbHVhdGVCYXRjaBIjLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVCYXRjaFJlcXVlc3QaJC5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlQmF0Y2hSZXNwb25zZRJICgdQcm92aWRlEh0uZmFjdG1lbW9yeS52MS5Qcm92aWRlUmVxdWVzdBoeLmZhY3RtZW1vcnkudjEuUHJvdmlkZVJlc3BvbnNlEk4KCUxpc3RGYWN0cxIfLmZhY3RtZW1vcnkudjEuTGlzdEZhY3RzUmVxdWVzdBogLmZhY3RtZW1vcnkudjEuTGlzdEZhY3RzUmVzcG9uc2USXQoOTGlzdENhbmRpZGF0ZXMSJC5mYWN0bWVtb3J5LnYxLkxpc3RDYW5kaWRhdGVzUmVxdWVzdBolLmZhY3RtZW1vcnkudjEuTGlzdENhbmRpZGF0ZXNSZXNwb25zZRJjChBSZXNvbHZlQ2FuZGlkYXRlEiYuZmFjdG1lbW9yeS52MS5SZXNvbHZlQ2FuZGlkYXRlUmVxdWVzdBonLmZhY3RtZW1vcnkudjEuUmVzb2x2ZUNhbmRpZGF0ZVJlc3BvbnNlElcKDEZvcmdldEVudGl0eRIiLmZhY3RtZW1vcnkudjEuRm9yZ2V0RW50aXR5UmVxdWVzdBojLmZhY3RtZW1vcnkudjEuRm9yZ2V0RW50aXR5UmVzcG9uc2USVwoMRXhwb3J0RW50aXR5EiIuZmFjdG1lbW9yeS52MS5FeHBvcnRFbnRpdHlSZXF1ZXN0GiMuZmFjdG1lbW9yeS52MS5FeHBvcnRFbnRpdHlSZXNwb25zZRJICgdBZGRGYWN0Eh0uZmFjdG1lbW9yeS52MS5BZGRGYWN0UmVxdWVzdBoeLmZhY3RtZW1vcnkudjEuQWRkRmFjdFJlc3BvbnNlElEKClVwZGF0ZUZhY3QSIC5mYWN0bWVtb3J5LnYxLlVwZGF0ZUZhY3RSZXF1ZXN0GiEuZmFjdG1lbW9yeS52MS5VcGRhdGVGYWN0UmVzcG9uc2USUQoKRGVsZXRlRmFjdBIgLmZhY3RtZW1vcnkudjEuRGVsZXRlRmFjdFJlcXVlc3QaIS5mYWN0bWVtb3J5LnYxLkRlbGV0ZUZhY3RSZXNwb25zZRJICgdHZXRGYWN0Eh0uZmFjdG1lbW9yeS52MS5HZXRGYWN0UmVxdWVzdBoeLmZhY3RtZW1vcnkudjEuR2V0RmFjdFJlc3BvbnNlElcKDExpc3RFbnRpdGllcxIiLmZhY3RtZW1vcnkudjEuTGlzdEVudGl0aWVzUmVxdWVzdBojLmZhY3RtZW1vcnkudjEuTGlzdEVudGl0aWVzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message factmemory.v1.ChatMessage
@@ -239,6 +239,103 @@ export const EvaluateRequestSchema: GenMessage<EvaluateRequest> = /*@__PURE__*/
   messageDesc(file_factmemory_v1_factmemory, 3);
 
 /**
+ * @generated from message factmemory.v1.EvaluateBatchRequest
+ */
+export type EvaluateBatchRequest = Message<"factmemory.v1.EvaluateBatchRequest"> & {
+  /**
+   * @generated from field: string agent_id = 1;
+   */
+  agentId: string;
+
+  /**
+   * The person the messages are from, whose facts are extracted.
+   *
+   * @generated from field: string entity_id = 2;
+   */
+  entityId: string;
+
+  /**
+   * @generated from field: string room_id = 3;
+   */
+  roomId: string;
+
+  /**
+   * The person's messages to evaluate, oldest first (sorted by created_at if not); at most
+   * FACTMEMORY_MAX_BATCH_MESSAGES (16 by default), ids unique. Messages already evaluated are not sent to
+   * the model again: their stored results are returned.
+   *
+   * @generated from field: repeated factmemory.v1.ChatMessage messages = 4;
+   */
+  messages: ChatMessage[];
+
+  /**
+   * Context before and around the batch, oldest first; the batch's own messages may be included and are ignored.
+   *
+   * @generated from field: repeated factmemory.v1.ChatMessage recent_messages = 5;
+   */
+  recentMessages: ChatMessage[];
+
+  /**
+   * Empty means all items.
+   *
+   * @generated from field: repeated factmemory.v1.Item items = 6;
+   */
+  items: Item[];
+
+  /**
+   * @generated from field: repeated factmemory.v1.RoomEntity room_entities = 7;
+   */
+  roomEntities: RoomEntity[];
+
+  /**
+   * The agent's responses during the batch; the success verdict is about the last message.
+   *
+   * @generated from field: repeated factmemory.v1.ChatMessage agent_responses = 8;
+   */
+  agentResponses: ChatMessage[];
+
+  /**
+   * @generated from field: bool did_respond = 9;
+   */
+  didRespond: boolean;
+};
+
+/**
+ * Describes the message factmemory.v1.EvaluateBatchRequest.
+ * Use `create(EvaluateBatchRequestSchema)` to create a new message.
+ */
+export const EvaluateBatchRequestSchema: GenMessage<EvaluateBatchRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 4);
+
+/**
+ * @generated from message factmemory.v1.EvaluateBatchResponse
+ */
+export type EvaluateBatchResponse = Message<"factmemory.v1.EvaluateBatchResponse"> & {
+  /**
+   * One result per message of the request, in the request's order. Each holds the ops whose evidence is that
+   * message; the relationships, identities, success verdict, dropped counts and the call's usage are on the
+   * last message that was evaluated by this call. A message evaluated before has its stored result (replayed).
+   *
+   * @generated from field: repeated factmemory.v1.EvaluateResponse results = 1;
+   */
+  results: EvaluateResponse[];
+
+  /**
+   * What this call cost: llm_calls is 0 when every message had been evaluated before.
+   *
+   * @generated from field: factmemory.v1.Usage usage = 2;
+   */
+  usage?: Usage | undefined;
+};
+
+/**
+ * Describes the message factmemory.v1.EvaluateBatchResponse.
+ * Use `create(EvaluateBatchResponseSchema)` to create a new message.
+ */
+export const EvaluateBatchResponseSchema: GenMessage<EvaluateBatchResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 5);
+
+/**
  * @generated from message factmemory.v1.AppliedOp
  */
 export type AppliedOp = Message<"factmemory.v1.AppliedOp"> & {
@@ -312,7 +409,7 @@ export type AppliedOp = Message<"factmemory.v1.AppliedOp"> & {
  * Use `create(AppliedOpSchema)` to create a new message.
  */
 export const AppliedOpSchema: GenMessage<AppliedOp> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 4);
+  messageDesc(file_factmemory_v1_factmemory, 6);
 
 /**
  * @generated from message factmemory.v1.Relationship
@@ -344,7 +441,7 @@ export type Relationship = Message<"factmemory.v1.Relationship"> & {
  * Use `create(RelationshipSchema)` to create a new message.
  */
 export const RelationshipSchema: GenMessage<Relationship> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 5);
+  messageDesc(file_factmemory_v1_factmemory, 7);
 
 /**
  * @generated from message factmemory.v1.Identity
@@ -376,7 +473,7 @@ export type Identity = Message<"factmemory.v1.Identity"> & {
  * Use `create(IdentitySchema)` to create a new message.
  */
 export const IdentitySchema: GenMessage<Identity> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 6);
+  messageDesc(file_factmemory_v1_factmemory, 8);
 
 /**
  * @generated from message factmemory.v1.SuccessVerdict
@@ -398,7 +495,7 @@ export type SuccessVerdict = Message<"factmemory.v1.SuccessVerdict"> & {
  * Use `create(SuccessVerdictSchema)` to create a new message.
  */
 export const SuccessVerdictSchema: GenMessage<SuccessVerdict> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 7);
+  messageDesc(file_factmemory_v1_factmemory, 9);
 
 /**
  * @generated from message factmemory.v1.Usage
@@ -425,7 +522,7 @@ export type Usage = Message<"factmemory.v1.Usage"> & {
  * Use `create(UsageSchema)` to create a new message.
  */
 export const UsageSchema: GenMessage<Usage> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 8);
+  messageDesc(file_factmemory_v1_factmemory, 10);
 
 /**
  * @generated from message factmemory.v1.EvaluateResponse
@@ -477,7 +574,7 @@ export type EvaluateResponse = Message<"factmemory.v1.EvaluateResponse"> & {
  * Use `create(EvaluateResponseSchema)` to create a new message.
  */
 export const EvaluateResponseSchema: GenMessage<EvaluateResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 9);
+  messageDesc(file_factmemory_v1_factmemory, 11);
 
 /**
  * @generated from message factmemory.v1.ProvideRequest
@@ -539,7 +636,7 @@ export type ProvideRequest = Message<"factmemory.v1.ProvideRequest"> & {
  * Use `create(ProvideRequestSchema)` to create a new message.
  */
 export const ProvideRequestSchema: GenMessage<ProvideRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 10);
+  messageDesc(file_factmemory_v1_factmemory, 12);
 
 /**
  * @generated from message factmemory.v1.ScoredFact
@@ -571,7 +668,7 @@ export type ScoredFact = Message<"factmemory.v1.ScoredFact"> & {
  * Use `create(ScoredFactSchema)` to create a new message.
  */
 export const ScoredFactSchema: GenMessage<ScoredFact> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 11);
+  messageDesc(file_factmemory_v1_factmemory, 13);
 
 /**
  * @generated from message factmemory.v1.ProvideResponse
@@ -610,7 +707,7 @@ export type ProvideResponse = Message<"factmemory.v1.ProvideResponse"> & {
  * Use `create(ProvideResponseSchema)` to create a new message.
  */
 export const ProvideResponseSchema: GenMessage<ProvideResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 12);
+  messageDesc(file_factmemory_v1_factmemory, 14);
 
 /**
  * @generated from message factmemory.v1.ListFactsRequest
@@ -651,7 +748,7 @@ export type ListFactsRequest = Message<"factmemory.v1.ListFactsRequest"> & {
  * Use `create(ListFactsRequestSchema)` to create a new message.
  */
 export const ListFactsRequestSchema: GenMessage<ListFactsRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 13);
+  messageDesc(file_factmemory_v1_factmemory, 15);
 
 /**
  * @generated from message factmemory.v1.ListFactsResponse
@@ -675,7 +772,7 @@ export type ListFactsResponse = Message<"factmemory.v1.ListFactsResponse"> & {
  * Use `create(ListFactsResponseSchema)` to create a new message.
  */
 export const ListFactsResponseSchema: GenMessage<ListFactsResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 14);
+  messageDesc(file_factmemory_v1_factmemory, 16);
 
 /**
  * @generated from message factmemory.v1.Candidate
@@ -767,7 +864,7 @@ export type Candidate = Message<"factmemory.v1.Candidate"> & {
  * Use `create(CandidateSchema)` to create a new message.
  */
 export const CandidateSchema: GenMessage<Candidate> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 15);
+  messageDesc(file_factmemory_v1_factmemory, 17);
 
 /**
  * @generated from message factmemory.v1.ListCandidatesRequest
@@ -824,7 +921,7 @@ export type ListCandidatesRequest = Message<"factmemory.v1.ListCandidatesRequest
  * Use `create(ListCandidatesRequestSchema)` to create a new message.
  */
 export const ListCandidatesRequestSchema: GenMessage<ListCandidatesRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 16);
+  messageDesc(file_factmemory_v1_factmemory, 18);
 
 /**
  * @generated from message factmemory.v1.ListCandidatesResponse
@@ -850,7 +947,7 @@ export type ListCandidatesResponse = Message<"factmemory.v1.ListCandidatesRespon
  * Use `create(ListCandidatesResponseSchema)` to create a new message.
  */
 export const ListCandidatesResponseSchema: GenMessage<ListCandidatesResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 17);
+  messageDesc(file_factmemory_v1_factmemory, 19);
 
 /**
  * @generated from message factmemory.v1.ResolveCandidateRequest
@@ -889,7 +986,7 @@ export type ResolveCandidateRequest = Message<"factmemory.v1.ResolveCandidateReq
  * Use `create(ResolveCandidateRequestSchema)` to create a new message.
  */
 export const ResolveCandidateRequestSchema: GenMessage<ResolveCandidateRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 18);
+  messageDesc(file_factmemory_v1_factmemory, 20);
 
 /**
  * @generated from message factmemory.v1.ResolveCandidateResponse
@@ -913,7 +1010,7 @@ export type ResolveCandidateResponse = Message<"factmemory.v1.ResolveCandidateRe
  * Use `create(ResolveCandidateResponseSchema)` to create a new message.
  */
 export const ResolveCandidateResponseSchema: GenMessage<ResolveCandidateResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 19);
+  messageDesc(file_factmemory_v1_factmemory, 21);
 
 /**
  * @generated from message factmemory.v1.ForgetEntityRequest
@@ -935,7 +1032,7 @@ export type ForgetEntityRequest = Message<"factmemory.v1.ForgetEntityRequest"> &
  * Use `create(ForgetEntityRequestSchema)` to create a new message.
  */
 export const ForgetEntityRequestSchema: GenMessage<ForgetEntityRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 20);
+  messageDesc(file_factmemory_v1_factmemory, 22);
 
 /**
  * @generated from message factmemory.v1.ForgetEntityResponse
@@ -972,7 +1069,7 @@ export type ForgetEntityResponse = Message<"factmemory.v1.ForgetEntityResponse">
  * Use `create(ForgetEntityResponseSchema)` to create a new message.
  */
 export const ForgetEntityResponseSchema: GenMessage<ForgetEntityResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 21);
+  messageDesc(file_factmemory_v1_factmemory, 23);
 
 /**
  * @generated from message factmemory.v1.ExportEntityRequest
@@ -1001,7 +1098,7 @@ export type ExportEntityRequest = Message<"factmemory.v1.ExportEntityRequest"> &
  * Use `create(ExportEntityRequestSchema)` to create a new message.
  */
 export const ExportEntityRequestSchema: GenMessage<ExportEntityRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 22);
+  messageDesc(file_factmemory_v1_factmemory, 24);
 
 /**
  * @generated from message factmemory.v1.ExportEntityResponse
@@ -1029,7 +1126,7 @@ export type ExportEntityResponse = Message<"factmemory.v1.ExportEntityResponse">
  * Use `create(ExportEntityResponseSchema)` to create a new message.
  */
 export const ExportEntityResponseSchema: GenMessage<ExportEntityResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 23);
+  messageDesc(file_factmemory_v1_factmemory, 25);
 
 /**
  * Items of one model reply beyond the per-message caps (FACTMEMORY_MAX_*_PER_MESSAGE), dropped unread.
@@ -1058,7 +1155,7 @@ export type DroppedCounts = Message<"factmemory.v1.DroppedCounts"> & {
  * Use `create(DroppedCountsSchema)` to create a new message.
  */
 export const DroppedCountsSchema: GenMessage<DroppedCounts> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 24);
+  messageDesc(file_factmemory_v1_factmemory, 26);
 
 /**
  * @generated from message factmemory.v1.HistoryEntry
@@ -1115,7 +1212,7 @@ export type HistoryEntry = Message<"factmemory.v1.HistoryEntry"> & {
  * Use `create(HistoryEntrySchema)` to create a new message.
  */
 export const HistoryEntrySchema: GenMessage<HistoryEntry> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 25);
+  messageDesc(file_factmemory_v1_factmemory, 27);
 
 /**
  * @generated from message factmemory.v1.AddFactRequest
@@ -1164,7 +1261,7 @@ export type AddFactRequest = Message<"factmemory.v1.AddFactRequest"> & {
  * Use `create(AddFactRequestSchema)` to create a new message.
  */
 export const AddFactRequestSchema: GenMessage<AddFactRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 26);
+  messageDesc(file_factmemory_v1_factmemory, 28);
 
 /**
  * @generated from message factmemory.v1.AddFactResponse
@@ -1181,7 +1278,7 @@ export type AddFactResponse = Message<"factmemory.v1.AddFactResponse"> & {
  * Use `create(AddFactResponseSchema)` to create a new message.
  */
 export const AddFactResponseSchema: GenMessage<AddFactResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 27);
+  messageDesc(file_factmemory_v1_factmemory, 29);
 
 /**
  * @generated from message factmemory.v1.UpdateFactRequest
@@ -1239,7 +1336,7 @@ export type UpdateFactRequest = Message<"factmemory.v1.UpdateFactRequest"> & {
  * Use `create(UpdateFactRequestSchema)` to create a new message.
  */
 export const UpdateFactRequestSchema: GenMessage<UpdateFactRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 28);
+  messageDesc(file_factmemory_v1_factmemory, 30);
 
 /**
  * @generated from message factmemory.v1.UpdateFactResponse
@@ -1256,7 +1353,7 @@ export type UpdateFactResponse = Message<"factmemory.v1.UpdateFactResponse"> & {
  * Use `create(UpdateFactResponseSchema)` to create a new message.
  */
 export const UpdateFactResponseSchema: GenMessage<UpdateFactResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 29);
+  messageDesc(file_factmemory_v1_factmemory, 31);
 
 /**
  * @generated from message factmemory.v1.DeleteFactRequest
@@ -1283,7 +1380,7 @@ export type DeleteFactRequest = Message<"factmemory.v1.DeleteFactRequest"> & {
  * Use `create(DeleteFactRequestSchema)` to create a new message.
  */
 export const DeleteFactRequestSchema: GenMessage<DeleteFactRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 30);
+  messageDesc(file_factmemory_v1_factmemory, 32);
 
 /**
  * @generated from message factmemory.v1.DeleteFactResponse
@@ -1296,7 +1393,7 @@ export type DeleteFactResponse = Message<"factmemory.v1.DeleteFactResponse"> & {
  * Use `create(DeleteFactResponseSchema)` to create a new message.
  */
 export const DeleteFactResponseSchema: GenMessage<DeleteFactResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 31);
+  messageDesc(file_factmemory_v1_factmemory, 33);
 
 /**
  * @generated from message factmemory.v1.GetFactRequest
@@ -1323,7 +1420,7 @@ export type GetFactRequest = Message<"factmemory.v1.GetFactRequest"> & {
  * Use `create(GetFactRequestSchema)` to create a new message.
  */
 export const GetFactRequestSchema: GenMessage<GetFactRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 32);
+  messageDesc(file_factmemory_v1_factmemory, 34);
 
 /**
  * @generated from message factmemory.v1.GetFactResponse
@@ -1349,7 +1446,7 @@ export type GetFactResponse = Message<"factmemory.v1.GetFactResponse"> & {
  * Use `create(GetFactResponseSchema)` to create a new message.
  */
 export const GetFactResponseSchema: GenMessage<GetFactResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 33);
+  messageDesc(file_factmemory_v1_factmemory, 35);
 
 /**
  * @generated from message factmemory.v1.ListEntitiesRequest
@@ -1385,7 +1482,7 @@ export type ListEntitiesRequest = Message<"factmemory.v1.ListEntitiesRequest"> &
  * Use `create(ListEntitiesRequestSchema)` to create a new message.
  */
 export const ListEntitiesRequestSchema: GenMessage<ListEntitiesRequest> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 34);
+  messageDesc(file_factmemory_v1_factmemory, 36);
 
 /**
  * @generated from message factmemory.v1.EntitySummary
@@ -1429,7 +1526,7 @@ export type EntitySummary = Message<"factmemory.v1.EntitySummary"> & {
  * Use `create(EntitySummarySchema)` to create a new message.
  */
 export const EntitySummarySchema: GenMessage<EntitySummary> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 35);
+  messageDesc(file_factmemory_v1_factmemory, 37);
 
 /**
  * @generated from message factmemory.v1.ListEntitiesResponse
@@ -1455,7 +1552,7 @@ export type ListEntitiesResponse = Message<"factmemory.v1.ListEntitiesResponse">
  * Use `create(ListEntitiesResponseSchema)` to create a new message.
  */
 export const ListEntitiesResponseSchema: GenMessage<ListEntitiesResponse> = /*@__PURE__*/
-  messageDesc(file_factmemory_v1_factmemory, 36);
+  messageDesc(file_factmemory_v1_factmemory, 38);
 
 /**
  * Which parts of the merged post-turn evaluation to run.
@@ -1854,6 +1951,18 @@ export const FactMemoryService: GenService<{
     methodKind: "unary";
     input: typeof EvaluateRequestSchema;
     output: typeof EvaluateResponseSchema;
+  },
+  /**
+   * Post-turn evaluator for several messages of one person with one LLM call (batched evaluation).
+   * Idempotent per (agent_id, message id): each message is applied exactly once, and a repeat of the batch
+   * or of any message in it (here or through Evaluate) returns that message's stored result.
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.EvaluateBatch
+   */
+  evaluateBatch: {
+    methodKind: "unary";
+    input: typeof EvaluateBatchRequestSchema;
+    output: typeof EvaluateBatchResponseSchema;
   },
   /**
    * Per-turn facts provider: the two-section facts block for the agent's prompt.

@@ -218,6 +218,36 @@ class EvaluateRequest(_message.Message):
     did_respond: bool
     def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., message: _Optional[_Union[ChatMessage, _Mapping]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ...) -> None: ...
 
+class EvaluateBatchRequest(_message.Message):
+    __slots__ = ("agent_id", "entity_id", "room_id", "messages", "recent_messages", "items", "room_entities", "agent_responses", "did_respond")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    RECENT_MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    ROOM_ENTITIES_FIELD_NUMBER: _ClassVar[int]
+    AGENT_RESPONSES_FIELD_NUMBER: _ClassVar[int]
+    DID_RESPOND_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    entity_id: str
+    room_id: str
+    messages: _containers.RepeatedCompositeFieldContainer[ChatMessage]
+    recent_messages: _containers.RepeatedCompositeFieldContainer[ChatMessage]
+    items: _containers.RepeatedScalarFieldContainer[Item]
+    room_entities: _containers.RepeatedCompositeFieldContainer[RoomEntity]
+    agent_responses: _containers.RepeatedCompositeFieldContainer[ChatMessage]
+    did_respond: bool
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ...) -> None: ...
+
+class EvaluateBatchResponse(_message.Message):
+    __slots__ = ("results", "usage")
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    USAGE_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[EvaluateResponse]
+    usage: Usage
+    def __init__(self, results: _Optional[_Iterable[_Union[EvaluateResponse, _Mapping]]] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ...) -> None: ...
+
 class AppliedOp(_message.Message):
     __slots__ = ("op", "fact", "deduplicated", "deleted", "candidate_id", "rejected", "reason", "handle", "duplicate_handle", "duplicate_fact_id")
     OP_FIELD_NUMBER: _ClassVar[int]

@@ -41,6 +41,11 @@ class FactMemoryServiceStub:
                 request_serializer=factmemory_dot_v1_dot_factmemory__pb2.EvaluateRequest.SerializeToString,
                 response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.EvaluateResponse.FromString,
                 _registered_method=True)
+        self.EvaluateBatch = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/EvaluateBatch',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.EvaluateBatchRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.EvaluateBatchResponse.FromString,
+                _registered_method=True)
         self.Provide = channel.unary_unary(
                 '/factmemory.v1.FactMemoryService/Provide',
                 request_serializer=factmemory_dot_v1_dot_factmemory__pb2.ProvideRequest.SerializeToString,
@@ -105,6 +110,15 @@ class FactMemoryServiceServicer:
 
     def Evaluate(self, request, context):
         """Post-turn evaluator: extracts and reconciles facts with one LLM call. Idempotent per (agent_id, message.id).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EvaluateBatch(self, request, context):
+        """Post-turn evaluator for several messages of one person with one LLM call (batched evaluation).
+        Idempotent per (agent_id, message id): each message is applied exactly once, and a repeat of the batch
+        or of any message in it (here or through Evaluate) returns that message's stored result.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -196,6 +210,11 @@ def add_FactMemoryServiceServicer_to_server(servicer, server):
                     request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.EvaluateRequest.FromString,
                     response_serializer=factmemory_dot_v1_dot_factmemory__pb2.EvaluateResponse.SerializeToString,
             ),
+            'EvaluateBatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.EvaluateBatch,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.EvaluateBatchRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.EvaluateBatchResponse.SerializeToString,
+            ),
             'Provide': grpc.unary_unary_rpc_method_handler(
                     servicer.Provide,
                     request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ProvideRequest.FromString,
@@ -281,6 +300,33 @@ class FactMemoryService:
             '/factmemory.v1.FactMemoryService/Evaluate',
             factmemory_dot_v1_dot_factmemory__pb2.EvaluateRequest.SerializeToString,
             factmemory_dot_v1_dot_factmemory__pb2.EvaluateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EvaluateBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/EvaluateBatch',
+            factmemory_dot_v1_dot_factmemory__pb2.EvaluateBatchRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.EvaluateBatchResponse.FromString,
             options,
             channel_credentials,
             insecure,
