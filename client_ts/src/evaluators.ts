@@ -5,9 +5,12 @@
 import { toJson } from "@bufbuild/protobuf";
 import type { ActionResult, Evaluator, EvaluationExample, IAgentRuntime, Memory } from "@elizaos/core";
 
+import type { Queued } from "./batch.js";
+import { batcherFor } from "./batching.js";
 import { contextFor, describeError, LOG_SOURCE } from "./context.js";
 import {
   AppliedOpSchema,
+  type EvaluateRequest,
   type EvaluateResponse,
   IdentitySchema,
   Item,
@@ -135,13 +138,16 @@ export function inferDidRespond(arrived: ReadonlySet<Item>, responses: readonly 
   return responses.length > 0 || [...arrived].some((item) => !ALWAYS_RUN.has(item));
 }
 
-// One join per runtime, so that runtimes in one process never share pending requests.
-const joins = new WeakMap<IAgentRuntime, Join<Item, EvaluateContext, EvaluateResponse>>();
+/** The service's answer for a message, or word that it waits for its batch (FACT_MEMORY_EVALUATE_EVERY). */
+type Outcome = EvaluateResponse | Queued;
 
-function joinFor(runtime: IAgentRuntime): Join<Item, EvaluateContext, EvaluateResponse> {
+// One join per runtime, so that runtimes in one process never share pending requests.
+const joins = new WeakMap<IAgentRuntime, Join<Item, EvaluateContext, Outcome>>();
+
+function joinFor(runtime: IAgentRuntime): Join<Item, EvaluateContext, Outcome> {
   let join = joins.get(runtime);
   if (!join) {
-    join = new Join<Item, EvaluateContext, EvaluateResponse>({
+    join = new Join<Item, EvaluateContext, Outcome>({
       graceMs: JOIN_GRACE_MS,
       expected: (context, arrived) =>
         expectedItems(new Set(context.runtime.evaluators.map((e) => e.name)), arrived, context.responses),
@@ -153,8 +159,12 @@ function joinFor(runtime: IAgentRuntime): Join<Item, EvaluateContext, EvaluateRe
 }
 
 /** Sends the joined request; every failure is logged here, once per request rather than once per evaluator. */
-async function sendEvaluate(context: EvaluateContext, items: readonly Item[]): Promise<EvaluateResponse> {
+async function sendEvaluate(context: EvaluateContext, items: readonly Item[]): Promise<Outcome> {
   const plugin = contextFor(context.runtime);
+  if (plugin.settings.evaluateEvery > 1) {
+    // Queued; when the batch is full it goes now (its failures are logged by the batcher's sender).
+    return batcherFor(context.runtime).add(await buildRequest(context, items));
+  }
   try {
     const response = await evaluate(context, items);
     plugin.outage.succeeded();
@@ -165,13 +175,12 @@ async function sendEvaluate(context: EvaluateContext, items: readonly Item[]): P
   }
 }
 
-async function evaluate(context: EvaluateContext, items: readonly Item[]): Promise<EvaluateResponse> {
+async function buildRequest(context: EvaluateContext, items: readonly Item[]): Promise<EvaluateRequest> {
   const { runtime, message, responses } = context;
-  const plugin = contextFor(runtime);
   const conversation = await loadConversation(runtime, message.roomId, (what, error) =>
     runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error) }, `FactMemory: ${what} failed`),
   );
-  const request = buildEvaluateRequest({
+  return buildEvaluateRequest({
     agentId: runtime.agentId,
     agentName: runtime.character?.name ?? "",
     message,
@@ -180,6 +189,12 @@ async function evaluate(context: EvaluateContext, items: readonly Item[]): Promi
     items: [...items].sort((a, b) => a - b),
     didRespond: inferDidRespond(new Set(items), responses),
   });
+}
+
+async function evaluate(context: EvaluateContext, items: readonly Item[]): Promise<EvaluateResponse> {
+  const { runtime } = context;
+  const plugin = contextFor(runtime);
+  const request = await buildRequest(context, items);
   const response = await plugin.client.evaluate(request, { timeoutMs: plugin.settings.evaluateTimeoutMs });
   if (items.includes(Item.RELATIONSHIPS)) {
     await mirrorRelationships(runtime, response.relationships, (error) =>
@@ -226,7 +241,14 @@ async function handle(
 }
 
 /** Each evaluator reports its own slice of the shared response, as JSON (state and logs get serialized). */
-function resultFor(item: Item, response: EvaluateResponse): Pick<ActionResult, "text" | "data"> {
+function resultFor(item: Item, outcome: Outcome): Pick<ActionResult, "text" | "data"> {
+  if ("queued" in outcome) {
+    return {
+      text: `FactMemory: queued for a batched evaluation (${outcome.waiting} waiting)`,
+      data: { queued: true, waiting: outcome.waiting },
+    };
+  }
+  const response = outcome;
   const replayed = response.replayed;
   switch (item) {
     case Item.FACTS: {

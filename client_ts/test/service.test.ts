@@ -12,14 +12,20 @@ import { after, before, describe, test } from "node:test";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { UUID } from "@elizaos/core";
 
+import { create, type JsonValue } from "@bufbuild/protobuf";
+
 import {
+  Batcher,
   closeContext,
   createFactMemoryClient,
   type FactMemoryClient,
+  type EvaluateBatchRequest,
+  EvaluateRequestSchema,
   HistoryAction,
   Item,
   Kind,
   OpType,
+  pendingKey,
   VerificationStatus,
 } from "../src/index.js";
 import { type FakeService, startRecordingProxy } from "./support/fake-service.js";
@@ -69,6 +75,34 @@ function script(userId: string) {
         },
       },
       { match: "Kim lives in Berlin", content: { facts: { ops: [addDurable("lives in Berlin")] } } },
+      // Batches: the block holds every message of the batch, and each op names its message.
+      {
+        match: "cello in a quartet",
+        content: {
+          ...NOTHING_NEW,
+          facts: {
+            ops: [
+              { ...addDurable("plays the cello in a quartet"), message: "M1" },
+              {
+                op: "add_current",
+                claim: "tired after a long rehearsal",
+                category: "physical_state",
+                structured_fields: [],
+                valid_at: null,
+                message: "M3",
+              },
+            ],
+          },
+        },
+      },
+      {
+        match: "the oboe on Sundays",
+        content: { ...NOTHING_NEW, facts: { ops: [{ ...addDurable("plays the oboe"), message: "M1" }] } },
+      },
+      {
+        match: "the violin at night",
+        content: { ...NOTHING_NEW, facts: { ops: [{ ...addDurable("plays the violin"), message: "M1" }] } },
+      },
       { match: "Kim resides in Berlin", content: { facts: { ops: [addDurable("resides in Berlin")] } } },
       // Only the marked pair is shown (D1, D2): whichever is which, they fold into one.
       {
@@ -359,6 +393,130 @@ describe("with the real FactMemory service", () => {
       "lives in Berlin",
       "resides in Berlin",
     ]);
+  });
+
+  /** A second runtime on the same service, evaluating in batches of `every`. */
+  async function batchingAgent(env: Env, person: UUID, every: number): Promise<SqlAgent> {
+    const batching = await startSqlAgent(
+      {
+        FACT_MEMORY_URL: env.proxy.url,
+        FACT_MEMORY_TOKEN: TOKEN,
+        FACT_MEMORY_EVALUATE_EVERY: String(every),
+        FACT_MEMORY_EVALUATE_QUIET_MS: "600000",
+      },
+      [{ id: person, name: "Lee" }],
+    );
+    // plugin-sql shares one PGlite among the runtimes of a process: closing this one's adapter would close the
+    // main agent's database too, so only the runtime is stopped (its services: the batch is sent).
+    cleanups.push(() => closeContext(batching.runtime));
+    cleanups.push(() => batching.runtime.stop());
+    return batching;
+  }
+
+  async function claimsOf(env: Env, agentId: UUID, person: UUID): Promise<Map<string, string[]>> {
+    const { facts } = await env.client.listFacts({ agentId, entityId: person });
+    return new Map(facts.map((f) => [f.claim, [...f.evidenceMessageIds]]));
+  }
+
+  test("batched: three messages go as ONE EvaluateBatch and ONE LLM call, each fact with its message", async () => {
+    const env = await ready();
+    const lee = uuid();
+    const batching = await batchingAgent(env, lee, 3);
+    const batchesBefore = env.proxy.evaluateBatchRequests.length;
+    const llmBefore = (await llmRequests(env.llmUrl)).length;
+    const texts = [
+      "I play the cello in a quartet",
+      "we have a concert soon",
+      "long rehearsal today, so tired",
+    ];
+    const messages = [];
+    for (const text of texts) {
+      const message = await batching.say(lee, text);
+      messages.push(message);
+      await batching.runtime.evaluate(message, emptyState(), false, async () => [], []);
+    }
+    // The first two wait (in the runtime's cache); the third sends all three.
+    const key = pendingKey(batching.runtime.agentId);
+    assert.equal(env.proxy.evaluateBatchRequests.length - batchesBefore, 1, "one EvaluateBatch");
+    assert.equal(
+      env.proxy.evaluateRequests.filter((r) => r.entityId === lee).length,
+      0,
+      "no single Evaluate",
+    );
+    assert.deepEqual(
+      env.proxy.evaluateBatchRequests.at(-1)!.messages.map((m) => m.text),
+      texts,
+    );
+    assert.equal((await llmRequests(env.llmUrl)).length - llmBefore, 1, "one LLM call for three messages");
+    assert.deepEqual(
+      (await batching.runtime.getCache<{ requests: unknown[] }>(key))?.requests,
+      [],
+      "nothing left waiting",
+    );
+    const claims = await claimsOf(env, batching.runtime.agentId, lee);
+    assert.deepEqual(claims.get("plays the cello in a quartet"), [messages[0]!.id]);
+    assert.deepEqual(claims.get("tired after a long rehearsal"), [messages[2]!.id]);
+    assert.equal(claims.size, 2);
+  });
+
+  test("batched: what waits is saved in the runtime's cache and sent when the agent stops", async () => {
+    const env = await ready();
+    const lee = uuid();
+    const batching = await batchingAgent(env, lee, 4);
+    const message = await batching.say(lee, "I play the oboe on Sundays");
+    await batching.runtime.evaluate(message, emptyState(), false, async () => [], []);
+    const key = pendingKey(batching.runtime.agentId);
+    const waiting = await batching.runtime.getCache<{ requests: Array<{ message: { id: string } }> }>(key);
+    assert.deepEqual(
+      waiting?.requests.map((r) => r.message.id),
+      [message.id],
+    );
+    assert.equal((await claimsOf(env, batching.runtime.agentId, lee)).size, 0, "not evaluated yet");
+
+    await batching.runtime.stop();
+
+    const claims = await claimsOf(env, batching.runtime.agentId, lee);
+    assert.deepEqual(claims.get("plays the oboe"), [message.id]);
+  });
+
+  test("batched: what a crashed process left waiting is sent by the next one, exactly once", async () => {
+    const env = await ready();
+    const agentId = uuid();
+    const lee = uuid();
+    let stored: JsonValue | undefined;
+    const store = {
+      load: async () => stored,
+      save: async (value: JsonValue) => {
+        stored = value;
+      },
+    };
+    const options = (sent: EvaluateBatchRequest[]) => ({
+      every: 4,
+      quietMs: 0,
+      store,
+      send: (request: EvaluateBatchRequest) => {
+        sent.push(request);
+        return env.client.evaluateBatch(request);
+      },
+      onError: (what: string, error: unknown) => assert.fail(`${what}: ${String(error)}`),
+    });
+    const message = { id: uuid(), entityId: lee, name: "Lee", text: "I play the violin at night" };
+    const request = create(EvaluateRequestSchema, { agentId, entityId: lee, message, items: [Item.FACTS] });
+    const first: EvaluateBatchRequest[] = [];
+    assert.deepEqual(await new Batcher(options(first)).add(request), { queued: true, waiting: 1 });
+    assert.equal(first.length, 0);
+    // The process dies here; the next one takes up the queue from the store.
+    const second: EvaluateBatchRequest[] = [];
+    await new Batcher(options(second)).restore();
+    assert.equal(second.length, 1);
+    assert.deepEqual((await claimsOf(env, agentId as UUID, lee)).get("plays the violin"), [message.id]);
+    // A third start (the store was emptied) sends nothing; a replay would not add twice anyway.
+    const third: EvaluateBatchRequest[] = [];
+    await new Batcher(options(third)).restore();
+    assert.equal(third.length, 0);
+    const again = await env.client.evaluateBatch(second[0]!);
+    assert.ok(again.results.every((r) => r.replayed));
+    assert.equal((await claimsOf(env, agentId as UUID, lee)).size, 1);
   });
 
   test("with the service stopped, evaluate and composeState still return, without facts", async () => {

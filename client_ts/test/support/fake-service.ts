@@ -6,6 +6,9 @@ import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 
 import {
+  type EvaluateBatchRequest,
+  type EvaluateBatchResponse,
+  EvaluateBatchResponseSchema,
   type EvaluateRequest,
   type EvaluateResponse,
   EvaluateResponseSchema,
@@ -26,11 +29,16 @@ export interface FakeServiceOptions {
     request: ProvideRequest,
     authorization: string | null,
   ) => ProvideResponse | Promise<ProvideResponse>;
+  evaluateBatch?: (
+    request: EvaluateBatchRequest,
+    authorization: string | null,
+  ) => EvaluateBatchResponse | Promise<EvaluateBatchResponse>;
 }
 
 export interface FakeService {
   url: string;
   evaluateRequests: EvaluateRequest[];
+  evaluateBatchRequests: EvaluateBatchRequest[];
   provideRequests: ProvideRequest[];
   authorization: (string | null)[];
   close(): Promise<void>;
@@ -38,6 +46,7 @@ export interface FakeService {
 
 export async function startFakeService(options: FakeServiceOptions = {}): Promise<FakeService> {
   const evaluateRequests: EvaluateRequest[] = [];
+  const evaluateBatchRequests: EvaluateBatchRequest[] = [];
   const provideRequests: ProvideRequest[] = [];
   const authorization: (string | null)[] = [];
   const record = (context: HandlerContext) => {
@@ -51,6 +60,13 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
         const auth = record(context);
         evaluateRequests.push(request);
         return options.evaluate ? options.evaluate(request, auth) : create(EvaluateResponseSchema, {});
+      },
+      async evaluateBatch(request, context) {
+        const auth = record(context);
+        evaluateBatchRequests.push(request);
+        return options.evaluateBatch
+          ? options.evaluateBatch(request, auth)
+          : create(EvaluateBatchResponseSchema, {});
       },
       async provide(request, context) {
         const auth = record(context);
@@ -69,6 +85,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   return {
     url: `http://127.0.0.1:${port}`,
     evaluateRequests,
+    evaluateBatchRequests,
     provideRequests,
     authorization,
     close: () =>
@@ -89,5 +106,7 @@ export function startRecordingProxy(upstream: FactMemoryClient): Promise<FakeSer
   return startFakeService({
     evaluate: (request, authorization) => upstream.evaluate(request, { headers: headers(authorization) }),
     provide: (request, authorization) => upstream.provide(request, { headers: headers(authorization) }),
+    evaluateBatch: (request, authorization) =>
+      upstream.evaluateBatch(request, { headers: headers(authorization) }),
   });
 }
