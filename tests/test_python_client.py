@@ -210,7 +210,11 @@ async def main() -> None:
         first = await client.evaluate(pb.EvaluateRequest.FromString(evaluate))
         again = await client.evaluate(pb.EvaluateRequest.FromString(evaluate))
         out["applied"] = [op.fact.claim for op in first.ops]
-        out["replayed"] = [first.replayed, again.replayed]
+        request = pb.EvaluateRequest.FromString(evaluate)
+        batch = await client.evaluate_batch(
+            pb.EvaluateBatchRequest(agent_id=request.agent_id, entity_id=request.entity_id, messages=[request.message])
+        )
+        out["replayed"] = [first.replayed, again.replayed, batch.results[0].replayed]
         facts = await client.list_facts(pb.ListFactsRequest.FromString(list_facts))
         out["facts"] = [fact.claim for fact in facts.facts]
         out["provided"] = (await client.provide(pb.ProvideRequest.FromString(provide))).text
@@ -285,7 +289,7 @@ async def test_the_installed_client_talks_to_the_service(
     assert "lives in Berlin" in answers.pop("provided")
     assert answers == {
         "applied": ["lives in Berlin"],
-        "replayed": [False, True],
+        "replayed": [False, True, True],
         "facts": ["lives in Berlin"],
         "bad_request": "INVALID_ARGUMENT",
         "server_importable": False,

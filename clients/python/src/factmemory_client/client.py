@@ -82,6 +82,7 @@ class _Stub(Protocol):
     """The generated FactMemoryServiceStub, typed (grpcio ships no type information)."""
 
     Evaluate: _Unary[pb.EvaluateRequest, pb.EvaluateResponse]
+    EvaluateBatch: _Unary[pb.EvaluateBatchRequest, pb.EvaluateBatchResponse]
     Provide: _Unary[pb.ProvideRequest, pb.ProvideResponse]
     ListFacts: _Unary[pb.ListFactsRequest, pb.ListFactsResponse]
     ListCandidates: _Unary[pb.ListCandidatesRequest, pb.ListCandidatesResponse]
