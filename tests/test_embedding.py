@@ -144,6 +144,13 @@ def test_split_jobs_bounds_each_engine_call() -> None:
     assert split_jobs(["x" * 1000, "b", "c"]) == [["x" * 1000], ["b", "c"]]
 
 
+def test_split_jobs_spreads_a_request_over_idle_engines() -> None:
+    assert split_jobs(["a", "b"], parts=2) == [["a"], ["b"]]
+    assert split_jobs(["a", "b", "c"], parts=2) == [["a", "b"], ["c"]]
+    assert split_jobs(["a"], parts=2) == [["a"]]
+    assert split_jobs(["a"] * 20, parts=2) == [["a"] * MAX_JOB_TEXTS, ["a"] * MAX_JOB_TEXTS, ["a"] * 4]
+
+
 # --- the engine processes ---------------------------------------------------------------------------------
 
 

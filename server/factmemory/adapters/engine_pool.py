@@ -156,6 +156,7 @@ class EnginePool:
         self._closing = False
         self._start_failed = False  # the last attempt to start a worker failed
         self._seconds_per_token: float | None = None  # moving average of recent engine calls
+        self._running = 0  # engine calls in progress
         self.stats = PoolStats()
         self.dimensions = 0
 
@@ -192,7 +193,7 @@ class EnginePool:
         loop = asyncio.get_running_loop()
         jobs = [
             Job(chunk, is_query, caller, deadline, loop.create_future(), estimated_tokens(chunk, self.token_budget))
-            for chunk in split_jobs(unique)
+            for chunk in split_jobs(unique, self._idle())
         ]
         for job in jobs:
             self._queue.put(job)
@@ -211,6 +212,11 @@ class EnginePool:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         rows = dict(zip(unique, np.concatenate(parts), strict=True))
         return np.stack([rows[t] for t in texts])
+
+    def _idle(self) -> int:
+        """Engines with nothing to do right now (a request's texts are spread over them)."""
+        alive = sum(1 for w in self._workers if w is not None and w.alive)
+        return max(1, alive - self._running - len(self._queue))
 
     async def _next_job(self) -> Job:
         while True:
@@ -260,7 +266,11 @@ class EnginePool:
             self.stats.texts += len(job.texts)
             started = time.monotonic()
             try:
-                result = await worker.embed(job.texts, job.is_query)
+                self._running += 1
+                try:
+                    result = await worker.embed(job.texts, job.is_query)
+                finally:
+                    self._running -= 1
             except WorkerDied as exc:
                 self.stats.deaths += 1
                 log.error(

@@ -83,19 +83,24 @@ class FairQueue:
             self.finish.popitem(last=False)
         return job
 
+    def __len__(self) -> int:
+        return sum(len(lane) for lane in self.lanes.values())
+
     def drain(self) -> list[Job]:
         jobs = [job for lane in self.lanes.values() for job in lane]
         self.lanes.clear()
         return jobs
 
 
-def split_jobs(texts: Sequence[str]) -> list[list[str]]:
+def split_jobs(texts: Sequence[str], parts: int = 1) -> list[list[str]]:
     """Consecutive texts grouped into engine calls of at most MAX_JOB_TEXTS texts and MAX_JOB_CHARS characters
-    (a longer text goes alone)."""
+    (a longer text goes alone); into at least `parts` calls when there are enough texts (idle engines: one
+    request's texts embedded side by side, since batching short texts saves little)."""
+    per_job = min(MAX_JOB_TEXTS, -(-len(texts) // max(1, parts)))
     jobs: list[list[str]] = []
     size = 0
     for text in texts:
-        if jobs and len(jobs[-1]) < MAX_JOB_TEXTS and size + len(text) <= MAX_JOB_CHARS:
+        if jobs and len(jobs[-1]) < per_job and size + len(text) <= MAX_JOB_CHARS:
             jobs[-1].append(text)
             size += len(text)
         else:

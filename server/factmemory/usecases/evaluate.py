@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -96,22 +97,47 @@ async def evaluate_batch(deps: Deps, request: EvaluateInput) -> EvaluateBatchRes
     usage = Usage()
     for _ in range(1 + RETRIES_AFTER_A_LOST_RACE):
         watch = Stopwatch()
-        with watch.stage("retrieve"):
-            # Read before anything is learned: a ForgetEntity that completes meanwhile makes the turn write nothing.
-            forget_epoch = await deps.store.forget_epoch(request.agent_id, request.entity_id)
-            stored = await _stored(deps, request)
-        pending = [m for m in request.messages if m.id not in stored]
-        if not pending:
-            return _batch(request, stored, usage)
+        # The messages are embedded (for the facts shown to the model) while the store is read.
+        query = asyncio.ensure_future(_query(deps, request))
         try:
+            with watch.stage("retrieve"):
+                # Read before anything is learned: a ForgetEntity that completes meanwhile makes the turn write
+                # nothing.
+                forget_epoch = await deps.store.forget_epoch(request.agent_id, request.entity_id)
+                stored = await _stored(deps, request)
+            pending = [m for m in request.messages if m.id not in stored]
+            if not pending:
+                return _batch(request, stored, usage)
             turn = _pending(request, pending, stored)
-            new, spent = await _evaluate_new(deps, deps.extractor, turn, forget_epoch, watch)
+            if len(pending) < len(request.messages):  # the query stands for the messages still to learn from
+                _discard(query)
+                query = asyncio.ensure_future(_query(deps, turn))
+            new, spent = await _evaluate_new(deps, deps.extractor, turn, forget_epoch, watch, query)
         except _AlreadyEvaluated as lost:
             usage = _plus(usage, lost.usage)
             continue
+        finally:
+            _discard(query)
         deps.stages.record("evaluate", watch)
         return _batch(request, stored | new, _plus(usage, spent))
     raise Unavailable("the messages of this call kept being evaluated by concurrent calls; retry it")
+
+
+async def _query(deps: Deps, request: EvaluateInput) -> Vector | None:
+    """The relevance query of the messages to learn from, embedded as the provider embeds a message (each on its
+    own, so its cache serves both); several by their centroid. None when facts are not asked for."""
+    if Item.FACTS not in request.items:
+        return None
+    vectors = await deps.embedder.queries([m.text.strip() for m in request.messages])
+    return vectors[0] if len(vectors) == 1 else centroid(vectors)
+
+
+def _discard(task: asyncio.Future[Vector | None]) -> None:
+    """Cancels the task if it still runs; a failure it ended with is dropped (the call did not need it)."""
+    if not task.done():
+        task.cancel()
+    elif not task.cancelled():
+        task.exception()
 
 
 def _batch(request: EvaluateInput, results: dict[str, EvaluateResult], usage: Usage) -> EvaluateBatchResult:
@@ -139,11 +165,16 @@ def _plus(a: Usage, b: Usage) -> Usage:
 
 
 async def _evaluate_new(
-    deps: Deps, extractor: Extractor, request: EvaluateInput, forget_epoch: int, watch: Stopwatch
+    deps: Deps,
+    extractor: Extractor,
+    request: EvaluateInput,
+    forget_epoch: int,
+    watch: Stopwatch,
+    query: Awaitable[Vector | None],
 ) -> tuple[dict[str, EvaluateResult], Usage]:
     """One LLM call for the request's messages (none evaluated yet), its ops applied in one transaction."""
     limits = deps.tuning.limits.for_messages(len(request.messages))
-    known = await _known(deps, request, watch)
+    known = await _known(deps, request, watch, query)
     prompt = build_prompt(
         request.message,
         request.recent_messages,
@@ -173,18 +204,19 @@ class _Known:
     pairs: list[OpenPair]
 
 
-async def _known(deps: Deps, request: EvaluateInput, watch: Stopwatch) -> _Known:
+async def _known(deps: Deps, request: EvaluateInput, watch: Stopwatch, query: Awaitable[Vector | None]) -> _Known:
     if Item.FACTS not in request.items:
         return _Known([], [], [])
-    with watch.stage("embed"):
-        # As the provider embeds a message (each on its own, so its cache serves both); a batch by their centroid.
-        vectors = await deps.embedder.queries([m.text.strip() for m in request.messages])
-        query = vectors[0] if len(vectors) == 1 else centroid(vectors)
+    with watch.stage("retrieve"):
+        open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN)
+    with watch.stage("embed"):  # what is left of it after the reads above
+        vector = await query
+    if vector is None:  # pragma: no cover - facts are asked for (checked above)
+        return _Known([], [], [])
     with watch.stage("retrieve"):
         similar = await deps.store.nearest(
-            request.agent_id, request.entity_id, query, RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
+            request.agent_id, request.entity_id, vector, RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
         )
-        open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN)
     durable, current, pairs = known_facts(
         [s.fact for s in similar if s.fact.kind is Kind.DURABLE],
         [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
