@@ -359,3 +359,14 @@ async def test_transient_endpoint_failures_are_retried(llm: ScriptedLLM) -> None
     vectors = await embedder.passages(["likes tea"])
     assert vectors.shape == (1, 8) and len(llm.embedding_requests) == 3
     await embedder.close()
+
+
+async def test_a_claim_embedded_before_is_not_sent_again(llm: ScriptedLLM) -> None:
+    embedder = endpoint_embedder(llm)
+    first = await embedder.passages(["lives in Berlin", "likes tea"])
+    again = await embedder.passages(["likes tea", "lives in Berlin", "plays chess"])
+    assert [r["input"] for r in llm.embedding_requests] == [["lives in Berlin", "likes tea"], ["plays chess"]]
+    assert np.array_equal(again[0], first[1]) and np.array_equal(again[1], first[0])
+    await embedder.queries(["likes tea"])  # a query is embedded as a query, not served from the claims
+    assert len(llm.embedding_requests) == 3
+    await embedder.close()

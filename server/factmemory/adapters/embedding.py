@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 # What an embeddings endpoint is sent of each text (the local engine is bounded by its own token count instead,
 # see engine_text). The first 1,000 characters carry what a message is about.
 MAX_EMBED_CHARS = 1_000
-QUERY_CACHE_SIZE = 4096  # about 6 MB of 384-dimensional vectors
+CACHE_SIZE = 4096  # texts per cache (queries, passages): about 6 MB each of 384-dimensional vectors
 
 
 def clip(texts: Sequence[str]) -> list[str]:
@@ -30,11 +30,12 @@ def clip(texts: Sequence[str]) -> list[str]:
     return [t[:MAX_EMBED_CHARS] for t in texts]
 
 
-class QueryCache:
-    """Recently embedded query texts. Chat messages recur: the provider sees each one in five turns, and the
-    evaluator embeds the message the provider already embedded. Used from the event loop only."""
+class EmbeddingCache:
+    """Recently embedded texts. Chat messages recur as queries: the provider sees each one in five turns, and the
+    evaluator embeds the message the provider already embedded. Claims recur as passages: a restated fact comes
+    back from the model with the same claim, which is then not embedded again. Used from the event loop only."""
 
-    def __init__(self, size: int = QUERY_CACHE_SIZE) -> None:
+    def __init__(self, size: int = CACHE_SIZE) -> None:
         self._size = size
         self._vectors: OrderedDict[str, Matrix] = OrderedDict()
 
@@ -68,7 +69,8 @@ class LocalEmbedder:
         self.model_name = model_name
         self._pool = pool
         self._max_chars = char_cap(pool.token_budget)
-        self._cache = QueryCache()
+        self._queries = EmbeddingCache()
+        self._passages = EmbeddingCache()
 
     @classmethod
     async def start(cls, model_name: str, workers: int, token_budget: int = DEFAULT_TOKEN_BUDGET) -> LocalEmbedder:
@@ -93,10 +95,12 @@ class LocalEmbedder:
     async def queries(self, texts: Sequence[str]) -> Matrix:
         if not texts:
             return await self._run(texts, True)
-        return await self._cache.embed(self._safe(texts), lambda missing: self._run(missing, True))
+        return await self._queries.embed(self._safe(texts), lambda missing: self._run(missing, True))
 
     async def passages(self, texts: Sequence[str]) -> Matrix:
-        return await self._run(self._safe(texts), False)
+        if not texts:
+            return await self._run(texts, False)
+        return await self._passages.embed(self._safe(texts), lambda missing: self._run(missing, False))
 
     def healthy(self) -> bool:
         return self._pool.healthy()
@@ -115,7 +119,8 @@ class OpenAIEmbedder:
         self._retry = retry or RetryPolicy()
         self.model_name = model_name
         self.dimensions = dimensions
-        self._cache = QueryCache()
+        self._queries = EmbeddingCache()
+        self._passages = EmbeddingCache()
 
     async def _embed(self, texts: Sequence[str]) -> Matrix:
         if not texts:
@@ -145,10 +150,12 @@ class OpenAIEmbedder:
     async def queries(self, texts: Sequence[str]) -> Matrix:
         if not texts:
             return await self._embed(texts)
-        return await self._cache.embed(texts, self._embed)
+        return await self._queries.embed(texts, self._embed)
 
     async def passages(self, texts: Sequence[str]) -> Matrix:
-        return await self._embed(texts)
+        if not texts:
+            return await self._embed(texts)
+        return await self._passages.embed(texts, self._embed)
 
     def healthy(self) -> bool:
         return True  # an endpoint's failures are per call (Unavailable), not a state we can observe
