@@ -57,13 +57,13 @@ SELECT id FROM facts
 ABLATION: tuple[tuple[str, Weights], ...] = (
     ("before: cosine x confidence x time weight", LEGACY),
     ("+ stretched relevance, bounded modifier", Weights(text_weight=0.0, lane=0, spill_below=0.0, dedup=False)),
-    ("+ hybrid full-text candidates and fusion", Weights(lane=0, spill_below=0.0, dedup=False)),
+    ("+ hybrid full text on names and numbers", Weights(lane=0, spill_below=0.0, dedup=False)),
     ("+ relevance lane (2 slots)", Weights(spill_below=0.0, dedup=False)),
     ("+ unrelated facts give up their slots", Weights(dedup=False)),
     ("+ no duplicate lines (= default)", Weights()),
     ("  default without stretching", Weights(stretch=False)),
     ("  default without hybrid", Weights(text_weight=0.0)),
-    ("  default, full text on every word", Weights(text_names_only=False)),
+    ("  default, full text on every word (before)", Weights(text_names_only=False)),
     ("  default, relevance only (modifier 0)", Weights(modifier=0.0)),
 )
 
