@@ -8,7 +8,8 @@ import uuid
 
 from factmemory.domain.models import ChatMessage, ProvideInput
 from factmemory.domain.ranking import Weights
-from factmemory.usecases.provide import provide
+from factmemory.domain.relevance import query_terms
+from factmemory.usecases.provide import fused_terms, provide
 from tests.conftest import Service
 from tests.support.fm import NOW, Person, add_current, add_durable, days_ago
 from tests.support.llm_stub import ScriptedLLM
@@ -156,3 +157,10 @@ async def test_embedder_down_ranks_by_the_turns_words(service: Service, llm: Scr
         response = await svc.stub.Provide(person.provide("Bertha is coming over", durable_limit=3))
         assert response.degraded
         assert response.durable[0].fact.claim == "has a neighbour named Bertha"
+
+
+def test_only_names_and_numbers_are_fused_unless_asked_otherwise() -> None:
+    terms = query_terms("Is my main work project with Bertha due on the 12th?")
+    assert [t.text for t in fused_terms(terms, Weights())] == ["12th", "berth"]
+    assert len(fused_terms(terms, Weights(text_names_only=False))) == len(terms) > 2
+    assert fused_terms(terms, Weights(text_weight=0.0)) == ()

@@ -7,6 +7,7 @@ import math
 from factmemory.domain.relevance import (
     MAX_TERMS,
     fuse,
+    names,
     query_terms,
     stretched,
     text_relevance,
@@ -58,3 +59,9 @@ def test_fuse_is_a_bounded_noisy_or() -> None:
 def test_word_overlap() -> None:
     assert word_overlap("loves coffee", "Loves coffee.") == 1.0
     assert word_overlap("loves coffee", "plays chess") == 0.0
+
+
+def test_names_and_numbers_are_the_words_fused_with_the_vector_search() -> None:
+    terms = query_terms("What's my main work project now, did Bertha pay 150?")
+    assert tsquery_terms(names(terms)) == ["150", "berth:*"]
+    assert "work" in tsquery_terms(terms)  # still looked up when the embedder is down

@@ -6,11 +6,15 @@ Two signals, fused:
   on its own and a fixed per-model scale breaks when the model changes. The pool's median cosine stands for
   "unrelated to this turn" and its best for "as related as anything known", so relevance is
   (cosine - median) / (best - median), clipped to [0, 1]: the same formula for any embedder.
-* text: the query's words found in the claim (PostgreSQL `simple` tokens, no stemming: a light prefix match
-  instead, so it works the same in any language), each weighted by how specific it is within the pool
-  (a word in one fact counts 1, a word in every fact ~0), combined as a noisy-or.
+* text: the turn's names and numbers (words written with a capital letter or a digit) found in the claim
+  (PostgreSQL `simple` tokens, no stemming: a light prefix match instead, so it works the same in any language),
+  each weighted by how specific it is within the pool (a word in one fact counts 1, a word in every fact ~0),
+  combined as a noisy-or. Only names and numbers, because they are what an embedder cannot place (a rare name
+  is a handful of meaningless sub-word pieces to it); ordinary words it places well, and a pool of ~50 facts
+  cannot tell a rare word from a common one ("work" in one fact of the pool looks as specific as "Bertha").
 Fused as a noisy-or too: relevance = 1 - (1 - vector) x (1 - text_weight x text). A fact the embedder misses
 but that shares a rare word ("Bertha", "150") with the turn still gets text_weight; a fact both find gets more.
+With the embedder down, every word of the turn counts (there is no other signal).
 """
 
 from __future__ import annotations
@@ -44,10 +48,12 @@ thing things something anything tell know think back ok okay right well also may
 
 @dataclass(frozen=True)
 class Term:
-    """One query word as matched against claims: exactly, or by prefix when long."""
+    """One query word as matched against claims: exactly, or by prefix when long; `name` if written as a name
+    or a number in the turn (a capital letter or a digit)."""
 
     text: str
     prefix: bool
+    name: bool = False
 
     @property
     def tsquery(self) -> str:
@@ -71,13 +77,18 @@ def query_terms(text: str) -> tuple[Term, ...]:
             continue
         seen[word] = 0 if any(c.isdigit() for c in word) else 1 if original[0].isupper() else 2
     ranked = sorted(seen, key=lambda w: (seen[w], -len(w), w))[:MAX_TERMS]
-    return tuple(_term(w) for w in sorted(ranked))
+    return tuple(_term(w, seen[w] < 2) for w in sorted(ranked))
 
 
-def _term(word: str) -> Term:
+def names(terms: Sequence[Term]) -> tuple[Term, ...]:
+    """The terms written as names or numbers: the words the vector search is fused with (see the module doc)."""
+    return tuple(t for t in terms if t.name)
+
+
+def _term(word: str, name: bool) -> Term:
     if len(word) >= PREFIX_FROM and not word.isdigit():
-        return Term(word[: max(5, len(word) - 3)], prefix=True)
-    return Term(word, prefix=False)
+        return Term(word[: max(5, len(word) - 3)], prefix=True, name=name)
+    return Term(word, prefix=False, name=name)
 
 
 def tsquery_terms(terms: Sequence[Term]) -> list[str]:

@@ -12,6 +12,7 @@ from factmemory.domain.ranking import Weights, same_claim, score, select
 from factmemory.domain.relevance import (
     Term,
     fuse,
+    names,
     query_terms,
     stretched,
     text_relevance,
@@ -73,15 +74,16 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
                 )
             relevances = _text_only(found, terms)
         else:
+            fused = fused_terms(terms, weights)
             with watch.stage("db"):
-                if weights.text_weight > 0 and terms:
+                if fused:
                     found = await deps.store.hybrid(
                         request.agent_id,
                         request.entity_id,
                         vector,
                         durable_pool,
                         current_pool,
-                        tsquery_terms(terms),
+                        tsquery_terms(fused),
                         PER_TERM,
                         replica_ok=True,
                     )
@@ -89,7 +91,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
                     found = await deps.store.nearest(
                         request.agent_id, request.entity_id, vector, durable_pool, current_pool, replica_ok=True
                     )
-            relevances = _fused(found, terms, weights)
+            relevances = _fused(found, fused, weights)
     with watch.stage("rank"):
         decay = deps.tuning.current_decay_days
         scored = [
@@ -109,10 +111,17 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     )
 
 
+def fused_terms(terms: tuple[Term, ...], weights: Weights) -> tuple[Term, ...]:
+    """The words looked up and fused with the vector search: the names and numbers (relevance.py), or none."""
+    if weights.text_weight <= 0:
+        return ()
+    return names(terms) if weights.text_names_only else terms
+
+
 def _fused(found: list[Similar], terms: tuple[Term, ...], weights: Weights) -> list[float]:
     cosines = [s.similarity for s in found]
     vector = stretched(cosines) if weights.stretch else cosines
-    if weights.text_weight <= 0:
+    if not terms:
         return vector
     text = text_relevance([s.fact.claim for s in found], terms)
     return [fuse(v, t, weights.text_weight) for v, t in zip(vector, text, strict=True)]

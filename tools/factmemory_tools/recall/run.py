@@ -37,6 +37,7 @@ from factmemory.usecases.provide import provide
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.inprocess import bench_settings, serve_in_process
+from factmemory_tools.recall.pools import Pools
 from factmemory_tools.scripted_llm import Reply, ScriptedLLM
 
 DATA = Path(__file__).parent / "data" / "recall.json"
@@ -56,12 +57,13 @@ SELECT id FROM facts
 ABLATION: tuple[tuple[str, Weights], ...] = (
     ("before: cosine x confidence x time weight", LEGACY),
     ("+ stretched relevance, bounded modifier", Weights(text_weight=0.0, lane=0, spill_below=0.0, dedup=False)),
-    ("+ hybrid full-text candidates and fusion", Weights(lane=0, spill_below=0.0, dedup=False)),
+    ("+ hybrid full text on names and numbers", Weights(lane=0, spill_below=0.0, dedup=False)),
     ("+ relevance lane (2 slots)", Weights(spill_below=0.0, dedup=False)),
     ("+ unrelated facts give up their slots", Weights(dedup=False)),
     ("+ no duplicate lines (= default)", Weights()),
     ("  default without stretching", Weights(stretch=False)),
     ("  default without hybrid", Weights(text_weight=0.0)),
+    ("  default, full text on every word (before)", Weights(text_names_only=False)),
     ("  default, relevance only (modifier 0)", Weights(modifier=0.0)),
 )
 
@@ -165,10 +167,13 @@ class Variant:
 
 
 class Bench:
-    def __init__(self, deps: Deps, stub: pb_grpc.FactMemoryServiceStub, llm: ScriptedLLM) -> None:
+    def __init__(
+        self, deps: Deps, stub: pb_grpc.FactMemoryServiceStub, llm: ScriptedLLM, pools: Pools | None = None
+    ) -> None:
         self.deps = deps
         self.stub = stub
         self.llm = llm
+        self.pools = pools
         self.answer: dict[str, Any] = reply([])
         llm.default = lambda body: Reply(self.answer)
 
@@ -250,6 +255,8 @@ class Bench:
                 rows = await conn.fetch(COSINE_TOP, uuid.UUID(variant.agent_id), uuid.UUID(entity), vector, TOP)
                 variant.cosine.add(question["type"], evidence, [str(r["id"]) for r in rows], None)
                 await self.ablate(variant, person, question, entity, evidence)
+                if self.pools is not None:
+                    await self.pools.record(self.deps, variant.name, entity, question, evidence, rows)
                 self.deps.stages.take("provide")
 
     async def ablate(
@@ -373,7 +380,7 @@ async def database() -> AsyncIterator[str]:
             await asyncio.to_thread(server.cleanup)
 
 
-async def run(short: bool, url: str | None) -> dict[str, Any]:
+async def run(short: bool, url: str | None, pools: Pools | None = None) -> dict[str, Any]:
     import asyncpg
     from pgvector.asyncpg import register_vector
 
@@ -385,10 +392,12 @@ async def run(short: bool, url: str | None) -> dict[str, Any]:
         conn = await asyncpg.connect(database_url)
         stack.push_async_callback(conn.close)
         await register_vector(conn)
-        bench = Bench(deps, stub, llm)
+        bench = Bench(deps, stub, llm, pools)
         variants = []
         for name, restated in (("flat", False), ("restated 20%", True)):
             variant = Variant(name, str(uuid.uuid4()))
+            if pools is not None:
+                pools.start(name, variant.agent_id)
             started = time.perf_counter()
             await bench.replay(variant, data, restated)
             print(f"{name}: replayed in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
@@ -405,8 +414,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--short", action="store_true", help="3 people, 8 questions each (the test suite's run)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     parser.add_argument("--database-url", help="use this PostgreSQL (pgvector) instead of a fresh embedded one")
+    parser.add_argument(
+        "--dump-pools", type=Path, help="also write every question's candidate pool here (see recall/rerank.py)"
+    )
     args = parser.parse_args(argv)
-    result = asyncio.run(run(args.short, args.database_url))
+    pools = Pools() if args.dump_pools else None
+    result = asyncio.run(run(args.short, args.database_url, pools))
+    if pools is not None and args.dump_pools:
+        pools.write(args.dump_pools)
     print(table(result, ["flat", "restated 20%"]))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
