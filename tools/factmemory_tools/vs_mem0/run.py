@@ -23,6 +23,7 @@ import asyncpg
 import grpc
 import numpy as np
 from google.protobuf.timestamp_pb2 import Timestamp
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from pgvector.asyncpg import register_vector
 
 from factmemory.v1 import factmemory_pb2 as pb
@@ -52,6 +53,8 @@ class Results:
     llm_calls: dict[str, int] = field(default_factory=dict)
     block_ratios: dict[str, list[float]] = field(default_factory=dict)  # phase -> per-block p50 ratios
     mem0_empty: dict[str, int] = field(default_factory=dict)  # phase -> searches that found nothing
+    # Memo phase: the parts both systems' read paths are made of, timed alone from this process.
+    parts: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _line_from(process: subprocess.Popen[str], prefix: str, timeout_s: float = 120) -> str:
@@ -199,6 +202,7 @@ def make_facts(opts: Options, agent: uuid.UUID, people: list[uuid.UUID], endpoin
 async def measure(
     opts: Options,
     stub: pb_grpc.FactMemoryServiceStub,
+    health: health_pb2_grpc.HealthStub,
     mem0: Mem0,
     agent: uuid.UUID,
     people: list[uuid.UUID],
@@ -236,6 +240,29 @@ async def measure(
         ratios.append(statistics.median(block_ours) / statistics.median(block_theirs))
     results.read[phase] = {"factmemory": ours, "mem0": theirs}
     results.block_ratios[phase] = ratios
+    if phase == "memo":
+        results.parts = await _parts(health, endpoint, _query_texts(rng, opts.queries_per_block, 0))
+
+
+async def _parts(health: health_pb2_grpc.HealthStub, endpoint: str, texts: list[str]) -> dict[str, list[float]]:
+    """What a read is made of, each part alone: the gRPC hop (a health check on the same channel) and one
+    embeddings call to the endpoint (answering from its memo), which mem0's search makes too."""
+    import openai
+
+    client = openai.AsyncOpenAI(base_url=endpoint, api_key="bench")
+    client_embed = client.embeddings
+    await client_embed.create(model=MODEL, input=texts)  # in the memo, as for the read phase
+    hop: list[float] = []
+    embed: list[float] = []
+    for text in texts:
+        start = time.perf_counter()
+        await health.Check(health_pb2.HealthCheckRequest(), timeout=10)
+        hop.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        await client_embed.create(model=MODEL, input=[text])
+        embed.append((time.perf_counter() - start) * 1000)
+    await client.close()
+    return {"grpc_hop": hop, "embed_call": embed}
 
 
 def run(opts: Options) -> Results:
@@ -323,7 +350,8 @@ async def _phase(
                     )
             async with grpc.aio.insecure_channel(address) as channel:
                 stub = pb_grpc.FactMemoryServiceStub(channel)
-                await measure(opts, stub, mem0, agent, people, endpoint, phase, results)
+                health = health_pb2_grpc.HealthStub(channel)
+                await measure(opts, stub, health, mem0, agent, people, endpoint, phase, results)
                 if first:
                     await _writes(opts, stub, mem0, agent, people, turns, endpoint, results)
         finally:
@@ -435,4 +463,5 @@ def report(opts: Options, results: Results) -> dict[str, Any]:
                 "llm_calls": results.llm_calls,
             }
         )
-    return {"options": {k: str(v) for k, v in opts.__dict__.items()}, "rows": rows}
+    parts = {name: summary(values) for name, values in results.parts.items()}
+    return {"options": {k: str(v) for k, v in opts.__dict__.items()}, "rows": rows, "parts": parts}
