@@ -1,5 +1,6 @@
 """The nearest facts of a large entity come from a half-precision shortlist (migration 0008) and must be exactly the
-facts, in the order, of `ORDER BY embedding <=> q, id` over the whole entity; the migration backfills existing rows."""
+facts, in the order, of `ORDER BY embedding <=> q, id` over the whole entity; the migration backfills existing rows
+and a trigger keeps the copy in step with the vector."""
 
 from __future__ import annotations
 
@@ -103,8 +104,10 @@ async def test_migration_0008_backfills_the_half_precision_copy(empty_database: 
         missing = await conn.fetchval("SELECT count(*) FROM facts WHERE embedding_half IS NULL")
         differs = await conn.fetchval("SELECT count(*) FROM facts WHERE embedding_half <> embedding::halfvec")
         assert (missing, differs) == (0, 0)
-        await fill(conn, agent, entity, 1, seed=8)  # new rows get it too (a generated column)
+        await fill(conn, agent, entity, 1, seed=8)  # new rows get it too (the trigger)
         assert await conn.fetchval("SELECT count(*) FROM facts WHERE embedding_half IS NOT NULL") == 12
+        await conn.execute("UPDATE facts SET embedding = $1", clustered(np.random.default_rng(9), 1)[0])
+        assert await conn.fetchval("SELECT count(*) FROM facts WHERE embedding_half <> embedding::halfvec") == 0
         index = await conn.fetchval("SELECT indexdef FROM pg_indexes WHERE indexname = 'facts_nearest_half_idx'")
         assert "INCLUDE (id, embedding_half)" in index
         storage = await conn.fetchval(
