@@ -27,12 +27,13 @@ import asyncpg
 import numpy as np
 from pgvector.asyncpg import register_vector
 
-from factmemory.adapters.postgres.store import NEAREST_BY_KIND, SESSION_SETTINGS
+from factmemory.adapters.postgres.store import HALF_MARGIN, NEAREST_BY_KIND, SESSION_SETTINGS, SHORTLIST
 from factmemory.domain.contract import strict_schema
 from factmemory.domain.models import Item
 from factmemory.domain.prompts import FACT_LINE
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
+from factmemory.usecases.provide import centroid
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.bench import data, drive
 from factmemory_tools.bench.stats import Row, derived, latency_row, render_table, size_label, summarize, value_row
@@ -57,6 +58,16 @@ VALUES ($1, $2, $3, $4, 0.9, 'bench', 'bench', now())
 ON CONFLICT (agent_id, fact_id, other_fact_id) DO UPDATE SET status = 'open', closed_at = NULL
 """
 PROVIDE_STAGES = ("embed", "db", "rank")
+# The reference the retrieval must match: every live fact of the kind ranked by the exact distance (`+ 0` keeps the
+# planner off the HNSW index, whose order is approximate).
+EXACT_NEAREST = """
+(SELECT id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable' AND archived_at IS NULL
+  ORDER BY (embedding <=> $3) + 0, id LIMIT $4)
+UNION ALL
+(SELECT id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current' AND archived_at IS NULL
+  ORDER BY (embedding <=> $3) + 0, id LIMIT $5)
+"""
+EXACTNESS_QUERIES = 50
 
 
 @dataclass(frozen=True)
@@ -370,11 +381,41 @@ class Bench:
                 await self.conn.execute(f"SET plan_cache_mode = {mode}")
                 statement = await self.conn.prepare("EXPLAIN (ANALYZE, BUFFERS) " + NEAREST_BY_KIND)
                 for _ in range(6):  # past the custom-plan trials, as a pooled connection would be
-                    rows = await statement.fetch(self.pop.agent_id, entity, query, 24, 24)
+                    rows = await statement.fetch(self.pop.agent_id, entity, query, 24, 24, SHORTLIST, HALF_MARGIN)
                 plan = "\n".join(r[0] for r in rows)
                 plans[f"{who}.{mode}"] = re.sub(r"'\[[^\]]*\]'::vector", "$query_vector", plan)
         await self.conn.execute("SET plan_cache_mode = auto")
         self.results.plans[label] = plans
+
+    async def exactness(self, label: str) -> None:
+        """The retrieval's nearest facts against the exact ranking, for Provide-like queries (the centroid of five
+        chat lines) on a probe and the heavy entity: the share of queries with the same facts in the same order."""
+        rng = random.Random(self.opts.seed)
+        nearest = await self.conn.prepare(NEAREST_BY_KIND)
+        exact = await self.conn.prepare(EXACT_NEAREST)
+        for who, entity in (("regular", self.pop.probes[0]), ("heavy", self.pop.heavy)):
+            same = 0
+            for _ in range(EXACTNESS_QUERIES):
+                vectors = await self.deps.embedder.queries([rng.choice(data.CHAT_LINES) for _ in range(5)])
+                query = centroid(vectors)
+                got = [
+                    r["id"]
+                    for r in await nearest.fetch(self.pop.agent_id, entity, query, 24, 24, SHORTLIST, HALF_MARGIN)
+                ]
+                want = [r["id"] for r in await exact.fetch(self.pop.agent_id, entity, query, 24, 24)]
+                same += got == want
+            self.fig(f"exactness.{label}.{who}", {"identical": same, "queries": EXACTNESS_QUERIES})
+            facts = label if who == "regular" else f"{label} (entity: {self.pop.loaded[self.pop.heavy]:,})"
+            self.results.rows.append(
+                value_row(
+                    f"retrieval {who}: nearest 24+24 identical to exact order",
+                    facts,
+                    same,
+                    f"/ {EXACTNESS_QUERIES}",
+                    EXACTNESS_QUERIES,
+                    higher_is_better=True,
+                )
+            )
 
     def memory(self) -> None:
         peak = self.sampler.peak / 2**20
@@ -447,6 +488,7 @@ async def _run_all(bench: Bench, settings: Settings) -> None:
             await bench.provide(label, "regular", bench.pop.probes[: opts.provide_entities], size)
             await bench.provide(label, "heavy", [bench.pop.heavy], size)
             await bench.explain(label)
+            await bench.exactness(label)
             for latency in opts.llm_latencies_ms:
                 for concurrency in opts.concurrencies:
                     log.info("bench: evaluate at %s, LLM %d ms, concurrency %d", label, latency, concurrency)

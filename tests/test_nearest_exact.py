@@ -1,0 +1,118 @@
+"""The nearest facts of a large entity come from a half-precision shortlist (migration 0008) and must be exactly the
+facts, in the order, of `ORDER BY embedding <=> q, id` over the whole entity; the migration backfills existing rows
+and a trigger keeps the copy in step with the vector."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+import asyncpg
+import numpy as np
+from pgvector.asyncpg import register_vector
+
+from factmemory.adapters.postgres.database import migrate
+from factmemory.adapters.postgres.store import HALF_MARGIN, NEAREST_BY_KIND, NEAREST_CTES, SHORTLIST, Store
+from factmemory.ports import Matrix
+from factmemory_tools.bench.run import EXACT_NEAREST as EXACT
+from tests.conftest import Service
+
+DIMENSIONS = 384
+AT = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+
+SHORTLISTED = f"""{NEAREST_CTES}
+SELECT (SELECT shortlisted FROM durable_cut) AS durable, (SELECT shortlisted FROM current_cut) AS current
+"""
+INSERT = """
+INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, confidence, created_at, last_confirmed_at,
+                   embedding, embedding_model)
+VALUES ($1, $2, $3, $4, 'preference', $5, 0.7, $6, $6, $7, 'test')
+"""
+
+
+def clustered(rng: np.random.Generator, count: int) -> Matrix:
+    """Noisy copies of a few directions, as the benchmark's facts are: many facts at almost the same distance."""
+    centers = rng.normal(size=(8, DIMENSIONS)) + 3.0  # a shared offset, like a real embedder's anisotropy
+    vectors = centers[rng.integers(0, 8, count)] + rng.normal(0.0, 0.6, (count, DIMENSIONS))
+    return np.asarray(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), dtype=np.float32)
+
+
+async def fill(conn: asyncpg.Connection, agent: uuid.UUID, entity: uuid.UUID, per_kind: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    rows = [
+        (uuid.uuid4(), agent, entity, kind, f"fact {i}", AT, vector)
+        for kind in ("durable", "current")
+        for i, vector in enumerate(clustered(rng, per_kind))
+    ]
+    await conn.executemany(INSERT, rows)
+
+
+async def test_a_large_entity_gets_exactly_the_exact_order(service: Service) -> None:
+    store = service.deps.store
+    assert isinstance(store, Store)
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    async with store.pool.acquire() as conn:
+        await fill(conn, agent, entity, SHORTLIST * 3, seed=1)
+        await conn.execute("ANALYZE facts")
+        rng = np.random.default_rng(2)
+        for query in clustered(rng, 20):
+            found = await store.nearest(agent, entity, query, 24, 24)
+            exact = [r["id"] for r in await conn.fetch(EXACT, agent, entity, query, 24, 24)]
+            assert [s.fact.id for s in found] == exact
+            used = await conn.fetchrow(SHORTLISTED, agent, entity, query, 24, 24, SHORTLIST, HALF_MARGIN)
+            assert used["durable"] and used["current"]  # the shortlist path ran, not the exact fallback
+
+
+async def test_the_exact_plan_runs_when_the_shortlist_cannot_prove_its_order(service: Service) -> None:
+    store = service.deps.store
+    assert isinstance(store, Store)
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    async with store.pool.acquire() as conn:
+        await fill(conn, agent, entity, SHORTLIST + 50, seed=3)
+        query = clustered(np.random.default_rng(4), 1)[0]
+        wide = 2.0  # no shortlist of 200 can be 2.0 wider than the 24th distance: the exact plan answers
+        assert await conn.fetchrow(SHORTLISTED, agent, entity, query, 24, 24, SHORTLIST, wide) == (False, False)
+        rows = await conn.fetch(NEAREST_BY_KIND, agent, entity, query, 24, 24, SHORTLIST, wide)
+        assert [r["id"] for r in rows] == [r["id"] for r in await conn.fetch(EXACT, agent, entity, query, 24, 24)]
+
+
+async def test_a_small_entity_keeps_the_exact_plan(service: Service) -> None:
+    store = service.deps.store
+    assert isinstance(store, Store)
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    async with store.pool.acquire() as conn:
+        await fill(conn, agent, entity, 60, seed=5)
+        query = clustered(np.random.default_rng(6), 1)[0]
+        assert await conn.fetchrow(SHORTLISTED, agent, entity, query, 24, 24, SHORTLIST, HALF_MARGIN) == (
+            False,
+            False,
+        )
+        found = await store.nearest(agent, entity, query, 24, 24)
+        assert [s.fact.id for s in found] == [r["id"] for r in await conn.fetch(EXACT, agent, entity, query, 24, 24)]
+
+
+async def test_migration_0008_backfills_the_half_precision_copy(empty_database: str) -> None:
+    await migrate(empty_database, DIMENSIONS, until=7)
+    conn = await asyncpg.connect(empty_database)
+    try:
+        await register_vector(conn)
+        agent, entity = uuid.uuid4(), uuid.uuid4()
+        await fill(conn, agent, entity, 5, seed=7)
+
+        await migrate(empty_database, DIMENSIONS)
+
+        missing = await conn.fetchval("SELECT count(*) FROM facts WHERE embedding_half IS NULL")
+        differs = await conn.fetchval("SELECT count(*) FROM facts WHERE embedding_half <> embedding::halfvec")
+        assert (missing, differs) == (0, 0)
+        await fill(conn, agent, entity, 1, seed=8)  # new rows get it too (the trigger)
+        assert await conn.fetchval("SELECT count(*) FROM facts WHERE embedding_half IS NOT NULL") == 12
+        await conn.execute("UPDATE facts SET embedding = $1", clustered(np.random.default_rng(9), 1)[0])
+        assert await conn.fetchval("SELECT count(*) FROM facts WHERE embedding_half <> embedding::halfvec") == 0
+        index = await conn.fetchval("SELECT indexdef FROM pg_indexes WHERE indexname = 'facts_nearest_half_idx'")
+        assert "INCLUDE (id, embedding_half)" in index
+        storage = await conn.fetchval(
+            "SELECT attstorage::text FROM pg_attribute WHERE attrelid = 'facts'::regclass AND attname = 'embedding'"
+        )
+        assert storage == "m"  # the full vector stays in the row
+    finally:
+        await conn.close()
