@@ -229,7 +229,11 @@ class FactStore(Protocol):
 
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int: ...
 
-    async def get_evaluation(self, agent_id: UUID, message_id: str) -> tuple[UUID, EvaluateResult] | None: ...
+    async def get_evaluations(
+        self, agent_id: UUID, message_ids: Sequence[str]
+    ) -> dict[str, tuple[UUID, EvaluateResult]]:
+        """The stored results (with their entity) of the messages evaluated before, by message id."""
+        ...
 
     async def write_context(
         self,

@@ -339,12 +339,12 @@ class _Probe:
 
 async def _stored(deps: Deps, request: EvaluateInput) -> dict[str, EvaluateResult]:
     """The stored results of the request's messages evaluated before, as replays."""
+    found = await deps.store.get_evaluations(request.agent_id, [m.id for m in request.messages])
     out: dict[str, EvaluateResult] = {}
     for message in request.messages:
-        stored = await deps.store.get_evaluation(request.agent_id, message.id)
-        if stored is None:
+        if message.id not in found:
             continue
-        entity_id, result = stored
+        entity_id, result = found[message.id]
         if entity_id != request.entity_id:
             raise InvalidInput(f"message {message.id!r} was already evaluated for another entity; ids must be unique")
         out[message.id] = result.model_copy(update={"replayed": True})

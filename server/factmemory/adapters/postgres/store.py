@@ -307,8 +307,8 @@ UPDATE evaluations
  WHERE agent_id = $1 AND message_id = $2
 """
 
-GET_EVALUATION = """
-SELECT entity_id, result FROM evaluations WHERE agent_id = $1 AND message_id = $2
+GET_EVALUATIONS = """
+SELECT message_id, entity_id, result FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($2::text[])
 """
 
 LIST_FACTS = f"""
@@ -740,12 +740,17 @@ class Store:
         async with _connection(self._pool) as conn:
             return await _epoch(conn, agent_id, entity_id)
 
-    async def get_evaluation(self, agent_id: UUID, message_id: str) -> tuple[UUID, EvaluateResult] | None:
+    async def get_evaluations(
+        self, agent_id: UUID, message_ids: Sequence[str]
+    ) -> dict[str, tuple[UUID, EvaluateResult]]:
+        """One round trip for a whole batch; a row claimed by a call still running (no result yet) is left out."""
         async with _connection(self._pool) as conn:
-            row = await conn.fetchrow(GET_EVALUATION, agent_id, message_id)
-        if row is None or not row["result"]:
-            return None
-        return row["entity_id"], EvaluateResult.model_validate(row["result"])
+            rows = await conn.fetch(GET_EVALUATIONS, agent_id, list(message_ids))
+        return {
+            row["message_id"]: (row["entity_id"], EvaluateResult.model_validate(row["result"]))
+            for row in rows
+            if row["result"]
+        }
 
     async def nearest(
         self,
