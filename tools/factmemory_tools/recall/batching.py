@@ -31,7 +31,7 @@ from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.bench.tokens import TokenCounter, token_counter
 from factmemory_tools.inprocess import bench_settings, serve_in_process
 from factmemory_tools.recall.run import LIMIT, Scores, database, load, reply, ts, variant_messages
-from factmemory_tools.scripted_llm import Reply, ScriptedLLM, batch_messages
+from factmemory_tools.scripted_llm import Reply, ScriptedLLM, per_message
 
 DEFAULT_SIZES = (1, 4, 8)
 
@@ -66,30 +66,28 @@ class Replay:
 
     def answer(self, body: dict[str, Any]) -> Reply:
         """Each message of the prompt (M1.., which the service orders by time) answered with its own facts."""
-        texts = batch_messages(body)
         unused = list(range(len(self.chunk)))
-        order = []
-        for text in texts:
+
+        def ops_for(_index: int, text: str) -> list[dict[str, Any]]:
             found = next((i for i in unused if self.texts[i] == text), None)
             if found is None:
                 raise RuntimeError(f"the prompt holds a message the call did not send: {text!r}")
             unused.remove(found)
-            order.append(found)
+            ops: list[dict[str, Any]] = reply(self.chunk[found])["facts"]["ops"]
+            return ops
+
+        others = {item: value for item, value in reply([]).items() if item != "facts"}
+        answered = per_message(ops_for, **others)(body)
         if unused:
-            raise RuntimeError(f"the prompt holds {len(texts)} messages, the call sent {len(self.chunk)}")
-        content = reply([f for i in order for f in self.chunk[i]])
-        if len(order) > 1:
-            content["facts"]["ops"] = [
-                op | {"message": f"M{m + 1}"}
-                for m, i in enumerate(order)
-                for op in reply(self.chunk[i])["facts"]["ops"]
-            ]
-        assert self.run is not None
+            raise RuntimeError(
+                f"the prompt holds {len(self.chunk) - len(unused)} messages, the call sent {len(self.chunk)}"
+            )
+        assert self.run is not None and isinstance(answered.content, dict)
         self.run.calls += 1
         schema = json.dumps((body.get("response_format") or {}).get("json_schema", {}).get("schema", {}))
         self.run.prompt_tokens += self.tokens.chat(body["messages"]) + self.tokens.count(schema)
-        self.run.completion_tokens += self.tokens.count(json.dumps(content))
-        return Reply(content)
+        self.run.completion_tokens += self.tokens.count(json.dumps(answered.content))
+        return answered
 
     def entity(self, run: Run, item: dict[str, Any]) -> str:
         return str(uuid.uuid5(uuid.UUID(run.agent_id), item["id"]))
