@@ -12,7 +12,7 @@ import pytest
 
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
-from tests.support.fm import NOW, Person, add_current, add_durable, days_ago
+from tests.support.fm import NOW, Person, add_current, add_durable, days_ago, facts_of
 from tests.support.llm_stub import ScriptedLLM, batch_messages, per_message
 
 # What each message of these tests tells the scripted model.
@@ -31,10 +31,6 @@ def ops_for(_index: int, text: str) -> list[dict[str, Any]]:
 
 def script(llm: ScriptedLLM) -> None:
     llm.default = per_message(ops_for, relationships=[], identities=[], success={"completed": True, "reason": "ok"})
-
-
-async def facts_of(service: Service, person: Person) -> list[pb.Fact]:
-    return list((await service.stub.ListFacts(person.list_facts())).facts)
 
 
 def extraction_calls(llm: ScriptedLLM) -> list[dict[str, Any]]:

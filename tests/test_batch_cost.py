@@ -5,26 +5,17 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.tools import run_tool
+
 FIGURES = ("llm_calls_per_message", "prompt_tokens_per_message", "completion_tokens_per_message")
 
 
 def test_short_batching_run_reports_cost_and_recall_per_batch_size(tmp_path: Path) -> None:
     out = tmp_path / "batching.json"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tools"), env.get("PYTHONPATH", "")]))
-    run = subprocess.run(
-        [sys.executable, "-m", "factmemory_tools.recall.batching", "--short", "--sizes", "1,4", "--json", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-        cwd=tmp_path,
+    run = run_tool(
+        "factmemory_tools.recall.batching", "--short", "--sizes", "1,4", "--json", str(out), cwd=tmp_path, timeout_s=600
     )
     assert run.returncode == 0, run.stderr[-4000:]
     assert "| per turn (Evaluate) |" in run.stdout and "| batches of 4 (EvaluateBatch) |" in run.stdout

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.support.tools import run_tool
 
 SIZE = "2k"
 LATENCIES = (0, 50)
@@ -55,15 +54,7 @@ def expected_figures() -> tuple[list[str], list[str]]:
 
 def test_smoke_run_reports_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
-    run = subprocess.run(
-        [sys.executable, "-m", "factmemory_tools.bench", "--smoke", "--json", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-        cwd=tmp_path,
-    )
+    run = run_tool("factmemory_tools.bench", "--smoke", "--json", str(out), cwd=tmp_path, timeout_s=300)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "| figure" in run.stdout
     report = json.loads(out.read_text())

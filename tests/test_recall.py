@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.tools import run_tool
+
 VARIANTS = ("flat", "restated 20%")
 FIGURES = ("recall@12", "durable@6", "current@6", "mrr")
 LATENCIES = ("client_p50", "client_p95", "server_excl_embed_p50", "server_excl_embed_p95")
@@ -17,16 +15,7 @@ LATENCIES = ("client_p50", "client_p95", "server_excl_embed_p50", "server_excl_e
 
 def test_short_recall_run_reports_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "recall.json"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tools"), env.get("PYTHONPATH", "")]))
-    run = subprocess.run(
-        [sys.executable, "-m", "factmemory_tools.recall", "--short", "--json", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-        cwd=tmp_path,
-    )
+    run = run_tool("factmemory_tools.recall", "--short", "--json", str(out), cwd=tmp_path, timeout_s=600)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "| variant | ranking | recall@12" in run.stdout and "Ablation" in run.stdout
     report = json.loads(out.read_text())

@@ -20,6 +20,7 @@ from tests.support.fm import (
     add_durable,
     change,
     days_ago,
+    facts_of,
     facts_reply,
     new_id,
 )
@@ -32,10 +33,6 @@ async def learn(
     llm.on(text, Reply(facts_reply(*ops)))
     response: pb.EvaluateResponse = await service.stub.Evaluate(person.evaluate(text, when))
     return response
-
-
-async def facts_of(service: Service, person: Person, kind: pb.Kind = pb.KIND_UNSPECIFIED) -> list[pb.Fact]:
-    return list((await service.stub.ListFacts(person.list_facts(kind))).facts)
 
 
 def stored(facts: list[pb.Fact]) -> set[tuple[str, str]]:

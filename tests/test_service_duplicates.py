@@ -19,7 +19,7 @@ from factmemory.ports import FactStore, NewFact, WriteContext
 from factmemory.usecases.evaluate import evaluate
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
-from tests.support.fm import NOW, Person, add_current, add_durable, change, facts_reply, new_id
+from tests.support.fm import NOW, Person, add_current, add_durable, change, facts_of, facts_reply, new_id
 from tests.support.llm_stub import Reply, ScriptedLLM
 
 PAIRS = """
@@ -35,10 +35,6 @@ async def learn(
     llm.on(text, Reply(facts_reply(*ops)))
     response: pb.EvaluateResponse = await service.stub.Evaluate(person.evaluate(text))
     return response
-
-
-async def facts_of(service: Service, person: Person) -> list[pb.Fact]:
-    return list((await service.stub.ListFacts(person.list_facts())).facts)
 
 
 async def pairs_of(service: Service, person: Person) -> set[tuple[frozenset[str], str]]:

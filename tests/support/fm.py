@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -12,6 +12,7 @@ from factmemory.app import limits
 from factmemory.domain.limits import Limits
 from factmemory.settings import Settings
 from factmemory.v1 import factmemory_pb2 as pb
+from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 # The defaults of every limit, from their one home (Settings), without reading the environment.
@@ -115,3 +116,12 @@ def facts_reply(*ops: dict[str, Any], success: bool = True) -> dict[str, Any]:
         "identities": [],
         "success": {"completed": success, "reason": "scripted"},
     }
+
+
+class HasStub(Protocol):
+    stub: pb_grpc.FactMemoryServiceStub
+
+
+async def facts_of(service: HasStub, person: Person, kind: pb.Kind = pb.KIND_UNSPECIFIED) -> list[pb.Fact]:
+    """One page of the person's facts (as many as the tests store), over gRPC."""
+    return list((await service.stub.ListFacts(person.list_facts(kind))).facts)
