@@ -101,6 +101,31 @@ class FactMemoryServiceStub:
                 request_serializer=factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesRequest.SerializeToString,
                 response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesResponse.FromString,
                 _registered_method=True)
+        self.PrepareEvaluation = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/PrepareEvaluation',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.PrepareEvaluationRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.PrepareEvaluationResponse.FromString,
+                _registered_method=True)
+        self.CompleteEvaluation = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/CompleteEvaluation',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.CompleteEvaluationRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.CompleteEvaluationResponse.FromString,
+                _registered_method=True)
+        self.ForgetMessages = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/ForgetMessages',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.ForgetMessagesRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ForgetMessagesResponse.FromString,
+                _registered_method=True)
+        self.RegisterAgent = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/RegisterAgent',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.RegisterAgentRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.RegisterAgentResponse.FromString,
+                _registered_method=True)
+        self.ListAgents = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/ListAgents',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.ListAgentsRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ListAgentsResponse.FromString,
+                _registered_method=True)
 
 
 class FactMemoryServiceServicer:
@@ -202,6 +227,46 @@ class FactMemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def PrepareEvaluation(self, request, context):
+        """Agent-model mode, step 1 ("bring your own model"): composes the one extraction call of a message or a batch
+        exactly as Evaluate / EvaluateBatch would (prompt and JSON schema) and keeps what the model is shown under a
+        short-lived, single-use ticket bound to the agent, the entity and the messages. When every message was
+        evaluated before, no ticket is issued and the stored results are returned instead.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CompleteEvaluation(self, request, context):
+        """Agent-model mode, step 2: applies the caller's model reply for a ticket exactly as Evaluate applies the reply
+        of its own call (same validation, handle confinement and per-message idempotency).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ForgetMessages(self, request, context):
+        """Deleted messages leave the memory: they are removed from every fact's evidence, a fact left without evidence
+        is deleted, review items they raised are closed, and the message ids are never learned again. Idempotent.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RegisterAgent(self, request, context):
+        """Records the agent's display name (its character's name); repeated calls update it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListAgents(self, request, context):
+        """The agents this service holds memory for, with their names and counts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FactMemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -269,6 +334,31 @@ def add_FactMemoryServiceServicer_to_server(servicer, server):
                     servicer.ListEntities,
                     request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesRequest.FromString,
                     response_serializer=factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesResponse.SerializeToString,
+            ),
+            'PrepareEvaluation': grpc.unary_unary_rpc_method_handler(
+                    servicer.PrepareEvaluation,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.PrepareEvaluationRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.PrepareEvaluationResponse.SerializeToString,
+            ),
+            'CompleteEvaluation': grpc.unary_unary_rpc_method_handler(
+                    servicer.CompleteEvaluation,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.CompleteEvaluationRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.CompleteEvaluationResponse.SerializeToString,
+            ),
+            'ForgetMessages': grpc.unary_unary_rpc_method_handler(
+                    servicer.ForgetMessages,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ForgetMessagesRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.ForgetMessagesResponse.SerializeToString,
+            ),
+            'RegisterAgent': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterAgent,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.RegisterAgentRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.RegisterAgentResponse.SerializeToString,
+            ),
+            'ListAgents': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListAgents,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ListAgentsRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.ListAgentsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -624,6 +714,141 @@ class FactMemoryService:
             '/factmemory.v1.FactMemoryService/ListEntities',
             factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesRequest.SerializeToString,
             factmemory_dot_v1_dot_factmemory__pb2.ListEntitiesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PrepareEvaluation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/PrepareEvaluation',
+            factmemory_dot_v1_dot_factmemory__pb2.PrepareEvaluationRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.PrepareEvaluationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CompleteEvaluation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/CompleteEvaluation',
+            factmemory_dot_v1_dot_factmemory__pb2.CompleteEvaluationRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.CompleteEvaluationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ForgetMessages(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/ForgetMessages',
+            factmemory_dot_v1_dot_factmemory__pb2.ForgetMessagesRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.ForgetMessagesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RegisterAgent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/RegisterAgent',
+            factmemory_dot_v1_dot_factmemory__pb2.RegisterAgentRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.RegisterAgentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListAgents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/ListAgents',
+            factmemory_dot_v1_dot_factmemory__pb2.ListAgentsRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.ListAgentsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file factmemory/v1/factmemory.proto.
  */
 export const file_factmemory_v1_factmemory: GenFile = /*@__PURE__*/
-  fileDesc("Ch5mYWN0bWVtb3J5L3YxL2ZhY3RtZW1vcnkucHJvdG8SDWZhY3RtZW1vcnkudjEieAoLQ2hhdE1lc3NhZ2USCgoCaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDAoEdGV4dBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInCgpSb29tRW50aXR5EgoKAmlkGAEgASgJEg0KBW5hbWVzGAIgAygJIvwDCgRGYWN0EgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhEKCWVudGl0eV9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMuZmFjdG1lbW9yeS52MS5LaW5kEhAKCGNhdGVnb3J5GAUgASgJEg0KBWNsYWltGAYgASgJEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgpjb25maWRlbmNlGAggASgBEhwKFGV2aWRlbmNlX21lc3NhZ2VfaWRzGAkgAygJEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCiABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1cxIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1ChFsYXN0X2NvbmZpcm1lZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3ByZXZpb3VzX2NsYWltcxgOIAMoCRITCgtkaXNwdXRlZF9ieRgPIAEoCRIWCg5ldmlkZW5jZV9jb3VudBgQIAEoDSLJAgoPRXZhbHVhdGVSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEisKB21lc3NhZ2UYBCABKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEjMKD3JlY2VudF9tZXNzYWdlcxgFIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USIgoFaXRlbXMYBiADKA4yEy5mYWN0bWVtb3J5LnYxLkl0ZW0SMAoNcm9vbV9lbnRpdGllcxgHIAMoCzIZLmZhY3RtZW1vcnkudjEuUm9vbUVudGl0eRIzCg9hZ2VudF9yZXNwb25zZXMYCCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhMKC2RpZF9yZXNwb25kGAkgASgIIs8CChRFdmFsdWF0ZUJhdGNoUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHcm9vbV9pZBgDIAEoCRIsCghtZXNzYWdlcxgEIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USMwoPcmVjZW50X21lc3NhZ2VzGAUgAygLMhouZmFjdG1lbW9yeS52MS5DaGF0TWVzc2FnZRIiCgVpdGVtcxgGIAMoDjITLmZhY3RtZW1vcnkudjEuSXRlbRIwCg1yb29tX2VudGl0aWVzGAcgAygLMhkuZmFjdG1lbW9yeS52MS5Sb29tRW50aXR5EjMKD2FnZW50X3Jlc3BvbnNlcxgIIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USEwoLZGlkX3Jlc3BvbmQYCSABKAgibgoVRXZhbHVhdGVCYXRjaFJlc3BvbnNlEjAKB3Jlc3VsdHMYASADKAsyHy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVzcG9uc2USIwoFdXNhZ2UYAiABKAsyFC5mYWN0bWVtb3J5LnYxLlVzYWdlIvUBCglBcHBsaWVkT3ASIQoCb3AYASABKA4yFS5mYWN0bWVtb3J5LnYxLk9wVHlwZRIhCgRmYWN0GAIgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhQKDGRlZHVwbGljYXRlZBgDIAEoCBIPCgdkZWxldGVkGAQgASgIEhQKDGNhbmRpZGF0ZV9pZBgFIAEoCRIQCghyZWplY3RlZBgGIAEoCBIOCgZyZWFzb24YByABKAkSDgoGaGFuZGxlGAggASgJEhgKEGR1cGxpY2F0ZV9oYW5kbGUYCSABKAkSGQoRZHVwbGljYXRlX2ZhY3RfaWQYCiABKAkiawoMUmVsYXRpb25zaGlwEhgKEHNvdXJjZV9lbnRpdHlfaWQYASABKAkSGAoQdGFyZ2V0X2VudGl0eV9pZBgCIAEoCRIMCgR0YWdzGAMgAygJEhkKEWludGVyYWN0aW9uX2NvdW50GAQgASgFIlMKCElkZW50aXR5EhEKCWVudGl0eV9pZBgBIAEoCRIQCghwbGF0Zm9ybRgCIAEoCRIOCgZoYW5kbGUYAyABKAkSEgoKY29uZmlkZW5jZRgEIAEoASIzCg5TdWNjZXNzVmVyZGljdBIRCgljb21wbGV0ZWQYASABKAgSDgoGcmVhc29uGAIgASgJIkwKBVVzYWdlEhEKCWxsbV9jYWxscxgBIAEoBRIVCg1wcm9tcHRfdG9rZW5zGAIgASgFEhkKEWNvbXBsZXRpb25fdG9rZW5zGAMgASgFIrACChBFdmFsdWF0ZVJlc3BvbnNlEiUKA29wcxgBIAMoCzIYLmZhY3RtZW1vcnkudjEuQXBwbGllZE9wEjIKDXJlbGF0aW9uc2hpcHMYAiADKAsyGy5mYWN0bWVtb3J5LnYxLlJlbGF0aW9uc2hpcBIrCgppZGVudGl0aWVzGAMgAygLMhcuZmFjdG1lbW9yeS52MS5JZGVudGl0eRIuCgdzdWNjZXNzGAQgASgLMh0uZmFjdG1lbW9yeS52MS5TdWNjZXNzVmVyZGljdBIjCgV1c2FnZRgFIAEoCzIULmZhY3RtZW1vcnkudjEuVXNhZ2USEAoIcmVwbGF5ZWQYBiABKAgSLQoHZHJvcHBlZBgHIAEoCzIcLmZhY3RtZW1vcnkudjEuRHJvcHBlZENvdW50cyLoAQoOUHJvdmlkZVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB3Jvb21faWQYAyABKAkSMwoPcmVjZW50X21lc3NhZ2VzGAQgAygLMhouZmFjdG1lbW9yeS52MS5DaGF0TWVzc2FnZRIVCg1kdXJhYmxlX2xpbWl0GAUgASgFEhUKDWN1cnJlbnRfbGltaXQYBiABKAUSFAoMc3ViamVjdF9uYW1lGAcgASgJEicKA25vdxgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZgoKU2NvcmVkRmFjdBIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhEKCXJlbGV2YW5jZRgCIAEoARITCgt0aW1lX3dlaWdodBgDIAEoARINCgVzY29yZRgEIAEoASKiAQoPUHJvdmlkZVJlc3BvbnNlEgwKBHRleHQYASABKAkSKgoHZHVyYWJsZRgCIAMoCzIZLmZhY3RtZW1vcnkudjEuU2NvcmVkRmFjdBIqCgdjdXJyZW50GAMgAygLMhkuZmFjdG1lbW9yeS52MS5TY29yZWRGYWN0EhAKCGRlZ3JhZGVkGAQgASgIEhcKD2RlZ3JhZGVkX3JlYXNvbhgFIAEoCSKBAQoQTGlzdEZhY3RzUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSIQoEa2luZBgDIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCSJQChFMaXN0RmFjdHNSZXNwb25zZRIiCgVmYWN0cxgBIAMoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiogMKCUNhbmRpZGF0ZRIKCgJpZBgBIAEoCRIQCghhZ2VudF9pZBgCIAEoCRIRCgllbnRpdHlfaWQYAyABKAkSIQoEZmFjdBgEIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIWCg5wcm9wb3NlZF9jbGFpbRgFIAEoCRIOCgZyZWFzb24YBiABKAkSDgoGc291cmNlGAcgASgJEhsKE2V2aWRlbmNlX21lc3NhZ2VfaWQYCCABKAkSLgoGc3RhdHVzGAkgASgOMh4uZmFjdG1lbW9yeS52MS5DYW5kaWRhdGVTdGF0dXMSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVzb2x2ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3JlbGF0ZWRfZmFjdF9pZBgMIAEoCRItCgpyZXNvbHV0aW9uGA0gASgOMhkuZmFjdG1lbW9yeS52MS5SZXNvbHV0aW9uEhMKC3Jlc29sdmVkX2J5GA4gASgJItcBChVMaXN0Q2FuZGlkYXRlc1JlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEi4KBnN0YXR1cxgDIAEoDjIeLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlU3RhdHVzEi4KBnNvdXJjZRgEIAEoDjIeLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlU291cmNlEhEKCXBhZ2Vfc2l6ZRgFIAEoBRISCgpwYWdlX3Rva2VuGAYgASgJEhIKCmFueV9zdGF0dXMYByABKAgiXwoWTGlzdENhbmRpZGF0ZXNSZXNwb25zZRIsCgpjYW5kaWRhdGVzGAEgAygLMhguZmFjdG1lbW9yeS52MS5DYW5kaWRhdGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIq4BChdSZXNvbHZlQ2FuZGlkYXRlUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSFAoMY2FuZGlkYXRlX2lkGAMgASgJEikKCGRlY2lzaW9uGAQgASgOMhcuZmFjdG1lbW9yeS52MS5EZWNpc2lvbhItCgpyZXNvbHV0aW9uGAUgASgOMhkuZmFjdG1lbW9yeS52MS5SZXNvbHV0aW9uImoKGFJlc29sdmVDYW5kaWRhdGVSZXNwb25zZRIrCgljYW5kaWRhdGUYASABKAsyGC5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZRIhCgRmYWN0GAIgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0IjoKE0ZvcmdldEVudGl0eVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJIqEBChRGb3JnZXRFbnRpdHlSZXNwb25zZRIVCg1mYWN0c19kZWxldGVkGAEgASgFEhoKEmNhbmRpZGF0ZXNfZGVsZXRlZBgCIAEoBRIdChVyZWxhdGlvbnNoaXBzX2RlbGV0ZWQYAyABKAUSGgoSaWRlbnRpdGllc19kZWxldGVkGAQgASgFEhsKE2V2YWx1YXRpb25zX2RlbGV0ZWQYBSABKAUiTgoTRXhwb3J0RW50aXR5UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCSI9ChRFeHBvcnRFbnRpdHlSZXNwb25zZRIMCgRqc29uGAEgASgJEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJHCg1Ecm9wcGVkQ291bnRzEgsKA29wcxgBIAEoDRIVCg1yZWxhdGlvbnNoaXBzGAIgASgNEhIKCmlkZW50aXRpZXMYAyABKA0i8QEKDEhpc3RvcnlFbnRyeRIKCgJpZBgBIAEoCRIPCgdmYWN0X2lkGAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgZhY3Rpb24YBCABKA4yHC5mYWN0bWVtb3J5LnYxLkhpc3RvcnlBY3Rpb24SDQoFYWN0b3IYBSABKAkSDgoGcmVhc29uGAYgASgJEicKBmJlZm9yZRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoFYWZ0ZXIYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ItUBCg5BZGRGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSIQoEa2luZBgDIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIQCghjYXRlZ29yeRgEIAEoCRINCgVjbGFpbRgFIAEoCRIXCgpjb25maWRlbmNlGAYgASgBSACIAQESMgoRc3RydWN0dXJlZF9maWVsZHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Qg0KC19jb25maWRlbmNlIjQKD0FkZEZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0IpYCChFVcGRhdGVGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHZmFjdF9pZBgDIAEoCRISCgVjbGFpbRgEIAEoCUgAiAEBEhUKCGNhdGVnb3J5GAUgASgJSAGIAQESIQoEa2luZBgGIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIXCgpjb25maWRlbmNlGAcgASgBSAKIAQESPgoTdmVyaWZpY2F0aW9uX3N0YXR1cxgIIAEoDjIhLmZhY3RtZW1vcnkudjEuVmVyaWZpY2F0aW9uU3RhdHVzQggKBl9jbGFpbUILCglfY2F0ZWdvcnlCDQoLX2NvbmZpZGVuY2UiNwoSVXBkYXRlRmFjdFJlc3BvbnNlEiEKBGZhY3QYASABKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QiSQoRRGVsZXRlRmFjdFJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB2ZhY3RfaWQYAyABKAkiFAoSRGVsZXRlRmFjdFJlc3BvbnNlIkYKDkdldEZhY3RSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJImIKD0dldEZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EiwKB2hpc3RvcnkYAiADKAsyGy5mYWN0bWVtb3J5LnYxLkhpc3RvcnlFbnRyeSJdChNMaXN0RW50aXRpZXNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEg0KBXF1ZXJ5GAIgASgJEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIq0BCg1FbnRpdHlTdW1tYXJ5EhEKCWVudGl0eV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhUKDWR1cmFibGVfZmFjdHMYAyABKAUSFQoNY3VycmVudF9mYWN0cxgEIAEoBRIaChJwZW5kaW5nX2NhbmRpZGF0ZXMYBSABKAUSMQoNbGFzdF9hY3Rpdml0eRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXwoUTGlzdEVudGl0aWVzUmVzcG9uc2USLgoIZW50aXRpZXMYASADKAsyHC5mYWN0bWVtb3J5LnYxLkVudGl0eVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKmsKBEl0ZW0SFAoQSVRFTV9VTlNQRUNJRklFRBAAEg4KCklURU1fRkFDVFMQARIWChJJVEVNX1JFTEFUSU9OU0hJUFMQAhITCg9JVEVNX0lERU5USVRJRVMQAxIQCgxJVEVNX1NVQ0NFU1MQBCpACgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIQCgxLSU5EX0RVUkFCTEUQARIQCgxLSU5EX0NVUlJFTlQQAiqpAQoGT3BUeXBlEhcKE09QX1RZUEVfVU5TUEVDSUZJRUQQABIXChNPUF9UWVBFX0FERF9EVVJBQkxFEAESFwoTT1BfVFlQRV9BRERfQ1VSUkVOVBACEhYKEk9QX1RZUEVfU1RSRU5HVEhFThADEhEKDU9QX1RZUEVfREVDQVkQBBIWChJPUF9UWVBFX0NPTlRSQURJQ1QQBRIRCg1PUF9UWVBFX01FUkdFEAYqqQEKElZlcmlmaWNhdGlvblN0YXR1cxIjCh9WRVJJRklDQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASJQohVkVSSUZJQ0FUSU9OX1NUQVRVU19TRUxGX1JFUE9SVEVEEAESIQodVkVSSUZJQ0FUSU9OX1NUQVRVU19DT05GSVJNRUQQAhIkCiBWRVJJRklDQVRJT05fU1RBVFVTX0NPTlRSQURJQ1RFRBADKo8BCg9DYW5kaWRhdGVTdGF0dXMSIAocQ0FORElEQVRFX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGENBTkRJREFURV9TVEFUVVNfUEVORElORxABEh0KGUNBTkRJREFURV9TVEFUVVNfQUNDRVBURUQQAhIdChlDQU5ESURBVEVfU1RBVFVTX1JFSkVDVEVEEAMqTgoIRGVjaXNpb24SGAoUREVDSVNJT05fVU5TUEVDSUZJRUQQABITCg9ERUNJU0lPTl9BQ0NFUFQQARITCg9ERUNJU0lPTl9SRUpFQ1QQAiq4AQoKUmVzb2x1dGlvbhIaChZSRVNPTFVUSU9OX1VOU1BFQ0lGSUVEEAASFQoRUkVTT0xVVElPTl9BQ0NFUFQQARIVChFSRVNPTFVUSU9OX1JFSkVDVBACEhgKFFJFU09MVVRJT05fS0VFUF9CT1RIEAMSFwoTUkVTT0xVVElPTl9LRUVQX05FVxAEEhcKE1JFU09MVVRJT05fS0VFUF9PTEQQBRIUChBSRVNPTFVUSU9OX01FUkdFEAYqeQoPQ2FuZGlkYXRlU291cmNlEiAKHENBTkRJREFURV9TT1VSQ0VfVU5TUEVDSUZJRUQQABIfChtDQU5ESURBVEVfU09VUkNFX0NPTlRSQURJQ1QQARIjCh9DQU5ESURBVEVfU09VUkNFX0RFRFVQX0NPTkZMSUNUEAIqwgMKDUhpc3RvcnlBY3Rpb24SHgoaSElTVE9SWV9BQ1RJT05fVU5TUEVDSUZJRUQQABIaChZISVNUT1JZX0FDVElPTl9DUkVBVEVEEAESHwobSElTVE9SWV9BQ1RJT05fU1RSRU5HVEhFTkVEEAISGgoWSElTVE9SWV9BQ1RJT05fREVDQVlFRBADEh8KG0hJU1RPUllfQUNUSU9OX0NPTlRSQURJQ1RFRBAEEhkKFUhJU1RPUllfQUNUSU9OX01FUkdFRBAFEiUKIUhJU1RPUllfQUNUSU9OX0NBTkRJREFURV9BQ0NFUFRFRBAGEiUKIUhJU1RPUllfQUNUSU9OX0NBTkRJREFURV9SRUpFQ1RFRBAHEhwKGEhJU1RPUllfQUNUSU9OX0tFUFRfQk9USBAIEhkKFUhJU1RPUllfQUNUSU9OX0VESVRFRBAJEhoKFkhJU1RPUllfQUNUSU9OX0RFTEVURUQQChIfChtISVNUT1JZX0FDVElPTl9SRUNMQVNTSUZJRUQQCxIbChdISVNUT1JZX0FDVElPTl9JTVBPUlRFRBAMEhsKF0hJU1RPUllfQUNUSU9OX0FSQ0hJVkVEEA0y3wgKEUZhY3RNZW1vcnlTZXJ2aWNlEksKCEV2YWx1YXRlEh4uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlcXVlc3QaHy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVzcG9uc2USWgoNRXZhbHVhdGVCYXRjaBIjLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVCYXRjaFJlcXVlc3QaJC5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlQmF0Y2hSZXNwb25zZRJICgdQcm92aWRlEh0uZmFjdG1lbW9yeS52MS5Qcm92aWRlUmVxdWVzdBoeLmZhY3RtZW1vcnkudjEuUHJvdmlkZVJlc3BvbnNlEk4KCUxpc3RGYWN0cxIfLmZhY3RtZW1vcnkudjEuTGlzdEZhY3RzUmVxdWVzdBogLmZhY3RtZW1vcnkudjEuTGlzdEZhY3RzUmVzcG9uc2USXQoOTGlzdENhbmRpZGF0ZXMSJC5mYWN0bWVtb3J5LnYxLkxpc3RDYW5kaWRhdGVzUmVxdWVzdBolLmZhY3RtZW1vcnkudjEuTGlzdENhbmRpZGF0ZXNSZXNwb25zZRJjChBSZXNvbHZlQ2FuZGlkYXRlEiYuZmFjdG1lbW9yeS52MS5SZXNvbHZlQ2FuZGlkYXRlUmVxdWVzdBonLmZhY3RtZW1vcnkudjEuUmVzb2x2ZUNhbmRpZGF0ZVJlc3BvbnNlElcKDEZvcmdldEVudGl0eRIiLmZhY3RtZW1vcnkudjEuRm9yZ2V0RW50aXR5UmVxdWVzdBojLmZhY3RtZW1vcnkudjEuRm9yZ2V0RW50aXR5UmVzcG9uc2USVwoMRXhwb3J0RW50aXR5EiIuZmFjdG1lbW9yeS52MS5FeHBvcnRFbnRpdHlSZXF1ZXN0GiMuZmFjdG1lbW9yeS52MS5FeHBvcnRFbnRpdHlSZXNwb25zZRJICgdBZGRGYWN0Eh0uZmFjdG1lbW9yeS52MS5BZGRGYWN0UmVxdWVzdBoeLmZhY3RtZW1vcnkudjEuQWRkRmFjdFJlc3BvbnNlElEKClVwZGF0ZUZhY3QSIC5mYWN0bWVtb3J5LnYxLlVwZGF0ZUZhY3RSZXF1ZXN0GiEuZmFjdG1lbW9yeS52MS5VcGRhdGVGYWN0UmVzcG9uc2USUQoKRGVsZXRlRmFjdBIgLmZhY3RtZW1vcnkudjEuRGVsZXRlRmFjdFJlcXVlc3QaIS5mYWN0bWVtb3J5LnYxLkRlbGV0ZUZhY3RSZXNwb25zZRJICgdHZXRGYWN0Eh0uZmFjdG1lbW9yeS52MS5HZXRGYWN0UmVxdWVzdBoeLmZhY3RtZW1vcnkudjEuR2V0RmFjdFJlc3BvbnNlElcKDExpc3RFbnRpdGllcxIiLmZhY3RtZW1vcnkudjEuTGlzdEVudGl0aWVzUmVxdWVzdBojLmZhY3RtZW1vcnkudjEuTGlzdEVudGl0aWVzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Ch5mYWN0bWVtb3J5L3YxL2ZhY3RtZW1vcnkucHJvdG8SDWZhY3RtZW1vcnkudjEieAoLQ2hhdE1lc3NhZ2USCgoCaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDAoEdGV4dBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInCgpSb29tRW50aXR5EgoKAmlkGAEgASgJEg0KBW5hbWVzGAIgAygJIvwDCgRGYWN0EgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhEKCWVudGl0eV9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMuZmFjdG1lbW9yeS52MS5LaW5kEhAKCGNhdGVnb3J5GAUgASgJEg0KBWNsYWltGAYgASgJEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgpjb25maWRlbmNlGAggASgBEhwKFGV2aWRlbmNlX21lc3NhZ2VfaWRzGAkgAygJEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCiABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1cxIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1ChFsYXN0X2NvbmZpcm1lZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3ByZXZpb3VzX2NsYWltcxgOIAMoCRITCgtkaXNwdXRlZF9ieRgPIAEoCRIWCg5ldmlkZW5jZV9jb3VudBgQIAEoDSLJAgoPRXZhbHVhdGVSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEisKB21lc3NhZ2UYBCABKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEjMKD3JlY2VudF9tZXNzYWdlcxgFIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USIgoFaXRlbXMYBiADKA4yEy5mYWN0bWVtb3J5LnYxLkl0ZW0SMAoNcm9vbV9lbnRpdGllcxgHIAMoCzIZLmZhY3RtZW1vcnkudjEuUm9vbUVudGl0eRIzCg9hZ2VudF9yZXNwb25zZXMYCCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhMKC2RpZF9yZXNwb25kGAkgASgIIs8CChRFdmFsdWF0ZUJhdGNoUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHcm9vbV9pZBgDIAEoCRIsCghtZXNzYWdlcxgEIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USMwoPcmVjZW50X21lc3NhZ2VzGAUgAygLMhouZmFjdG1lbW9yeS52MS5DaGF0TWVzc2FnZRIiCgVpdGVtcxgGIAMoDjITLmZhY3RtZW1vcnkudjEuSXRlbRIwCg1yb29tX2VudGl0aWVzGAcgAygLMhkuZmFjdG1lbW9yeS52MS5Sb29tRW50aXR5EjMKD2FnZW50X3Jlc3BvbnNlcxgIIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USEwoLZGlkX3Jlc3BvbmQYCSABKAgibgoVRXZhbHVhdGVCYXRjaFJlc3BvbnNlEjAKB3Jlc3VsdHMYASADKAsyHy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVzcG9uc2USIwoFdXNhZ2UYAiABKAsyFC5mYWN0bWVtb3J5LnYxLlVzYWdlIvUBCglBcHBsaWVkT3ASIQoCb3AYASABKA4yFS5mYWN0bWVtb3J5LnYxLk9wVHlwZRIhCgRmYWN0GAIgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhQKDGRlZHVwbGljYXRlZBgDIAEoCBIPCgdkZWxldGVkGAQgASgIEhQKDGNhbmRpZGF0ZV9pZBgFIAEoCRIQCghyZWplY3RlZBgGIAEoCBIOCgZyZWFzb24YByABKAkSDgoGaGFuZGxlGAggASgJEhgKEGR1cGxpY2F0ZV9oYW5kbGUYCSABKAkSGQoRZHVwbGljYXRlX2ZhY3RfaWQYCiABKAkiawoMUmVsYXRpb25zaGlwEhgKEHNvdXJjZV9lbnRpdHlfaWQYASABKAkSGAoQdGFyZ2V0X2VudGl0eV9pZBgCIAEoCRIMCgR0YWdzGAMgAygJEhkKEWludGVyYWN0aW9uX2NvdW50GAQgASgFIlMKCElkZW50aXR5EhEKCWVudGl0eV9pZBgBIAEoCRIQCghwbGF0Zm9ybRgCIAEoCRIOCgZoYW5kbGUYAyABKAkSEgoKY29uZmlkZW5jZRgEIAEoASIzCg5TdWNjZXNzVmVyZGljdBIRCgljb21wbGV0ZWQYASABKAgSDgoGcmVhc29uGAIgASgJIkwKBVVzYWdlEhEKCWxsbV9jYWxscxgBIAEoBRIVCg1wcm9tcHRfdG9rZW5zGAIgASgFEhkKEWNvbXBsZXRpb25fdG9rZW5zGAMgASgFIt4CChBFdmFsdWF0ZVJlc3BvbnNlEiUKA29wcxgBIAMoCzIYLmZhY3RtZW1vcnkudjEuQXBwbGllZE9wEjIKDXJlbGF0aW9uc2hpcHMYAiADKAsyGy5mYWN0bWVtb3J5LnYxLlJlbGF0aW9uc2hpcBIrCgppZGVudGl0aWVzGAMgAygLMhcuZmFjdG1lbW9yeS52MS5JZGVudGl0eRIuCgdzdWNjZXNzGAQgASgLMh0uZmFjdG1lbW9yeS52MS5TdWNjZXNzVmVyZGljdBIjCgV1c2FnZRgFIAEoCzIULmZhY3RtZW1vcnkudjEuVXNhZ2USEAoIcmVwbGF5ZWQYBiABKAgSLQoHZHJvcHBlZBgHIAEoCzIcLmZhY3RtZW1vcnkudjEuRHJvcHBlZENvdW50cxIsCg5vcmlnaW5hbF91c2FnZRgIIAEoCzIULmZhY3RtZW1vcnkudjEuVXNhZ2Ui6AEKDlByb3ZpZGVSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEjMKD3JlY2VudF9tZXNzYWdlcxgEIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USFQoNZHVyYWJsZV9saW1pdBgFIAEoBRIVCg1jdXJyZW50X2xpbWl0GAYgASgFEhQKDHN1YmplY3RfbmFtZRgHIAEoCRInCgNub3cYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImYKClNjb3JlZEZhY3QSIQoEZmFjdBgBIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIRCglyZWxldmFuY2UYAiABKAESEwoLdGltZV93ZWlnaHQYAyABKAESDQoFc2NvcmUYBCABKAEiogEKD1Byb3ZpZGVSZXNwb25zZRIMCgR0ZXh0GAEgASgJEioKB2R1cmFibGUYAiADKAsyGS5mYWN0bWVtb3J5LnYxLlNjb3JlZEZhY3QSKgoHY3VycmVudBgDIAMoCzIZLmZhY3RtZW1vcnkudjEuU2NvcmVkRmFjdBIQCghkZWdyYWRlZBgEIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YBSABKAkigQEKEExpc3RGYWN0c1JlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEiEKBGtpbmQYAyABKA4yEy5mYWN0bWVtb3J5LnYxLktpbmQSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkiUAoRTGlzdEZhY3RzUmVzcG9uc2USIgoFZmFjdHMYASADKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIqIDCglDYW5kaWRhdGUSCgoCaWQYASABKAkSEAoIYWdlbnRfaWQYAiABKAkSEQoJZW50aXR5X2lkGAMgASgJEiEKBGZhY3QYBCABKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QSFgoOcHJvcG9zZWRfY2xhaW0YBSABKAkSDgoGcmVhc29uGAYgASgJEg4KBnNvdXJjZRgHIAEoCRIbChNldmlkZW5jZV9tZXNzYWdlX2lkGAggASgJEi4KBnN0YXR1cxgJIAEoDjIeLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlU3RhdHVzEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3Jlc29sdmVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9yZWxhdGVkX2ZhY3RfaWQYDCABKAkSLQoKcmVzb2x1dGlvbhgNIAEoDjIZLmZhY3RtZW1vcnkudjEuUmVzb2x1dGlvbhITCgtyZXNvbHZlZF9ieRgOIAEoCSLXAQoVTGlzdENhbmRpZGF0ZXNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIuCgZzdGF0dXMYAyABKA4yHi5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZVN0YXR1cxIuCgZzb3VyY2UYBCABKA4yHi5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZVNvdXJjZRIRCglwYWdlX3NpemUYBSABKAUSEgoKcGFnZV90b2tlbhgGIAEoCRISCgphbnlfc3RhdHVzGAcgASgIIl8KFkxpc3RDYW5kaWRhdGVzUmVzcG9uc2USLAoKY2FuZGlkYXRlcxgBIAMoCzIYLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKuAQoXUmVzb2x2ZUNhbmRpZGF0ZVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEhQKDGNhbmRpZGF0ZV9pZBgDIAEoCRIpCghkZWNpc2lvbhgEIAEoDjIXLmZhY3RtZW1vcnkudjEuRGVjaXNpb24SLQoKcmVzb2x1dGlvbhgFIAEoDjIZLmZhY3RtZW1vcnkudjEuUmVzb2x1dGlvbiJqChhSZXNvbHZlQ2FuZGlkYXRlUmVzcG9uc2USKwoJY2FuZGlkYXRlGAEgASgLMhguZmFjdG1lbW9yeS52MS5DYW5kaWRhdGUSIQoEZmFjdBgCIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdCI6ChNGb3JnZXRFbnRpdHlSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCSKhAQoURm9yZ2V0RW50aXR5UmVzcG9uc2USFQoNZmFjdHNfZGVsZXRlZBgBIAEoBRIaChJjYW5kaWRhdGVzX2RlbGV0ZWQYAiABKAUSHQoVcmVsYXRpb25zaGlwc19kZWxldGVkGAMgASgFEhoKEmlkZW50aXRpZXNfZGVsZXRlZBgEIAEoBRIbChNldmFsdWF0aW9uc19kZWxldGVkGAUgASgFIk4KE0V4cG9ydEVudGl0eVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEhIKCnBhZ2VfdG9rZW4YAyABKAkiPQoURXhwb3J0RW50aXR5UmVzcG9uc2USDAoEanNvbhgBIAEoCRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiRwoNRHJvcHBlZENvdW50cxILCgNvcHMYASABKA0SFQoNcmVsYXRpb25zaGlwcxgCIAEoDRISCgppZGVudGl0aWVzGAMgASgNIvEBCgxIaXN0b3J5RW50cnkSCgoCaWQYASABKAkSDwoHZmFjdF9pZBgCIAEoCRImCgJhdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoGYWN0aW9uGAQgASgOMhwuZmFjdG1lbW9yeS52MS5IaXN0b3J5QWN0aW9uEg0KBWFjdG9yGAUgASgJEg4KBnJlYXNvbhgGIAEoCRInCgZiZWZvcmUYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiYKBWFmdGVyGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCLVAQoOQWRkRmFjdFJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEiEKBGtpbmQYAyABKA4yEy5mYWN0bWVtb3J5LnYxLktpbmQSEAoIY2F0ZWdvcnkYBCABKAkSDQoFY2xhaW0YBSABKAkSFwoKY29uZmlkZW5jZRgGIAEoAUgAiAEBEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEINCgtfY29uZmlkZW5jZSI0Cg9BZGRGYWN0UmVzcG9uc2USIQoEZmFjdBgBIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdCKWAgoRVXBkYXRlRmFjdFJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB2ZhY3RfaWQYAyABKAkSEgoFY2xhaW0YBCABKAlIAIgBARIVCghjYXRlZ29yeRgFIAEoCUgBiAEBEiEKBGtpbmQYBiABKA4yEy5mYWN0bWVtb3J5LnYxLktpbmQSFwoKY29uZmlkZW5jZRgHIAEoAUgCiAEBEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCCABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1c0IICgZfY2xhaW1CCwoJX2NhdGVnb3J5Qg0KC19jb25maWRlbmNlIjcKElVwZGF0ZUZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0IkkKEURlbGV0ZUZhY3RSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJIhQKEkRlbGV0ZUZhY3RSZXNwb25zZSJGCg5HZXRGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHZmFjdF9pZBgDIAEoCSJiCg9HZXRGYWN0UmVzcG9uc2USIQoEZmFjdBgBIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIsCgdoaXN0b3J5GAIgAygLMhsuZmFjdG1lbW9yeS52MS5IaXN0b3J5RW50cnkiXQoTTGlzdEVudGl0aWVzUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRINCgVxdWVyeRgCIAEoCRIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSKtAQoNRW50aXR5U3VtbWFyeRIRCgllbnRpdHlfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIVCg1kdXJhYmxlX2ZhY3RzGAMgASgFEhUKDWN1cnJlbnRfZmFjdHMYBCABKAUSGgoScGVuZGluZ19jYW5kaWRhdGVzGAUgASgFEjEKDWxhc3RfYWN0aXZpdHkYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl8KFExpc3RFbnRpdGllc1Jlc3BvbnNlEi4KCGVudGl0aWVzGAEgAygLMhwuZmFjdG1lbW9yeS52MS5FbnRpdHlTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIuCg1Qcm9tcHRNZXNzYWdlEgwKBHJvbGUYASABKAkSDwoHY29udGVudBgCIAEoCSKNAQoYUHJlcGFyZUV2YWx1YXRpb25SZXF1ZXN0EjAKBnNpbmdsZRgBIAEoCzIeLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVSZXF1ZXN0SAASNAoFYmF0Y2gYAiABKAsyIy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlQmF0Y2hSZXF1ZXN0SABCCQoHcmVxdWVzdCLlAQoZUHJlcGFyZUV2YWx1YXRpb25SZXNwb25zZRIOCgZ0aWNrZXQYASABKAkSLAoGcHJvbXB0GAIgAygLMhwuZmFjdG1lbW9yeS52MS5Qcm9tcHRNZXNzYWdlEhMKC2pzb25fc2NoZW1hGAMgASgJEhMKC3NjaGVtYV9uYW1lGAQgASgJEi4KCmV4cGlyZXNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKB3Jlc3VsdHMYBiADKAsyHy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVzcG9uc2UihAEKGUNvbXBsZXRlRXZhbHVhdGlvblJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg4KBnRpY2tldBgDIAEoCRINCgVyZXBseRgEIAEoCRIjCgV1c2FnZRgFIAEoCzIULmZhY3RtZW1vcnkudjEuVXNhZ2UicwoaQ29tcGxldGVFdmFsdWF0aW9uUmVzcG9uc2USMAoHcmVzdWx0cxgBIAMoCzIfLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVSZXNwb25zZRIjCgV1c2FnZRgCIAEoCzIULmZhY3RtZW1vcnkudjEuVXNhZ2UiYgoVRm9yZ2V0TWVzc2FnZXNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRITCgttZXNzYWdlX2lkcxgDIAMoCRIPCgdyb29tX2lkGAQgASgJIn0KFkZvcmdldE1lc3NhZ2VzUmVzcG9uc2USGgoSbWVzc2FnZXNfZm9yZ290dGVuGAEgASgFEhUKDWZhY3RzX2RlbGV0ZWQYAiABKAUSFQoNZmFjdHNfdXBkYXRlZBgDIAEoBRIZChFjYW5kaWRhdGVzX2Nsb3NlZBgEIAEoBSI2ChRSZWdpc3RlckFnZW50UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIhcKFVJlZ2lzdGVyQWdlbnRSZXNwb25zZSJJChFMaXN0QWdlbnRzUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSKeAQoMQWdlbnRTdW1tYXJ5EhAKCGFnZW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIZW50aXRpZXMYAyABKAUSDQoFZmFjdHMYBCABKAUSGgoScGVuZGluZ19jYW5kaWRhdGVzGAUgASgFEjEKDWxhc3RfYWN0aXZpdHkYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIloKEkxpc3RBZ2VudHNSZXNwb25zZRIrCgZhZ2VudHMYASADKAsyGy5mYWN0bWVtb3J5LnYxLkFnZW50U3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqawoESXRlbRIUChBJVEVNX1VOU1BFQ0lGSUVEEAASDgoKSVRFTV9GQUNUUxABEhYKEklURU1fUkVMQVRJT05TSElQUxACEhMKD0lURU1fSURFTlRJVElFUxADEhAKDElURU1fU1VDQ0VTUxAEKkAKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhAKDEtJTkRfRFVSQUJMRRABEhAKDEtJTkRfQ1VSUkVOVBACKqkBCgZPcFR5cGUSFwoTT1BfVFlQRV9VTlNQRUNJRklFRBAAEhcKE09QX1RZUEVfQUREX0RVUkFCTEUQARIXChNPUF9UWVBFX0FERF9DVVJSRU5UEAISFgoST1BfVFlQRV9TVFJFTkdUSEVOEAMSEQoNT1BfVFlQRV9ERUNBWRAEEhYKEk9QX1RZUEVfQ09OVFJBRElDVBAFEhEKDU9QX1RZUEVfTUVSR0UQBiqpAQoSVmVyaWZpY2F0aW9uU3RhdHVzEiMKH1ZFUklGSUNBVElPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIlCiFWRVJJRklDQVRJT05fU1RBVFVTX1NFTEZfUkVQT1JURUQQARIhCh1WRVJJRklDQVRJT05fU1RBVFVTX0NPTkZJUk1FRBACEiQKIFZFUklGSUNBVElPTl9TVEFUVVNfQ09OVFJBRElDVEVEEAMqjwEKD0NhbmRpZGF0ZVN0YXR1cxIgChxDQU5ESURBVEVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYQ0FORElEQVRFX1NUQVRVU19QRU5ESU5HEAESHQoZQ0FORElEQVRFX1NUQVRVU19BQ0NFUFRFRBACEh0KGUNBTkRJREFURV9TVEFUVVNfUkVKRUNURUQQAypOCghEZWNpc2lvbhIYChRERUNJU0lPTl9VTlNQRUNJRklFRBAAEhMKD0RFQ0lTSU9OX0FDQ0VQVBABEhMKD0RFQ0lTSU9OX1JFSkVDVBACKrgBCgpSZXNvbHV0aW9uEhoKFlJFU09MVVRJT05fVU5TUEVDSUZJRUQQABIVChFSRVNPTFVUSU9OX0FDQ0VQVBABEhUKEVJFU09MVVRJT05fUkVKRUNUEAISGAoUUkVTT0xVVElPTl9LRUVQX0JPVEgQAxIXChNSRVNPTFVUSU9OX0tFRVBfTkVXEAQSFwoTUkVTT0xVVElPTl9LRUVQX09MRBAFEhQKEFJFU09MVVRJT05fTUVSR0UQBip5Cg9DYW5kaWRhdGVTb3VyY2USIAocQ0FORElEQVRFX1NPVVJDRV9VTlNQRUNJRklFRBAAEh8KG0NBTkRJREFURV9TT1VSQ0VfQ09OVFJBRElDVBABEiMKH0NBTkRJREFURV9TT1VSQ0VfREVEVVBfQ09ORkxJQ1QQAirCAwoNSGlzdG9yeUFjdGlvbhIeChpISVNUT1JZX0FDVElPTl9VTlNQRUNJRklFRBAAEhoKFkhJU1RPUllfQUNUSU9OX0NSRUFURUQQARIfChtISVNUT1JZX0FDVElPTl9TVFJFTkdUSEVORUQQAhIaChZISVNUT1JZX0FDVElPTl9ERUNBWUVEEAMSHwobSElTVE9SWV9BQ1RJT05fQ09OVFJBRElDVEVEEAQSGQoVSElTVE9SWV9BQ1RJT05fTUVSR0VEEAUSJQohSElTVE9SWV9BQ1RJT05fQ0FORElEQVRFX0FDQ0VQVEVEEAYSJQohSElTVE9SWV9BQ1RJT05fQ0FORElEQVRFX1JFSkVDVEVEEAcSHAoYSElTVE9SWV9BQ1RJT05fS0VQVF9CT1RIEAgSGQoVSElTVE9SWV9BQ1RJT05fRURJVEVEEAkSGgoWSElTVE9SWV9BQ1RJT05fREVMRVRFRBAKEh8KG0hJU1RPUllfQUNUSU9OX1JFQ0xBU1NJRklFRBALEhsKF0hJU1RPUllfQUNUSU9OX0lNUE9SVEVEEAwSGwoXSElTVE9SWV9BQ1RJT05fQVJDSElWRUQQDTLADAoRRmFjdE1lbW9yeVNlcnZpY2USSwoIRXZhbHVhdGUSHi5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVxdWVzdBofLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVSZXNwb25zZRJaCg1FdmFsdWF0ZUJhdGNoEiMuZmFjdG1lbW9yeS52MS5FdmFsdWF0ZUJhdGNoUmVxdWVzdBokLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVCYXRjaFJlc3BvbnNlEkgKB1Byb3ZpZGUSHS5mYWN0bWVtb3J5LnYxLlByb3ZpZGVSZXF1ZXN0Gh4uZmFjdG1lbW9yeS52MS5Qcm92aWRlUmVzcG9uc2USTgoJTGlzdEZhY3RzEh8uZmFjdG1lbW9yeS52MS5MaXN0RmFjdHNSZXF1ZXN0GiAuZmFjdG1lbW9yeS52MS5MaXN0RmFjdHNSZXNwb25zZRJdCg5MaXN0Q2FuZGlkYXRlcxIkLmZhY3RtZW1vcnkudjEuTGlzdENhbmRpZGF0ZXNSZXF1ZXN0GiUuZmFjdG1lbW9yeS52MS5MaXN0Q2FuZGlkYXRlc1Jlc3BvbnNlEmMKEFJlc29sdmVDYW5kaWRhdGUSJi5mYWN0bWVtb3J5LnYxLlJlc29sdmVDYW5kaWRhdGVSZXF1ZXN0GicuZmFjdG1lbW9yeS52MS5SZXNvbHZlQ2FuZGlkYXRlUmVzcG9uc2USVwoMRm9yZ2V0RW50aXR5EiIuZmFjdG1lbW9yeS52MS5Gb3JnZXRFbnRpdHlSZXF1ZXN0GiMuZmFjdG1lbW9yeS52MS5Gb3JnZXRFbnRpdHlSZXNwb25zZRJXCgxFeHBvcnRFbnRpdHkSIi5mYWN0bWVtb3J5LnYxLkV4cG9ydEVudGl0eVJlcXVlc3QaIy5mYWN0bWVtb3J5LnYxLkV4cG9ydEVudGl0eVJlc3BvbnNlEkgKB0FkZEZhY3QSHS5mYWN0bWVtb3J5LnYxLkFkZEZhY3RSZXF1ZXN0Gh4uZmFjdG1lbW9yeS52MS5BZGRGYWN0UmVzcG9uc2USUQoKVXBkYXRlRmFjdBIgLmZhY3RtZW1vcnkudjEuVXBkYXRlRmFjdFJlcXVlc3QaIS5mYWN0bWVtb3J5LnYxLlVwZGF0ZUZhY3RSZXNwb25zZRJRCgpEZWxldGVGYWN0EiAuZmFjdG1lbW9yeS52MS5EZWxldGVGYWN0UmVxdWVzdBohLmZhY3RtZW1vcnkudjEuRGVsZXRlRmFjdFJlc3BvbnNlEkgKB0dldEZhY3QSHS5mYWN0bWVtb3J5LnYxLkdldEZhY3RSZXF1ZXN0Gh4uZmFjdG1lbW9yeS52MS5HZXRGYWN0UmVzcG9uc2USVwoMTGlzdEVudGl0aWVzEiIuZmFjdG1lbW9yeS52MS5MaXN0RW50aXRpZXNSZXF1ZXN0GiMuZmFjdG1lbW9yeS52MS5MaXN0RW50aXRpZXNSZXNwb25zZRJmChFQcmVwYXJlRXZhbHVhdGlvbhInLmZhY3RtZW1vcnkudjEuUHJlcGFyZUV2YWx1YXRpb25SZXF1ZXN0GiguZmFjdG1lbW9yeS52MS5QcmVwYXJlRXZhbHVhdGlvblJlc3BvbnNlEmkKEkNvbXBsZXRlRXZhbHVhdGlvbhIoLmZhY3RtZW1vcnkudjEuQ29tcGxldGVFdmFsdWF0aW9uUmVxdWVzdBopLmZhY3RtZW1vcnkudjEuQ29tcGxldGVFdmFsdWF0aW9uUmVzcG9uc2USXQoORm9yZ2V0TWVzc2FnZXMSJC5mYWN0bWVtb3J5LnYxLkZvcmdldE1lc3NhZ2VzUmVxdWVzdBolLmZhY3RtZW1vcnkudjEuRm9yZ2V0TWVzc2FnZXNSZXNwb25zZRJaCg1SZWdpc3RlckFnZW50EiMuZmFjdG1lbW9yeS52MS5SZWdpc3RlckFnZW50UmVxdWVzdBokLmZhY3RtZW1vcnkudjEuUmVnaXN0ZXJBZ2VudFJlc3BvbnNlElEKCkxpc3RBZ2VudHMSIC5mYWN0bWVtb3J5LnYxLkxpc3RBZ2VudHNSZXF1ZXN0GiEuZmFjdG1lbW9yeS52MS5MaXN0QWdlbnRzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message factmemory.v1.ChatMessage
@@ -567,6 +567,13 @@ export type EvaluateResponse = Message<"factmemory.v1.EvaluateResponse"> & {
    * @generated from field: factmemory.v1.DroppedCounts dropped = 7;
    */
   dropped?: DroppedCounts | undefined;
+
+  /**
+   * A replay made no model call: usage is then zero and original_usage holds what the first evaluation cost.
+   *
+   * @generated from field: factmemory.v1.Usage original_usage = 8;
+   */
+  originalUsage?: Usage | undefined;
 };
 
 /**
@@ -1555,6 +1562,398 @@ export const ListEntitiesResponseSchema: GenMessage<ListEntitiesResponse> = /*@_
   messageDesc(file_factmemory_v1_factmemory, 38);
 
 /**
+ * One message of the prompt for the caller's model, in order.
+ *
+ * @generated from message factmemory.v1.PromptMessage
+ */
+export type PromptMessage = Message<"factmemory.v1.PromptMessage"> & {
+  /**
+   * "system" or "user".
+   *
+   * @generated from field: string role = 1;
+   */
+  role: string;
+
+  /**
+   * @generated from field: string content = 2;
+   */
+  content: string;
+};
+
+/**
+ * Describes the message factmemory.v1.PromptMessage.
+ * Use `create(PromptMessageSchema)` to create a new message.
+ */
+export const PromptMessageSchema: GenMessage<PromptMessage> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 39);
+
+/**
+ * @generated from message factmemory.v1.PrepareEvaluationRequest
+ */
+export type PrepareEvaluationRequest = Message<"factmemory.v1.PrepareEvaluationRequest"> & {
+  /**
+   * @generated from oneof factmemory.v1.PrepareEvaluationRequest.request
+   */
+  request: {
+    /**
+     * One message, as for Evaluate.
+     *
+     * @generated from field: factmemory.v1.EvaluateRequest single = 1;
+     */
+    value: EvaluateRequest;
+    case: "single";
+  } | {
+    /**
+     * Several messages of one person, as for EvaluateBatch.
+     *
+     * @generated from field: factmemory.v1.EvaluateBatchRequest batch = 2;
+     */
+    value: EvaluateBatchRequest;
+    case: "batch";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message factmemory.v1.PrepareEvaluationRequest.
+ * Use `create(PrepareEvaluationRequestSchema)` to create a new message.
+ */
+export const PrepareEvaluationRequestSchema: GenMessage<PrepareEvaluationRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 40);
+
+/**
+ * @generated from message factmemory.v1.PrepareEvaluationResponse
+ */
+export type PrepareEvaluationResponse = Message<"factmemory.v1.PrepareEvaluationResponse"> & {
+  /**
+   * Empty when no model call is needed (results then holds the stored results).
+   *
+   * @generated from field: string ticket = 1;
+   */
+  ticket: string;
+
+  /**
+   * The prompt to send to the model at temperature 0, in order.
+   *
+   * @generated from field: repeated factmemory.v1.PromptMessage prompt = 2;
+   */
+  prompt: PromptMessage[];
+
+  /**
+   * The JSON schema the reply must follow, as JSON text; schema_name names it for structured-output APIs.
+   *
+   * @generated from field: string json_schema = 3;
+   */
+  jsonSchema: string;
+
+  /**
+   * @generated from field: string schema_name = 4;
+   */
+  schemaName: string;
+
+  /**
+   * When the ticket stops being accepted.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 5;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * Set only when no ticket is issued: one stored result per message, in the request's order (replayed).
+   *
+   * @generated from field: repeated factmemory.v1.EvaluateResponse results = 6;
+   */
+  results: EvaluateResponse[];
+};
+
+/**
+ * Describes the message factmemory.v1.PrepareEvaluationResponse.
+ * Use `create(PrepareEvaluationResponseSchema)` to create a new message.
+ */
+export const PrepareEvaluationResponseSchema: GenMessage<PrepareEvaluationResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 41);
+
+/**
+ * @generated from message factmemory.v1.CompleteEvaluationRequest
+ */
+export type CompleteEvaluationRequest = Message<"factmemory.v1.CompleteEvaluationRequest"> & {
+  /**
+   * @generated from field: string agent_id = 1;
+   */
+  agentId: string;
+
+  /**
+   * @generated from field: string entity_id = 2;
+   */
+  entityId: string;
+
+  /**
+   * @generated from field: string ticket = 3;
+   */
+  ticket: string;
+
+  /**
+   * The model's reply as it came (a JSON object, possibly wrapped in prose or a code fence).
+   *
+   * @generated from field: string reply = 4;
+   */
+  reply: string;
+
+  /**
+   * What the caller's model call cost, when known; reported back in the results' usage.
+   *
+   * @generated from field: factmemory.v1.Usage usage = 5;
+   */
+  usage?: Usage | undefined;
+};
+
+/**
+ * Describes the message factmemory.v1.CompleteEvaluationRequest.
+ * Use `create(CompleteEvaluationRequestSchema)` to create a new message.
+ */
+export const CompleteEvaluationRequestSchema: GenMessage<CompleteEvaluationRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 42);
+
+/**
+ * @generated from message factmemory.v1.CompleteEvaluationResponse
+ */
+export type CompleteEvaluationResponse = Message<"factmemory.v1.CompleteEvaluationResponse"> & {
+  /**
+   * One result per message of the prepared request, in its order (a single message gives one result).
+   *
+   * @generated from field: repeated factmemory.v1.EvaluateResponse results = 1;
+   */
+  results: EvaluateResponse[];
+
+  /**
+   * @generated from field: factmemory.v1.Usage usage = 2;
+   */
+  usage?: Usage | undefined;
+};
+
+/**
+ * Describes the message factmemory.v1.CompleteEvaluationResponse.
+ * Use `create(CompleteEvaluationResponseSchema)` to create a new message.
+ */
+export const CompleteEvaluationResponseSchema: GenMessage<CompleteEvaluationResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 43);
+
+/**
+ * @generated from message factmemory.v1.ForgetMessagesRequest
+ */
+export type ForgetMessagesRequest = Message<"factmemory.v1.ForgetMessagesRequest"> & {
+  /**
+   * @generated from field: string agent_id = 1;
+   */
+  agentId: string;
+
+  /**
+   * The person whose messages were deleted. Empty only together with room_id: every person of the agent.
+   *
+   * @generated from field: string entity_id = 2;
+   */
+  entityId: string;
+
+  /**
+   * The deleted messages' ids (at most 1000 per call).
+   *
+   * @generated from field: repeated string message_ids = 3;
+   */
+  messageIds: string[];
+
+  /**
+   * A cleared channel: every message the service evaluated in this room (of entity_id, when set).
+   *
+   * @generated from field: string room_id = 4;
+   */
+  roomId: string;
+};
+
+/**
+ * Describes the message factmemory.v1.ForgetMessagesRequest.
+ * Use `create(ForgetMessagesRequestSchema)` to create a new message.
+ */
+export const ForgetMessagesRequestSchema: GenMessage<ForgetMessagesRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 44);
+
+/**
+ * @generated from message factmemory.v1.ForgetMessagesResponse
+ */
+export type ForgetMessagesResponse = Message<"factmemory.v1.ForgetMessagesResponse"> & {
+  /**
+   * Messages newly forgotten (0 on a repeat).
+   *
+   * @generated from field: int32 messages_forgotten = 1;
+   */
+  messagesForgotten: number;
+
+  /**
+   * Facts deleted because their only evidence was deleted.
+   *
+   * @generated from field: int32 facts_deleted = 2;
+   */
+  factsDeleted: number;
+
+  /**
+   * Facts that kept other evidence and had their support recounted.
+   *
+   * @generated from field: int32 facts_updated = 3;
+   */
+  factsUpdated: number;
+
+  /**
+   * Review items raised by the deleted messages that were closed.
+   *
+   * @generated from field: int32 candidates_closed = 4;
+   */
+  candidatesClosed: number;
+};
+
+/**
+ * Describes the message factmemory.v1.ForgetMessagesResponse.
+ * Use `create(ForgetMessagesResponseSchema)` to create a new message.
+ */
+export const ForgetMessagesResponseSchema: GenMessage<ForgetMessagesResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 45);
+
+/**
+ * @generated from message factmemory.v1.RegisterAgentRequest
+ */
+export type RegisterAgentRequest = Message<"factmemory.v1.RegisterAgentRequest"> & {
+  /**
+   * @generated from field: string agent_id = 1;
+   */
+  agentId: string;
+
+  /**
+   * The character's name, shown by the review page and accepted by the CLI.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message factmemory.v1.RegisterAgentRequest.
+ * Use `create(RegisterAgentRequestSchema)` to create a new message.
+ */
+export const RegisterAgentRequestSchema: GenMessage<RegisterAgentRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 46);
+
+/**
+ * @generated from message factmemory.v1.RegisterAgentResponse
+ */
+export type RegisterAgentResponse = Message<"factmemory.v1.RegisterAgentResponse"> & {
+};
+
+/**
+ * Describes the message factmemory.v1.RegisterAgentResponse.
+ * Use `create(RegisterAgentResponseSchema)` to create a new message.
+ */
+export const RegisterAgentResponseSchema: GenMessage<RegisterAgentResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 47);
+
+/**
+ * @generated from message factmemory.v1.ListAgentsRequest
+ */
+export type ListAgentsRequest = Message<"factmemory.v1.ListAgentsRequest"> & {
+  /**
+   * Matches any part of the agent's name or the start of its id (case-insensitive); empty matches all.
+   *
+   * @generated from field: string query = 1;
+   */
+  query: string;
+
+  /**
+   * 0 means 100; at most 1000.
+   *
+   * @generated from field: int32 page_size = 2;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message factmemory.v1.ListAgentsRequest.
+ * Use `create(ListAgentsRequestSchema)` to create a new message.
+ */
+export const ListAgentsRequestSchema: GenMessage<ListAgentsRequest> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 48);
+
+/**
+ * @generated from message factmemory.v1.AgentSummary
+ */
+export type AgentSummary = Message<"factmemory.v1.AgentSummary"> & {
+  /**
+   * @generated from field: string agent_id = 1;
+   */
+  agentId: string;
+
+  /**
+   * Empty when the agent never registered a name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int32 entities = 3;
+   */
+  entities: number;
+
+  /**
+   * @generated from field: int32 facts = 4;
+   */
+  facts: number;
+
+  /**
+   * @generated from field: int32 pending_candidates = 5;
+   */
+  pendingCandidates: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp last_activity = 6;
+   */
+  lastActivity?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message factmemory.v1.AgentSummary.
+ * Use `create(AgentSummarySchema)` to create a new message.
+ */
+export const AgentSummarySchema: GenMessage<AgentSummary> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 49);
+
+/**
+ * @generated from message factmemory.v1.ListAgentsResponse
+ */
+export type ListAgentsResponse = Message<"factmemory.v1.ListAgentsResponse"> & {
+  /**
+   * Most recent activity first.
+   *
+   * @generated from field: repeated factmemory.v1.AgentSummary agents = 1;
+   */
+  agents: AgentSummary[];
+
+  /**
+   * Empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message factmemory.v1.ListAgentsResponse.
+ * Use `create(ListAgentsResponseSchema)` to create a new message.
+ */
+export const ListAgentsResponseSchema: GenMessage<ListAgentsResponse> = /*@__PURE__*/
+  messageDesc(file_factmemory_v1_factmemory, 50);
+
+/**
  * Which parts of the merged post-turn evaluation to run.
  *
  * @generated from enum factmemory.v1.Item
@@ -2074,6 +2473,61 @@ export const FactMemoryService: GenService<{
     methodKind: "unary";
     input: typeof ListEntitiesRequestSchema;
     output: typeof ListEntitiesResponseSchema;
+  },
+  /**
+   * Agent-model mode, step 1 ("bring your own model"): composes the one extraction call of a message or a batch
+   * exactly as Evaluate / EvaluateBatch would (prompt and JSON schema) and keeps what the model is shown under a
+   * short-lived, single-use ticket bound to the agent, the entity and the messages. When every message was
+   * evaluated before, no ticket is issued and the stored results are returned instead.
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.PrepareEvaluation
+   */
+  prepareEvaluation: {
+    methodKind: "unary";
+    input: typeof PrepareEvaluationRequestSchema;
+    output: typeof PrepareEvaluationResponseSchema;
+  },
+  /**
+   * Agent-model mode, step 2: applies the caller's model reply for a ticket exactly as Evaluate applies the reply
+   * of its own call (same validation, handle confinement and per-message idempotency).
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.CompleteEvaluation
+   */
+  completeEvaluation: {
+    methodKind: "unary";
+    input: typeof CompleteEvaluationRequestSchema;
+    output: typeof CompleteEvaluationResponseSchema;
+  },
+  /**
+   * Deleted messages leave the memory: they are removed from every fact's evidence, a fact left without evidence
+   * is deleted, review items they raised are closed, and the message ids are never learned again. Idempotent.
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.ForgetMessages
+   */
+  forgetMessages: {
+    methodKind: "unary";
+    input: typeof ForgetMessagesRequestSchema;
+    output: typeof ForgetMessagesResponseSchema;
+  },
+  /**
+   * Records the agent's display name (its character's name); repeated calls update it.
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.RegisterAgent
+   */
+  registerAgent: {
+    methodKind: "unary";
+    input: typeof RegisterAgentRequestSchema;
+    output: typeof RegisterAgentResponseSchema;
+  },
+  /**
+   * The agents this service holds memory for, with their names and counts.
+   *
+   * @generated from rpc factmemory.v1.FactMemoryService.ListAgents
+   */
+  listAgents: {
+    methodKind: "unary";
+    input: typeof ListAgentsRequestSchema;
+    output: typeof ListAgentsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_factmemory_v1_factmemory, 0);

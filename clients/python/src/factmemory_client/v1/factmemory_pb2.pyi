@@ -315,7 +315,7 @@ class Usage(_message.Message):
     def __init__(self, llm_calls: _Optional[int] = ..., prompt_tokens: _Optional[int] = ..., completion_tokens: _Optional[int] = ...) -> None: ...
 
 class EvaluateResponse(_message.Message):
-    __slots__ = ("ops", "relationships", "identities", "success", "usage", "replayed", "dropped")
+    __slots__ = ("ops", "relationships", "identities", "success", "usage", "replayed", "dropped", "original_usage")
     OPS_FIELD_NUMBER: _ClassVar[int]
     RELATIONSHIPS_FIELD_NUMBER: _ClassVar[int]
     IDENTITIES_FIELD_NUMBER: _ClassVar[int]
@@ -323,6 +323,7 @@ class EvaluateResponse(_message.Message):
     USAGE_FIELD_NUMBER: _ClassVar[int]
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
     DROPPED_FIELD_NUMBER: _ClassVar[int]
+    ORIGINAL_USAGE_FIELD_NUMBER: _ClassVar[int]
     ops: _containers.RepeatedCompositeFieldContainer[AppliedOp]
     relationships: _containers.RepeatedCompositeFieldContainer[Relationship]
     identities: _containers.RepeatedCompositeFieldContainer[Identity]
@@ -330,7 +331,8 @@ class EvaluateResponse(_message.Message):
     usage: Usage
     replayed: bool
     dropped: DroppedCounts
-    def __init__(self, ops: _Optional[_Iterable[_Union[AppliedOp, _Mapping]]] = ..., relationships: _Optional[_Iterable[_Union[Relationship, _Mapping]]] = ..., identities: _Optional[_Iterable[_Union[Identity, _Mapping]]] = ..., success: _Optional[_Union[SuccessVerdict, _Mapping]] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., replayed: _Optional[bool] = ..., dropped: _Optional[_Union[DroppedCounts, _Mapping]] = ...) -> None: ...
+    original_usage: Usage
+    def __init__(self, ops: _Optional[_Iterable[_Union[AppliedOp, _Mapping]]] = ..., relationships: _Optional[_Iterable[_Union[Relationship, _Mapping]]] = ..., identities: _Optional[_Iterable[_Union[Identity, _Mapping]]] = ..., success: _Optional[_Union[SuccessVerdict, _Mapping]] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., replayed: _Optional[bool] = ..., dropped: _Optional[_Union[DroppedCounts, _Mapping]] = ..., original_usage: _Optional[_Union[Usage, _Mapping]] = ...) -> None: ...
 
 class ProvideRequest(_message.Message):
     __slots__ = ("agent_id", "entity_id", "room_id", "recent_messages", "durable_limit", "current_limit", "subject_name", "now")
@@ -667,3 +669,127 @@ class ListEntitiesResponse(_message.Message):
     entities: _containers.RepeatedCompositeFieldContainer[EntitySummary]
     next_page_token: str
     def __init__(self, entities: _Optional[_Iterable[_Union[EntitySummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class PromptMessage(_message.Message):
+    __slots__ = ("role", "content")
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    role: str
+    content: str
+    def __init__(self, role: _Optional[str] = ..., content: _Optional[str] = ...) -> None: ...
+
+class PrepareEvaluationRequest(_message.Message):
+    __slots__ = ("single", "batch")
+    SINGLE_FIELD_NUMBER: _ClassVar[int]
+    BATCH_FIELD_NUMBER: _ClassVar[int]
+    single: EvaluateRequest
+    batch: EvaluateBatchRequest
+    def __init__(self, single: _Optional[_Union[EvaluateRequest, _Mapping]] = ..., batch: _Optional[_Union[EvaluateBatchRequest, _Mapping]] = ...) -> None: ...
+
+class PrepareEvaluationResponse(_message.Message):
+    __slots__ = ("ticket", "prompt", "json_schema", "schema_name", "expires_at", "results")
+    TICKET_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_FIELD_NUMBER: _ClassVar[int]
+    JSON_SCHEMA_FIELD_NUMBER: _ClassVar[int]
+    SCHEMA_NAME_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    ticket: str
+    prompt: _containers.RepeatedCompositeFieldContainer[PromptMessage]
+    json_schema: str
+    schema_name: str
+    expires_at: _timestamp_pb2.Timestamp
+    results: _containers.RepeatedCompositeFieldContainer[EvaluateResponse]
+    def __init__(self, ticket: _Optional[str] = ..., prompt: _Optional[_Iterable[_Union[PromptMessage, _Mapping]]] = ..., json_schema: _Optional[str] = ..., schema_name: _Optional[str] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., results: _Optional[_Iterable[_Union[EvaluateResponse, _Mapping]]] = ...) -> None: ...
+
+class CompleteEvaluationRequest(_message.Message):
+    __slots__ = ("agent_id", "entity_id", "ticket", "reply", "usage")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    TICKET_FIELD_NUMBER: _ClassVar[int]
+    REPLY_FIELD_NUMBER: _ClassVar[int]
+    USAGE_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    entity_id: str
+    ticket: str
+    reply: str
+    usage: Usage
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., ticket: _Optional[str] = ..., reply: _Optional[str] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ...) -> None: ...
+
+class CompleteEvaluationResponse(_message.Message):
+    __slots__ = ("results", "usage")
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    USAGE_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[EvaluateResponse]
+    usage: Usage
+    def __init__(self, results: _Optional[_Iterable[_Union[EvaluateResponse, _Mapping]]] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ...) -> None: ...
+
+class ForgetMessagesRequest(_message.Message):
+    __slots__ = ("agent_id", "entity_id", "message_ids", "room_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_IDS_FIELD_NUMBER: _ClassVar[int]
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    entity_id: str
+    message_ids: _containers.RepeatedScalarFieldContainer[str]
+    room_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., message_ids: _Optional[_Iterable[str]] = ..., room_id: _Optional[str] = ...) -> None: ...
+
+class ForgetMessagesResponse(_message.Message):
+    __slots__ = ("messages_forgotten", "facts_deleted", "facts_updated", "candidates_closed")
+    MESSAGES_FORGOTTEN_FIELD_NUMBER: _ClassVar[int]
+    FACTS_DELETED_FIELD_NUMBER: _ClassVar[int]
+    FACTS_UPDATED_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_CLOSED_FIELD_NUMBER: _ClassVar[int]
+    messages_forgotten: int
+    facts_deleted: int
+    facts_updated: int
+    candidates_closed: int
+    def __init__(self, messages_forgotten: _Optional[int] = ..., facts_deleted: _Optional[int] = ..., facts_updated: _Optional[int] = ..., candidates_closed: _Optional[int] = ...) -> None: ...
+
+class RegisterAgentRequest(_message.Message):
+    __slots__ = ("agent_id", "name")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    name: str
+    def __init__(self, agent_id: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class RegisterAgentResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListAgentsRequest(_message.Message):
+    __slots__ = ("query", "page_size", "page_token")
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    query: str
+    page_size: int
+    page_token: str
+    def __init__(self, query: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class AgentSummary(_message.Message):
+    __slots__ = ("agent_id", "name", "entities", "facts", "pending_candidates", "last_activity")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ENTITIES_FIELD_NUMBER: _ClassVar[int]
+    FACTS_FIELD_NUMBER: _ClassVar[int]
+    PENDING_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    LAST_ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    name: str
+    entities: int
+    facts: int
+    pending_candidates: int
+    last_activity: _timestamp_pb2.Timestamp
+    def __init__(self, agent_id: _Optional[str] = ..., name: _Optional[str] = ..., entities: _Optional[int] = ..., facts: _Optional[int] = ..., pending_candidates: _Optional[int] = ..., last_activity: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ListAgentsResponse(_message.Message):
+    __slots__ = ("agents", "next_page_token")
+    AGENTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    agents: _containers.RepeatedCompositeFieldContainer[AgentSummary]
+    next_page_token: str
+    def __init__(self, agents: _Optional[_Iterable[_Union[AgentSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
