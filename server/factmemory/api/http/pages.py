@@ -152,6 +152,7 @@ class Pages:
                 error="That token is not right.",
                 next=security.local_path(str(form.get("next", ""))),
             )
+        self.sessions.close(request.state.session)  # the pre-login id is never promoted (session fixation)
         response = RedirectResponse(security.local_path(str(form.get("next", ""))), status_code=303)
         response.headers.append(
             "set-cookie",
@@ -402,7 +403,7 @@ def create_app(deps: Deps, config: PageConfig) -> Starlette:
     ]
     middleware = [
         Middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts)),
-        Middleware(security.CsrfCookie),
+        Middleware(security.SessionCsrf, sessions=pages.sessions),
         Middleware(RequireToken, token=config.token, sessions=pages.sessions),
     ]
     handlers: dict[Any, Any] = {FactMemoryError: pages.domain_error, HTTPException: pages.http_error}
