@@ -30,6 +30,8 @@ ENTITY_TABLES = {
     "forget_epochs",
     "possible_duplicates",
     "entity_revisions",
+    "read_positions",
+    "import_ledger",
 }
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}

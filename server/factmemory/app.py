@@ -24,6 +24,7 @@ from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedE
 from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
 from factmemory.adapters.postgres.replica import ReadRoute
+from factmemory.adapters.postgres.replica_check import ReplicaCheck
 from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.adapters.postgres.store import Store, open_pool
 from factmemory.adapters.retry import RetryPolicy
@@ -45,6 +46,8 @@ log = logging.getLogger(__name__)
 
 OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
 SERVICE_NAME = factmemory_pb2.DESCRIPTOR.services_by_name["FactMemoryService"].full_name
+# The health status of the read replica alone: NOT_SERVING while reads go to the primary because it is not valid.
+READ_REPLICA_HEALTH = "factmemory.v1.ReadReplica"
 
 
 class InsecureBind(ValueError):
@@ -184,6 +187,20 @@ def start_retention(runtime: Runtime, settings: Settings) -> asyncio.Task[None] 
     )
 
 
+def start_replica_watch(
+    runtime: Runtime, settings: Settings, health_servicer: health.aio.HealthServicer
+) -> asyncio.Task[None] | None:
+    """Checks the read target every health interval; its verdict sets the read-replica health status."""
+    if runtime.replica_check is None:
+        return None
+
+    async def report(reason: str) -> None:
+        status = health_pb2.HealthCheckResponse.NOT_SERVING if reason else health_pb2.HealthCheckResponse.SERVING
+        await health_servicer.set(READ_REPLICA_HEALTH, status)
+
+    return asyncio.create_task(runtime.replica_check.run(settings.health_interval_s, report))
+
+
 @dataclass(frozen=True)
 class Runtime:
     """What serve needs besides the use-case bundle: the database (for health and restarts) and the metrics."""
@@ -192,6 +209,7 @@ class Runtime:
     database: Database
     pool: asyncpg.Pool
     metrics: PrometheusTelemetry | None
+    replica_check: ReplicaCheck | None = None
 
 
 @asynccontextmanager
@@ -209,13 +227,15 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         pool = await stack.enter_async_context(
             open_pool(database.url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s)
         )
-        reads = None
+        reads, replica_check = None, None
         if settings.database_read_url:
             # min_size 0: the service starts while the replica is down (reads fall back to the primary).
             read_pool = await stack.enter_async_context(
                 open_pool(settings.database_read_url, 0, settings.pool_max_size, settings.db_timeout_s)
             )
-            reads = ReadRoute(pool, read_pool, telemetry, settings.read_retry_s, settings.read_your_writes_s)
+            reads = ReadRoute(pool, read_pool, telemetry, settings.read_retry_s)
+            replica_check = ReplicaCheck(reads, settings.read_replay_stall_s)
+            await replica_check.check()  # at start-up: a read target that is not valid is never read from
         extractor = None
         if settings.llm_configured:
             # Retries are ours (RetryPolicy), so a long Retry-After is not waited for inside a call.
@@ -232,7 +252,7 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             tuning=tuning(settings),
             telemetry=telemetry,
         )
-        yield Runtime(deps, database, pool, metrics)
+        yield Runtime(deps, database, pool, metrics, replica_check)
 
 
 @asynccontextmanager
@@ -390,11 +410,14 @@ async def serve(settings: Settings) -> int:
         watching = asyncio.create_task(watch.run())
         watching.add_done_callback(lambda _: stop.set())
         retention = start_retention(runtime, settings)
+        replica_watch = start_replica_watch(runtime, settings, health_servicer)
         try:
             await stop.wait()
         finally:
             log.info("shutting down: draining in-flight calls for up to %.0f s", settings.grace_s)
             watching.cancel()
+            if replica_watch is not None:
+                replica_watch.cancel()
             if retention is not None:
                 retention.cancel()
                 await asyncio.gather(retention, return_exceptions=True)  # done before the pool closes

@@ -32,8 +32,10 @@ class Settings(BaseSettings):
     database_read_url: str | None = None
     # While the replica fails, reads go to the primary; the replica is tried again after this long.
     read_retry_s: float = Field(default=10.0, gt=0)
-    # Reads of an (agent, entity) this process wrote less than this long ago go to the primary (0 = never).
+    # No longer used (reads are routed by position, docs/scaling.md); accepted so that old configurations start.
     read_your_writes_s: float = Field(default=5.0, ge=0)
+    # A replica whose replay has not advanced for this long while the primary moved on is not read from.
+    read_replay_stall_s: float = Field(default=30.0, gt=0)
     data_dir: Path = Path(".factmemory")
     embedder: Literal["local", "openai"] = "local"
     embedding_model: str | None = None

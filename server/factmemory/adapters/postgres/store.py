@@ -12,7 +12,7 @@ from uuid import UUID, uuid4
 import asyncpg
 from pgvector.asyncpg import register_vector
 
-from factmemory.adapters.postgres import review
+from factmemory.adapters.postgres import import_ledger, review
 from factmemory.adapters.postgres.review import DISPUTED_BY, FACT_COLUMNS, ReviewTx, fact_values, mark, row_to_fact
 from factmemory.domain.duplicates import MergedFact, OpenPair
 from factmemory.domain.errors import Conflict, Unavailable
@@ -872,11 +872,13 @@ class Store:
         )
 
     async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int:
-        """Inserts the facts not imported before (by import_source_id); returns how many were new."""
+        """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many."""
         async with _connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             await mark(conn, HistoryAction.IMPORTED, actor)
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
+            fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
+            facts = [f for f in facts if f.import_source_id in fresh]
             await conn.executemany(review.IMPORT_FACT, [fact_values(agent_id, entity_id, f) for f in facts])
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
         self._wrote(agent_id, entity_id)
@@ -884,8 +886,7 @@ class Store:
 
     async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]:
         async with _connection(self._pool) as conn:
-            rows = await conn.fetch(review.IMPORTED_IDS, agent_id, entity_id, list(source_ids))
-        return {r["import_source_id"] for r in rows}
+            return await import_ledger.known(conn, agent_id, source_ids)
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
         async with _connection(self._pool) as conn, conn.transaction():
