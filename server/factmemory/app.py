@@ -21,12 +21,13 @@ from grpc_reflection.v1alpha import reflection
 from factmemory.adapters.embedding import LocalEmbedder, OpenAIEmbedder
 from factmemory.adapters.llm import Extractor
 from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedEmbedder, PrometheusTelemetry
-from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
+from factmemory.adapters.postgres.database import Database, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
 from factmemory.adapters.postgres.replica import ReadRoute
 from factmemory.adapters.postgres.replica_check import ReplicaCheck
 from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.adapters.postgres.store import Store, open_pool
+from factmemory.adapters.postgres.urls import describe_url
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.api.grpc.health import HealthWatch, Probe
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
