@@ -33,6 +33,7 @@ from factmemory.api.grpc.health import HealthWatch, Probe
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
 from factmemory.api.grpc.metrics import Observe
 from factmemory.api.grpc.servicer import FactMemoryServicer
+from factmemory.api.guessing import MIN_TOKEN_CHARS, GuessLimiter, GuessLimits
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener, split_address
 from factmemory.domain.limits import Limits
@@ -283,12 +284,31 @@ def check_bind(settings: Settings) -> None:
         )
 
 
+class WeakToken(InsecureBind):
+    """The access token is too short to stand guessing."""
+
+
+def check_token(settings: Settings) -> None:
+    """A token shorter than MIN_TOKEN_CHARS is refused at start-up, in one line that does not show it."""
+    if settings.auth_token is not None and len(settings.auth_token) < MIN_TOKEN_CHARS:
+        raise WeakToken(
+            f"FACTMEMORY_AUTH_TOKEN is {len(settings.auth_token)} characters; at least {MIN_TOKEN_CHARS} are needed "
+            "(make one with: openssl rand -hex 32)"
+        )
+
+
+def guess_limits(settings: Settings) -> GuessLimits:
+    return GuessLimits(
+        settings.auth_failures_per_client, settings.auth_failures_overall, settings.auth_failure_window_s
+    )
+
+
 def page_config(settings: Settings) -> PageConfig:
     """The review page answers to loopback names and the host it was told to listen on."""
     host = split_address(settings.http_listen or "127.0.0.1:0")[0]
     named = f"[{host}]" if ":" in host else host  # a Host header writes an IPv6 address in brackets
     hosts = ("*",) if host in ("0.0.0.0", "::", "") else ("127.0.0.1", "localhost", "[::1]", named)
-    return PageConfig(token=settings.auth_token, allowed_hosts=hosts)
+    return PageConfig(token=settings.auth_token, allowed_hosts=hosts, guess_limits=guess_limits(settings))
 
 
 async def start_page(deps: Deps, settings: Settings) -> PageListener | None:
@@ -308,7 +328,9 @@ def create_server(
     # Observe is outermost so that refused and undecodable calls are counted and logged too.
     interceptors: list[grpc.aio.ServerInterceptor] = [Observe(deps.telemetry)]
     if settings.auth_token:
-        interceptors.append(BearerAuth(settings.auth_token))
+        interceptors.append(
+            BearerAuth(settings.auth_token, GuessLimiter("grpc", deps.telemetry, guess_limits(settings)))
+        )
     interceptors.append(DecodeGuard())
     server = grpc.aio.server(
         interceptors=interceptors,
@@ -383,6 +405,7 @@ async def serve(settings: Settings) -> int:
     """Start, print the configuration and the address, watch the dependencies, wait for SIGTERM/SIGINT, drain
     in-flight calls, close everything. Returns the exit code: non-zero when a dependency was lost for good."""
     check_bind(settings)
+    check_token(settings)
     async with open_runtime(settings) as runtime, AsyncExitStack() as stack:
         health_servicer = health.aio.HealthServicer()
         server, port = create_server(runtime.deps, settings, health_servicer)

@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     pool_max_size: int = Field(default=16, ge=1)
     db_timeout_s: float = Field(default=10.0, gt=0)
     auth_token: str | None = None
+    # Guessing the token (page login, page and gRPC bearer): failures per client and overall within the window;
+    # beyond, attempts are refused untried until the window has passed (docs/operating.md, "Security").
+    auth_failures_per_client: int = Field(default=10, ge=1)
+    auth_failures_overall: int = Field(default=100, ge=1)
+    auth_failure_window_s: float = Field(default=60.0, gt=0)
     allow_remote_unauthenticated: bool = False
     tls_cert_file: Path | None = None
     tls_key_file: Path | None = None
@@ -146,6 +151,11 @@ class ClientSettings(BaseSettings):
 
     address: str = "127.0.0.1:50051"
     auth_token: str | None = None
+    # Guessing the token (page login, page and gRPC bearer): failures per client and overall within the window;
+    # beyond, attempts are refused untried until the window has passed (docs/operating.md, "Security").
+    auth_failures_per_client: int = Field(default=10, ge=1)
+    auth_failures_overall: int = Field(default=100, ge=1)
+    auth_failure_window_s: float = Field(default=60.0, gt=0)
     # Who the history names for the changes made with these commands.
     reviewer: str = Field(default="", validation_alias=AliasChoices("FACTMEMORY_REVIEWER", "USER", "LOGNAME"))
     tls_ca_file: Path | None = None

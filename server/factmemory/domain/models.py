@@ -208,6 +208,8 @@ class EvaluateResult(Frozen):
     usage: Usage = Usage()
     replayed: bool = False
     dropped: Dropped = Dropped()
+    # A replay made no call: usage is zero and this is what the first evaluation cost.
+    original_usage: Usage = Usage()
 
 
 class EvaluateBatchResult(Frozen):

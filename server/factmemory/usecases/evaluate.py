@@ -347,7 +347,8 @@ async def _stored(deps: Deps, request: EvaluateInput) -> dict[str, EvaluateResul
         entity_id, result = found[message.id]
         if entity_id != request.entity_id:
             raise InvalidInput(f"message {message.id!r} was already evaluated for another entity; ids must be unique")
-        out[message.id] = result.model_copy(update={"replayed": True})
+        # A replay makes no model call: it costs nothing now; what the first evaluation cost stays readable.
+        out[message.id] = result.model_copy(update={"replayed": True, "usage": Usage(), "original_usage": result.usage})
     return out
 
 

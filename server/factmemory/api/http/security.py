@@ -18,6 +18,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from factmemory.api.guessing import GuessLimiter
+
 SESSION_COOKIE = "fm_session"
 CSRF_FIELD = "csrf_token"
 SESSION_TTL_S = 12 * 3600
@@ -117,32 +119,51 @@ def _header(scope: Scope, wanted: bytes) -> str:
 
 
 class RequireToken:
-    """When a token is configured: a valid session cookie or `Authorization: Bearer <token>`, else the login form."""
+    """When a token is configured: a valid session cookie or `Authorization: Bearer <token>`, else the login form.
+    A wrong bearer header counts as a failed guess; a throttled client's header is refused untried (429)."""
 
-    def __init__(self, app: ASGIApp, token: str | None, sessions: Sessions) -> None:
-        self.app, self.token, self.sessions = app, token, sessions
+    def __init__(self, app: ASGIApp, token: str | None, sessions: Sessions, guesses: GuessLimiter) -> None:
+        self.app, self.token, self.sessions, self.guesses = app, token, sessions, guesses
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not self.token or self.allowed(scope):
+        if scope["type"] != "http" or not self.token:
+            await self.app(scope, receive, send)
+            return
+        verdict = self.allowed(scope)
+        if verdict == "yes":
             await self.app(scope, receive, send)
             return
         response: Response
-        if scope["method"] in ("GET", "HEAD"):
+        if verdict == "throttled":
+            response = Response("too many failed attempts; retry later", status_code=429, headers=HEADERS)
+        elif scope["method"] in ("GET", "HEAD"):
             response = RedirectResponse("/login?" + urlencode({"next": scope["path"]}), status_code=303)
         else:
             response = Response("authentication required", status_code=401, headers={"www-authenticate": "Bearer"})
         await response(scope, receive, send)
 
-    def allowed(self, scope: Scope) -> bool:
+    def allowed(self, scope: Scope) -> str:
+        """'yes', 'no', or 'throttled' (a bearer header from a client that failed too often)."""
         assert self.token
         path: str = scope["path"]
         if path == "/login" or path.startswith("/static/"):
-            return True
+            return "yes"
         authorization = _header(scope, b"authorization")
-        if authorization.startswith("Bearer ") and same(authorization[7:].strip(), self.token):
-            return True
+        if authorization.startswith("Bearer "):
+            client = client_of(scope)
+            if self.guesses.refused(client):
+                return "throttled"
+            if same(authorization[7:].strip(), self.token):
+                return "yes"
+            self.guesses.failed(client)
         session = _cookies(scope).get(SESSION_COOKIE, "")
-        return bool(session) and self.sessions.valid(session)
+        return "yes" if session and self.sessions.valid(session) else "no"
+
+
+def client_of(scope: Scope) -> str:
+    """The client's address (the peer of the connection; proxy headers are not trusted)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
 
 
 def cross_origin(method: str, fetch_site: str, origin: str, host: str) -> str:
