@@ -1,6 +1,6 @@
 """Review and erasure: listing facts, candidates and entities, resolving candidates, forgetting and exporting.
 
-The rules (what a resolution does) are in domain.review; this module runs them in one transaction each."""
+The rules (what a resolution does) are in domain.resolutions; this module runs them in one transaction each."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from factmemory.domain.models import (
 )
 from factmemory.domain.ops import ADD_CONFIDENCE
 from factmemory.domain.paging import EXPORT_SECTIONS, PAGE_OVERHEAD_BYTES, ExportPosition, fitting, json_bytes
-from factmemory.domain.review import ResolutionPlan, decode_position, encode_position, plan_resolution, search_pattern
+from factmemory.domain.resolutions import ResolutionPlan, decode_position, encode_position, plan_resolution, search_pattern
 from factmemory.ports import FactChange, NewFact, ReviewTransaction, Vector
 from factmemory.usecases.deps import Deps
 

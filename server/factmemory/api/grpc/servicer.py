@@ -26,7 +26,7 @@ from factmemory.domain.errors import (
     Refused,
     Unavailable,
 )
-from factmemory.domain.review import encode_position, reviewer_actor
+from factmemory.domain.resolutions import encode_position, reviewer_actor
 from factmemory.ports import CALL_SCOPE, CallScope
 from factmemory.usecases import edits, evaluate, provide, review
 from factmemory.usecases.deps import Deps

@@ -38,7 +38,7 @@ from factmemory.domain.models import (
     Kind,
     Verification,
 )
-from factmemory.domain.review import reviewer_actor
+from factmemory.domain.resolutions import reviewer_actor
 from factmemory.usecases import edits, review
 from factmemory.usecases.deps import Deps
 
