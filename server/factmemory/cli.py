@@ -85,7 +85,7 @@ def _uuid(value: str, name: str) -> UUID:
 
 def _export(settings: Settings, args: argparse.Namespace) -> int:
     from factmemory.app import open_deps
-    from factmemory.usecases.review import export_entity
+    from factmemory.usecases.browse import export_entity
 
     agent_id, entity_id = _uuid(args.agent_id, "agent_id"), _uuid(args.entity_id, "entity_id")
 
