@@ -60,7 +60,7 @@ from factmemory.domain.resolutions import kind_of
 from factmemory.ports import Extractor, Matrix, NewFact, Vector, WriteContext, WriteTransaction
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
 from factmemory.usecases.provide import centroid
-from factmemory.usecases.stages import Stopwatch
+from factmemory.usecases.stopwatch import Stopwatch
 
 log = logging.getLogger(__name__)
 
