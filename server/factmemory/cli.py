@@ -14,8 +14,8 @@ from uuid import UUID
 from pydantic import ValidationError
 
 from factmemory import cli_review
-from factmemory.cli_review import CommandLineError, Connection, OneLineParser
 from factmemory.api.logs import configure_logging
+from factmemory.cli_review import CommandLineError, Connection, OneLineParser
 from factmemory.settings import ClientSettings, Settings
 
 log = logging.getLogger("factmemory")
