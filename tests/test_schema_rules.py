@@ -12,7 +12,7 @@ from types import ModuleType
 import asyncpg
 import pytest
 
-from factmemory.adapters.postgres import health, review, store
+from factmemory.adapters.postgres import health, review, store, tickets
 from factmemory.adapters.postgres.database import migrate
 
 DIMENSIONS = 384
@@ -30,9 +30,12 @@ ENTITY_TABLES = {
     "forget_epochs",
     "possible_duplicates",
     "entity_revisions",
+    "evaluation_tickets",
 }
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
+# Agent-model tickets: one sweep of long-expired rows and one bound on their number, for the whole database.
+ALL_AGENTS |= {(tickets, "SWEEP_TICKETS"), (tickets, "COUNT_TICKETS")}
 
 KEYS = """
 SELECT c.conrelid::regclass::text AS tab, c.conname, c.contype::text AS contype,
@@ -259,7 +262,7 @@ def sql_constants(module: ModuleType) -> dict[str, str]:
 def test_every_sql_constant_filters_each_entity_table_by_agent() -> None:
     tables = ENTITY_TABLES
     constants = {
-        (module, name): sql for module in (store, review, health) for name, sql in sql_constants(module).items()
+        (module, name): sql for module in (store, review, health, tickets) for name, sql in sql_constants(module).items()
     }
     whole = [sql for sql in constants.values()]
     checked = 0

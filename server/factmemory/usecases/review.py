@@ -21,10 +21,11 @@ from factmemory.domain.models import (
     Resolution,
     Verification,
 )
+from factmemory.domain.new_fact import new_fact
 from factmemory.domain.ops import ADD_CONFIDENCE
 from factmemory.domain.paging import EXPORT_SECTIONS, PAGE_OVERHEAD_BYTES, ExportPosition, fitting, json_bytes
 from factmemory.domain.review import ResolutionPlan, decode_position, encode_position, plan_resolution, search_pattern
-from factmemory.ports import FactChange, NewFact, ReviewTransaction, Vector
+from factmemory.ports import FactChange, ReviewTransaction, Vector
 from factmemory.usecases.deps import Deps
 
 # Rows read per query while filling an export page; the command line's export joins pages of this many bytes.
@@ -138,16 +139,14 @@ async def _apply_plan(
     if plan.insert_proposed:
         assert embedding is not None
         added = await tx.insert_fact(
-            NewFact(
-                kind=old.kind,
-                category=old.category,
-                claim=candidate.proposed_claim,
-                structured_fields={},
+            new_fact(
+                old.kind,
+                old.category,
+                candidate.proposed_claim,
                 confidence=ADD_CONFIDENCE,
-                message_id=candidate.evidence_message_id,
+                evidence=candidate.evidence_message_id,
                 verification=Verification.CONFIRMED,
                 at=now,
-                valid_at=now if old.kind is Kind.CURRENT else None,
                 embedding=embedding,
                 embedding_model=deps.embedder.model_name,
             )
