@@ -17,9 +17,11 @@ import grpc
 import pytest
 import pytest_asyncio
 
+from factmemory.adapters.postgres.tickets import Tickets
 from factmemory.app import create_server
+from factmemory.domain.errors import Unavailable
 from factmemory.domain.prompts import FACT_LINE
-from factmemory.domain.tickets import new_token
+from factmemory.domain.tickets import TicketPolicy, new_token, token_hash
 from factmemory.usecases.deps import AgentModel, Deps
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings
@@ -382,3 +384,19 @@ async def test_bad_requests_are_refused_before_anything_is_read(service: Service
     code, details = await code_of(complete(service, person, prepared, reply="x" * 300_000))
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "longer than" in details
     assert len(prepared.ticket) == 43  # 256 random bits, URL-safe base64
+
+
+async def test_tickets_are_bounded_in_total(service: Service) -> None:
+    """FACTMEMORY_MAX_TICKETS holds for the database: at the bound, a new ticket is refused (UNAVAILABLE, retry)."""
+    tickets = Tickets(service.pool)
+    open_now = await service.pool.fetchval("SELECT count(*) FROM evaluation_tickets")
+    policy = TicketPolicy(ttl_s=120, max_per_entity=8, max_total=open_now + 1, max_reply_chars=1000)
+    agent, entity = UUID(new_id()), UUID(new_id())
+
+    async def issue() -> None:
+        await tickets.issue(agent, entity, token_hash(new_token()), 0, "{}", NOW, NOW + timedelta(seconds=120), policy)
+
+    await issue()
+    with pytest.raises(Unavailable, match="FACTMEMORY_MAX_TICKETS"):
+        await issue()
+    assert await service.pool.fetchval("SELECT count(*) FROM evaluation_tickets WHERE agent_id = $1", agent) == 1

@@ -34,8 +34,8 @@ ENTITY_TABLES = {
 }
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
-# Agent-model tickets: one sweep of long-expired rows and one bound on their number, for the whole database.
-ALL_AGENTS |= {(tickets, "SWEEP_TICKETS"), (tickets, "COUNT_TICKETS")}
+# Agent-model tickets: issuing one sweeps long-expired rows and bounds their number for the whole database.
+ALL_AGENTS |= {(tickets, "ISSUE_TICKET")}
 
 KEYS = """
 SELECT c.conrelid::regclass::text AS tab, c.conname, c.contype::text AS contype,
@@ -262,7 +262,9 @@ def sql_constants(module: ModuleType) -> dict[str, str]:
 def test_every_sql_constant_filters_each_entity_table_by_agent() -> None:
     tables = ENTITY_TABLES
     constants = {
-        (module, name): sql for module in (store, review, health, tickets) for name, sql in sql_constants(module).items()
+        (module, name): sql
+        for module in (store, review, health, tickets)
+        for name, sql in sql_constants(module).items()
     }
     whole = [sql for sql in constants.values()]
     checked = 0

@@ -41,6 +41,7 @@ class TicketRow:
     expires_at: datetime
     used_at: datetime | None
     body: str | None
+    epoch_now: int  # the forget epoch, now, of the entity the ticket is presented for
 
 
 def new_token() -> str:
@@ -63,19 +64,18 @@ def check_token(token: str) -> str:
     return token
 
 
-def refusal(
-    row: TicketRow | None, agent_id: UUID, entity_id: UUID, now: datetime, forget_epoch: int
-) -> FactMemoryError | None:
-    """Why the ticket cannot be completed now (None when it can); `forget_epoch` is the entity's current one."""
+def refusal(row: TicketRow | None, agent_id: UUID, entity_id: UUID, now: datetime) -> FactMemoryError | None:
+    """Why the ticket cannot be completed now (None when it can)."""
     if row is None:
         return NotFound("unknown ticket (never issued, or evicted or expired long ago): call PrepareEvaluation again")
     if row.agent_id != agent_id or row.entity_id != entity_id:
         return InvalidInput("the ticket was issued for another agent or entity")
     if row.used_at is not None:
         return Conflict(
-            "the ticket was already used; its messages are evaluated: PrepareEvaluation returns their stored results"
+            "the ticket was already used: PrepareEvaluation again returns the stored results of its messages "
+            "(or a new prompt for those a failure left unapplied)"
         )
-    if row.body is None or row.forget_epoch != forget_epoch:
+    if row.body is None or row.forget_epoch != row.epoch_now:
         return Conflict("the entity was forgotten after the ticket was issued; nothing was applied")
     if now >= row.expires_at:
         return Conflict("the ticket expired: call PrepareEvaluation again (no messages were used up)")
