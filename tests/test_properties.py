@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
 
 from factmemory.domain.contract import reply_model
-from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.errors import BadModelReply
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import (

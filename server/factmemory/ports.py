@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from factmemory.domain.contract import ExtractionReply
-from factmemory.domain.duplicates import MergedFact, OpenPair
+from factmemory.domain.dedup.planning import MergedFact, OpenPair
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,

@@ -10,7 +10,7 @@ from factmemory.domain.limits import Limits
 from factmemory.domain.ranking import Weights
 from factmemory.domain.tickets import TicketPolicy
 from factmemory.ports import Embedder, Extractor, FactStore, NullTelemetry, Telemetry, TicketStore
-from factmemory.usecases.stages import StageLog
+from factmemory.usecases.stopwatch import StageLog
 
 RETRIEVE_PER_KIND = 15
 

@@ -12,7 +12,7 @@ from uuid import UUID
 from factmemory.domain.models import UNCATEGORIZED, ImportReport, Kind, LegacyFact, Verification
 from factmemory.domain.new_fact import new_fact
 from factmemory.domain.ops import ADD_CONFIDENCE
-from factmemory.domain.review import import_actor
+from factmemory.domain.resolutions import import_actor
 from factmemory.usecases.deps import Deps
 
 BATCH = 256

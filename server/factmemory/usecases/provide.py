@@ -20,7 +20,7 @@ from factmemory.domain.render import render
 from factmemory.domain.vectors import centroid
 from factmemory.ports import Similar
 from factmemory.usecases.deps import Deps
-from factmemory.usecases.stages import Stopwatch
+from factmemory.usecases.stopwatch import Stopwatch
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from factmemory.domain.tickets import check_token, new_token, refusal, token_has
 from factmemory.usecases.deps import AgentModel, Deps
 from factmemory.usecases.evaluate.applying import AlreadyEvaluated, apply_reply
 from factmemory.usecases.evaluate.planning import Shown, compose
-from factmemory.usecases.stages import Stopwatch
+from factmemory.usecases.stopwatch import Stopwatch
 
 
 class TicketBody(Frozen):

@@ -11,7 +11,7 @@ from functools import partial
 from uuid import UUID
 
 from factmemory.domain.contract import ExtractionReply
-from factmemory.domain.duplicates import AddPlan, Neighbour, plan_adds
+from factmemory.domain.dedup.planning import AddPlan, Neighbour, plan_adds
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import AppliedOp, ChatMessage, EvaluateResult, Kind, Usage
 from factmemory.domain.ops import (
@@ -28,7 +28,7 @@ from factmemory.usecases.deps import Deps
 from factmemory.usecases.evaluate.planning import Shown
 from factmemory.usecases.evaluate.results import dropped_of, stored_form, success_of
 from factmemory.usecases.evaluate.writes import apply_all
-from factmemory.usecases.stages import Stopwatch
+from factmemory.usecases.stopwatch import Stopwatch
 
 # Nearest stored facts of the add's kind compared with each add (the rule within its category, pairs across).
 DEDUP_NEIGHBOURS = 8

@@ -12,14 +12,14 @@ from uuid import UUID
 from pydantic import Field
 
 from factmemory.domain.contract import strict_schema
-from factmemory.domain.duplicates import MAX_PAIRS_SHOWN, OpenPair, known_facts
+from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, OpenPair, known_facts
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.models import ChatMessage, EvaluateInput, EvaluateResult, Fact, Frozen, Item, Kind
 from factmemory.domain.prompts import Prompt, build_prompt
 from factmemory.domain.vectors import centroid
 from factmemory.ports import Vector
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
-from factmemory.usecases.stages import Stopwatch
+from factmemory.usecases.stopwatch import Stopwatch
 
 
 class Shown(Frozen):

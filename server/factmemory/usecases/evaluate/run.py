@@ -9,7 +9,7 @@ from factmemory.usecases.deps import Deps
 from factmemory.usecases.evaluate.applying import AlreadyEvaluated, apply_reply
 from factmemory.usecases.evaluate.planning import compose
 from factmemory.usecases.evaluate.results import batch, plus
-from factmemory.usecases.stages import Stopwatch
+from factmemory.usecases.stopwatch import Stopwatch
 
 # A batch whose messages other calls keep evaluating first is re-planned with what is left, at most this often.
 RETRIES_AFTER_A_LOST_RACE = 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from uuid import UUID
 
-from factmemory.domain.duplicates import AddPlan, Existing, Target, merged_values
+from factmemory.domain.dedup.planning import AddPlan, Existing, Target, merged_values
 from factmemory.domain.models import AppliedOp, CandidateSource, ChatMessage, Fact, OpType, Verification
 from factmemory.domain.new_fact import new_fact
 from factmemory.domain.ops import (
@@ -19,7 +19,7 @@ from factmemory.domain.ops import (
     PlannedChange,
     PlannedMerge,
 )
-from factmemory.domain.review import kind_of
+from factmemory.domain.resolutions import kind_of
 from factmemory.ports import Vector, WriteTransaction
 from factmemory.usecases.deps import Deps
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import openai
 
-from factmemory.adapters.completion import read_completion
+from factmemory.adapters.llm.completion import read_completion
 from factmemory.adapters.retry import RetryPolicy, as_domain_error, backoff_s, retry_reason
 from factmemory.domain.contract import ExtractionReply, strict_schema
 from factmemory.domain.errors import BadModelReply, NotConfigured, Refused, Unavailable
