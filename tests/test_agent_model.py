@@ -400,3 +400,18 @@ async def test_tickets_are_bounded_in_total(service: Service) -> None:
     with pytest.raises(Unavailable, match="FACTMEMORY_MAX_TICKETS"):
         await issue()
     assert await service.pool.fetchval("SELECT count(*) FROM evaluation_tickets WHERE agent_id = $1", agent) == 1
+
+
+async def test_a_ticket_whose_messages_were_all_evaluated_meanwhile_answers_their_stored_results(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    script(llm)
+    person = Person()
+    message = person.evaluate(LISBON)
+    prepared = await service.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=message))
+    served = await service.stub.Evaluate(message)
+    completed = await complete(service, person, prepared)
+    assert [r.replayed for r in completed.results] == [True]
+    assert op_view(completed.results[0]) == op_view(served)
+    facts = await facts_of(service, person)
+    assert [(f.claim, len(f.evidence_message_ids)) for f in facts] == [("lives in Lisbon", 1)]
