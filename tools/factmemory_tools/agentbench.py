@@ -28,7 +28,10 @@ import openai
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from factmemory.adapters.postgres.database import open_database
+from factmemory.domain.models import ChatMessage, EvaluateInput, Fact, Kind
 from factmemory.settings import Settings
+from factmemory.usecases.evaluate.agent_model import TicketBody
+from factmemory.usecases.evaluate.planning import Shown
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.inprocess import bench_settings, serve_in_process
@@ -187,6 +190,48 @@ def report(results: dict[str, Timings], latency_ms: float) -> str:
     return "\n".join(lines)
 
 
+def ticket_cost(repeats: int = 200) -> str:
+    """What a ticket's content costs to write and read: 30 facts shown and 10 recent messages (pydantic JSON)."""
+    now = datetime.now(UTC)
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    facts = {
+        f"{'D' if i < 15 else 'C'}{i % 15 + 1}": Fact(
+            id=uuid.uuid4(),
+            agent_id=agent,
+            entity_id=entity,
+            kind=Kind.DURABLE if i < 15 else Kind.CURRENT,
+            category="identity",
+            claim=f"claim number {i} about something fairly ordinary",
+            confidence=0.7,
+            evidence_message_ids=tuple(str(uuid.uuid4()) for _ in range(5)),
+            created_at=now,
+            last_confirmed_at=now,
+        )
+        for i in range(30)
+    }
+    messages = tuple(
+        ChatMessage(
+            id=str(uuid.uuid4()), entity_id=str(entity), name="Sam", text="a message about the day " * 4, created_at=now
+        )
+        for _ in range(10)
+    )
+    turn = EvaluateInput(
+        agent_id=agent, entity_id=entity, room_id=None, message=messages[-1], recent_messages=messages[:-1]
+    )
+    body = TicketBody(message_ids=(messages[-1].id,), shown=Shown(turn=turn, handles=facts).kept())
+    started = time.perf_counter()
+    for _ in range(repeats):
+        text = body.model_dump_json()
+    written = time.perf_counter()
+    for _ in range(repeats):
+        TicketBody.model_validate_json(text)
+    read = time.perf_counter()
+    return (
+        f"ticket content: {len(text)} bytes; {1000 * (written - started) / repeats:.2f} ms to write, "
+        f"{1000 * (read - written) / repeats:.2f} ms to read (30 facts shown, 10 recent messages)"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=60, help="turns per mode")
@@ -194,7 +239,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency-ms", type=float, default=300.0, help="the scripted model's latency")
     parser.add_argument("--warmup", type=int, default=4)
     parser.add_argument("--json", type=Path, help="write the raw timings here")
+    parser.add_argument("--ticket-cost", action="store_true", help="only time a ticket's content (no service)")
     args = parser.parse_args(argv)
+    if args.ticket_cost:
+        print(ticket_cost())
+        return
     results = asyncio.run(run(args.turns, args.block, args.latency_ms, args.warmup))
     print(report(results, args.latency_ms))
     if args.json:

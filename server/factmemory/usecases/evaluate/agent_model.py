@@ -57,7 +57,7 @@ async def prepare_evaluation(deps: Deps, request: EvaluateInput, order: Sequence
         return Prepared(results=EvaluateBatchResult(message_ids=ids, results=tuple(stored[i] for i in ids)))
     now = desk.clock()
     token, expires_at = new_token(), now + timedelta(seconds=desk.policy.ttl_s)
-    body = TicketBody(message_ids=ids, shown=call.shown)
+    body = TicketBody(message_ids=ids, shown=call.shown.kept())
     await desk.tickets.issue(
         request.agent_id,
         request.entity_id,

@@ -35,6 +35,13 @@ class Shown(Frozen):
     def batched(self) -> bool:
         return len(self.turn.messages) > 1
 
+    def kept(self) -> Shown:
+        """What a ticket keeps: the facts behind the handles without what applying never reads of them (their
+        evidence ids, previous claims and fields: applying reads a fact's id, kind and category and re-reads the
+        rest under the lock), so a ticket stays small and holds no more than it needs."""
+        light: dict[str, Any] = {"evidence_message_ids": (), "previous_claims": (), "structured_fields": {}}
+        return self.model_copy(update={"handles": {h: f.model_copy(update=light) for h, f in self.handles.items()}})
+
 
 @dataclass(frozen=True)
 class Composed:
