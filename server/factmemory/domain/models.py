@@ -211,6 +211,10 @@ class EvaluateResult(Frozen):
     # A replay made no call: usage is zero and this is what the first evaluation cost.
     original_usage: Usage = Usage()
 
+    def as_replay(self) -> EvaluateResult:
+        """This stored result returned again: nothing applied, no model call (usage zero), the first cost kept."""
+        return self.model_copy(update={"replayed": True, "usage": Usage(), "original_usage": self.usage})
+
 
 class EvaluateBatchResult(Frozen):
     """One result per message of the batch (results[i] is message_ids[i]'s, oldest first), and what it cost."""

@@ -13,8 +13,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from factmemory.adapters.postgres.connection import TRANSIENT_DB_ERRORS
 from factmemory.adapters.postgres.replica import REPLICA_ACQUIRE_TIMEOUT_S, ReadRoute, describe_error
-from factmemory.adapters.postgres.store import TRANSIENT_DB_ERRORS
 
 SYSTEM_IDENTIFIER = "SELECT system_identifier FROM pg_control_system()"
 IN_RECOVERY = "SELECT pg_is_in_recovery()"
