@@ -306,7 +306,7 @@ class WeakToken(InsecureBind):
 
 def check_token(settings: Settings) -> None:
     """A token shorter than MIN_TOKEN_CHARS is refused at start-up, in one line that does not show it."""
-    if settings.auth_token is not None and len(settings.auth_token) < MIN_TOKEN_CHARS:
+    if settings.auth_token and len(settings.auth_token) < MIN_TOKEN_CHARS:  # "" means no token, as elsewhere
         raise WeakToken(
             f"FACTMEMORY_AUTH_TOKEN is {len(settings.auth_token)} characters; at least {MIN_TOKEN_CHARS} are needed "
             "(make one with: openssl rand -hex 32)"
