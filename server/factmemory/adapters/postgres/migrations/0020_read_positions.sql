@@ -11,22 +11,41 @@ CREATE TABLE read_positions (
     PRIMARY KEY (agent_id, entity_id)
 );
 
+-- One bump per (agent, entity) per transaction is enough (a replica shows the whole transaction or none of it),
+-- and it keeps a bulk write (one statement per row) from updating the same row thousands of times in one
+-- transaction: the pairs already bumped are kept in a transaction-local setting (rolled back with the transaction
+-- or savepoint that set it).
+CREATE FUNCTION bump_read_positions_of(pairs text[]) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    done text := coalesce(current_setting('factmemory.read_positions', true), '');
+    added text;
+BEGIN
+    WITH fresh AS (
+        SELECT DISTINCT pair FROM unnest(pairs) AS pair WHERE position(pair IN done) = 0
+    ), bumped AS (
+        INSERT INTO read_positions AS p (agent_id, entity_id, version)
+        SELECT split_part(pair, '/', 1)::uuid, split_part(pair, '/', 2)::uuid, 1 FROM fresh
+        ON CONFLICT (agent_id, entity_id) DO UPDATE SET version = p.version + 1
+        RETURNING agent_id::text || '/' || entity_id::text AS pair
+    )
+    SELECT string_agg(pair, ',') INTO added FROM bumped;
+    IF added IS NOT NULL THEN
+        PERFORM set_config('factmemory.read_positions', done || ',' || added, true);
+    END IF;
+END $$;
+
 CREATE FUNCTION bump_read_positions() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO read_positions AS p (agent_id, entity_id, version)
-    SELECT DISTINCT agent_id, entity_id, 1 FROM changed_rows
-    ON CONFLICT (agent_id, entity_id) DO UPDATE SET version = p.version + 1;
+    PERFORM bump_read_positions_of(ARRAY(SELECT DISTINCT agent_id::text || '/' || entity_id::text FROM changed_rows));
     RETURN NULL;
 END $$;
 
 -- relationships name two entities: a change is a change of both.
 CREATE FUNCTION bump_read_positions_of_relationships() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO read_positions AS p (agent_id, entity_id, version)
-    SELECT DISTINCT agent_id, entity_id, 1
-      FROM (SELECT agent_id, source_entity_id AS entity_id FROM changed_rows
-            UNION SELECT agent_id, target_entity_id FROM changed_rows) AS both_sides
-    ON CONFLICT (agent_id, entity_id) DO UPDATE SET version = p.version + 1;
+    PERFORM bump_read_positions_of(ARRAY(
+        SELECT agent_id::text || '/' || source_entity_id::text FROM changed_rows
+        UNION SELECT agent_id::text || '/' || target_entity_id::text FROM changed_rows));
     RETURN NULL;
 END $$;
 
