@@ -12,7 +12,7 @@ from types import ModuleType
 import asyncpg
 import pytest
 
-from factmemory.adapters.postgres import health, store
+from factmemory.adapters.postgres import agents, health, messages, store
 from factmemory.adapters.postgres import review_tx as review
 from factmemory.adapters.postgres.database import migrate
 
@@ -31,9 +31,11 @@ ENTITY_TABLES = {
     "forget_epochs",
     "possible_duplicates",
     "entity_revisions",
+    "agents",
 }
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
-ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
+# And the agent list (ListAgents: the review page's start page, the CLI's names) reads every agent's counts.
+ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES"), (agents, "LIST_AGENTS")}
 
 KEYS = """
 SELECT c.conrelid::regclass::text AS tab, c.conname, c.contype::text AS contype,
@@ -260,7 +262,7 @@ def sql_constants(module: ModuleType) -> dict[str, str]:
 def test_every_sql_constant_filters_each_entity_table_by_agent() -> None:
     tables = ENTITY_TABLES
     constants = {
-        (module, name): sql for module in (store, review, health) for name, sql in sql_constants(module).items()
+        (module, name): sql for module in (store, review, health, messages, agents) for name, sql in sql_constants(module).items()
     }
     whole = [sql for sql in constants.values()]
     checked = 0

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from factmemory.domain.limits import Limits
 from factmemory.domain.ranking import Weights
-from factmemory.ports import Embedder, Extractor, FactStore, NullTelemetry, Telemetry
+from factmemory.ports import AgentStore, Embedder, Extractor, FactStore, MessageStore, NullTelemetry, Telemetry
 from factmemory.usecases.stopwatch import StageLog
 
 RETRIEVE_PER_KIND = 15
@@ -33,3 +33,6 @@ class Deps:
     stages: StageLog = field(default_factory=StageLog)
     # Counters and timings for the metrics endpoint (NullTelemetry when metrics are off).
     telemetry: Telemetry = field(default_factory=NullTelemetry)
+    # Deleted messages (ForgetMessages) and agents by name; None where a caller builds Deps without them.
+    messages: MessageStore | None = None
+    agents: AgentStore | None = None
