@@ -142,7 +142,7 @@ async def test_review_items_raised_by_a_deleted_message_close(service: Service, 
         "moved: I moved to Tokyo",
         change("contradict", "D1", "moved", proposed_claim="lives in Tokyo"),
     )
-    scope = {"agent_id": person.agent_id, "entity_id": person.entity_id}
+    scope: dict[str, Any] = {"agent_id": person.agent_id, "entity_id": person.entity_id}
     [pending] = (await service.stub.ListCandidates(pb.ListCandidatesRequest(**scope))).candidates
     assert pending.evidence_message_id == moved
 
@@ -188,9 +188,10 @@ async def test_a_fact_a_person_vouched_for_stays_on_their_word(service: Service,
     person = Person()
     said = await learn(service, llm, person, "allergy: penicillin", add_durable("allergic to penicillin", "health"))
     [fact] = await facts_of(service, person)
-    scope = {"agent_id": person.agent_id, "entity_id": person.entity_id}
+    scope: dict[str, Any] = {"agent_id": person.agent_id, "entity_id": person.entity_id}
     await service.stub.UpdateFact(
-        pb.UpdateFactRequest(**scope, fact_id=fact.id, verification_status=pb.VERIFICATION_STATUS_CONFIRMED), metadata=ALICE
+        pb.UpdateFactRequest(**scope, fact_id=fact.id, verification_status=pb.VERIFICATION_STATUS_CONFIRMED),
+        metadata=ALICE,
     )
 
     done = await service.stub.ForgetMessages(forget(person, said))

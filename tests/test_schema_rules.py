@@ -262,7 +262,9 @@ def sql_constants(module: ModuleType) -> dict[str, str]:
 def test_every_sql_constant_filters_each_entity_table_by_agent() -> None:
     tables = ENTITY_TABLES
     constants = {
-        (module, name): sql for module in (store, review, health, messages, agents) for name, sql in sql_constants(module).items()
+        (module, name): sql
+        for module in (store, review, health, messages, agents)
+        for name, sql in sql_constants(module).items()
     }
     whole = [sql for sql in constants.values()]
     checked = 0
