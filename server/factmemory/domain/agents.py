@@ -1,12 +1,11 @@
-"""Agents by name: the registered name (bounded, one line), and which agent a name given by a person means. Pure."""
+"""Agents by name: what an agent is listed as, and the name it registers (bounded, one line). Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from factmemory.domain.errors import InvalidInput, NotFound
+from factmemory.domain.errors import InvalidInput
 from factmemory.domain.models import Frozen
 from factmemory.domain.text import one_line
 
@@ -34,18 +33,3 @@ def agent_name(raw: str, max_chars: int) -> str:
     if len(name) > max_chars:
         raise InvalidInput(f"name is longer than {max_chars} characters ({len(name)})")
     return name
-
-
-def pick_agent(given: str, found: Sequence[AgentSummary]) -> UUID:
-    """The one agent a person meant by a name (or the start of an id): an exact name (case-insensitive) wins over
-    partial matches; several candidates are refused, naming them."""
-    wanted = one_line(given).casefold()
-    exact = [a for a in found if a.name.casefold() == wanted or str(a.agent_id) == wanted]
-    matches = exact or list(found)
-    if len(matches) == 1:
-        return matches[0].agent_id
-    if not matches:
-        raise NotFound(f"no agent is named {given!r} (see `factmemory agents`)")
-    listed = ", ".join(f"{a.label} ({a.agent_id})" for a in matches[:10])
-    more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
-    raise InvalidInput(f"{given!r} matches {len(matches)} agents: {listed}{more}; give the agent id")
