@@ -4,6 +4,7 @@ closes, and they are never learned again (real gRPC, real PostgreSQL, the script
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from typing import Any
 
@@ -97,6 +98,23 @@ async def test_a_replayed_evaluate_of_a_deleted_message_applies_nothing(service:
     assert batch.results[0].replayed and not batch.results[0].ops and batch.usage.llm_calls == 0
     assert len(llm.calls_for("replayed")) == calls  # the model was not asked again
     assert await facts_of(service, person) == []
+
+
+async def test_a_deleted_message_in_a_batch_is_neither_learned_nor_shown_as_context(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    person = Person()
+    deleted = person.message("batch secret: my PIN is 4711")
+    kept = person.message("batch kept: I play the cello")
+    llm.on("batch kept", Reply(facts_reply(add_durable("plays the cello", "preference"))))
+    await service.stub.ForgetMessages(forget(person, deleted.id))
+
+    batch = await service.stub.EvaluateBatch(person.batch(deleted, kept))
+
+    assert [r.replayed for r in batch.results] == [True, False] and not batch.results[0].ops
+    [call] = llm.calls_for("batch kept")
+    assert "4711" not in json.dumps(call)  # the model never saw the deleted message
+    assert [f.claim for f in await facts_of(service, person)] == ["plays the cello"]
 
 
 async def test_a_message_deleted_before_it_was_evaluated_is_never_learned(service: Service, llm: ScriptedLLM) -> None:

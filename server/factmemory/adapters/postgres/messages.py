@@ -30,10 +30,12 @@ SELECT message_id FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($3:
  LIMIT 1
 """
 
-# Evaluated messages become tombstones: the stored response goes (what replays and retention keep: token counts).
+# Evaluated messages become tombstones: the stored response goes (what replays and retention keep: token counts);
+# a replay answers an empty result, and the batch path leaves the message out of the model's context.
 TOMBSTONE_EVALUATED = """
 UPDATE evaluations
-   SET result = jsonb_build_object('usage', jsonb_build_object('prompt_tokens', prompt_tokens,
+   SET result = jsonb_build_object('forgotten', true,
+                                   'usage', jsonb_build_object('prompt_tokens', prompt_tokens,
                                                                'completion_tokens', completion_tokens)),
        success_completed = NULL, success_reason = NULL, forgotten_at = $5, reduced_at = coalesce(reduced_at, $5)
  WHERE agent_id = $1 AND entity_id = $2 AND forgotten_at IS NULL
@@ -44,7 +46,7 @@ RETURNING message_id
 # Messages deleted before they were evaluated: a tombstone of their own, so a late Evaluate applies nothing.
 TOMBSTONE_UNSEEN = """
 INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result, created_at, forgotten_at, reduced_at)
-SELECT $1, m, $2, $4, '{"usage": {}}'::jsonb, $5, $5, $5 FROM unnest($3::text[]) AS m
+SELECT $1, m, $2, $4, '{"forgotten": true, "usage": {}}'::jsonb, $5, $5, $5 FROM unnest($3::text[]) AS m
 ON CONFLICT (agent_id, message_id) DO NOTHING
 RETURNING message_id
 """
