@@ -10,6 +10,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -115,6 +116,28 @@ async def test_the_cli_takes_an_agent_name_wherever_it_takes_an_id(
     assert entities.code == 0 and "Sam Rivers" in entities.out
     assert queue.code == 0
     assert agents.code == 0 and person.agent_id in agents.out and f"{name} Lovelace" in agents.out
+
+
+async def test_export_direct_takes_an_agent_name(
+    service: Service,
+    llm: ScriptedLLM,
+    pg_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    name = unique("Direct")
+    person = Person("Sam")
+    await register(service, person.agent_id, name)
+    await learn(service, llm, person, "direct: I live in Kyiv", add_durable("lives in Kyiv", "identity"))
+    monkeypatch.setenv("FACTMEMORY_DATABASE_URL", pg_url)
+    monkeypatch.setenv("FACTMEMORY_DATA_DIR", str(tmp_path))
+
+    direct = await cli(capsys, "export", name, person.entity_id, "--direct")  # reads the database, no service
+
+    assert direct.code == 0, direct.err
+    assert direct.json()["agent_id"] == person.agent_id
+    assert [f["claim"] for f in direct.json()["facts"]] == ["lives in Kyiv"]
 
 
 async def test_the_cli_refuses_an_ambiguous_or_unknown_name_in_one_line(
