@@ -18,8 +18,8 @@ import pytest
 import pytest_asyncio
 
 from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedder
-from factmemory.adapters.embedding.pool import EnginePool
 from factmemory.adapters.embedding.jobs import MAX_JOB_TEXTS, FairQueue, Job, split_jobs
+from factmemory.adapters.embedding.pool import EnginePool
 from factmemory.adapters.embedding.text import fit_tokens, sanitize
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.domain.errors import NotConfigured, Unavailable

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from factmemory.adapters.llm.extractor import parse_reply
 from factmemory.domain.contract import reply_model
-from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.errors import BadModelReply
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import (

@@ -15,7 +15,7 @@ import numpy as np
 
 from factmemory.domain.agents import AgentSummary
 from factmemory.domain.contract import ExtractionReply
-from factmemory.domain.duplicates import MergedFact, OpenPair
+from factmemory.domain.dedup.planning import MergedFact, OpenPair
 from factmemory.domain.forgetting import Cited
 from factmemory.domain.models import (
     Candidate,

@@ -10,7 +10,7 @@ from functools import partial
 from uuid import UUID
 
 from factmemory.domain.contract import ExtractionReply
-from factmemory.domain.duplicates import (
+from factmemory.domain.dedup.planning import (
     MAX_PAIRS_SHOWN,
     AddPlan,
     Existing,

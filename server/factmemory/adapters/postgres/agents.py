@@ -7,7 +7,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.store import _connection
+from factmemory.adapters.postgres.connection import connection
 from factmemory.domain.agents import AgentSummary
 from factmemory.domain.times import from_storage
 
@@ -53,12 +53,12 @@ class PostgresAgents:
         self._pool = pool
 
     async def register(self, agent_id: UUID, name: str, at: datetime) -> None:
-        async with _connection(self._pool) as conn:
+        async with connection(self._pool) as conn:
             await conn.execute(REGISTER_AGENT, agent_id, name, at)
 
     async def list_agents(self, pattern: str, after: tuple[datetime, UUID] | None, limit: int) -> list[AgentSummary]:
         at, last_id = after if after is not None else (None, None)
-        async with _connection(self._pool) as conn:
+        async with connection(self._pool) as conn:
             rows = await conn.fetch(LIST_AGENTS, pattern, at, last_id, limit)
         return [_summary(r) for r in rows]
 

@@ -10,8 +10,8 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.review_tx import mark
-from factmemory.adapters.postgres.store import LOCK_ENTITY, _connection, _count
+from factmemory.adapters.postgres.connection import LOCK_ENTITY, connection, row_count
+from factmemory.adapters.postgres.rows import mark
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.forgetting import ACTOR, Cited
 from factmemory.domain.models import HistoryAction
@@ -109,7 +109,7 @@ class ForgetTx:
 
     async def delete_facts(self, fact_ids: Sequence[UUID], reason: str) -> int:
         await mark(self._conn, HistoryAction.DELETED, ACTOR, reason)
-        return _count(await self._conn.execute(DELETE_FACTS, *self._scope, list(fact_ids)))
+        return row_count(await self._conn.execute(DELETE_FACTS, *self._scope, list(fact_ids)))
 
     async def set_evidence(self, changes: Sequence[tuple[UUID, tuple[str, ...], float]], reason: str) -> None:
         await mark(self._conn, HistoryAction.EDITED, ACTOR, reason)
@@ -121,7 +121,7 @@ class ForgetTx:
         ids = list(message_ids)
         closed = await self._conn.execute(CLOSE_RAISED_CANDIDATES, *self._scope, ids, self._at, ACTOR)
         await self._conn.execute(CLOSE_RAISED_PAIRS, *self._scope, ids, self._at)
-        return _count(closed)
+        return row_count(closed)
 
 
 class PostgresMessages:
@@ -131,7 +131,7 @@ class PostgresMessages:
         self._pool = pool
 
     async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]:
-        async with _connection(self._pool) as conn:
+        async with connection(self._pool) as conn:
             return [r["entity_id"] for r in await conn.fetch(ENTITIES_IN_ROOM, agent_id, room_id)]
 
     @asynccontextmanager
@@ -139,7 +139,7 @@ class PostgresMessages:
         self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime
     ) -> AsyncIterator[list[ForgetTx]]:
         """One transaction over the entities, each one's lock taken in id order; commits on success."""
-        async with _connection(self._pool) as conn, conn.transaction():
+        async with connection(self._pool) as conn, conn.transaction():
             for entity_id in sorted(set(entity_ids)):
                 await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             yield [ForgetTx(conn, agent_id, e, at) for e in sorted(set(entity_ids))]
