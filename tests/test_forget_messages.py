@@ -287,3 +287,25 @@ async def test_a_message_of_another_entity_is_refused_and_nothing_is_forgotten(
     assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT and kims in (error.value.details() or "")
     assert [f.claim for f in await facts_of(service, sam)] == ["sings"]
     assert [f.claim for f in await facts_of(service, kim)] == ["paints"]
+
+
+async def test_a_message_deleted_between_prepare_and_complete_is_not_learned(service: Service) -> None:
+    person = Person()
+    request = person.evaluate("agent model: I teach maths")
+    prepared = await service.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=request))
+    assert prepared.ticket
+
+    await service.stub.ForgetMessages(forget(person, request.message.id))
+    completed = await service.stub.CompleteEvaluation(
+        pb.CompleteEvaluationRequest(
+            agent_id=person.agent_id,
+            entity_id=person.entity_id,
+            ticket=prepared.ticket,
+            reply=json.dumps(facts_reply(add_durable("teaches maths", "business_role"))),
+        )
+    )
+
+    assert [(r.replayed, len(r.ops)) for r in completed.results] == [(True, 0)]
+    assert await facts_of(service, person) == []
+    again = await service.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=request))
+    assert not again.ticket and [r.replayed for r in again.results] == [True]  # no call is composed for it
