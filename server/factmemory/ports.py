@@ -11,8 +11,8 @@ from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
-import numpy as np
-
+from factmemory.domain import vectors
+from factmemory.domain.confidence import Strengthened
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.duplicates import MergedFact, OpenPair
 from factmemory.domain.models import (
@@ -35,8 +35,9 @@ from factmemory.domain.models import (
 )
 from factmemory.domain.prompts import Prompt
 
-Vector = np.ndarray[Any, np.dtype[np.float32]]
-Matrix = np.ndarray[Any, np.dtype[np.float32]]
+# The vector types are the domain's (domain/vectors.py); named here too, where every port uses them.
+Vector = vectors.Vector
+Matrix = vectors.Matrix
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ class WriteTransaction(Protocol):
     agent_id: UUID
     entity_id: UUID
     revision: int  # the entity's revision, bumped by taking the lock
+    forget_epoch: int  # how many times the entity was forgotten, read under the lock
 
     async def write_context(
         self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
@@ -149,11 +151,12 @@ class WriteTransaction(Protocol):
 
     async def insert_fact(self, new: NewFact) -> Fact: ...
 
-    async def strengthen(
-        self, fact_id: UUID, delta: float, at: datetime, message_id: str, category: str, verification: str
-    ) -> Fact | None: ...
+    # The values domain.confidence decided; None when the fact is gone.
+    async def set_strengthened(self, fact_id: UUID, values: Strengthened) -> Fact | None: ...
 
-    async def decay(self, fact_id: UUID, delta: float, delete_below: float) -> tuple[Fact | None, bool]: ...
+    async def set_decayed(self, fact_id: UUID, confidence: float) -> Fact | None: ...
+
+    async def delete_fact(self, fact_id: UUID, reason: str) -> bool: ...
 
     # None when a reviewer kept the two facts as both true: they are never flagged against each other again.
     async def insert_candidate(
@@ -223,9 +226,7 @@ class ReviewTransaction(Protocol):
 class FactStore(Protocol):
     """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
 
-    def turn(
-        self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
-    ) -> AbstractAsyncContextManager[WriteTransaction]: ...
+    def turn(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
 
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int: ...
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from factmemory.domain.limits import RETRIEVE_PER_KIND as RETRIEVE_PER_KIND  # re-exported: evaluate names it here
 from factmemory.domain.limits import Limits
 from factmemory.domain.ranking import Weights
 from factmemory.ports import Embedder, Extractor, FactStore, NullTelemetry, Telemetry
 from factmemory.usecases.stopwatch import StageLog
-
-RETRIEVE_PER_KIND = 15
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ from factmemory.domain.duplicates import (
     plan_adds,
 )
 from factmemory.domain.errors import InvalidInput, NotConfigured, Unavailable
-from factmemory.domain.limits import Limits
+from factmemory.domain.forgetting import check_not_forgotten
+from factmemory.domain.limits import DEDUP_NEIGHBOURS, MAX_REASON_CHARS, Limits
 from factmemory.domain.models import (
     AppliedOp,
     CandidateSource,
@@ -57,15 +58,13 @@ from factmemory.domain.ops import (
 )
 from factmemory.domain.prompts import build_prompt
 from factmemory.domain.resolutions import kind_of
+from factmemory.domain.vectors import centroid
 from factmemory.ports import Extractor, Matrix, NewFact, Vector, WriteContext, WriteTransaction
+from factmemory.usecases import fact_writes
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
-from factmemory.usecases.provide import centroid
 from factmemory.usecases.stopwatch import Stopwatch
 
 log = logging.getLogger(__name__)
-
-# Nearest stored facts of the add's kind compared with each add (the rule within its category, pairs across).
-DEDUP_NEIGHBOURS = 8
 
 
 class _AlreadyEvaluated(Exception):
@@ -279,7 +278,8 @@ async def _write(
 ) -> dict[str, EvaluateResult]:
     """One transaction under the per-entity lock: re-plan the adds only if another write landed, then write."""
     last = request.message
-    async with deps.store.turn(request.agent_id, request.entity_id, forget_epoch) as turn:
+    async with deps.store.turn(request.agent_id, request.entity_id) as turn:
+        check_not_forgotten(forget_epoch, turn.forget_epoch)
         for message in request.messages:
             if not await turn.claim_evaluation(message.id, request.room_id):
                 raise _AlreadyEvaluated(usage)
@@ -399,7 +399,11 @@ def bounded_evidence(fact: Fact, keep: int) -> Fact:
 
 def _success(reply: ExtractionReply) -> Success | None:
     verdict = reply.success
-    return None if verdict is None else Success(completed=verdict.completed, reason=clean_text(verdict.reason)[:500])
+    return (
+        None
+        if verdict is None
+        else Success(completed=verdict.completed, reason=clean_text(verdict.reason)[:MAX_REASON_CHARS])
+    )
 
 
 async def _apply_all(
@@ -451,8 +455,8 @@ async def _apply_add(
         fact = (
             None
             if target is None
-            else await turn.strengthen(
-                target, STRENGTHEN_STEP, message.created_at, message.id, add.category, add.verification.value
+            else await fact_writes.strengthen(
+                turn, target, STRENGTHEN_STEP, message.created_at, message.id, add.category, add.verification
             )
         )
         if fact is not None:
@@ -535,8 +539,9 @@ async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: Pl
         if kind is not None and await turn.reclassify(change.fact.id, kind, change.reclassify_to) is None:
             return gone
     if change.op is OpType.STRENGTHEN:
-        verification = Verification.SELF_REPORTED.value
-        fact = await turn.strengthen(
+        verification = Verification.SELF_REPORTED
+        fact = await fact_writes.strengthen(
+            turn,
             change.fact.id,
             STRENGTHEN_STEP,
             message.created_at,
@@ -546,7 +551,7 @@ async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: Pl
         )
         return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle, reason=change.reason)
     if change.op is OpType.DECAY:
-        fact, deleted = await turn.decay(change.fact.id, DECAY_STEP, DELETE_BELOW)
+        fact, deleted = await fact_writes.decay(turn, change.fact.id, DECAY_STEP, DELETE_BELOW)
         return (
             gone
             if fact is None
