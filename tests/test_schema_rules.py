@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 
 import factmemory.adapters.postgres
-from factmemory.adapters.postgres import health, store
+from factmemory.adapters.postgres import health, store, tickets
 from factmemory.adapters.postgres.database import migrate
 
 DIMENSIONS = 384
@@ -33,9 +33,12 @@ ENTITY_TABLES = {
     "forget_epochs",
     "possible_duplicates",
     "entity_revisions",
+    "evaluation_tickets",
 }
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
+# Agent-model tickets: issuing one sweeps long-expired rows and bounds their number for the whole database.
+ALL_AGENTS |= {(tickets, "ISSUE_TICKET")}
 
 KEYS = """
 SELECT c.conrelid::regclass::text AS tab, c.conname, c.contype::text AS contype,

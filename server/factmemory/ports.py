@@ -11,10 +11,9 @@ from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
-from factmemory.domain import vectors
 from factmemory.domain.confidence import Strengthened
 from factmemory.domain.contract import ExtractionReply
-from factmemory.domain.duplicates import MergedFact, OpenPair
+from factmemory.domain.dedup.planning import MergedFact, OpenPair
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -33,11 +32,12 @@ from factmemory.domain.models import (
     Usage,
     Verification,
 )
+from factmemory.domain.new_fact import NewFact
 from factmemory.domain.prompts import Prompt
+from factmemory.domain.tickets import TicketPolicy, TicketRow
+from factmemory.domain.vectors import Matrix, Vector
 
-# The vector types are the domain's (domain/vectors.py); named here too, where every port uses them.
-Vector = vectors.Vector
-Matrix = vectors.Matrix
+__all__ = ["Matrix", "NewFact", "Vector"]  # re-exported: the values that cross the ports
 
 
 @dataclass(frozen=True)
@@ -46,25 +46,6 @@ class Similar:
 
     fact: Fact
     similarity: float
-
-
-@dataclass(frozen=True)
-class NewFact:
-    """Everything needed to insert one fact."""
-
-    kind: Kind
-    category: str
-    claim: str
-    structured_fields: dict[str, Any]
-    confidence: float
-    message_id: str
-    verification: Verification
-    at: datetime
-    valid_at: datetime | None
-    embedding: Vector
-    embedding_model: str
-    # Set for facts imported from elsewhere: a second import of the same source id adds nothing.
-    import_source_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -407,3 +388,25 @@ class RetentionStore(Protocol):
     async def reduce_evaluations(self, before: datetime, at: datetime, limit: int) -> int: ...
 
     async def archive_candidates(self, before: datetime, at: datetime, limit: int) -> int: ...
+
+
+class TicketStore(Protocol):
+    """Agent-model tickets (adapters/postgres/tickets.py): shared by every service process on the database."""
+
+    async def issue(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        token_hash: bytes,
+        forget_epoch: int,
+        body: str,
+        now: datetime,
+        expires_at: datetime,
+        policy: TicketPolicy,
+    ) -> None: ...
+
+    async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes) -> TicketRow | None:
+        """The agent's ticket, with the forget epoch `entity_id` has now."""
+        ...
+
+    async def use(self, agent_id: UUID, token_hash: bytes, now: datetime) -> bool: ...

@@ -1,4 +1,4 @@
-"""Embedding vectors, pure: their types, and one query standing for several messages."""
+"""Embedding vectors as the service handles them (unit-length float32) and the one way several become a query."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from factmemory.domain.relevance import (
     tsquery_terms,
 )
 from factmemory.domain.render import render
-from factmemory.domain.vectors import centroid as centroid  # re-exported: the tools name it here
+from factmemory.domain.vectors import centroid
 from factmemory.ports import Similar
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch

@@ -44,7 +44,7 @@ from factmemory.adapters.postgres.rows import (
 )
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
-from factmemory.domain.duplicates import OpenPair
+from factmemory.domain.dedup.planning import OpenPair
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,

@@ -23,7 +23,7 @@ from factmemory.adapters.postgres.rows import (
 )
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.confidence import Strengthened
-from factmemory.domain.duplicates import MergedFact
+from factmemory.domain.dedup.planning import MergedFact
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import EvaluateResult, Fact, HistoryAction, Identity, Kind, Relationship
 from factmemory.ports import NewFact, Vector, WriteContext
