@@ -12,7 +12,8 @@ from types import ModuleType
 import asyncpg
 import pytest
 
-from factmemory.adapters.postgres import health, review, store
+from factmemory.adapters.postgres import health, store
+from factmemory.adapters.postgres import review_tx as review
 from factmemory.adapters.postgres.database import migrate
 
 DIMENSIONS = 384

@@ -18,8 +18,8 @@ import openai
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from factmemory.adapters.embedding import LocalEmbedder, OpenAIEmbedder
-from factmemory.adapters.llm import Extractor
+from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedder
+from factmemory.adapters.llm.extractor import Extractor
 from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedEmbedder, PrometheusTelemetry
 from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates

@@ -10,7 +10,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.review import FACT_COLUMNS, mark, row_to_fact
+from factmemory.adapters.postgres.review_tx import FACT_COLUMNS, mark, row_to_fact
 from factmemory.adapters.postgres.store import LOCK_ENTITY, _connection, _count
 from factmemory.domain.models import Fact, HistoryAction
 

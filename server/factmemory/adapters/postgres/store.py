@@ -12,9 +12,9 @@ from uuid import UUID, uuid4
 import asyncpg
 from pgvector.asyncpg import register_vector
 
-from factmemory.adapters.postgres import review
-from factmemory.adapters.postgres.review import DISPUTED_BY, FACT_COLUMNS, ReviewTx, fact_values, mark, row_to_fact
-from factmemory.domain.duplicates import MergedFact, OpenPair
+from factmemory.adapters.postgres import review_tx as review
+from factmemory.adapters.postgres.review_tx import DISPUTED_BY, FACT_COLUMNS, ReviewTx, fact_values, mark, row_to_fact
+from factmemory.domain.dedup.planning import MergedFact, OpenPair
 from factmemory.domain.errors import Conflict, Unavailable
 from factmemory.domain.models import (
     Candidate,
