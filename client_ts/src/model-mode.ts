@@ -21,7 +21,7 @@ import type { ModelMode } from "./settings.js";
 /** The service's answer when it has no LLM of its own (FAILED_PRECONDITION "no LLM configured"). */
 export function isNoServiceModel(error: unknown): boolean {
   const err = ConnectError.from(error);
-  return err.code === Code.FailedPrecondition && /no LLM configured/i.test(err.rawMessage);
+  return err.code === Code.FailedPrecondition && /no LLM (is )?configured/i.test(err.rawMessage);
 }
 
 /** Pure: the mode after a service call failed with `error` (auto turns into agent when the service has no model). */
