@@ -102,7 +102,8 @@ def test_request_and_reply_limits_have_one_home() -> None:
     from pathlib import Path
 
     package = Path(convert.__file__).resolve().parents[2]
-    for module in ("api/grpc/convert.py", "domain/ops.py", "usecases/evaluate.py", "usecases/edits.py"):
+    evaluate = [str(p.relative_to(package)) for p in sorted((package / "usecases" / "evaluate").glob("*.py"))]
+    for module in ("api/grpc/convert.py", "domain/ops.py", *evaluate, "usecases/edits.py"):
         tree = ast.parse((package / module).read_text(encoding="utf-8"))
         numbers = [
             target.id

@@ -11,8 +11,6 @@ from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
-import numpy as np
-
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import MergedFact, OpenPair
 from factmemory.domain.models import (
@@ -33,10 +31,12 @@ from factmemory.domain.models import (
     Usage,
     Verification,
 )
+from factmemory.domain.new_fact import NewFact
 from factmemory.domain.prompts import Prompt
+from factmemory.domain.tickets import TicketPolicy, TicketRow
+from factmemory.domain.vectors import Matrix, Vector
 
-Vector = np.ndarray[Any, np.dtype[np.float32]]
-Matrix = np.ndarray[Any, np.dtype[np.float32]]
+__all__ = ["Matrix", "NewFact", "Vector"]  # re-exported: the values that cross the ports
 
 
 @dataclass(frozen=True)
@@ -45,25 +45,6 @@ class Similar:
 
     fact: Fact
     similarity: float
-
-
-@dataclass(frozen=True)
-class NewFact:
-    """Everything needed to insert one fact."""
-
-    kind: Kind
-    category: str
-    claim: str
-    structured_fields: dict[str, Any]
-    confidence: float
-    message_id: str
-    verification: Verification
-    at: datetime
-    valid_at: datetime | None
-    embedding: Vector
-    embedding_model: str
-    # Set for facts imported from elsewhere: a second import of the same source id adds nothing.
-    import_source_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -406,3 +387,25 @@ class RetentionStore(Protocol):
     async def reduce_evaluations(self, before: datetime, at: datetime, limit: int) -> int: ...
 
     async def archive_candidates(self, before: datetime, at: datetime, limit: int) -> int: ...
+
+
+class TicketStore(Protocol):
+    """Agent-model tickets (adapters/postgres/tickets.py): shared by every service process on the database."""
+
+    async def issue(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        token_hash: bytes,
+        forget_epoch: int,
+        body: str,
+        now: datetime,
+        expires_at: datetime,
+        policy: TicketPolicy,
+    ) -> None: ...
+
+    async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes) -> TicketRow | None:
+        """The agent's ticket, with the forget epoch `entity_id` has now."""
+        ...
+
+    async def use(self, agent_id: UUID, token_hash: bytes, now: datetime) -> bool: ...

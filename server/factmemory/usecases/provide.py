@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import logging
 
-import numpy as np
-
 from factmemory.domain.errors import Unavailable
 from factmemory.domain.models import Kind, ProvideInput, ProvideResult
 from factmemory.domain.ranking import Weights, same_claim, score, select
@@ -19,7 +17,8 @@ from factmemory.domain.relevance import (
     tsquery_terms,
 )
 from factmemory.domain.render import render
-from factmemory.ports import Matrix, Similar, Vector
+from factmemory.domain.vectors import centroid
+from factmemory.ports import Similar
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch
 
@@ -35,16 +34,6 @@ def query_texts(request: ProvideInput) -> list[str]:
     """The last five non-empty messages: what the turn is about."""
     texts = [m.text.strip() for m in request.recent_messages if m.text.strip()]
     return texts[-QUERY_MESSAGES:]
-
-
-def centroid(vectors: Matrix) -> Vector:
-    """The normalized mean of unit vectors: one query for several messages.
-
-    Each message is embedded on its own (and cached), so a turn embeds only its new message instead of
-    re-embedding the five joined; the mean stands for the joined text."""
-    mean = vectors.mean(axis=0)
-    norm = float(np.linalg.norm(mean))
-    return np.asarray(mean / norm if norm > 0 else vectors[-1], dtype=np.float32)
 
 
 async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:

@@ -13,10 +13,11 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf.json_format import MessageToDict
 
-from factmemory.api.grpc import convert
+from factmemory.api.grpc import agent_model, convert
 from factmemory.api.grpc.convert import parse_uuid
 from factmemory.api.grpc.metrics import record_evaluation
 from factmemory.domain.errors import (
+    Aborted,
     BadModelReply,
     Conflict,
     FactMemoryError,
@@ -44,6 +45,8 @@ STATUS_BY_ERROR: tuple[tuple[type[FactMemoryError], grpc.StatusCode], ...] = (
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     # The model broke the contract: nothing was applied; a retry may get a valid reply.
     (BadModelReply, grpc.StatusCode.UNAVAILABLE),
+    # A race the call cannot settle on its own: the caller starts over (the message says from where).
+    (Aborted, grpc.StatusCode.ABORTED),
 )
 
 Req = TypeVar("Req")
@@ -123,6 +126,27 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         for result in batch.results:
             record_evaluation(self._deps.telemetry, result)
         return convert.evaluate_batch_response(request, batch, self._limits)
+
+    @mapped
+    async def PrepareEvaluation(
+        self, request: pb.PrepareEvaluationRequest, context: grpc.aio.ServicerContext
+    ) -> pb.PrepareEvaluationResponse:
+        evaluation, order = agent_model.prepare_input(request, _now(), self._limits)
+        prepared = await evaluate.prepare_evaluation(self._deps, evaluation, order)
+        return agent_model.prepare_response(prepared, self._limits)
+
+    @mapped
+    async def CompleteEvaluation(
+        self, request: pb.CompleteEvaluationRequest, context: grpc.aio.ServicerContext
+    ) -> pb.CompleteEvaluationResponse:
+        agent_id, entity_id = _scope(request)
+        usage = agent_model.usage_in(request.usage)
+        batch = await evaluate.complete_evaluation(
+            self._deps, agent_id, entity_id, request.ticket, request.reply, usage
+        )
+        for result in batch.results:
+            record_evaluation(self._deps.telemetry, result)
+        return agent_model.complete_response(batch, self._limits)
 
     @mapped
     async def Provide(self, request: pb.ProvideRequest, context: grpc.aio.ServicerContext) -> pb.ProvideResponse:
