@@ -11,9 +11,11 @@ from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
+from factmemory.domain.agents import AgentSummary
 from factmemory.domain.confidence import Strengthened
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import MergedFact, OpenPair
+from factmemory.domain.message_deletion import Cited
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -294,6 +296,40 @@ class FactStore(Protocol):
     async def export_rows(
         self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None, limit: int
     ) -> list[tuple[dict[str, Any], tuple[str, str]]]: ...
+
+
+class ForgetTransaction(Protocol):
+    """One entity's part of a ForgetMessages call, under its per-entity lock (adapters/postgres/messages.py)."""
+
+    async def tombstone(self, message_ids: Sequence[str], room_id: UUID | None) -> list[str]: ...
+
+    async def citing(self, message_ids: Sequence[str]) -> list[tuple[UUID, Cited]]: ...
+
+    async def delete_facts(self, fact_ids: Sequence[UUID], reason: str) -> int: ...
+
+    async def set_evidence(self, changes: Sequence[tuple[UUID, tuple[str, ...], float]], reason: str) -> None: ...
+
+    async def close_raised(self, message_ids: Sequence[str]) -> int: ...
+
+
+class MessageStore(Protocol):
+    """Deleted messages: which entities a room's evaluated messages belong to, and one transaction over entities."""
+
+    async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]: ...
+
+    def forgetting(
+        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime
+    ) -> AbstractAsyncContextManager[Sequence[ForgetTransaction]]: ...
+
+
+class AgentStore(Protocol):
+    """Agents by name (adapters/postgres/agents.py)."""
+
+    async def register(self, agent_id: UUID, name: str, at: datetime) -> None: ...
+
+    async def list_agents(
+        self, pattern: str, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[AgentSummary]: ...
 
 
 class Telemetry(Protocol):

@@ -75,3 +75,5 @@ MAX_SEARCH_CHARS = 100
 MAX_PAGE_TOKEN_CHARS = 200
 # What a history entry's reason, an evaluation's success reason and an error shown on a page keep of their text.
 MAX_REASON_CHARS = 500
+# ForgetMessages: message ids per call.
+MAX_MESSAGE_IDS = 1000

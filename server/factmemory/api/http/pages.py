@@ -40,7 +40,7 @@ from factmemory.domain.models import (
     Verification,
 )
 from factmemory.domain.resolutions import reviewer_actor
-from factmemory.usecases import browse, edits, review
+from factmemory.usecases import agents, browse, edits, review
 from factmemory.usecases.deps import Deps
 
 HERE = Path(__file__).parent
@@ -126,13 +126,16 @@ class Pages:
     # --- start, login -------------------------------------------------------------------------------------------
 
     async def start(self, request: Request) -> Response:
-        agent = request.query_params.get("agent", "").strip()
-        if agent:
-            try:
-                return RedirectResponse(f"/agents/{UUID(agent)}/entities", status_code=303)
-            except ValueError:
-                return await self.render(request, "start.html", 400, error="That is not an agent id (a UUID).")
-        return await self.render(request, "start.html", error="")
+        """The agents by name with their people and pending counts; an agent id given opens that agent, anything
+        else searches the names."""
+        agent = request.query_params.get("agent", "").strip()[:MAX_SEARCH_CHARS]
+        try:
+            return RedirectResponse(f"/agents/{UUID(agent)}/entities", status_code=303)
+        except ValueError:
+            pass
+        token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
+        found, next_token = await agents.list_agents(self.deps, agent, token, PAGE_SIZE)
+        return await self.render(request, "start.html", agents=found, q=agent, next_token=next_token)
 
     async def login_form(self, request: Request) -> Response:
         if not self.config.token:
