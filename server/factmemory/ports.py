@@ -362,6 +362,11 @@ class Telemetry(Protocol):
         """Rows retention changed: archived_facts, deleted_facts, reduced_evaluations, archived_candidates."""
         ...
 
+    def auth_failure(self, surface: str, outcome: str) -> None:
+        """A wrong token (wrong_token) or an attempt refused untried (throttled_client, throttled_overall), on the
+        page (page) or the gRPC bearer check (grpc)."""
+        ...
+
 
 class NullTelemetry:
     """Records nothing (metrics off, tests, tools)."""
@@ -400,6 +405,9 @@ class NullTelemetry:
         return None
 
     def retention(self, what: str, count: int) -> None:
+        return None
+
+    def auth_failure(self, surface: str, outcome: str) -> None:
         return None
 
 

@@ -77,3 +77,6 @@ MAX_PAGE_TOKEN_CHARS = 200
 MAX_REASON_CHARS = 500
 # ForgetMessages: message ids per call.
 MAX_MESSAGE_IDS = 1000
+
+# Every message of a batch keeps at least this much of the prompt budget, whatever the budget (docs/operating.md).
+MIN_BATCH_MESSAGE_TOKENS = 16
