@@ -161,5 +161,5 @@ async def stored_results(deps: Deps, request: EvaluateInput) -> dict[str, Evalua
         entity_id, result = found[message.id]
         if entity_id != request.entity_id:
             raise InvalidInput(f"message {message.id!r} was already evaluated for another entity; ids must be unique")
-        out[message.id] = result.model_copy(update={"replayed": True})
+        out[message.id] = result.as_replay()
     return out
