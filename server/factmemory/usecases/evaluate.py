@@ -22,6 +22,7 @@ from factmemory.domain.duplicates import (
     plan_adds,
 )
 from factmemory.domain.errors import InvalidInput, NotConfigured, Unavailable
+from factmemory.domain.excerpts import excerpt
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import (
     AppliedOp,
@@ -281,7 +282,7 @@ async def _write(
     last = request.message
     async with deps.store.turn(request.agent_id, request.entity_id, forget_epoch) as turn:
         for message in request.messages:
-            if not await turn.claim_evaluation(message.id, request.room_id):
+            if not await turn.claim_evaluation(message.id, request.room_id, excerpt(message.text)):
                 raise _AlreadyEvaluated(usage)
         names = [m.name.strip() for m in request.messages if m.name.strip()]
         if names:

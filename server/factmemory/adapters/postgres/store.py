@@ -16,6 +16,7 @@ from factmemory.adapters.postgres import review
 from factmemory.adapters.postgres.review import DISPUTED_BY, FACT_COLUMNS, ReviewTx, fact_values, mark, row_to_fact
 from factmemory.domain.duplicates import MergedFact, OpenPair
 from factmemory.domain.errors import Conflict, Unavailable
+from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -295,8 +296,8 @@ UPDATE fact_candidates
 """
 
 CLAIM_EVALUATION = """
-INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result)
-VALUES ($1, $2, $3, $4, '{}'::jsonb)
+INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result, excerpt)
+VALUES ($1, $2, $3, $4, '{}'::jsonb, NULLIF($5, ''))
 ON CONFLICT (agent_id, message_id) DO NOTHING
 RETURNING message_id
 """
@@ -367,7 +368,8 @@ SELECT platform, handle, confidence, created_at, updated_at FROM identities
  LIMIT $5
 """
 EXPORT_EVALUATIONS = """
-SELECT message_id, room_id, result, prompt_tokens, completion_tokens, success_completed, success_reason, created_at
+SELECT message_id, room_id, result, prompt_tokens, completion_tokens, success_completed, success_reason, created_at,
+       excerpt
   FROM evaluations
  WHERE agent_id = $1 AND entity_id = $2
    AND ($3::timestamptz IS NULL OR (created_at, message_id) > ($3::timestamptz, $4::text))
@@ -472,9 +474,9 @@ class PostgresWriteTransaction:
     ) -> WriteContext:
         return await _write_context(self._conn, self.agent_id, self.entity_id, kinds, vectors, claims, limit)
 
-    async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool:
-        """Reserves the message; False when it was evaluated already (the caller then replays)."""
-        row = await self._conn.fetchval(CLAIM_EVALUATION, self.agent_id, message_id, self.entity_id, room_id)
+    async def claim_evaluation(self, message_id: str, room_id: UUID | None, excerpt: str = "") -> bool:
+        """Reserves the message (keeping its excerpt); False when it was evaluated already (the caller replays)."""
+        row = await self._conn.fetchval(CLAIM_EVALUATION, self.agent_id, message_id, self.entity_id, room_id, excerpt)
         self._actor = f"message:{message_id}"
         return row is not None
 
@@ -837,6 +839,14 @@ class Store:
             replica_ok,
         )
         return None if row is None else row_to_fact(row)
+
+    async def evidence_sources(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]:
+        rows = await self._read(
+            agent_id, entity_id, lambda conn: conn.fetch(review.EVIDENCE_SOURCES, agent_id, entity_id, message_ids)
+        )
+        return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
 
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
         rows = await self._read(
