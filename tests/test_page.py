@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import BrowserContext, Page, async_playwright
+from playwright.async_api import BrowserContext, Page, ViewportSize, async_playwright
 
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
@@ -334,7 +334,7 @@ LONG_CLAIM = (
     "is planning a three week cycling trip along the Atlantic coast from Porto to Bordeaux next summer with "
     "their partner and two friends, carrying a tent, a small stove and far too many spare inner tubes"
 )
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 async def layout(page: Page, selector: str) -> dict[str, float]:
