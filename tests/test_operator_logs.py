@@ -140,9 +140,7 @@ def audit_lines(records: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
     return [(r["via"], r["action"], r["result"]) for r in records if r.get("audit")]
 
 
-async def test_every_line_is_json_and_every_action_is_one_audit_line(
-    served: Served, llm: ScriptedLLM, tmp_path: Path, pg_url: str
-) -> None:
+async def test_every_line_is_json_and_every_action_is_one_audit_line(served: Served, llm: ScriptedLLM) -> None:
     person = Person("Noor Haddad")
     agent, entity = person.agent_id, person.entity_id
     llm.on("I live in Oslo", Reply(facts_reply(add_durable("lives in Oslo", "identity"))))
@@ -231,9 +229,20 @@ async def test_every_line_is_json_and_every_action_is_one_audit_line(
     assert GUESS not in everything and TOKEN not in everything  # neither the guess nor the token
     assert "speaks Norwegian" not in everything and "I live in Oslo" not in everything  # no claims, no messages
 
-    # The import command, in a process of its own: JSON lines, no LLM warning, one audit line per run.
+
+def test_the_import_command_writes_json_lines_and_one_audit_line_per_run(
+    pg_url: str, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """In a process of its own: JSON lines, no LLM warning, one audit line per run, a bad file in one line."""
+    person = Person()
     good = tmp_path / "memories.json"
-    memory = {"id": "m1", "type": "facts", "agentId": agent, "entityId": other.entity_id, "content": {"text": "x"}}
+    memory = {
+        "id": "m1",
+        "type": "facts",
+        "agentId": person.agent_id,
+        "entityId": person.entity_id,
+        "content": {"text": "x"},
+    }
     good.write_text(json.dumps([memory]))
     bad = tmp_path / "broken.json"
     bad.write_text("{not json")

@@ -126,7 +126,8 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
             report = asyncio.run(run())
             entry.note(imported=report["imported"], already_imported=report["already_imported"])
     except (OSError, ValueError) as exc:  # unreadable file, bad JSON, unreachable database
-        print(f"factmemory: import failed: {source}: {describe(exc)}", file=sys.stderr)
+        where = "" if isinstance(exc, OSError) and exc.filename else f"{source}: "  # the error names the file
+        print(f"factmemory: import failed: {where}{describe(exc)}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(report, sort_keys=True))
