@@ -4,6 +4,7 @@ published on loopback, both services restart, and its environment is a valid con
 from __future__ import annotations
 
 import re
+from typing import Any
 from pathlib import Path
 
 from factmemory.app import check_bind
@@ -35,9 +36,8 @@ def test_the_page_and_metrics_are_published_on_loopback_and_both_services_restar
     ports = re.findall(r'^      - "([\d.]+):(\d+):(\d+)"$', app, re.MULTILINE)
     assert {(host, outside) for host, outside, _ in ports} == {("127.0.0.1", p) for p in ("50051", "8080", "9464")}
     env = environment(app)
-    settings = Settings(
-        **{k.removeprefix("FACTMEMORY_").lower(): v for k, v in env.items() if k.startswith("FACTMEMORY_")}
-    )
+    values: dict[str, Any] = {k.removeprefix("FACTMEMORY_").lower(): v for k, v in env.items() if "FACTMEMORY_" in k}
+    settings = Settings(**values)
     assert settings.http_listen == "0.0.0.0:8080" and settings.metrics_address == "0.0.0.0:9464"
     assert settings.auth_token and settings.log_format == "json"
     check_bind(settings)  # a token is required, so the page may listen on every interface inside the container
