@@ -4,8 +4,8 @@ published on loopback, both services restart, and its environment is a valid con
 from __future__ import annotations
 
 import re
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from factmemory.app import check_bind
 from factmemory.settings import Settings
