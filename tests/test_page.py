@@ -19,7 +19,7 @@ from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
 from factmemory.app import InsecureBind, check_bind, page_config
 from factmemory.domain.models import Kind
-from factmemory.domain.review import check_category
+from factmemory.domain.resolutions import check_category
 from factmemory.settings import Settings
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service

@@ -211,7 +211,7 @@ def test_each_resolution_says_its_result_and_none_is_highlighted_for_opposites()
 
 
 def test_the_forms_offer_only_valid_pairs_and_keep_what_was_typed() -> None:
-    from factmemory.domain.review import check_category
+    from factmemory.domain.resolutions import check_category
 
     for kind, options in views.kind_category_choices():
         for value, _ in options:

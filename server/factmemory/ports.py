@@ -14,7 +14,7 @@ from uuid import UUID
 import numpy as np
 
 from factmemory.domain.contract import ExtractionReply
-from factmemory.domain.duplicates import MergedFact, OpenPair
+from factmemory.domain.dedup.planning import MergedFact, OpenPair
 from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
     Candidate,

@@ -10,7 +10,7 @@ from functools import partial
 from uuid import UUID
 
 from factmemory.domain.contract import ExtractionReply
-from factmemory.domain.duplicates import (
+from factmemory.domain.dedup.planning import (
     MAX_PAIRS_SHOWN,
     AddPlan,
     Existing,
@@ -57,11 +57,11 @@ from factmemory.domain.ops import (
     plan_relationships,
 )
 from factmemory.domain.prompts import build_prompt
-from factmemory.domain.review import kind_of
+from factmemory.domain.resolutions import kind_of
 from factmemory.ports import Extractor, Matrix, NewFact, Vector, WriteContext, WriteTransaction
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
 from factmemory.usecases.provide import centroid
-from factmemory.usecases.stages import Stopwatch
+from factmemory.usecases.stopwatch import Stopwatch
 
 log = logging.getLogger(__name__)
 

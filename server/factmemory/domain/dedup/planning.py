@@ -3,7 +3,7 @@
 Three layers keep duplicates from piling up (docs/dedup.md):
 1. the model is shown the nearest facts and asked to strengthen instead of adding;
 2. at write time an add with the same exact-duplicate key (the normalised claim, computed by the database) or the
-   same claim by the lexical rule (`dedup.decide` says SAME) becomes a strengthen; every other add kept next to a
+   same claim by the lexical rule (`rule.decide` says SAME) becomes a strengthen; every other add kept next to a
    fact passing the similarity pre-filter records a *possible duplicate* pair;
 3. the next Evaluate of that person shows each open pair, marked, and the model may `merge` it (`merged_values`).
 """
@@ -18,7 +18,7 @@ from uuid import UUID
 
 import numpy as np
 
-from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, Verification
 from factmemory.domain.ops import PlannedAdd
 
