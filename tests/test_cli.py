@@ -46,7 +46,7 @@ def test_serve_help_lists_every_setting_with_its_variable_and_default(capsys: py
     assert "  FACTMEMORY_NATIVE_STDERR=json  [json | silence | raw]\n" in out
     assert "  FACTMEMORY_READ_RETRY_S=10.0  [> 0]\n" in out
     assert "      The review page (HTTP, host:port); off when unset.\n" in out  # its comment in settings.py
-    assert "docs/operating.md" in out
+    assert "docs/configuration.md" in out
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The settings as a table, generated from the Settings model: each field's environment variable, default, allowed
-values and the comment written above it in settings.py. Shown by `factmemory serve --help`; docs/operating.md
-points here. Pure: takes the model and its source text."""
+values and the comment written above it in settings.py. Shown by `factmemory serve --help`, which points to
+docs/configuration.md for the settings by topic. Pure: takes the model and its source text."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-DOCS = "docs/operating.md"
+DOCS = "docs/configuration.md"
 
 
 @dataclass(frozen=True)
