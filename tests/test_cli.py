@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from factmemory.api.logs import ANNOUNCE_LOGGER
 from factmemory.cli import describe, main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -64,7 +67,19 @@ def test_expected_failures_read_as_one_plain_line(error: BaseException, line: st
     assert describe(error) == line
 
 
-def test_a_missing_import_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+@pytest.fixture
+def own_logging() -> Iterator[None]:
+    """main() configures logging for the process: put the test process's handlers back afterwards."""
+    loggers = [logging.getLogger(), logging.getLogger(ANNOUNCE_LOGGER)]
+    saved = [(lg.handlers[:], lg.level, lg.propagate) for lg in loggers]
+    yield
+    for lg, (handlers, level, propagate) in zip(loggers, saved, strict=True):
+        lg.handlers[:], lg.level, lg.propagate = handlers, level, propagate
+
+
+def test_a_missing_import_file_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, own_logging: None
+) -> None:
     missing = tmp_path / "nope.json"
     code = main(["import", "--file", str(missing)])
     err = capsys.readouterr().err

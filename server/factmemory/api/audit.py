@@ -67,7 +67,9 @@ def emit(entry: AuditEntry) -> None:
     extra["result"] = entry.result
     if entry.error:
         extra["error"] = entry.error
-    log.log(logging.INFO if entry.result in ("ok", "unchanged") else logging.WARNING, line(entry), extra=extra)
+    # A refused login is a warning (someone may be guessing); the rest is INFO whatever the result, which `result`
+    # says: a reviewer's typo is not an operator's problem.
+    log.log(logging.WARNING if entry.result == "refused" else logging.INFO, line(entry), extra=extra)
 
 
 @contextmanager
