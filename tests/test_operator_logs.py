@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -115,10 +116,13 @@ class Browser:
             return error.code, error.read().decode()
 
     def post(self, path: str, **fields: str) -> tuple[int, str]:
-        csrf = next(c.value for c in self.jar if c.name == "fm_csrf")
-        data = urllib.parse.urlencode({"csrf_token": csrf or "", **fields}).encode()
+        """A form post as the page sends it: the session's CSRF token (read from a form) and the page's origin."""
+        csrf = re.search(r'name="csrf_token" value="([^"]+)"', self.get("/login")[1])
+        assert csrf, "no CSRF token on the login form"
+        data = urllib.parse.urlencode({"csrf_token": csrf.group(1), **fields}).encode()
+        request = urllib.request.Request(self.base + path, data=data, headers={"Origin": self.base})
         try:
-            with self.opener.open(self.base + path, data=data, timeout=30) as reply:
+            with self.opener.open(request, timeout=30) as reply:
                 return reply.status, reply.read().decode()
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode()

@@ -15,15 +15,17 @@ import pytest
 from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
+from factmemory.app import retention_policy
 from factmemory.domain.excerpts import MAX_EXCERPT_CHARS, best_sentence, excerpt
-from factmemory.domain.retention import RetentionPolicy
 from factmemory.ports import NullTelemetry
+from factmemory.settings import Settings
 from factmemory.usecases.retention import sweep
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, new_database, start_service
 from tests.support.fm import NOW, Person, add_durable, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
 
+POLICY = retention_policy(Settings.model_construct())
 SAID = "Morning! So we finally moved to Lisbon in March, after years of talking about it. How was your weekend?"
 SENTENCE = "So we finally moved to Lisbon in March, after years of talking about it."
 
@@ -100,7 +102,7 @@ async def test_retention_drops_the_excerpt_with_the_result_and_forget_erases_it(
         uuid.UUID(old.entity_id),
         NOW - timedelta(days=31),
     )
-    counts = await sweep(PostgresRetention(own.pool), RetentionPolicy(floor=0), NOW, NullTelemetry())
+    counts = await sweep(PostgresRetention(own.pool), POLICY, NOW, NullTelemetry())
     assert counts.reduced_evaluations >= 1
     assert await kept(own, old) == [None]  # the row stays for idempotency, the words go
     fact_id = (

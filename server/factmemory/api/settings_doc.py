@@ -10,7 +10,6 @@ from typing import Any
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticUndefined
 
 DOCS = "docs/configuration.md"
 
@@ -67,7 +66,7 @@ def _values(info: FieldInfo) -> str:
 
 def _default(info: FieldInfo) -> str:
     value: Any = info.default
-    if value is PydanticUndefined or value is None:
+    if info.is_required() or value is None:
         return "unset"
     if isinstance(value, bool):
         return "1" if value else "0"
