@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from factmemory.domain.prompts import MIN_BATCH_MESSAGE_TOKENS, fair_shares
+from factmemory.domain.limits import MIN_BATCH_MESSAGE_TOKENS
+from factmemory.domain.prompts import fair_shares
 from factmemory.domain.text import estimate_tokens
 from tests.conftest import Service, make_settings, start_service
 from tests.support.fm import NOW, Person, add_durable

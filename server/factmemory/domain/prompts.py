@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from factmemory.domain.dedup.planning import OpenPair
-from factmemory.domain.limits import Limits
+from factmemory.domain.limits import MIN_BATCH_MESSAGE_TOKENS, Limits
 from factmemory.domain.models import CATEGORIES, ChatMessage, Fact, Item, Kind, RoomEntity
 from factmemory.domain.text import bound_tokens, estimate_tokens, inert
 
@@ -231,9 +231,6 @@ def fair_shares(sizes: Sequence[int], total: int, cap: int) -> list[int]:
         left -= 1
     return shares
 
-
-# Every message of a batch keeps at least this much, whatever the budget (docs/operating.md, "Prompt budget").
-MIN_BATCH_MESSAGE_TOKENS = 16
 
 BLOCK_TAGS = (
     "taxonomy",

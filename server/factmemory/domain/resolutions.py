@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
 from factmemory.domain.errors import InvalidInput
+from factmemory.domain.limits import MAX_ACTOR_CHARS, MAX_QUERY_CHARS
+from factmemory.domain.limits import MAX_DISPUTE_CHARS as MAX_DISPUTE_CHARS  # re-exported
 from factmemory.domain.models import (
     CURRENT_CATEGORIES,
     DURABLE_CATEGORIES,
@@ -17,14 +20,11 @@ from factmemory.domain.models import (
     CandidateStatus,
     FactEdit,
     HistoryAction,
+    HistoryEntry,
     Kind,
     Resolution,
 )
 from factmemory.domain.ops import clean_text
-
-MAX_ACTOR_CHARS = 200
-MAX_QUERY_CHARS = 200
-MAX_DISPUTE_CHARS = 48
 
 
 @dataclass(frozen=True)
@@ -153,6 +153,11 @@ def reviewer_actor(identity: str) -> str:
 
 def message_actor(message_id: str) -> str:
     return f"message:{message_id}"
+
+
+def evidence_ids(history: Iterable[HistoryEntry]) -> list[str]:
+    """The message ids the history names as actors ('message:<id>'), in order, once each."""
+    return list(dict.fromkeys(h.actor.partition(":")[2] for h in history if h.actor.startswith("message:")))
 
 
 def import_actor(source: str) -> str:

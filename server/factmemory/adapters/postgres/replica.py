@@ -25,6 +25,7 @@ from uuid import UUID
 import asyncpg
 
 from factmemory.adapters.postgres.connection import TRANSIENT_DB_ERRORS
+from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.ports import Telemetry
 
 log = logging.getLogger(__name__)
@@ -153,5 +154,5 @@ async def _on_replica(
 def describe_error(exc: BaseException) -> str:
     """The error's type, with the server's first line for a PostgreSQL error (it names no password). Any other
     error's text is left out: a URL that does not parse may be quoted in it, password and all."""
-    text = str(exc).splitlines()[0][:200] if isinstance(exc, asyncpg.PostgresError) and str(exc) else ""
+    text = str(exc).splitlines()[0][:MAX_REASON_CHARS] if isinstance(exc, asyncpg.PostgresError) and str(exc) else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

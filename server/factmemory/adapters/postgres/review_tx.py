@@ -18,6 +18,7 @@ from factmemory.adapters.postgres.rows import (
     RECORD,
     fact_values,
     mark,
+    mark_values,
     row_to_fact,
 )
 from factmemory.domain.limits import MAX_REASON_CHARS
@@ -109,6 +110,13 @@ SELECT id, fact_id, at, action, actor, reason, before, after FROM fact_history
  ORDER BY at, id
 """
 
+# The kept excerpts of the messages that are a fact's evidence (reduced or forgotten evaluations have none).
+EVIDENCE_SOURCES = """
+SELECT message_id, excerpt, created_at FROM evaluations
+ WHERE agent_id = $1 AND entity_id = $2 AND message_id = ANY ($3::text[]) AND excerpt IS NOT NULL
+ ORDER BY created_at, message_id
+"""
+
 FORGET_HISTORY = "DELETE FROM fact_history WHERE agent_id = $1 AND entity_id = $2"
 FORGET_NAME = "DELETE FROM entities WHERE agent_id = $1 AND entity_id = $2"
 FORGET_MARK = "SELECT set_config('factmemory.action', 'forgotten', true)"
@@ -178,8 +186,10 @@ class ReviewTx:
         self._conn = conn
         self.agent_id = agent_id
         self.entity_id = entity_id
+        self._marked: tuple[str, str, str] = ("", "", "")  # unmarked: the trigger names the action by the change
 
     async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None:
+        self._marked = mark_values(action, actor, reason)
         await mark(self._conn, action, actor, reason)
 
     async def get_fact(self, fact_id: UUID) -> Fact | None:
@@ -191,7 +201,7 @@ class ReviewTx:
         return None if row is None else row_to_candidate(row)
 
     async def insert_fact(self, new: NewFact) -> Fact:
-        row = await self._conn.fetchrow(INSERT_FACT, *fact_values(self.agent_id, self.entity_id, new))
+        row = await self._conn.fetchrow(INSERT_FACT, *fact_values(self.agent_id, self.entity_id, new), *self._marked)
         return row_to_fact(row)
 
     async def change_fact(self, fact_id: UUID, change: FactChange) -> Fact | None:
@@ -214,7 +224,7 @@ class ReviewTx:
         return None if row is None else row_to_fact(row)
 
     async def delete_fact(self, fact_id: UUID) -> bool:
-        status = await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, fact_id)
+        status = await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, fact_id, *self._marked)
         return bool(status.endswith(" 1"))
 
     async def record(self, fact_id: UUID, action: HistoryAction, actor: str, reason: str) -> None:

@@ -45,7 +45,7 @@ from factmemory.adapters.postgres.rows import (
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.dedup.planning import OpenPair
-from factmemory.domain.errors import Conflict
+from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -153,19 +153,13 @@ class Store:
         return self._pool
 
     @asynccontextmanager
-    async def turn(
-        self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
-    ) -> AsyncIterator[PostgresWriteTransaction]:
-        """A transaction holding the per-entity lock; commits on success, rolls back on any error. With
-        `forget_epoch` (read when the call started) it refuses to write if the entity was forgotten since."""
+    async def turn(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
+        """A transaction holding the per-entity lock; commits on success, rolls back on any error. It carries the
+        entity's revision and forget epoch as they are under the lock (the use-case decides what they mean)."""
         async with connection(self._pool) as conn, conn.transaction():
             revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id))
-            if forget_epoch is not None and await _epoch(conn, agent_id, entity_id) != forget_epoch:
-                raise Conflict(
-                    "the entity was forgotten while this message was being evaluated; nothing was "
-                    "stored (ForgetEntity is final: do not resend messages of a forgotten entity)"
-                )
-            yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision))
+            epoch = await _epoch(conn, agent_id, entity_id)
+            yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision), epoch)
         self._wrote(agent_id, entity_id)
 
     async def write_context(
@@ -292,6 +286,14 @@ class Store:
             replica_ok,
         )
         return None if row is None else row_to_fact(row)
+
+    async def evidence_sources(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]:
+        rows = await self._read(
+            agent_id, entity_id, lambda conn: conn.fetch(review.EVIDENCE_SOURCES, agent_id, entity_id, message_ids)
+        )
+        return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
 
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
         rows = await self._read(
