@@ -12,6 +12,7 @@ from uuid import UUID
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import (
     MAX_PAIRS_SHOWN,
+    PAIR_TTL_TURNS,
     AddPlan,
     Existing,
     Neighbour,
@@ -208,7 +209,7 @@ async def _known(deps: Deps, request: EvaluateInput, watch: Stopwatch, query: Aw
     if Item.FACTS not in request.items:
         return _Known([], [], [])
     with watch.stage("retrieve"):
-        open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN)
+        open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS)
     with watch.stage("embed"):  # what is left of it after the reads above
         vector = await query
     if vector is None:  # pragma: no cover - facts are asked for (checked above)
@@ -475,7 +476,9 @@ async def _apply_add(
     for pair in plan.pairs:
         other = _target_id(pair.other, added)
         if other is not None and other != fact.id:
-            await turn.insert_pair(other, fact.id, pair.similarity, pair.reason, message.id, message.created_at)
+            await turn.insert_pair(
+                other, fact.id, pair.similarity, pair.reason, message.id, message.created_at, pair.likelihood
+            )
     if plan.conflict is None:
         return AppliedOp(op=add.op, fact=fact)
     existing, why = plan.conflict

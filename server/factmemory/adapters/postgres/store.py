@@ -239,22 +239,25 @@ ON CONFLICT (agent_id, entity_id) DO UPDATE SET revision = r.revision + 1
 RETURNING revision
 """
 
+# The likeliest open pairs not expired: recorded within $4 turns (revisions) of the entity's current one.
 OPEN_PAIRS = f"""
 SELECT p.first_id, p.second_id, {FACT_COLUMNS}
-  FROM (SELECT fact_id AS first_id, other_fact_id AS second_id, created_at AS pair_created
-          FROM possible_duplicates
-         WHERE agent_id = $1 AND entity_id = $2 AND status = 'open'
-         ORDER BY created_at, fact_id, other_fact_id
+  FROM (SELECT d.fact_id AS first_id, d.other_fact_id AS second_id, d.likelihood, d.created_at AS pair_created
+          FROM possible_duplicates d
+          LEFT JOIN entity_revisions r ON r.agent_id = d.agent_id AND r.entity_id = d.entity_id
+         WHERE d.agent_id = $1 AND d.entity_id = $2 AND d.status = 'open'
+           AND (d.created_revision IS NULL OR d.created_revision > coalesce(r.revision, 0) - $4)
+         ORDER BY d.likelihood DESC, d.created_at, d.fact_id, d.other_fact_id
          LIMIT $3) p
   JOIN facts ON facts.agent_id = $1 AND facts.id IN (p.first_id, p.second_id)
- ORDER BY p.pair_created, p.first_id, p.second_id, facts.id
+ ORDER BY p.likelihood DESC, p.pair_created, p.first_id, p.second_id, facts.id
 """
 
 # Not between two facts a reviewer kept as both true.
 INSERT_PAIR = """
 INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, reason,
-                                 evidence_message_id, created_at)
-SELECT $1, $2, LEAST($3::uuid, $4::uuid), GREATEST($3::uuid, $4::uuid), $5, $6, $7, $8
+                                 evidence_message_id, created_at, likelihood, created_revision)
+SELECT $1, $2, LEAST($3::uuid, $4::uuid), GREATEST($3::uuid, $4::uuid), $5, $6, $7, $8, $9, $10
  WHERE NOT EXISTS (SELECT 1 FROM kept_pairs k
                     WHERE k.agent_id = $1 AND k.entity_id = $2
                       AND k.fact_a = LEAST($3::uuid, $4::uuid) AND k.fact_b = GREATEST($3::uuid, $4::uuid))
@@ -561,11 +564,28 @@ class PostgresWriteTransaction:
         return cast(UUID | None, candidate_id)
 
     async def insert_pair(
-        self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str, message_id: str, at: datetime
+        self,
+        fact_id: UUID,
+        other_fact_id: UUID,
+        similarity: float,
+        reason: str,
+        message_id: str,
+        at: datetime,
+        likelihood: float = 0.0,
     ) -> None:
-        """Records two facts as possible duplicates (once per pair, whatever the order)."""
+        """Records two facts as possible duplicates (once per pair, whatever the order) at this turn's revision."""
         await self._conn.execute(
-            INSERT_PAIR, self.agent_id, self.entity_id, fact_id, other_fact_id, similarity, reason, message_id, at
+            INSERT_PAIR,
+            self.agent_id,
+            self.entity_id,
+            fact_id,
+            other_fact_id,
+            similarity,
+            reason,
+            message_id,
+            at,
+            likelihood,
+            self.revision,
         )
 
     async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None:
@@ -726,10 +746,10 @@ class Store:
         async with _connection(self._pool) as conn:
             return await _write_context(conn, agent_id, entity_id, kinds, vectors, claims, limit)
 
-    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int) -> list[OpenPair]:
-        """The oldest open possible-duplicate pairs, with both facts."""
+    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]:
+        """The likeliest open possible-duplicate pairs recorded within ttl_turns turns, with both facts."""
         async with _connection(self._pool) as conn:
-            rows = await conn.fetch(OPEN_PAIRS, agent_id, entity_id, limit)
+            rows = await conn.fetch(OPEN_PAIRS, agent_id, entity_id, limit, ttl_turns)
         facts: dict[tuple[UUID, UUID], list[Fact]] = {}
         for row in rows:
             facts.setdefault((row["first_id"], row["second_id"]), []).append(row_to_fact(row))
