@@ -57,6 +57,7 @@ from factmemory.domain.ops import (
     plan_relationships,
 )
 from factmemory.domain.prompts import build_prompt
+from factmemory.domain.protection import decay_needs_review
 from factmemory.domain.review import kind_of
 from factmemory.ports import Extractor, Matrix, NewFact, Vector, WriteContext, WriteTransaction
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
@@ -549,6 +550,9 @@ async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: Pl
         )
         return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle, reason=change.reason)
     if change.op is OpType.DECAY:
+        guarded = await _guard_decay(turn, message, change)
+        if guarded is not None:
+            return guarded
         fact, deleted = await turn.decay(change.fact.id, DECAY_STEP, DELETE_BELOW)
         return (
             gone
@@ -562,3 +566,26 @@ async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: Pl
         current.id, change.proposed_claim, change.reason, CandidateSource.CONTRADICT, message.id, message.created_at
     )
     return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle, reason=change.reason)
+
+
+async def _guard_decay(turn: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp | None:
+    """A decay that would delete a confirmed or health fact: the fact stays, a review candidate is created."""
+    current = await turn.get_fact(change.fact.id)
+    why = None if current is None else decay_needs_review(current, DECAY_STEP, DELETE_BELOW)
+    if current is None or why is None:
+        return None
+    candidate = await turn.insert_candidate(
+        current.id,
+        current.claim,
+        f"a decay would delete this {why}: {change.reason}"[:500],
+        CandidateSource.DECAY_FLOOR,
+        message.id,
+        message.created_at,
+    )
+    return AppliedOp(
+        op=change.op,
+        fact=current,
+        candidate_id=candidate,
+        handle=change.handle,
+        reason=f"not decayed below the deletion floor ({why}); review candidate created",
+    )

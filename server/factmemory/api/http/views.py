@@ -143,6 +143,7 @@ RESOLUTIONS: dict[str, tuple[tuple[str, Resolution], ...]] = {
         ("Keep the new one only", Resolution.KEEP_NEW),
         ("Keep both", Resolution.KEEP_BOTH),
     ),
+    "decay_floor": (("Delete the fact", Resolution.ACCEPT), ("Keep the fact", Resolution.REJECT)),
 }
 # What a redirect after a post may announce (the URL carries only the key).
 NOTICES: dict[str, str] = {
