@@ -14,6 +14,7 @@ from factmemory.domain.dedup.planning import (
     Neighbour,
     OpenPair,
     known_facts,
+    merge_refusal,
     merged_values,
     plan_adds,
 )
@@ -243,6 +244,15 @@ def test_merge_ops_are_validated_against_what_was_shown() -> None:
     assert isinstance(again, RejectedOp) and "already changed" in again.reason
     missing = plan_ops([{"op": "merge", "fact": "D1", "duplicate": None}], shown, AT, LIMITS)
     assert isinstance(missing[0], RejectedOp) and "duplicate" in missing[0].reason
+
+
+def test_a_merge_of_facts_that_name_different_things_is_refused() -> None:
+    marigold, sandpiper = fact("working on the Marigold pilot"), fact("working on the Sandpiper pilot")
+    assert "names differ" in (merge_refusal(marigold, sandpiper) or "")
+    assert "numbers differ" in (merge_refusal(fact("bought a desk for $405"), fact("bought a desk for $935")) or "")
+    # paraphrases the rule cannot prove the same, and the rule's other conflicts, stay the model's decision
+    assert merge_refusal(fact("grew up in Valencia"), fact("was raised in Valencia")) is None
+    assert merge_refusal(fact("flying to Oslo on Friday"), fact("has a flight to Oslo this Friday")) is None
 
 
 def test_merged_values_count_the_duplicates_support_as_strengthens() -> None:

@@ -11,9 +11,9 @@ from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_TURNS
 from factmemory.domain.models import Kind, Verification
 from factmemory.ports import NewFact
 from tests.conftest import Service
-from tests.support.fm import NOW, Person, add_durable, new_id
-from tests.support.llm_stub import ScriptedLLM
-from tests.test_service_duplicates import handles, learn, marked, prompt_of
+from tests.support.fm import NOW, Person, add_current, add_durable, facts_of, facts_reply, new_id
+from tests.support.llm_stub import Reply, ScriptedLLM
+from tests.test_service_duplicates import handles, learn, marked, merge, prompt_of
 
 CLAIMS = [f"{hobby} on weekends" for hobby in ("hikes", "paints", "sails", "cycles", "climbs", "fishes", "rows")]
 
@@ -75,3 +75,20 @@ async def test_a_pair_not_shown_within_the_ttl_expires(service: Service, llm: Sc
     assert await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS) == []
     await learn(service, llm, person, "what do I do on weekends?", add_durable("reads on the train", "preference"))
     assert not marked(prompt_of(llm, "what do I do on weekends?"))
+
+
+async def test_a_merge_of_facts_that_name_different_things_is_rejected(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    await learn(service, llm, person, "pilot one", add_current("working on the Marigold pilot", "working_on"))
+    await learn(service, llm, person, "pilot two", add_current("working on the Sandpiper pilot", "working_on"))
+    llm.on("how are my pilots?", Reply(facts_reply()))
+    await service.stub.Evaluate(person.evaluate("how are my pilots?"))
+    shown = handles(prompt_of(llm, "how are my pilots?"))
+    keep, duplicate = shown["working on the Marigold pilot"], shown["working on the Sandpiper pilot"]
+    response = await learn(service, llm, person, "merge them", merge(keep, duplicate))
+    [op] = response.ops
+    assert op.rejected and "names differ" in op.reason
+    assert {f.claim for f in await facts_of(service, person)} == {
+        "working on the Marigold pilot",
+        "working on the Sandpiper pilot",
+    }

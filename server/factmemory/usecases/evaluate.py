@@ -19,6 +19,7 @@ from factmemory.domain.dedup.planning import (
     OpenPair,
     Target,
     known_facts,
+    merge_refusal,
     merged_values,
     plan_adds,
 )
@@ -505,6 +506,11 @@ async def _apply_add(
 async def _apply_merge(turn: WriteTransaction, message: ChatMessage, merge: PlannedMerge) -> AppliedOp:
     keep, duplicate = await turn.get_fact(merge.fact.id), await turn.get_fact(merge.duplicate.id)
     fact = None
+    refusal = None if keep is None or duplicate is None else merge_refusal(keep, duplicate)
+    if refusal is not None:
+        return AppliedOp(
+            op=merge.op, rejected=True, handle=merge.handle, duplicate_handle=merge.duplicate_handle, reason=refusal
+        )
     if keep is not None and duplicate is not None:
         fact = await turn.merge_facts(
             keep.id,

@@ -21,7 +21,7 @@ from uuid import UUID
 import numpy as np
 
 from factmemory.domain.dedup.prefilter import stand_out, stands_out
-from factmemory.domain.dedup.rule import DedupVerdict, decide
+from factmemory.domain.dedup.rule import DedupVerdict, decide, named_difference
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, Verification
 from factmemory.domain.ops import PlannedAdd
 
@@ -181,6 +181,15 @@ def merged_values(keep: Fact, duplicate: Fact, strengthen_step: float) -> Merged
         verification=Verification.CONFIRMED if confirmed else keep.verification_status,
         structured_fields=duplicate.structured_fields | keep.structured_fields,
     )
+
+
+def merge_refusal(keep: Fact, duplicate: Fact) -> str | None:
+    """Why a model's merge of these two facts is refused (they name different things), or None to apply it.
+
+    A weak model merges some pairs that differ; those that differ in a name or a number are caught here (the rule's
+    other conflicts, such as tense or negation, also split true paraphrases, so the model decides those)."""
+    found = named_difference(keep.claim, duplicate.claim)
+    return None if found is None else f"not merged, they name different things: {found}"
 
 
 @dataclass(frozen=True)
