@@ -15,7 +15,7 @@ from typing import Final
 # Minimum stand-out (nearest minus the mean of the other candidates read) for a possible-duplicate pair.
 # TUNED on the new set of issue 25 (tests/data/dedup-heldout-fillers.tsv: 40 unrelated adds, the largest 0.080,
 # one above) and the labelled pairs (tests/data/dedup-pairs.tsv: paraphrases 0.099 and up), after the held-out
-# pairs (tests/data/dedup-heldout.tsv) had been looked at; scripts/measure_dedup.py --heldout prints them all.
+# pairs (tests/data/dedup-heldout.tsv) had been looked at; `scripts/measure_dedup.py --stand-out` prints them all.
 MIN_STAND_OUT: Final = 0.07
 
 # With fewer other candidates than this the mean is padded with the pre-filter threshold: a person with one or
