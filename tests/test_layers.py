@@ -19,7 +19,8 @@ ALLOWED: dict[str, set[str]] = {
     "api": {"domain", "ports", "usecases", "api", "v1"},
     "settings": set(),
     "app": {"domain", "ports", "usecases", "adapters", "api", "settings", "v1", "app"},
-    "cli": {"domain", "ports", "usecases", "adapters", "api", "settings", "v1", "app", "cli"},
+    "cli": {"domain", "ports", "usecases", "adapters", "api", "settings", "v1", "app", "cli", "cli_review"},
+    "cli_review": {"v1", "cli_review"},
     "__main__": {"cli"},
     "__init__": set(),
 }

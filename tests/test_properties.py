@@ -23,7 +23,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
 
-from factmemory.adapters.llm import parse_reply
+from factmemory.adapters.llm.extractor import parse_reply
 from factmemory.domain.contract import reply_model
 from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.errors import BadModelReply

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from factmemory.domain.limits import Limits
 from factmemory.domain.ranking import Weights
 from factmemory.ports import Embedder, Extractor, FactStore, NullTelemetry, Telemetry
-from factmemory.usecases.stages import StageLog
+from factmemory.usecases.stopwatch import StageLog
 
 RETRIEVE_PER_KIND = 15
 

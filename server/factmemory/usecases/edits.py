@@ -10,7 +10,7 @@ from factmemory.domain.errors import NotFound
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import Fact, FactEdit, HistoryAction, Kind, Verification
 from factmemory.domain.ops import clean_text
-from factmemory.domain.review import check_category, check_claim, check_confidence, check_edit
+from factmemory.domain.resolutions import check_category, check_claim, check_confidence, check_edit
 from factmemory.ports import FactChange, NewFact
 from factmemory.usecases.deps import Deps
 

@@ -59,11 +59,11 @@ from factmemory.domain.ops import (
 )
 from factmemory.domain.prompts import build_prompt
 from factmemory.domain.protection import decay_needs_review
-from factmemory.domain.review import kind_of
+from factmemory.domain.resolutions import kind_of
 from factmemory.ports import Extractor, Matrix, NewFact, Vector, WriteContext, WriteTransaction
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
 from factmemory.usecases.provide import centroid
-from factmemory.usecases.stages import Stopwatch
+from factmemory.usecases.stopwatch import Stopwatch
 
 log = logging.getLogger(__name__)
 

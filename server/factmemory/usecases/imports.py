@@ -11,7 +11,7 @@ from uuid import UUID
 
 from factmemory.domain.models import UNCATEGORIZED, ImportReport, Kind, LegacyFact, Verification
 from factmemory.domain.ops import ADD_CONFIDENCE
-from factmemory.domain.review import import_actor
+from factmemory.domain.resolutions import import_actor
 from factmemory.ports import NewFact
 from factmemory.usecases.deps import Deps
 

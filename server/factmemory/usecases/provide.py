@@ -21,7 +21,7 @@ from factmemory.domain.relevance import (
 from factmemory.domain.render import render
 from factmemory.ports import Matrix, Similar, Vector
 from factmemory.usecases.deps import Deps
-from factmemory.usecases.stages import Stopwatch
+from factmemory.usecases.stopwatch import Stopwatch
 
 log = logging.getLogger(__name__)
 

@@ -26,9 +26,9 @@ from factmemory.domain.errors import (
     Refused,
     Unavailable,
 )
-from factmemory.domain.review import encode_position, reviewer_actor
+from factmemory.domain.resolutions import encode_position, reviewer_actor
 from factmemory.ports import CALL_SCOPE, CallScope
-from factmemory.usecases import edits, evaluate, provide, review
+from factmemory.usecases import browse, edits, evaluate, provide, review
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
@@ -132,7 +132,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     @mapped
     async def ListFacts(self, request: pb.ListFactsRequest, context: grpc.aio.ServicerContext) -> pb.ListFactsResponse:
         after = convert.optional_uuid(request.page_token, "page_token")
-        facts, next_after = await review.list_facts(
+        facts, next_after = await browse.list_facts(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
             parse_uuid(request.entity_id, "entity_id"),
@@ -150,7 +150,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ListCandidates(
         self, request: pb.ListCandidatesRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListCandidatesResponse:
-        candidates, token = await review.list_candidates(
+        candidates, token = await browse.list_candidates(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
             convert.optional_uuid(request.entity_id, "entity_id"),
@@ -226,12 +226,12 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         agent_id, entity_id = _scope(request)
         fact_id = parse_uuid(request.fact_id, "fact_id")
         try:
-            fact, history = await review.get_fact(self._deps, agent_id, entity_id, fact_id)
+            fact, history = await browse.get_fact(self._deps, agent_id, entity_id, fact_id)
         except NotFound:
             # A deleted fact: its history is still there (NotFound again when there is none).
             return pb.GetFactResponse(
                 history=[
-                    convert.history_pb(h) for h in await review.fact_history(self._deps, agent_id, entity_id, fact_id)
+                    convert.history_pb(h) for h in await browse.fact_history(self._deps, agent_id, entity_id, fact_id)
                 ]
             )
         return pb.GetFactResponse(
@@ -242,7 +242,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ListEntities(
         self, request: pb.ListEntitiesRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListEntitiesResponse:
-        entities, token = await review.list_entities(
+        entities, token = await browse.list_entities(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
             convert.query(request.query, self._limits),
@@ -255,7 +255,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ForgetEntity(
         self, request: pb.ForgetEntityRequest, context: grpc.aio.ServicerContext
     ) -> pb.ForgetEntityResponse:
-        counts = await review.forget_entity(
+        counts = await browse.forget_entity(
             self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id")
         )
         return pb.ForgetEntityResponse(
@@ -270,7 +270,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ExportEntity(
         self, request: pb.ExportEntityRequest, context: grpc.aio.ServicerContext
     ) -> pb.ExportEntityResponse:
-        data, position = await review.export_page(
+        data, position = await browse.export_page(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
             parse_uuid(request.entity_id, "entity_id"),

@@ -11,7 +11,7 @@ from typing import Any
 import openai
 from pydantic import ValidationError
 
-from factmemory.adapters.completion import loads, read_completion
+from factmemory.adapters.llm.completion import loads, read_completion
 from factmemory.adapters.retry import RetryPolicy, as_domain_error, backoff_s, retry_reason
 from factmemory.domain.contract import ExtractionReply, strict_schema, validate_reply
 from factmemory.domain.errors import BadModelReply, NotConfigured, Refused, Unavailable
