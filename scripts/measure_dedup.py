@@ -21,10 +21,10 @@ import numpy as np
 from factmemory.domain.dedup.planning import Neighbour, plan_adds
 from factmemory.domain.dedup.prefilter import MIN_STAND_OUT, stand_out
 from factmemory.domain.dedup.rule import DedupVerdict, decide
+from factmemory.domain.limits import DEDUP_NEIGHBOURS
 from factmemory.domain.models import Fact, Kind, OpType, Verification
 from factmemory.domain.ops import PlannedAdd
 from factmemory.settings import DEFAULT_DEDUP_THRESHOLDS
-from factmemory.usecases.evaluate import DEDUP_NEIGHBOURS
 
 LOCAL_E5_THRESHOLD = DEFAULT_DEDUP_THRESHOLDS["local"]
 DEFAULT_PAIRS = Path(__file__).resolve().parent.parent / "tests" / "data" / "dedup-pairs.tsv"

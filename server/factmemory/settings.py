@@ -32,8 +32,10 @@ class Settings(BaseSettings):
     database_read_url: str | None = None
     # While the replica fails, reads go to the primary; the replica is tried again after this long.
     read_retry_s: float = Field(default=10.0, gt=0)
-    # Reads of an (agent, entity) this process wrote less than this long ago go to the primary (0 = never).
+    # No longer used (reads are routed by position, docs/scaling.md); accepted so that old configurations start.
     read_your_writes_s: float = Field(default=5.0, ge=0)
+    # A replica whose replay has not advanced for this long while the primary moved on is not read from.
+    read_replay_stall_s: float = Field(default=30.0, gt=0)
     data_dir: Path = Path(".factmemory")
     embedder: Literal["local", "openai"] = "local"
     embedding_model: str | None = None
@@ -52,6 +54,11 @@ class Settings(BaseSettings):
     pool_max_size: int = Field(default=16, ge=1)
     db_timeout_s: float = Field(default=10.0, gt=0)
     auth_token: str | None = None
+    # Guessing the token (page login, page and gRPC bearer): failures per client and overall within the window;
+    # beyond, attempts are refused untried until the window has passed (docs/operating.md, "Security").
+    auth_failures_per_client: int = Field(default=10, ge=1)
+    auth_failures_overall: int = Field(default=100, ge=1)
+    auth_failure_window_s: float = Field(default=60.0, gt=0)
     allow_remote_unauthenticated: bool = False
     tls_cert_file: Path | None = None
     tls_key_file: Path | None = None
@@ -106,6 +113,12 @@ class Settings(BaseSettings):
     # The service's background sweep: seconds between runs (0 = off; `factmemory prune` runs it once), rows per batch.
     retention_interval_s: float = Field(default=3600.0, ge=0)
     retention_batch: int = Field(default=200, ge=1, le=10_000)
+    # Agent-model mode (docs/agent-model.md): a ticket's lifetime, how many may be open per person and in all, and
+    # how long the caller's model reply may be.
+    ticket_ttl_s: float = Field(default=120.0, gt=0, le=3600)
+    max_tickets_per_entity: int = Field(default=8, ge=1, le=1000)
+    max_tickets: int = Field(default=10_000, ge=1)
+    max_reply_chars: int = Field(default=262_144, ge=1_000, le=4_000_000)
     openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY"))
     openai_base_url: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
 
@@ -144,6 +157,11 @@ class ClientSettings(BaseSettings):
 
     address: str = "127.0.0.1:50051"
     auth_token: str | None = None
+    # Guessing the token (page login, page and gRPC bearer): failures per client and overall within the window;
+    # beyond, attempts are refused untried until the window has passed (docs/operating.md, "Security").
+    auth_failures_per_client: int = Field(default=10, ge=1)
+    auth_failures_overall: int = Field(default=100, ge=1)
+    auth_failure_window_s: float = Field(default=60.0, gt=0)
     # Who the history names for the changes made with these commands.
     reviewer: str = Field(default="", validation_alias=AliasChoices("FACTMEMORY_REVIEWER", "USER", "LOGNAME"))
     tls_ca_file: Path | None = None

@@ -97,6 +97,13 @@ class PrometheusTelemetry:
         self.retention_rows = Counter(
             "factmemory_retention_rows", "rows retention archived, deleted or reduced, by what", ["what"], registry=r
         )
+        self.auth_failures = Counter(
+            "factmemory_auth_failures",
+            "wrong access tokens (wrong_token) and attempts refused untried while guessing is throttled "
+            "(throttled_client, throttled_overall), by surface (page, grpc)",
+            ["surface", "outcome"],
+            registry=r,
+        )
 
     def rpc(self, method: str, code: str, seconds: float) -> None:
         self.rpc_calls.labels(method, code).inc()
@@ -144,6 +151,9 @@ class PrometheusTelemetry:
 
     def retention(self, what: str, count: int) -> None:
         self.retention_rows.labels(what).inc(max(0, count))
+
+    def auth_failure(self, surface: str, outcome: str) -> None:
+        self.auth_failures.labels(surface, outcome).inc()
 
 
 class DatabaseGauges(Collector):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from factmemory.domain.confidence import decayed
 from factmemory.domain.models import Fact, Verification
 
 PROTECTED_CATEGORIES: Final = frozenset({"health"})
@@ -26,5 +27,4 @@ def protected(fact: Fact) -> str | None:
 def decay_needs_review(fact: Fact, step: float, floor: float) -> str | None:
     """Why this decay must go to review instead (it would delete a protected fact), or None to apply it."""
     why = protected(fact)
-    after = round(max(0.0, fact.confidence - step), 4)  # as the store computes it
-    return why if why is not None and after < floor else None
+    return why if why is not None and decayed(fact, step, floor).delete else None

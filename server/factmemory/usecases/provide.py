@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 
-import numpy as np
-
 from factmemory.domain.errors import Unavailable
+from factmemory.domain.limits import MIN_POOL as MIN_POOL  # re-exported: the recall tool names them here
+from factmemory.domain.limits import PER_TERM as PER_TERM
+from factmemory.domain.limits import POOL_FACTOR as POOL_FACTOR
 from factmemory.domain.models import Kind, ProvideInput, ProvideResult
 from factmemory.domain.ranking import Weights, same_claim, score, select
 from factmemory.domain.relevance import (
@@ -19,32 +20,20 @@ from factmemory.domain.relevance import (
     tsquery_terms,
 )
 from factmemory.domain.render import render
-from factmemory.ports import Matrix, Similar, Vector
+from factmemory.domain.vectors import centroid
+from factmemory.ports import Similar
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch
 
 log = logging.getLogger(__name__)
 
 QUERY_MESSAGES = 5
-POOL_FACTOR = 4
-MIN_POOL = 24
-PER_TERM = 8  # full-text candidates per query word
 
 
 def query_texts(request: ProvideInput) -> list[str]:
     """The last five non-empty messages: what the turn is about."""
     texts = [m.text.strip() for m in request.recent_messages if m.text.strip()]
     return texts[-QUERY_MESSAGES:]
-
-
-def centroid(vectors: Matrix) -> Vector:
-    """The normalized mean of unit vectors: one query for several messages.
-
-    Each message is embedded on its own (and cached), so a turn embeds only its new message instead of
-    re-embedding the five joined; the mean stands for the joined text."""
-    mean = vectors.mean(axis=0)
-    norm = float(np.linalg.norm(mean))
-    return np.asarray(mean / norm if norm > 0 else vectors[-1], dtype=np.float32)
 
 
 async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:

@@ -12,16 +12,16 @@ from factmemory.domain.models import (
     Candidate,
     CandidateStatus,
     Fact,
-    Kind,
     Resolution,
     Verification,
 )
+from factmemory.domain.new_fact import new_fact
 from factmemory.domain.ops import ADD_CONFIDENCE
 from factmemory.domain.resolutions import (
     ResolutionPlan,
     plan_resolution,
 )
-from factmemory.ports import FactChange, NewFact, ReviewTransaction, Vector
+from factmemory.ports import FactChange, ReviewTransaction, Vector
 from factmemory.usecases.deps import Deps
 
 
@@ -74,16 +74,14 @@ async def _apply_plan(
     if plan.insert_proposed:
         assert embedding is not None
         added = await tx.insert_fact(
-            NewFact(
-                kind=old.kind,
-                category=old.category,
-                claim=candidate.proposed_claim,
-                structured_fields={},
+            new_fact(
+                old.kind,
+                old.category,
+                candidate.proposed_claim,
                 confidence=ADD_CONFIDENCE,
-                message_id=candidate.evidence_message_id,
+                evidence=candidate.evidence_message_id,
                 verification=Verification.CONFIRMED,
                 at=now,
-                valid_at=now if old.kind is Kind.CURRENT else None,
                 embedding=embedding,
                 embedding_model=deps.embedder.model_name,
             )

@@ -94,6 +94,11 @@ class _Stub(Protocol):
     DeleteFact: _Unary[pb.DeleteFactRequest, pb.DeleteFactResponse]
     GetFact: _Unary[pb.GetFactRequest, pb.GetFactResponse]
     ListEntities: _Unary[pb.ListEntitiesRequest, pb.ListEntitiesResponse]
+    ForgetMessages: _Unary[pb.ForgetMessagesRequest, pb.ForgetMessagesResponse]
+    RegisterAgent: _Unary[pb.RegisterAgentRequest, pb.RegisterAgentResponse]
+    ListAgents: _Unary[pb.ListAgentsRequest, pb.ListAgentsResponse]
+    PrepareEvaluation: _Unary[pb.PrepareEvaluationRequest, pb.PrepareEvaluationResponse]
+    CompleteEvaluation: _Unary[pb.CompleteEvaluationRequest, pb.CompleteEvaluationResponse]
 
 
 class FactMemoryClient:
@@ -124,7 +129,8 @@ class FactMemoryClient:
         self._retry = retry
 
     async def evaluate(self, request: pb.EvaluateRequest, *, timeout_s: float | None = None) -> pb.EvaluateResponse:
-        """Learns from one message; the same message again returns the stored result (`replayed`)."""
+        """Learns from one message; the same message again returns the stored result (`replayed`, with `usage`
+        zero since no call was made, and `original_usage` what the first evaluation cost)."""
         return await self._call(self._stub.Evaluate, request, timeout_s)
 
     async def evaluate_batch(
@@ -132,6 +138,20 @@ class FactMemoryClient:
     ) -> pb.EvaluateBatchResponse:
         """Learns from several messages of one person with one LLM call; each message is applied exactly once."""
         return await self._call(self._stub.EvaluateBatch, request, timeout_s)
+
+    async def prepare_evaluation(
+        self, request: pb.PrepareEvaluationRequest, *, timeout_s: float | None = None
+    ) -> pb.PrepareEvaluationResponse:
+        """Agent-model mode, step 1: the prompt and JSON schema for your own model, under a short-lived ticket (no
+        ticket, and the stored `results`, when every message was evaluated before)."""
+        return await self._call(self._stub.PrepareEvaluation, request, timeout_s)
+
+    async def complete_evaluation(
+        self, request: pb.CompleteEvaluationRequest, *, timeout_s: float | None = None
+    ) -> pb.CompleteEvaluationResponse:
+        """Agent-model mode, step 2: your model's raw reply for a ticket, applied as Evaluate applies its own. Safe
+        to retry: a ticket is used once, and each message is applied once."""
+        return await self._call(self._stub.CompleteEvaluation, request, timeout_s)
 
     async def provide(self, request: pb.ProvideRequest, *, timeout_s: float | None = None) -> pb.ProvideResponse:
         """What to put in the next prompt about one person."""
@@ -190,6 +210,24 @@ class FactMemoryClient:
     ) -> pb.ListEntitiesResponse:
         """An agent's people: name, facts per kind, pending candidates, last activity."""
         return await self._call(self._stub.ListEntities, request, timeout_s)
+
+    async def forget_messages(
+        self, request: pb.ForgetMessagesRequest, *, timeout_s: float | None = None
+    ) -> pb.ForgetMessagesResponse:
+        """Deleted messages (or a cleared room) leave the memory and are never learned again; a repeat reports 0."""
+        return await self._call(self._stub.ForgetMessages, request, timeout_s)
+
+    async def register_agent(
+        self, request: pb.RegisterAgentRequest, *, timeout_s: float | None = None
+    ) -> pb.RegisterAgentResponse:
+        """Records the agent's name (the review page and the command line show and accept it)."""
+        return await self._call(self._stub.RegisterAgent, request, timeout_s)
+
+    async def list_agents(
+        self, request: pb.ListAgentsRequest, *, timeout_s: float | None = None
+    ) -> pb.ListAgentsResponse:
+        """The agents by name, with their people, facts and pending counts, most recent activity first."""
+        return await self._call(self._stub.ListAgents, request, timeout_s)
 
     async def close(self, grace: float | None = None) -> None:
         """Closes the channel; calls in flight end with CANCELLED (after `grace` seconds, if given)."""

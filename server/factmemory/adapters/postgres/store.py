@@ -12,6 +12,7 @@ from uuid import UUID
 
 import asyncpg
 
+from factmemory.adapters.postgres import import_ledger
 from factmemory.adapters.postgres import review_tx as review
 from factmemory.adapters.postgres.connection import (
     LOCK_ENTITY,
@@ -36,7 +37,6 @@ from factmemory.adapters.postgres.rows import (
     DISPUTED_BY,
     FACT_COLUMNS,
     IMPORT_FACT,
-    IMPORTED_IDS,
     fact_values,
     mark,
     row_to_fact,
@@ -45,7 +45,6 @@ from factmemory.adapters.postgres.rows import (
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.dedup.planning import OpenPair
-from factmemory.domain.errors import Conflict
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -156,19 +155,13 @@ class Store:
         return self._pool
 
     @asynccontextmanager
-    async def turn(
-        self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
-    ) -> AsyncIterator[PostgresWriteTransaction]:
-        """A transaction holding the per-entity lock; commits on success, rolls back on any error. With
-        `forget_epoch` (read when the call started) it refuses to write if the entity was forgotten since."""
+    async def turn(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
+        """A transaction holding the per-entity lock; commits on success, rolls back on any error. It carries the
+        entity's revision and forget epoch as they are under the lock (the use-case decides what they mean)."""
         async with connection(self._pool) as conn, conn.transaction():
             revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id))
-            if forget_epoch is not None and await _epoch(conn, agent_id, entity_id) != forget_epoch:
-                raise Conflict(
-                    "the entity was forgotten while this message was being evaluated; nothing was "
-                    "stored (ForgetEntity is final: do not resend messages of a forgotten entity)"
-                )
-            yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision))
+            epoch = await _epoch(conn, agent_id, entity_id)
+            yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision), epoch)
         self._wrote(agent_id, entity_id)
 
     async def write_context(
@@ -330,11 +323,13 @@ class Store:
         )
 
     async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int:
-        """Inserts the facts not imported before (by import_source_id); returns how many were new."""
+        """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many."""
         async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             await mark(conn, HistoryAction.IMPORTED, actor)
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
+            fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
+            facts = [f for f in facts if f.import_source_id in fresh]
             await conn.executemany(IMPORT_FACT, [fact_values(agent_id, entity_id, f) for f in facts])
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
         self._wrote(agent_id, entity_id)
@@ -342,8 +337,7 @@ class Store:
 
     async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]:
         async with connection(self._pool) as conn:
-            rows = await conn.fetch(IMPORTED_IDS, agent_id, entity_id, list(source_ids))
-        return {r["import_source_id"] for r in rows}
+            return await import_ledger.known(conn, agent_id, source_ids)
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
         async with connection(self._pool) as conn, conn.transaction():

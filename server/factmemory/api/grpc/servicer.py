@@ -13,10 +13,12 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf.json_format import MessageToDict
 
-from factmemory.api.grpc import convert
+from factmemory.api.grpc import agent_model, convert
 from factmemory.api.grpc.convert import parse_uuid
 from factmemory.api.grpc.metrics import record_evaluation
+from factmemory.domain.agents import AgentSummary
 from factmemory.domain.errors import (
+    Aborted,
     BadModelReply,
     Conflict,
     FactMemoryError,
@@ -28,7 +30,7 @@ from factmemory.domain.errors import (
 )
 from factmemory.domain.resolutions import encode_position, reviewer_actor
 from factmemory.ports import CALL_SCOPE, CallScope
-from factmemory.usecases import browse, edits, evaluate, provide, review
+from factmemory.usecases import agents, browse, edits, evaluate, forget_messages, provide, review
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
@@ -44,6 +46,8 @@ STATUS_BY_ERROR: tuple[tuple[type[FactMemoryError], grpc.StatusCode], ...] = (
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     # The model broke the contract: nothing was applied; a retry may get a valid reply.
     (BadModelReply, grpc.StatusCode.UNAVAILABLE),
+    # A race the call cannot settle on its own: the caller starts over (the message says from where).
+    (Aborted, grpc.StatusCode.ABORTED),
 )
 
 Req = TypeVar("Req")
@@ -123,6 +127,27 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         for result in batch.results:
             record_evaluation(self._deps.telemetry, result)
         return convert.evaluate_batch_response(request, batch, self._limits)
+
+    @mapped
+    async def PrepareEvaluation(
+        self, request: pb.PrepareEvaluationRequest, context: grpc.aio.ServicerContext
+    ) -> pb.PrepareEvaluationResponse:
+        evaluation, order = agent_model.prepare_input(request, _now(), self._limits)
+        prepared = await evaluate.prepare_evaluation(self._deps, evaluation, order)
+        return agent_model.prepare_response(prepared, self._limits)
+
+    @mapped
+    async def CompleteEvaluation(
+        self, request: pb.CompleteEvaluationRequest, context: grpc.aio.ServicerContext
+    ) -> pb.CompleteEvaluationResponse:
+        agent_id, entity_id = _scope(request)
+        usage = agent_model.usage_in(request.usage)
+        batch = await evaluate.complete_evaluation(
+            self._deps, agent_id, entity_id, request.ticket, request.reply, usage
+        )
+        for result in batch.results:
+            record_evaluation(self._deps.telemetry, result)
+        return agent_model.complete_response(batch, self._limits)
 
     @mapped
     async def Provide(self, request: pb.ProvideRequest, context: grpc.aio.ServicerContext) -> pb.ProvideResponse:
@@ -280,3 +305,53 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return pb.ExportEntityResponse(
             json=json.dumps(data, sort_keys=True, ensure_ascii=False), next_page_token=convert.export_token(position)
         )
+
+    @mapped
+    async def ForgetMessages(
+        self, request: pb.ForgetMessagesRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ForgetMessagesResponse:
+        counts = await forget_messages.forget_messages(
+            self._deps,
+            parse_uuid(request.agent_id, "agent_id"),
+            convert.optional_uuid(request.entity_id, "entity_id"),
+            [convert.canonical_id(m) for m in request.message_ids],
+            convert.optional_uuid(request.room_id, "room_id"),
+            _now(),
+            self._limits.max_id_chars,
+        )
+        return pb.ForgetMessagesResponse(
+            messages_forgotten=counts.messages,
+            facts_deleted=counts.facts_deleted,
+            facts_updated=counts.facts_updated,
+            candidates_closed=counts.candidates_closed,
+        )
+
+    @mapped
+    async def RegisterAgent(
+        self, request: pb.RegisterAgentRequest, context: grpc.aio.ServicerContext
+    ) -> pb.RegisterAgentResponse:
+        await agents.register_agent(self._deps, parse_uuid(request.agent_id, "agent_id"), request.name, _now())
+        return pb.RegisterAgentResponse()
+
+    @mapped
+    async def ListAgents(
+        self, request: pb.ListAgentsRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ListAgentsResponse:
+        found, token = await agents.list_agents(
+            self._deps,
+            convert.query(request.query, self._limits),
+            request.page_token,
+            convert.page_size(request.page_size, self._limits),
+        )
+        return pb.ListAgentsResponse(agents=[_agent_pb(a) for a in found], next_page_token=token)
+
+
+def _agent_pb(agent: AgentSummary) -> pb.AgentSummary:
+    return pb.AgentSummary(
+        agent_id=str(agent.agent_id),
+        name=agent.name,
+        entities=agent.entities,
+        facts=agent.facts,
+        pending_candidates=agent.pending_candidates,
+        last_activity=convert.to_timestamp(agent.last_activity),
+    )

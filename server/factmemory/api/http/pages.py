@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from factmemory.api.guessing import GuessLimiter, GuessLimits
 from factmemory.api.http import security, views
 from factmemory.api.http.security import SESSION_COOKIE, RequireToken, Sessions, checked_form
 from factmemory.domain.errors import Conflict, FactMemoryError, InvalidInput, NotConfigured, NotFound, Unavailable
+from factmemory.domain.limits import MAX_PAGE_TOKEN_CHARS, MAX_REASON_CHARS, MAX_SEARCH_CHARS
 from factmemory.domain.models import (
     CURRENT_CATEGORIES,
     DURABLE_CATEGORIES,
@@ -39,7 +42,7 @@ from factmemory.domain.models import (
     Verification,
 )
 from factmemory.domain.resolutions import reviewer_actor
-from factmemory.usecases import browse, edits, review
+from factmemory.usecases import agents, browse, edits, review
 from factmemory.usecases.deps import Deps
 
 HERE = Path(__file__).parent
@@ -58,6 +61,9 @@ class PageConfig:
     token: str | None = None
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    guess_limits: GuessLimits = field(default_factory=GuessLimits)
+    # The clock of the guessing limits (monotonic seconds).
+    monotonic: Callable[[], float] = time.monotonic
 
 
 def templates() -> Jinja2Templates:
@@ -76,6 +82,7 @@ class Pages:
 
     def __init__(self, deps: Deps, config: PageConfig, sessions: Sessions) -> None:
         self.deps, self.config, self.sessions = deps, config, sessions
+        self.guesses = GuessLimiter("page", deps.telemetry, config.guess_limits, config.monotonic)
         self.templates = templates()
 
     # --- rendering helpers --------------------------------------------------------------------------------------
@@ -125,13 +132,16 @@ class Pages:
     # --- start, login -------------------------------------------------------------------------------------------
 
     async def start(self, request: Request) -> Response:
-        agent = request.query_params.get("agent", "").strip()
-        if agent:
-            try:
-                return RedirectResponse(f"/agents/{UUID(agent)}/entities", status_code=303)
-            except ValueError:
-                return await self.render(request, "start.html", 400, error="That is not an agent id (a UUID).")
-        return await self.render(request, "start.html", error="")
+        """The agents by name with their people and pending counts; an agent id given opens that agent, anything
+        else searches the names."""
+        agent = request.query_params.get("agent", "").strip()[:MAX_SEARCH_CHARS]
+        try:
+            return RedirectResponse(f"/agents/{UUID(agent)}/entities", status_code=303)
+        except ValueError:
+            pass
+        token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
+        found, next_token = await agents.list_agents(self.deps, agent, token, PAGE_SIZE)
+        return await self.render(request, "start.html", agents=found, q=agent, next_token=next_token)
 
     async def login_form(self, request: Request) -> Response:
         if not self.config.token:
@@ -143,8 +153,18 @@ class Pages:
     async def login(self, request: Request) -> Response:
         form = await checked_form(request)
         token = form.get("token")
+        client = security.client_of(request.scope)
+        if self.guesses.refused(client):  # refused untried: no await between this check and the record below
+            return await self.render(
+                request,
+                "login.html",
+                429,
+                error="Too many failed attempts; wait a minute and try again.",
+                next=security.local_path(str(form.get("next", ""))),
+            )
         if not self.config.token or not isinstance(token, str) or not security.same(token, self.config.token):
-            await asyncio.sleep(FAILED_LOGIN_DELAY_S)  # slows guessing; the token itself should be long
+            self.guesses.failed(client)
+            await asyncio.sleep(FAILED_LOGIN_DELAY_S)  # slows each guess; the limiter bounds how many
             return await self.render(
                 request,
                 "login.html",
@@ -152,6 +172,7 @@ class Pages:
                 error="That token is not right.",
                 next=security.local_path(str(form.get("next", ""))),
             )
+        self.sessions.close(request.state.session)  # the pre-login id is never promoted (session fixation)
         response = RedirectResponse(security.local_path(str(form.get("next", ""))), status_code=303)
         response.headers.append(
             "set-cookie",
@@ -175,8 +196,8 @@ class Pages:
 
     async def entities(self, request: Request) -> Response:
         agent_id: UUID = request.path_params["agent_id"]
-        query = request.query_params.get("q", "").strip()[:100]
-        token = request.query_params.get("page", "")[:200]
+        query = request.query_params.get("q", "").strip()[:MAX_SEARCH_CHARS]
+        token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
         found, next_token = await browse.list_entities(self.deps, agent_id, query, token, PAGE_SIZE)
         return await self.render(
             request, "entities.html", agent_id=agent_id, entities=found, q=query, next_token=next_token
@@ -264,7 +285,7 @@ class Pages:
     async def queue(self, request: Request) -> Response:
         agent_id: UUID = request.path_params["agent_id"]
         source = views.parse_source(request.query_params.get("source", ""))
-        token = request.query_params.get("page", "")[:200]
+        token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
         pending, next_token = await browse.list_candidates(
             self.deps, agent_id, None, CandidateStatus.PENDING, source, token, PAGE_SIZE
         )
@@ -365,11 +386,11 @@ class Pages:
                 "error.html",
                 status,
                 status=status,
-                message=message[:500],
+                message=message[:MAX_REASON_CHARS],
                 agent_id=agent_id if isinstance(agent_id, UUID) else None,
             )
         except FactMemoryError:  # the navigation's queue count failed too: a page without it
-            return await self.render(request, "error.html", status, status=status, message=message[:500])
+            return await self.render(request, "error.html", status, status=status, message=message[:MAX_REASON_CHARS])
 
 
 def text_fields(form: FormData) -> dict[str, str]:
@@ -402,8 +423,8 @@ def create_app(deps: Deps, config: PageConfig) -> Starlette:
     ]
     middleware = [
         Middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts)),
-        Middleware(security.CsrfCookie),
-        Middleware(RequireToken, token=config.token, sessions=pages.sessions),
+        Middleware(security.SessionCsrf, sessions=pages.sessions),
+        Middleware(RequireToken, token=config.token, sessions=pages.sessions, guesses=pages.guesses),
     ]
     handlers: dict[Any, Any] = {FactMemoryError: pages.domain_error, HTTPException: pages.http_error}
     return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
