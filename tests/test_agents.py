@@ -4,12 +4,13 @@ an agent id, and the review page's start page listing agents by name."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import grpc
@@ -25,6 +26,17 @@ from tests.support.llm_stub import Reply, ScriptedLLM
 from tests.test_cli_review import Result, at, cli
 
 TOKEN = "agents-page-token"
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_log_handler() -> Iterator[None]:
+    """The command line configures logging on its first run in a process, onto this test's captured stderr; that
+    handler goes with the test, or the service's later log lines would be written to a closed stream."""
+    before = list(logging.getLogger().handlers)
+    yield
+    for handler in logging.getLogger().handlers:
+        if handler not in before:
+            logging.getLogger().removeHandler(handler)
 
 
 def unique(name: str) -> str:
