@@ -21,11 +21,12 @@ from grpc_reflection.v1alpha import reflection
 from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedder
 from factmemory.adapters.llm.extractor import Extractor
 from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedEmbedder, PrometheusTelemetry
+from factmemory.adapters.postgres.connection import open_pool
 from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
 from factmemory.adapters.postgres.replica import ReadRoute
 from factmemory.adapters.postgres.retention import PostgresRetention
-from factmemory.adapters.postgres.store import Store, open_pool
+from factmemory.adapters.postgres.store import Store
 from factmemory.adapters.postgres.tickets import Tickets
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.api.grpc.health import HealthWatch, Probe

@@ -48,9 +48,9 @@ def _migrate(settings: Settings, _: argparse.Namespace) -> int:
 def _prune(settings: Settings, args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
+    from factmemory.adapters.postgres.connection import open_pool
     from factmemory.adapters.postgres.database import database_url, migrate
     from factmemory.adapters.postgres.retention import PostgresRetention
-    from factmemory.adapters.postgres.store import open_pool
     from factmemory.app import embedding_dimensions, retention_policy
     from factmemory.domain.errors import FactMemoryError
     from factmemory.ports import NullTelemetry

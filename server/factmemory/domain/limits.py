@@ -49,3 +49,7 @@ class Limits:
             max_relationships=self.max_relationships * count,
             max_identities=self.max_identities * count,
         )
+
+
+# What a history entry's reason, an evaluation's success reason and an error shown on a page keep of their text.
+MAX_REASON_CHARS = 500

@@ -27,7 +27,8 @@ import asyncpg
 import numpy as np
 from pgvector.asyncpg import register_vector
 
-from factmemory.adapters.postgres.store import HALF_MARGIN, NEAREST_BY_KIND, SESSION_SETTINGS, SHORTLIST
+from factmemory.adapters.postgres.connection import SESSION_SETTINGS
+from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, SHORTLIST
 from factmemory.domain.contract import strict_schema
 from factmemory.domain.models import Item
 from factmemory.domain.prompts import FACT_LINE

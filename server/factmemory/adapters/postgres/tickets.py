@@ -8,7 +8,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.store import _connection
+from factmemory.adapters.postgres.connection import connection
 from factmemory.domain.errors import Unavailable
 from factmemory.domain.tickets import KEPT_AFTER_EXPIRY, TicketPolicy, TicketRow
 
@@ -69,7 +69,7 @@ class Tickets:
         policy: TicketPolicy,
     ) -> None:
         """Stores a ticket, first making room: long-expired rows go, and the entity keeps its newest ones only."""
-        async with _connection(self._pool) as conn:
+        async with connection(self._pool) as conn:
             stored = await conn.fetchval(
                 ISSUE_TICKET,
                 agent_id,
@@ -90,7 +90,7 @@ class Tickets:
 
     async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes) -> TicketRow | None:
         """The agent's ticket, with `entity_id`'s forget epoch now."""
-        async with _connection(self._pool) as conn:
+        async with connection(self._pool) as conn:
             row = await conn.fetchrow(GET_TICKET, agent_id, token_hash, entity_id)
         if row is None:
             return None
@@ -106,5 +106,5 @@ class Tickets:
 
     async def use(self, agent_id: UUID, token_hash: bytes, now: datetime) -> bool:
         """True for the one caller that used the ticket; False when it was used (or its entity forgotten) first."""
-        async with _connection(self._pool) as conn:
+        async with connection(self._pool) as conn:
             return await conn.fetchval(USE_TICKET, agent_id, token_hash, now) is not None
