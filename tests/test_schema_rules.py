@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 
 import factmemory.adapters.postgres
-from factmemory.adapters.postgres import health, store, tickets
+from factmemory.adapters.postgres import agents, health, store, tickets
 from factmemory.adapters.postgres.database import migrate
 
 DIMENSIONS = 384
@@ -34,11 +34,14 @@ ENTITY_TABLES = {
     "possible_duplicates",
     "entity_revisions",
     "evaluation_tickets",
+    "agents",
 }
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
 # Agent-model tickets: issuing one sweeps long-expired rows and bounds their number for the whole database.
 ALL_AGENTS |= {(tickets, "ISSUE_TICKET")}
+# The agent list (ListAgents: the review page's start page, the CLI's names) reads every agent's counts.
+ALL_AGENTS |= {(agents, "LIST_AGENTS")}
 
 KEYS = """
 SELECT c.conrelid::regclass::text AS tab, c.conname, c.contype::text AS contype,

@@ -21,9 +21,11 @@ from grpc_reflection.v1alpha import reflection
 from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedder
 from factmemory.adapters.llm.extractor import Extractor
 from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedEmbedder, PrometheusTelemetry
+from factmemory.adapters.postgres.agents import PostgresAgents
 from factmemory.adapters.postgres.connection import open_pool
 from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
+from factmemory.adapters.postgres.messages import PostgresMessages
 from factmemory.adapters.postgres.replica import ReadRoute
 from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.adapters.postgres.store import Store
@@ -246,6 +248,8 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             extractor=extractor,
             tuning=tuning(settings),
             telemetry=telemetry,
+            messages=PostgresMessages(pool),
+            agents=PostgresAgents(pool),
             agent_model=AgentModel(Tickets(pool), ticket_policy(settings)),
         )
         yield Runtime(deps, database, pool, metrics)

@@ -85,13 +85,17 @@ def _uuid(value: str, name: str) -> UUID:
 
 def _export(settings: Settings, args: argparse.Namespace) -> int:
     from factmemory.app import open_deps
+    from factmemory.usecases.agents import list_agents
     from factmemory.usecases.browse import export_entity
 
-    agent_id, entity_id = _uuid(args.agent_id, "agent_id"), _uuid(args.entity_id, "entity_id")
+    entity_id = _uuid(args.entity_id, "entity_id")
 
     async def run() -> dict[str, object]:
         async with open_deps(settings) as deps:
-            return await export_entity(deps, agent_id, entity_id)
+            agent = args.agent_id
+            if not cli_review.is_uuid(agent):  # a name: the one agent it means, or one line naming the matches
+                agent = cli_review.pick_agent(agent, (await list_agents(deps, agent, "", cli_review.NAME_MATCHES))[0])
+            return await export_entity(deps, _uuid(agent, "agent_id"), entity_id)
 
     print(json.dumps(asyncio.run(run()), indent=2, sort_keys=True, ensure_ascii=False))
     return 0
@@ -185,7 +189,7 @@ def _expected_failures() -> tuple[type[BaseException], ...]:
     from factmemory.adapters.postgres.database import DatabaseSetupError
     from factmemory.app import DependencyLost, InsecureBind, ListenError
 
-    return (UsageError, InsecureBind, ListenError, DatabaseSetupError, DependencyLost, OSError)
+    return (UsageError, CommandLineError, InsecureBind, ListenError, DatabaseSetupError, DependencyLost, OSError)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         if isinstance(exc, _expected_failures()):
             print(f"factmemory: {exc}", file=sys.stderr)
-            return 2 if isinstance(exc, UsageError) else 1
+            return 2 if isinstance(exc, UsageError | CommandLineError) else 1
         log.debug("unexpected failure", exc_info=True)
         print(
             f"factmemory: unexpected error: {type(exc).__name__}: {exc} (--log-level DEBUG shows the traceback)",

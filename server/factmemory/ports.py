@@ -11,8 +11,11 @@ from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
+from factmemory.domain.agents import AgentSummary
+from factmemory.domain.confidence import Strengthened
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import MergedFact, OpenPair
+from factmemory.domain.message_deletion import Cited
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -117,6 +120,7 @@ class WriteTransaction(Protocol):
     agent_id: UUID
     entity_id: UUID
     revision: int  # the entity's revision, bumped by taking the lock
+    forget_epoch: int  # how many times the entity was forgotten, read under the lock
 
     async def write_context(
         self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
@@ -130,11 +134,12 @@ class WriteTransaction(Protocol):
 
     async def insert_fact(self, new: NewFact) -> Fact: ...
 
-    async def strengthen(
-        self, fact_id: UUID, delta: float, at: datetime, message_id: str, category: str, verification: str
-    ) -> Fact | None: ...
+    # The values domain.confidence decided; None when the fact is gone.
+    async def set_strengthened(self, fact_id: UUID, values: Strengthened) -> Fact | None: ...
 
-    async def decay(self, fact_id: UUID, delta: float, delete_below: float) -> tuple[Fact | None, bool]: ...
+    async def set_decayed(self, fact_id: UUID, confidence: float) -> Fact | None: ...
+
+    async def delete_fact(self, fact_id: UUID, reason: str) -> bool: ...
 
     # None when a reviewer kept the two facts as both true: they are never flagged against each other again.
     async def insert_candidate(
@@ -204,9 +209,7 @@ class ReviewTransaction(Protocol):
 class FactStore(Protocol):
     """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
 
-    def turn(
-        self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
-    ) -> AbstractAsyncContextManager[WriteTransaction]: ...
+    def turn(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
 
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int: ...
 
@@ -293,6 +296,40 @@ class FactStore(Protocol):
     async def export_rows(
         self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None, limit: int
     ) -> list[tuple[dict[str, Any], tuple[str, str]]]: ...
+
+
+class ForgetTransaction(Protocol):
+    """One entity's part of a ForgetMessages call, under its per-entity lock (adapters/postgres/messages.py)."""
+
+    async def tombstone(self, message_ids: Sequence[str], room_id: UUID | None) -> list[str]: ...
+
+    async def citing(self, message_ids: Sequence[str]) -> list[tuple[UUID, Cited]]: ...
+
+    async def delete_facts(self, fact_ids: Sequence[UUID], reason: str) -> int: ...
+
+    async def set_evidence(self, changes: Sequence[tuple[UUID, tuple[str, ...], float]], reason: str) -> None: ...
+
+    async def close_raised(self, message_ids: Sequence[str]) -> int: ...
+
+
+class MessageStore(Protocol):
+    """Deleted messages: which entities a room's evaluated messages belong to, and one transaction over entities."""
+
+    async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]: ...
+
+    def forgetting(
+        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime
+    ) -> AbstractAsyncContextManager[Sequence[ForgetTransaction]]: ...
+
+
+class AgentStore(Protocol):
+    """Agents by name (adapters/postgres/agents.py)."""
+
+    async def register(self, agent_id: UUID, name: str, at: datetime) -> None: ...
+
+    async def list_agents(
+        self, pattern: str, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[AgentSummary]: ...
 
 
 class Telemetry(Protocol):

@@ -208,6 +208,8 @@ class EvaluateResult(Frozen):
     usage: Usage = Usage()
     replayed: bool = False
     dropped: Dropped = Dropped()
+    # The message was deleted (ForgetMessages): nothing was or will be learned from it, nor shown as context.
+    forgotten: bool = False
 
 
 class EvaluateBatchResult(Frozen):

@@ -16,6 +16,7 @@ from google.protobuf.json_format import MessageToDict
 from factmemory.api.grpc import agent_model, convert
 from factmemory.api.grpc.convert import parse_uuid
 from factmemory.api.grpc.metrics import record_evaluation
+from factmemory.domain.agents import AgentSummary
 from factmemory.domain.errors import (
     Aborted,
     BadModelReply,
@@ -29,7 +30,7 @@ from factmemory.domain.errors import (
 )
 from factmemory.domain.resolutions import encode_position, reviewer_actor
 from factmemory.ports import CALL_SCOPE, CallScope
-from factmemory.usecases import browse, edits, evaluate, provide, review
+from factmemory.usecases import agents, browse, edits, evaluate, forget_messages, provide, review
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
@@ -304,3 +305,53 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return pb.ExportEntityResponse(
             json=json.dumps(data, sort_keys=True, ensure_ascii=False), next_page_token=convert.export_token(position)
         )
+
+    @mapped
+    async def ForgetMessages(
+        self, request: pb.ForgetMessagesRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ForgetMessagesResponse:
+        counts = await forget_messages.forget_messages(
+            self._deps,
+            parse_uuid(request.agent_id, "agent_id"),
+            convert.optional_uuid(request.entity_id, "entity_id"),
+            [convert.canonical_id(m) for m in request.message_ids],
+            convert.optional_uuid(request.room_id, "room_id"),
+            _now(),
+            self._limits.max_id_chars,
+        )
+        return pb.ForgetMessagesResponse(
+            messages_forgotten=counts.messages,
+            facts_deleted=counts.facts_deleted,
+            facts_updated=counts.facts_updated,
+            candidates_closed=counts.candidates_closed,
+        )
+
+    @mapped
+    async def RegisterAgent(
+        self, request: pb.RegisterAgentRequest, context: grpc.aio.ServicerContext
+    ) -> pb.RegisterAgentResponse:
+        await agents.register_agent(self._deps, parse_uuid(request.agent_id, "agent_id"), request.name, _now())
+        return pb.RegisterAgentResponse()
+
+    @mapped
+    async def ListAgents(
+        self, request: pb.ListAgentsRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ListAgentsResponse:
+        found, token = await agents.list_agents(
+            self._deps,
+            convert.query(request.query, self._limits),
+            request.page_token,
+            convert.page_size(request.page_size, self._limits),
+        )
+        return pb.ListAgentsResponse(agents=[_agent_pb(a) for a in found], next_page_token=token)
+
+
+def _agent_pb(agent: AgentSummary) -> pb.AgentSummary:
+    return pb.AgentSummary(
+        agent_id=str(agent.agent_id),
+        name=agent.name,
+        entities=agent.entities,
+        facts=agent.facts,
+        pending_candidates=agent.pending_candidates,
+        last_activity=convert.to_timestamp(agent.last_activity),
+    )
