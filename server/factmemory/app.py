@@ -20,7 +20,7 @@ from grpc_reflection.v1alpha import reflection
 
 from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedder
 from factmemory.adapters.llm.extractor import Extractor
-from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedEmbedder, PrometheusTelemetry
+from factmemory.adapters.metrics import DatabaseGauges, Health, MetricsServer, ObservedEmbedder, PrometheusTelemetry
 from factmemory.adapters.postgres.agents import PostgresAgents
 from factmemory.adapters.postgres.connection import open_pool
 from factmemory.adapters.postgres.database import Database, migrate, open_database
@@ -33,13 +33,14 @@ from factmemory.adapters.postgres.store import Store
 from factmemory.adapters.postgres.tickets import Tickets
 from factmemory.adapters.postgres.urls import describe_url
 from factmemory.adapters.retry import RetryPolicy
-from factmemory.api.grpc.health import HealthWatch, Probe
+from factmemory.api.grpc.health import NOT_SERVING, HealthWatch, Probe
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
 from factmemory.api.grpc.metrics import Observe
 from factmemory.api.grpc.servicer import FactMemoryServicer
 from factmemory.api.guessing import MIN_TOKEN_CHARS, GuessLimiter, GuessLimits
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener, split_address
+from factmemory.api.logs import announce
 from factmemory.domain.limits import Limits
 from factmemory.domain.retention import RetentionPolicy
 from factmemory.domain.tickets import TicketPolicy
@@ -232,7 +233,7 @@ class Runtime:
 async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
     """Everything the service needs, opened once; closed in reverse order on exit."""
     async with AsyncExitStack() as stack:
-        metrics = PrometheusTelemetry() if settings.metrics_address else None
+        metrics = PrometheusTelemetry(settings.metrics_created_series) if settings.metrics_address else None
         telemetry: Telemetry = metrics or NullTelemetry()
         embedder = await start_embedder(settings)
         stack.push_async_callback(embedder.close)
@@ -259,11 +260,6 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             stack.push_async_callback(client.close)
             retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
-        else:
-            log.warning(
-                "no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION; "
-                "the agent-model mode (PrepareEvaluation / CompleteEvaluation) works"
-            )
         deps = Deps(
             store=Store(pool, reads),
             embedder=embedder,
@@ -337,7 +333,8 @@ async def start_page(deps: Deps, settings: Settings) -> PageListener | None:
         return None
     page = PageListener(deps, page_config(settings), settings.http_listen)
     await page.start()
-    print(f"factmemory review page on http://{settings.http_listen.rsplit(':', 1)[0]}:{page.port}/", flush=True)
+    url = f"http://{settings.http_listen.rsplit(':', 1)[0]}:{page.port}/"
+    announce(f"factmemory review page on {url}", event="review_page", url=url)
     return page
 
 
@@ -404,7 +401,7 @@ def health_probes(runtime: Runtime, settings: Settings, probe: DatabaseProbe) ->
     return probes
 
 
-def start_metrics(runtime: Runtime, settings: Settings) -> MetricsServer | None:
+def start_metrics(runtime: Runtime, settings: Settings, health: Health | None = None) -> MetricsServer | None:
     if runtime.metrics is None or settings.metrics_address is None:
         return None
     pool = runtime.pool
@@ -416,7 +413,7 @@ def start_metrics(runtime: Runtime, settings: Settings) -> MetricsServer | None:
         )
     )
     try:
-        return MetricsServer(runtime.metrics.registry, settings.metrics_address)
+        return MetricsServer(runtime.metrics.registry, settings.metrics_address, health)
     except OSError as exc:
         raise ListenError(f"cannot serve metrics on {settings.metrics_address}: {exc.strerror or exc}") from exc
 
@@ -426,27 +423,37 @@ async def serve(settings: Settings) -> int:
     in-flight calls, close everything. Returns the exit code: non-zero when a dependency was lost for good."""
     check_bind(settings)
     check_token(settings)
+    if not settings.llm_configured:  # said by the server only: import, export and prune need no LLM
+        log.warning(
+            "no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION; "
+            "the agent-model mode (PrepareEvaluation / CompleteEvaluation) works"
+        )
     async with open_runtime(settings) as runtime, AsyncExitStack() as stack:
         health_servicer = health.aio.HealthServicer()
         server, port = create_server(runtime.deps, settings, health_servicer)
-        metrics_server = start_metrics(runtime, settings)
-        if metrics_server is not None:
-            stack.callback(metrics_server.close)
         probe = DatabaseProbe(runtime.database.url, min(settings.db_timeout_s, settings.health_interval_s * 2))
         stack.push_async_callback(probe.close)
         watch = HealthWatch(
             health_servicer, ("", SERVICE_NAME), health_probes(runtime, settings, probe), settings.health_interval_s
         )
+        metrics_server = start_metrics(runtime, settings, watch.report)
+        if metrics_server is not None:
+            stack.callback(metrics_server.close)
         await server.start()
         await watch.set_all(health_pb2.HealthCheckResponse.SERVING)
         host = settings.listen.rsplit(":", 1)[0]
         metrics_address = metrics_server.address if metrics_server is not None else None
         page = await start_page(runtime.deps, settings)
         page_address = None if page is None else f"{(settings.http_listen or '').rsplit(':', 1)[0]}:{page.port}"
-        print(startup_line(settings, f"{host}:{port}", metrics_address, page_address), flush=True)
+        announce(
+            startup_line(settings, f"{host}:{port}", metrics_address, page_address),
+            event="config",
+            metrics=metrics_address or "off",
+            review_page=page_address or "off",
+        )
         if not settings.auth_token:
-            print(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}", flush=True)
-        print(f"factmemory listening on {host}:{port}", flush=True)
+            announce(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}")
+        announce(f"factmemory listening on {host}:{port}", event="listening", address=f"{host}:{port}")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -465,6 +472,7 @@ async def serve(settings: Settings) -> int:
             if retention is not None:
                 retention.cancel()
                 await asyncio.gather(retention, return_exceptions=True)  # done before the pool closes
+            watch.status = NOT_SERVING  # /healthz says it too
             await health_servicer.enter_graceful_shutdown()
             if page is not None:
                 await page.stop()

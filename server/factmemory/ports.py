@@ -15,6 +15,7 @@ from factmemory.domain.agents import AgentSummary
 from factmemory.domain.confidence import Strengthened
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import MergedFact, OpenPair
+from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.message_deletion import Cited
 from factmemory.domain.models import (
     Candidate,
@@ -126,7 +127,7 @@ class WriteTransaction(Protocol):
         self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
     ) -> WriteContext: ...
 
-    async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool: ...
+    async def claim_evaluation(self, message_id: str, room_id: UUID | None, excerpt: str = "") -> bool: ...
 
     async def finish_evaluation(self, message_id: str, result: EvaluateResult) -> None: ...
 
@@ -275,6 +276,10 @@ class FactStore(Protocol):
     async def get_fact(
         self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
     ) -> Fact | None: ...
+
+    async def evidence_sources(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]: ...
 
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]: ...
 

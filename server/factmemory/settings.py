@@ -97,6 +97,11 @@ class Settings(BaseSettings):
     # Prometheus metrics over HTTP: "PORT" (loopback) or "HOST:PORT"; unset = no metrics endpoint.
     metrics_listen: str | None = None
     log_format: Literal["text", "json"] = "text"
+    # With JSON logs, what native code (gRPC core, the embedded database) writes to stderr: each line wrapped as a
+    # JSON record ("json"), dropped ("silence") or left as it is ("raw"). GRPC_VERBOSITY / GRPC_TRACE still apply.
+    native_stderr: Literal["json", "silence", "raw"] = "json"
+    # Prometheus also exports a `<name>_created` timestamp series per counter and histogram; off unless asked for.
+    metrics_created_series: bool = False
     # How often health probes the database (and the embedder); the embedded database is restarted when it dies.
     health_interval_s: float = Field(default=2.0, gt=0)
     embedded_restart_attempts: int = Field(default=3, ge=0)

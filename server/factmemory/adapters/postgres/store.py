@@ -45,6 +45,7 @@ from factmemory.adapters.postgres.rows import (
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.dedup.planning import OpenPair
+from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -288,6 +289,14 @@ class Store:
             replica_ok,
         )
         return None if row is None else row_to_fact(row)
+
+    async def evidence_sources(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]:
+        rows = await self._read(
+            agent_id, entity_id, lambda conn: conn.fetch(review.EVIDENCE_SOURCES, agent_id, entity_id, message_ids)
+        )
+        return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
 
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
         rows = await self._read(
