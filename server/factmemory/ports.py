@@ -41,10 +41,12 @@ Matrix = np.ndarray[Any, np.dtype[np.float32]]
 
 @dataclass(frozen=True)
 class Similar:
-    """A stored fact with its cosine similarity (or text rank) to a query."""
+    """A stored fact with its cosine similarity (or text rank) to a query, and, from `lexical`, the share of the
+    query's word weight it contains (0 when not asked)."""
 
     fact: Fact
     similarity: float
+    lexical: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -267,6 +269,20 @@ class FactStore(Protocol):
         current_limit: int,
         terms: Sequence[str],
         per_term: int,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]: ...
+
+    async def lexical(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        text: str,
+        rare_df: int,
+        rare_terms: int,
         *,
         replica_ok: bool = False,
     ) -> list[Similar]: ...

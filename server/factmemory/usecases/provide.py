@@ -29,6 +29,8 @@ QUERY_MESSAGES = 5
 POOL_FACTOR = 4
 MIN_POOL = 24
 PER_TERM = 8  # full-text candidates per query word
+RARE_DF = 8  # lexical candidates: the facts of the turn's stems found in at most this many of the person's facts
+RARE_TERMS = 6  # ... for at most this many stems (the rarest first)
 
 
 def query_texts(request: ProvideInput) -> list[str]:
@@ -76,7 +78,19 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         else:
             fused = fused_terms(terms, weights)
             with watch.stage("db"):
-                if fused:
+                if weights.lexical > 0:
+                    found = await deps.store.lexical(
+                        request.agent_id,
+                        request.entity_id,
+                        vector,
+                        durable_pool,
+                        current_pool,
+                        query,
+                        RARE_DF,
+                        RARE_TERMS,
+                        replica_ok=True,
+                    )
+                elif fused:
                     found = await deps.store.hybrid(
                         request.agent_id,
                         request.entity_id,
@@ -121,6 +135,8 @@ def fused_terms(terms: tuple[Term, ...], weights: Weights) -> tuple[Term, ...]:
 def _fused(found: list[Similar], terms: tuple[Term, ...], weights: Weights) -> list[float]:
     cosines = [s.similarity for s in found]
     vector = stretched(cosines) if weights.stretch else cosines
+    if weights.lexical > 0:
+        return [fuse(v, s.lexical, weights.lexical) for v, s in zip(vector, found, strict=True)]
     if not terms:
         return vector
     text = text_relevance([s.fact.claim for s in found], terms)

@@ -62,9 +62,9 @@ def _nearest_cte(kind: str, limit: str) -> str:
       FROM {kind}_half)"""
 
 
-def _nearest_of_kind(kind: str, limit: str) -> str:
+def _nearest_of_kind(kind: str, limit: str, extra: str = "") -> str:
     return f"""
-(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{extra}
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2
     AND id IN (SELECT id FROM {kind}_half WHERE distance <= (SELECT bound FROM {kind}_cut))
@@ -72,7 +72,7 @@ def _nearest_of_kind(kind: str, limit: str) -> str:
   ORDER BY embedding <=> $3, id
   LIMIT {limit})
 UNION ALL
-(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{extra}
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND kind = '{kind}' AND archived_at IS NULL
     AND NOT (SELECT shortlisted FROM {kind}_cut)
@@ -125,6 +125,40 @@ UNION ALL
 {_nearest_of_kind("current", "$5")}
 UNION ALL
 ({TEXT_MATCHES})
+"""
+
+# Lexical evidence weighed by the person's facts (migration 0009): the turn's English stems ($8: the turn's text),
+# each weighted by its inverse document frequency over the entity's live facts, ln(N / df) from entity_lexemes (a
+# stem in every fact, such as the person's own name, weighs exactly 0); per candidate, the summed weight of the
+# turn's stems it contains (`lexical`) and of all the turn's stems the person has (`lexical_total`). Candidates:
+# nearest by vector per kind, plus every fact containing one of the turn's $10 rarest stems found in at most $9 of
+# the entity's facts.
+LEXICAL_CTES = """
+turn AS MATERIALIZED (SELECT DISTINCT unnest(factmemory_lexemes($8)) AS lexeme),
+counts AS MATERIALIZED (
+    SELECT lexeme, facts FROM entity_lexemes
+     WHERE agent_id = $1 AND entity_id = $2 AND lexeme = ANY (ARRAY(SELECT lexeme FROM turn) || ''::text)),
+weights AS MATERIALIZED (
+    SELECT c.lexeme, c.facts AS df, ln(greatest(n.facts, c.facts)::float8 / c.facts) AS idf
+      FROM counts c CROSS JOIN (SELECT facts FROM counts WHERE lexeme = '') AS n
+     WHERE c.lexeme <> ''),
+rare AS MATERIALIZED (
+    SELECT array_agg(lexeme) AS stems
+      FROM (SELECT lexeme FROM weights WHERE df <= $9 ORDER BY df, lexeme LIMIT $10) AS r)"""
+LEXICAL_COLUMNS = """,
+       (SELECT coalesce(sum(w.idf), 0) FROM weights w WHERE w.lexeme = ANY (facts.lexemes))::float8 AS lexical,
+       (SELECT coalesce(sum(w.idf), 0) FROM weights w)::float8 AS lexical_total"""
+LEXICAL_BY_KIND = f"""
+{NEAREST_CTES},{LEXICAL_CTES}
+{_nearest_of_kind("durable", "$4", LEXICAL_COLUMNS)}
+UNION ALL
+{_nearest_of_kind("current", "$5", LEXICAL_COLUMNS)}
+UNION ALL
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{LEXICAL_COLUMNS}
+   FROM facts
+  WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND lexemes && (SELECT stems FROM rare)
+  ORDER BY id
+  LIMIT $9 * $10)
 """
 
 # Fallback ranking without embeddings: full-text match ($3: words joined by |) plus recency, both kinds.
@@ -791,6 +825,35 @@ class Store:
         unique: dict[UUID, Similar] = {}
         for similar in found:
             unique.setdefault(similar.fact.id, similar)
+        return list(unique.values())
+
+    async def lexical(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        text: str,
+        rare_df: int,
+        rare_terms: int,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]:
+        """Nearest by vector per kind plus the facts sharing a rare stem with `text`, each with its lexical
+        evidence: the share of the text's stem weight (idf over the entity's facts) that the fact contains."""
+        args = (*_nearest_args(embedding, durable_limit, current_limit), text, rare_df, rare_terms)
+        rows = await self._read(
+            agent_id,
+            entity_id,
+            lambda conn: conn.fetch(LEXICAL_BY_KIND, agent_id, entity_id, *args),
+            replica_ok,
+        )
+        unique: dict[UUID, Similar] = {}
+        for r in rows:
+            total = float(r["lexical_total"])
+            lexical = float(r["lexical"]) / total if total > 0 else 0.0
+            unique.setdefault(r["id"], Similar(row_to_fact(r), float(r["similarity"]), lexical))
         return list(unique.values())
 
     async def text_search(
