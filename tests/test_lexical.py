@@ -7,6 +7,7 @@ import uuid
 
 from factmemory.domain.models import ChatMessage, ProvideInput
 from factmemory.domain.ranking import Weights
+from factmemory.ports import Hop
 from factmemory.usecases.provide import provide
 from tests.conftest import Service
 from tests.support.fm import NOW, Person, add_durable
@@ -19,7 +20,7 @@ STEMS = "SELECT lexeme, facts FROM entity_lexemes WHERE agent_id = $1 AND entity
 
 
 async def counts(service: Service, person: Person) -> dict[str, int]:
-    rows = await service.deps.store.pool.fetch(STEMS, uuid.UUID(person.agent_id), uuid.UUID(person.entity_id))
+    rows = await service.pool.fetch(STEMS, uuid.UUID(person.agent_id), uuid.UUID(person.entity_id))
     return {r["lexeme"]: r["facts"] for r in rows}
 
 
@@ -86,3 +87,18 @@ async def test_provide_ranks_by_the_rare_word_not_the_shared_name(service: Servi
     baked = "Ines baked sourdough for the neighbours"
     assert baked in await top(service, person, question, Weights(lane=0, spill_below=0.0))
     assert baked not in await top(service, person, question, Weights(lexical=0.0, lane=0, spill_below=0.0))
+
+
+async def test_a_second_fact_is_reached_through_the_rare_word_of_the_first(service: Service, llm: ScriptedLLM) -> None:
+    person = await inez(service, llm)
+    await learn(service, llm, person, "aunt", add_durable("Ines has an aunt called Radomir", "relationship"))
+    await learn(service, llm, person, "race", add_durable("Radomir is training for an ironman", "relationship"))
+    question = "What race is my aunt preparing for?"
+    vector = (await service.deps.embedder.queries([question]))[0]
+    agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
+    found = await service.deps.store.lexical(agent, entity, vector, 1, 1, question, 8, 6, Hop(seeds=1))
+    by_claim = {s.fact.claim: s for s in found}
+    aunt, race = by_claim["Ines has an aunt called Radomir"], by_claim["Radomir is training for an ironman"]
+    assert race.via == aunt.fact.id  # "Radomir": in 2 of the 11 facts, and not in the question
+    alone = await service.deps.store.lexical(agent, entity, vector, 1, 1, question, 8, 6)
+    assert all(s.via is None for s in alone)

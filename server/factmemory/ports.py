@@ -47,6 +47,20 @@ class Similar:
     fact: Fact
     similarity: float
     lexical: float = 0.0
+    via: UUID | None = None  # found through this fact (the second hop of store.lexical), not by the query
+
+
+@dataclass(frozen=True)
+class Hop:
+    """The second hop of store.lexical: the `seeds` facts nearest the query link to the facts sharing a word with
+    them that is in at most `max_df` of the entity's facts, at most `limit` of those (0 seeds: no hop)."""
+
+    seeds: int = 0
+    max_df: int = 6
+    limit: int = 24
+
+
+NO_HOP = Hop()
 
 
 @dataclass(frozen=True)
@@ -283,6 +297,7 @@ class FactStore(Protocol):
         text: str,
         rare_df: int,
         rare_terms: int,
+        hop: Hop = NO_HOP,
         *,
         replica_ok: bool = False,
     ) -> list[Similar]: ...

@@ -29,6 +29,7 @@ class Weights:
     text_weight: float = 0.5  # full-text share in the fused relevance; 0 = vector only, no text candidates
     text_names_only: bool = True  # full text on the turn's names and numbers only (relevance.names); False = all
     lexical: float = 0.5  # weight of the lexical evidence (stems, idf over the person's facts); 0 = the above instead
+    link: float = 0.5  # with lexical: a fact linked to a near fact by a rare word gets this share of its relevance
     modifier: float = 0.3  # share of the score that confidence x time weight can move
     lane: int = 2  # slots for the most relevant facts the score or the per-kind quota left out
     lane_min: float = 0.2  # ... if at least this relevant

@@ -19,7 +19,7 @@ from factmemory.domain.relevance import (
     tsquery_terms,
 )
 from factmemory.domain.render import render
-from factmemory.ports import Matrix, Similar, Vector
+from factmemory.ports import Hop, Matrix, Similar, Vector
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stages import Stopwatch
 
@@ -31,6 +31,7 @@ MIN_POOL = 24
 PER_TERM = 8  # full-text candidates per query word
 RARE_DF = 8  # lexical candidates: the facts of the turn's stems found in at most this many of the person's facts
 RARE_TERMS = 6  # ... for at most this many stems (the rarest first)
+HOP_SEEDS = 4  # the second hop starts from this many facts nearest the turn (ports.Hop)
 
 
 def query_texts(request: ProvideInput) -> list[str]:
@@ -88,6 +89,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
                         query,
                         RARE_DF,
                         RARE_TERMS,
+                        Hop(seeds=HOP_SEEDS if weights.link > 0 else 0),
                         replica_ok=True,
                     )
                 elif fused:
@@ -136,11 +138,24 @@ def _fused(found: list[Similar], terms: tuple[Term, ...], weights: Weights) -> l
     cosines = [s.similarity for s in found]
     vector = stretched(cosines) if weights.stretch else cosines
     if weights.lexical > 0:
-        return [fuse(v, s.lexical, weights.lexical) for v, s in zip(vector, found, strict=True)]
+        fused = [fuse(v, s.lexical, weights.lexical) for v, s in zip(vector, found, strict=True)]
+        return hopped(found, fused, weights.link)
     if not terms:
         return vector
     text = text_relevance([s.fact.claim for s in found], terms)
     return [fuse(v, t, weights.text_weight) for v, t in zip(vector, text, strict=True)]
+
+
+def hopped(found: list[Similar], relevances: list[float], link: float) -> list[float]:
+    """A fact reached through a seed (Similar.via) is at least `link` x the seed's relevance: "my aunt" finds
+    "has an aunt called Radomir", whose rare word "Radomir" brings "Radomir is training for an ironman"."""
+    if link <= 0:
+        return relevances
+    by_id = {s.fact.id: r for s, r in zip(found, relevances, strict=True)}
+    return [
+        max(r, link * by_id.get(s.via, 0.0)) if s.via is not None else r
+        for s, r in zip(found, relevances, strict=True)
+    ]
 
 
 def _text_only(found: list[Similar], terms: tuple[Term, ...]) -> list[float]:

@@ -66,11 +66,14 @@ ABLATION: tuple[tuple[str, Weights], ...] = (
     ("+ relevance lane (2 slots)", Weights(lexical=0.0, spill_below=0.0, dedup=False)),
     ("+ unrelated facts give up their slots", Weights(lexical=0.0, dedup=False)),
     ("+ no duplicate lines (round one's default)", Weights(lexical=0.0)),
-    ("+ lexical evidence instead of names (= default)", Weights()),
+    ("+ lexical evidence instead of names", Weights(link=0.0)),
+    ("+ second hop through rare words (= default)", Weights()),
     ("  default without stretching", Weights(stretch=False)),
     ("  default without lexical evidence or names", Weights(text_weight=0.0, lexical=0.0)),
     ("  default, lexical weight 0.3", Weights(lexical=0.3)),
     ("  default, lexical weight 0.7", Weights(lexical=0.7)),
+    ("  default, second hop weight 0.3", Weights(link=0.3)),
+    ("  default, second hop weight 0.7", Weights(link=0.7)),
     ("  default, relevance only (modifier 0)", Weights(modifier=0.0)),
 )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -31,7 +32,7 @@ from factmemory.domain.models import (
     Relationship,
 )
 from factmemory.domain.times import from_storage
-from factmemory.ports import NewFact, Position, Similar, Vector, WriteContext
+from factmemory.ports import NO_HOP, Hop, NewFact, Position, Similar, Vector, WriteContext
 
 if TYPE_CHECKING:
     from factmemory.adapters.postgres.replica import ReadRoute
@@ -144,21 +145,53 @@ weights AS MATERIALIZED (
      WHERE c.lexeme <> ''),
 rare AS MATERIALIZED (
     SELECT array_agg(lexeme) AS stems
-      FROM (SELECT lexeme FROM weights WHERE df <= $9 ORDER BY df, lexeme LIMIT $10) AS r)"""
+      FROM (SELECT lexeme FROM weights WHERE df <= $9 ORDER BY df, lexeme LIMIT $10) AS r),"""
+# The second hop: the $11 facts nearest the turn (of either kind) are seeds; a word of a seed that is not in the
+# turn and is in at most $12 of the entity's facts (a name: "Ines has an aunt called Radomir") links the seed to
+# the other facts containing it ("Radomir is training for an ironman"), at most $13 of them, each with its
+# nearest seed (`via`).
+LINKED_CTES = """
+seeds AS MATERIALIZED (
+    SELECT id, distance
+      FROM (SELECT id, distance FROM durable_half UNION ALL SELECT id, distance FROM current_half) AS s
+     ORDER BY distance, id
+     LIMIT $11),
+links AS MATERIALIZED (
+    SELECT s.id AS seed, s.distance, l.lexeme
+      FROM seeds s
+      JOIN facts f ON f.agent_id = $1 AND f.id = s.id
+     CROSS JOIN LATERAL unnest(f.lexemes) AS l(lexeme)
+      JOIN entity_lexemes e ON e.agent_id = $1 AND e.entity_id = $2 AND e.lexeme = l.lexeme AND e.facts <= $12
+     WHERE l.lexeme NOT IN (SELECT lexeme FROM turn)),
+linked AS MATERIALIZED (
+    SELECT DISTINCT ON (f.id) f.id, k.seed
+      FROM facts f
+      JOIN links k ON k.lexeme = ANY (f.lexemes)
+     WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.archived_at IS NULL
+       AND f.lexemes && (SELECT coalesce(array_agg(lexeme), '{}') FROM links)
+       AND f.id NOT IN (SELECT id FROM seeds)
+     ORDER BY f.id, k.distance, k.seed
+     LIMIT $13)"""
 LEXICAL_COLUMNS = """,
        (SELECT coalesce(sum(w.idf), 0) FROM weights w WHERE w.lexeme = ANY (facts.lexemes))::float8 AS lexical,
        (SELECT coalesce(sum(w.idf), 0) FROM weights w)::float8 AS lexical_total"""
+UNLINKED = f"{LEXICAL_COLUMNS}, NULL::uuid AS via"
 LEXICAL_BY_KIND = f"""
-{NEAREST_CTES},{LEXICAL_CTES}
-{_nearest_of_kind("durable", "$4", LEXICAL_COLUMNS)}
+{NEAREST_CTES},{LEXICAL_CTES}{LINKED_CTES}
+{_nearest_of_kind("durable", "$4", UNLINKED)}
 UNION ALL
-{_nearest_of_kind("current", "$5", LEXICAL_COLUMNS)}
+{_nearest_of_kind("current", "$5", UNLINKED)}
 UNION ALL
-(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{LEXICAL_COLUMNS}
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{UNLINKED}
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND lexemes && (SELECT stems FROM rare)
   ORDER BY id
   LIMIT $9 * $10)
+UNION ALL
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{LEXICAL_COLUMNS},
+        (SELECT l.seed FROM linked l WHERE l.id = facts.id) AS via
+   FROM facts
+  WHERE agent_id = $1 AND entity_id = $2 AND id IN (SELECT l.id FROM linked l))
 """
 
 # Fallback ranking without embeddings: full-text match ($3: words joined by |) plus recency, both kinds.
@@ -837,12 +870,22 @@ class Store:
         text: str,
         rare_df: int,
         rare_terms: int,
+        hop: Hop = NO_HOP,
         *,
         replica_ok: bool = False,
     ) -> list[Similar]:
-        """Nearest by vector per kind plus the facts sharing a rare stem with `text`, each with its lexical
-        evidence: the share of the text's stem weight (idf over the entity's facts) that the fact contains."""
-        args = (*_nearest_args(embedding, durable_limit, current_limit), text, rare_df, rare_terms)
+        """Nearest by vector per kind, the facts sharing a rare stem with `text`, and the facts linked to the
+        nearest ones by a rare word (`hop`), each with its lexical evidence: the share of the text's stem
+        weight (idf over the entity's facts) that the fact contains."""
+        args = (
+            *_nearest_args(embedding, durable_limit, current_limit),
+            text,
+            rare_df,
+            rare_terms,
+            hop.seeds,
+            hop.max_df,
+            hop.limit,
+        )
         rows = await self._read(
             agent_id,
             entity_id,
@@ -853,7 +896,9 @@ class Store:
         for r in rows:
             total = float(r["lexical_total"])
             lexical = float(r["lexical"]) / total if total > 0 else 0.0
-            unique.setdefault(r["id"], Similar(row_to_fact(r), float(r["similarity"]), lexical))
+            found = unique.setdefault(r["id"], Similar(row_to_fact(r), float(r["similarity"]), lexical))
+            if r["via"] is not None and found.via is None:
+                unique[r["id"]] = dataclasses.replace(found, via=r["via"])
         return list(unique.values())
 
     async def text_search(
