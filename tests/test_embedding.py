@@ -17,10 +17,10 @@ import openai
 import pytest
 import pytest_asyncio
 
-from factmemory.adapters.embedding import LocalEmbedder, OpenAIEmbedder
-from factmemory.adapters.engine_pool import EnginePool
-from factmemory.adapters.engine_queue import MAX_JOB_TEXTS, FairQueue, Job, split_jobs
-from factmemory.adapters.engine_text import fit_tokens, sanitize
+from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedder
+from factmemory.adapters.embedding.jobs import MAX_JOB_TEXTS, FairQueue, Job, split_jobs
+from factmemory.adapters.embedding.pool import EnginePool
+from factmemory.adapters.embedding.text import fit_tokens, sanitize
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.domain.errors import NotConfigured, Unavailable
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc

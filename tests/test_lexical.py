@@ -39,6 +39,14 @@ async def test_stems_are_counted_over_the_person_s_live_facts(service: Service, 
     assert stems[""] == 9 and stems["ine"] == 9  # every fact names her (english stems "Ines" to "ine")
     assert stems["cook"] == 8 and stems["bake"] == 1  # "cooks" and "baked" stemmed
     assert "the" not in stems and "on" not in stems  # stop words are not stems
+    scope = (uuid.UUID(person.agent_id), uuid.UUID(person.entity_id))
+    bump = "UPDATE facts SET confidence = 0.9 WHERE agent_id = $1 AND entity_id = $2"
+    await service.pool.execute(bump, *scope)
+    assert await counts(service, person) == stems  # an update that changes no claim counts nothing
+    archive = "UPDATE facts SET archived_at = now() WHERE agent_id = $1 AND entity_id = $2 AND claim LIKE '%baked%'"
+    await service.pool.execute(archive, *scope)
+    after = await counts(service, person)
+    assert after[""] == 8 and "bake" not in after and after["cook"] == 8  # archived facts do not count
     await service.stub.ForgetEntity(forget(person))
     assert await counts(service, person) == {}  # a forgotten person leaves no word counts behind
 

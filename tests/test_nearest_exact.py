@@ -12,7 +12,8 @@ import numpy as np
 from pgvector.asyncpg import register_vector
 
 from factmemory.adapters.postgres.database import migrate
-from factmemory.adapters.postgres.store import HALF_MARGIN, NEAREST_BY_KIND, NEAREST_CTES, SHORTLIST, Store
+from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, NEAREST_CTES, SHORTLIST
+from factmemory.adapters.postgres.store import Store
 from factmemory.ports import Matrix
 from factmemory_tools.bench.run import EXACT_NEAREST as EXACT
 from tests.conftest import Service

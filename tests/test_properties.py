@@ -23,9 +23,8 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
 
-from factmemory.adapters.llm import parse_reply
 from factmemory.domain.contract import reply_model
-from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.errors import BadModelReply
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import (
@@ -39,6 +38,7 @@ from factmemory.domain.models import (
     Verification,
 )
 from factmemory.domain.ops import PlannedAdd, PlannedChange, RejectedOp, clean_text, plan_op, plan_ops
+from factmemory.domain.reply import parse_reply
 from factmemory.ports import NewFact
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service

@@ -19,6 +19,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from factmemory.v1 import factmemory_pb2 as pb
 from factmemory_client import NO_RETRY, Retry, Target, connect, parse_url
 from factmemory_client import pb as cpb
 from factmemory_client.v1 import factmemory_pb2_grpc as cpb_grpc
@@ -204,7 +205,7 @@ import grpc
 from factmemory_client import connect, pb
 
 async def main() -> None:
-    port, evaluate, list_facts, provide = sys.argv[1], *(bytes.fromhex(a) for a in sys.argv[2:])
+    port, evaluate, list_facts, provide, prepare, reply = sys.argv[1], *(bytes.fromhex(a) for a in sys.argv[2:])
     out = {}
     async with connect(f"http://127.0.0.1:{port}", timeout_s=30) as client:
         first = await client.evaluate(pb.EvaluateRequest.FromString(evaluate))
@@ -218,6 +219,14 @@ async def main() -> None:
         facts = await client.list_facts(pb.ListFactsRequest.FromString(list_facts))
         out["facts"] = [fact.claim for fact in facts.facts]
         out["provided"] = (await client.provide(pb.ProvideRequest.FromString(provide))).text
+        prepared = await client.prepare_evaluation(pb.PrepareEvaluationRequest.FromString(prepare))
+        asked = prepared.prompt[1].content
+        done = await client.complete_evaluation(
+            pb.CompleteEvaluationRequest(
+                agent_id=request.agent_id, entity_id=request.entity_id, ticket=prepared.ticket, reply=reply.decode()
+            )
+        )
+        out["agent_model"] = ["I work as a nurse" in asked, [op.fact.claim for op in done.results[0].ops]]
         try:
             await client.list_facts(pb.ListFactsRequest(agent_id="not-a-uuid"))
         except grpc.aio.AioRpcError as error:
@@ -273,13 +282,21 @@ async def test_the_installed_client_talks_to_the_service(
 ) -> None:
     person = Person("Dana")
     llm.on("I live in Berlin", Reply(facts_reply(add_durable("lives in Berlin", "identity"))))
-    requests = [person.evaluate("I live in Berlin"), person.list_facts(), person.provide("where do I live?")]
+    requests = [
+        person.evaluate("I live in Berlin"),
+        person.list_facts(),
+        person.provide("where do I live?"),
+        pb.PrepareEvaluationRequest(single=person.evaluate("I work as a nurse")),
+    ]
+    # The agent's own model answers the prepared prompt (agent-model mode); the service's model is not asked.
+    reply = json.dumps(facts_reply(add_durable("works as a nurse", "business_role"))).encode()
     process = await asyncio.create_subprocess_exec(
         str(client_python),
         "-c",
         USE_THE_SERVICE,
         str(service.port),
         *(r.SerializeToString().hex() for r in requests),
+        reply.hex(),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
@@ -287,10 +304,12 @@ async def test_the_installed_client_talks_to_the_service(
     assert process.returncode == 0, stderr.decode()
     answers = json.loads(stdout)
     assert "lives in Berlin" in answers.pop("provided")
+    assert len(llm.calls_for("I work as a nurse")) == 0
     assert answers == {
         "applied": ["lives in Berlin"],
         "replayed": [False, True, True],
         "facts": ["lives in Berlin"],
+        "agent_model": [True, ["works as a nurse"]],
         "bad_request": "INVALID_ARGUMENT",
         "server_importable": False,
     }

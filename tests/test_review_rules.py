@@ -19,7 +19,7 @@ from factmemory.domain.models import (
     ScoredFact,
 )
 from factmemory.domain.render import QUOTED_DISPUTES, SHORT_DISPUTE, render
-from factmemory.domain.review import (
+from factmemory.domain.resolutions import (
     MAX_DISPUTE_CHARS,
     check_edit,
     decode_position,

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, cast
 from uuid import UUID
 
-from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.models import ChatMessage, EvaluateInput, Item, Kind, Verification
 from factmemory.domain.prompts import FACT_LINE
 from factmemory.ports import FactStore, NewFact, WriteContext

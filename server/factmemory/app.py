@@ -18,14 +18,16 @@ import openai
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from factmemory.adapters.embedding import LocalEmbedder, OpenAIEmbedder
-from factmemory.adapters.llm import Extractor
+from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedder
+from factmemory.adapters.llm.extractor import Extractor
 from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedEmbedder, PrometheusTelemetry
+from factmemory.adapters.postgres.connection import open_pool
 from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
 from factmemory.adapters.postgres.replica import ReadRoute
 from factmemory.adapters.postgres.retention import PostgresRetention
-from factmemory.adapters.postgres.store import Store, open_pool
+from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.tickets import Tickets
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.api.grpc.health import HealthWatch, Probe
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
@@ -35,9 +37,10 @@ from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener, split_address
 from factmemory.domain.limits import Limits
 from factmemory.domain.retention import RetentionPolicy
+from factmemory.domain.tickets import TicketPolicy
 from factmemory.ports import Embedder, NullTelemetry, Telemetry
 from factmemory.settings import Settings
-from factmemory.usecases.deps import Deps, Tuning
+from factmemory.usecases.deps import AgentModel, Deps, Tuning
 from factmemory.usecases.retention import run_periodically
 from factmemory.v1 import factmemory_pb2, factmemory_pb2_grpc
 
@@ -157,6 +160,15 @@ def _period(days: float) -> float | None:
     return days or None
 
 
+def ticket_policy(settings: Settings) -> TicketPolicy:
+    return TicketPolicy(
+        ttl_s=settings.ticket_ttl_s,
+        max_per_entity=settings.max_tickets_per_entity,
+        max_total=settings.max_tickets,
+        max_reply_chars=settings.max_reply_chars,
+    )
+
+
 def retention_policy(settings: Settings) -> RetentionPolicy:
     return RetentionPolicy(
         decay_days=settings.current_decay_days,
@@ -224,13 +236,17 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
         else:
-            log.warning("no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION")
+            log.warning(
+                "no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION; "
+                "the agent-model mode (PrepareEvaluation / CompleteEvaluation) works"
+            )
         deps = Deps(
             store=Store(pool, reads),
             embedder=embedder,
             extractor=extractor,
             tuning=tuning(settings),
             telemetry=telemetry,
+            agent_model=AgentModel(Tickets(pool), ticket_policy(settings)),
         )
         yield Runtime(deps, database, pool, metrics)
 

@@ -13,9 +13,9 @@ from uuid import UUID
 
 from pydantic import ValidationError
 
-from factmemory.api import cli_client
-from factmemory.api.cli_client import CommandLineError, Connection, OneLineParser
+from factmemory import cli_review
 from factmemory.api.logs import configure_logging
+from factmemory.cli_review import CommandLineError, Connection, OneLineParser
 from factmemory.settings import ClientSettings, Settings
 
 log = logging.getLogger("factmemory")
@@ -48,9 +48,9 @@ def _migrate(settings: Settings, _: argparse.Namespace) -> int:
 def _prune(settings: Settings, args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
+    from factmemory.adapters.postgres.connection import open_pool
     from factmemory.adapters.postgres.database import database_url, migrate
     from factmemory.adapters.postgres.retention import PostgresRetention
-    from factmemory.adapters.postgres.store import open_pool
     from factmemory.app import embedding_dimensions, retention_policy
     from factmemory.domain.errors import FactMemoryError
     from factmemory.ports import NullTelemetry
@@ -85,7 +85,7 @@ def _uuid(value: str, name: str) -> UUID:
 
 def _export(settings: Settings, args: argparse.Namespace) -> int:
     from factmemory.app import open_deps
-    from factmemory.usecases.review import export_entity
+    from factmemory.usecases.browse import export_entity
 
     agent_id, entity_id = _uuid(args.agent_id, "agent_id"), _uuid(args.entity_id, "entity_id")
 
@@ -161,15 +161,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     prune.add_argument("--json", action="store_true", help="print the counts as JSON")
     client = argparse.ArgumentParser(add_help=False)
-    cli_client.add_client_options(client)
-    cli_client.add_commands(sub, client)
+    cli_review.add_client_options(client)
+    cli_review.add_commands(sub, client)
     legacy = sub.add_parser(
         "import", help="import elizaOS facts (plugin-sql 'facts' memories) into the database configured by FACTMEMORY_*"
     )
     source = legacy.add_mutually_exclusive_group(required=True)
     source.add_argument("--file", help='a JSON export: a list of memories, {"memories": [...]}, or JSON lines')
     source.add_argument("--postgres", metavar="URL", help="an elizaOS PostgreSQL database (read only)")
-    legacy.add_argument("--agent", type=cli_client.uuid_arg, help="import only this agent's facts")
+    legacy.add_argument("--agent", type=cli_review.uuid_arg, help="import only this agent's facts")
     legacy.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser
 
@@ -194,11 +194,11 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except CommandLineError as exc:
         print(f"factmemory: {exc}", file=sys.stderr)
-        return cli_client.EXIT_USAGE
+        return cli_review.EXIT_USAGE
     level = args.log_level or ("INFO" if args.command in ("serve", "migrate", "import", "prune") else "WARNING")
-    if args.command in cli_client.COMMANDS and not getattr(args, "direct", False):
+    if args.command in cli_review.COMMANDS and not getattr(args, "direct", False):
         logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        return cli_client.run(args, _client(args))
+        return cli_review.run(args, _client(args))
     try:
         settings = Settings()
     except ValidationError as exc:

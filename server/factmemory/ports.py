@@ -11,10 +11,9 @@ from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
-import numpy as np
-
+from factmemory.domain.confidence import Strengthened
 from factmemory.domain.contract import ExtractionReply
-from factmemory.domain.duplicates import MergedFact, OpenPair
+from factmemory.domain.dedup.planning import MergedFact, OpenPair
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -33,10 +32,12 @@ from factmemory.domain.models import (
     Usage,
     Verification,
 )
+from factmemory.domain.new_fact import NewFact
 from factmemory.domain.prompts import Prompt
+from factmemory.domain.tickets import TicketPolicy, TicketRow
+from factmemory.domain.vectors import Matrix, Vector
 
-Vector = np.ndarray[Any, np.dtype[np.float32]]
-Matrix = np.ndarray[Any, np.dtype[np.float32]]
+__all__ = ["Matrix", "NewFact", "Vector"]  # re-exported: the values that cross the ports
 
 
 @dataclass(frozen=True)
@@ -61,25 +62,6 @@ class Hop:
 
 
 NO_HOP = Hop()
-
-
-@dataclass(frozen=True)
-class NewFact:
-    """Everything needed to insert one fact."""
-
-    kind: Kind
-    category: str
-    claim: str
-    structured_fields: dict[str, Any]
-    confidence: float
-    message_id: str
-    verification: Verification
-    at: datetime
-    valid_at: datetime | None
-    embedding: Vector
-    embedding_model: str
-    # Set for facts imported from elsewhere: a second import of the same source id adds nothing.
-    import_source_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -152,6 +134,7 @@ class WriteTransaction(Protocol):
     agent_id: UUID
     entity_id: UUID
     revision: int  # the entity's revision, bumped by taking the lock
+    forget_epoch: int  # how many times the entity was forgotten, read under the lock
 
     async def write_context(
         self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
@@ -165,11 +148,12 @@ class WriteTransaction(Protocol):
 
     async def insert_fact(self, new: NewFact) -> Fact: ...
 
-    async def strengthen(
-        self, fact_id: UUID, delta: float, at: datetime, message_id: str, category: str, verification: str
-    ) -> Fact | None: ...
+    # The values domain.confidence decided; None when the fact is gone.
+    async def set_strengthened(self, fact_id: UUID, values: Strengthened) -> Fact | None: ...
 
-    async def decay(self, fact_id: UUID, delta: float, delete_below: float) -> tuple[Fact | None, bool]: ...
+    async def set_decayed(self, fact_id: UUID, confidence: float) -> Fact | None: ...
+
+    async def delete_fact(self, fact_id: UUID, reason: str) -> bool: ...
 
     # None when a reviewer kept the two facts as both true: they are never flagged against each other again.
     async def insert_candidate(
@@ -239,9 +223,7 @@ class ReviewTransaction(Protocol):
 class FactStore(Protocol):
     """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
 
-    def turn(
-        self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
-    ) -> AbstractAsyncContextManager[WriteTransaction]: ...
+    def turn(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
 
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int: ...
 
@@ -437,3 +419,25 @@ class RetentionStore(Protocol):
     async def reduce_evaluations(self, before: datetime, at: datetime, limit: int) -> int: ...
 
     async def archive_candidates(self, before: datetime, at: datetime, limit: int) -> int: ...
+
+
+class TicketStore(Protocol):
+    """Agent-model tickets (adapters/postgres/tickets.py): shared by every service process on the database."""
+
+    async def issue(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        token_hash: bytes,
+        forget_epoch: int,
+        body: str,
+        now: datetime,
+        expires_at: datetime,
+        policy: TicketPolicy,
+    ) -> None: ...
+
+    async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes) -> TicketRow | None:
+        """The agent's ticket, with the forget epoch `entity_id` has now."""
+        ...
+
+    async def use(self, agent_id: UUID, token_hash: bytes, now: datetime) -> bool: ...

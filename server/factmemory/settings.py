@@ -106,6 +106,12 @@ class Settings(BaseSettings):
     # The service's background sweep: seconds between runs (0 = off; `factmemory prune` runs it once), rows per batch.
     retention_interval_s: float = Field(default=3600.0, ge=0)
     retention_batch: int = Field(default=200, ge=1, le=10_000)
+    # Agent-model mode (docs/agent-model.md): a ticket's lifetime, how many may be open per person and in all, and
+    # how long the caller's model reply may be.
+    ticket_ttl_s: float = Field(default=120.0, gt=0, le=3600)
+    max_tickets_per_entity: int = Field(default=8, ge=1, le=1000)
+    max_tickets: int = Field(default=10_000, ge=1)
+    max_reply_chars: int = Field(default=262_144, ge=1_000, le=4_000_000)
     openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY"))
     openai_base_url: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
 

@@ -20,7 +20,7 @@ import statistics
 import time
 from collections.abc import Awaitable, Callable
 
-from factmemory.adapters.embedding import LOCAL_VARIANTS, LocalEmbedder
+from factmemory.adapters.embedding.embedders import LOCAL_VARIANTS, LocalEmbedder
 from factmemory.ports import CALL_SCOPE, CallScope
 
 BASE = (

@@ -32,3 +32,8 @@ class Conflict(FactMemoryError):
 class Refused(FactMemoryError):
     """A dependency refused this request as it stands (an LLM 4xx such as context_length_exceeded): retrying it
     unchanged fails again; the operator's configuration or the request must change."""
+
+
+class Aborted(FactMemoryError):
+    """The call lost a race it cannot settle on its own (another call changed what it was based on); the caller
+    starts over from the step named in the message."""

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from factmemory.domain.duplicates import OpenPair
+from factmemory.domain.dedup.planning import OpenPair
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import CATEGORIES, ChatMessage, Fact, Item, Kind, RoomEntity
 from factmemory.domain.text import bound_tokens, estimate_tokens, inert

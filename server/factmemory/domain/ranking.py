@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.models import Fact, Kind, ScoredFact
 from factmemory.domain.relevance import word_overlap
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from factmemory.domain.models import ScoredFact
+from factmemory.domain.resolutions import dispute_note
 from factmemory.domain.retention import plan_is_past, scheduled_until
-from factmemory.domain.review import dispute_note
 from factmemory.domain.text import inert
 
 # The proposed claim is quoted on the first few disputed lines only, so the block stays within the provider's

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
+from factmemory.domain.limits import RETRIEVE_PER_KIND as RETRIEVE_PER_KIND  # re-exported: evaluate names it here
 from factmemory.domain.limits import Limits
 from factmemory.domain.ranking import Weights
-from factmemory.ports import Embedder, Extractor, FactStore, NullTelemetry, Telemetry
-from factmemory.usecases.stages import StageLog
-
-RETRIEVE_PER_KIND = 15
+from factmemory.domain.tickets import TicketPolicy
+from factmemory.ports import Embedder, Extractor, FactStore, NullTelemetry, Telemetry, TicketStore
+from factmemory.usecases.stopwatch import StageLog
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,19 @@ class Tuning:
     ranking: Weights = field(default_factory=Weights)
 
 
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class AgentModel:
+    """The agent-model mode's tickets: where they live, their bounds, and the clock that expires them."""
+
+    tickets: TicketStore
+    policy: TicketPolicy
+    clock: Callable[[], datetime] = utc_now
+
+
 @dataclass(frozen=True)
 class Deps:
     store: FactStore
@@ -33,3 +48,5 @@ class Deps:
     stages: StageLog = field(default_factory=StageLog)
     # Counters and timings for the metrics endpoint (NullTelemetry when metrics are off).
     telemetry: Telemetry = field(default_factory=NullTelemetry)
+    # PrepareEvaluation / CompleteEvaluation (None: those RPCs answer FAILED_PRECONDITION).
+    agent_model: AgentModel | None = None

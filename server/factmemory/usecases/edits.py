@@ -6,15 +6,15 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
+from factmemory.domain.confidence import MANUAL_CONFIDENCE
 from factmemory.domain.errors import NotFound
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import Fact, FactEdit, HistoryAction, Kind, Verification
+from factmemory.domain.new_fact import new_fact
 from factmemory.domain.ops import clean_text
-from factmemory.domain.review import check_category, check_claim, check_confidence, check_edit
-from factmemory.ports import FactChange, NewFact
+from factmemory.domain.resolutions import check_category, check_claim, check_confidence, check_edit
+from factmemory.ports import FactChange
 from factmemory.usecases.deps import Deps
-
-MANUAL_CONFIDENCE = 0.9
 
 
 def _fields(raw: dict[str, Any] | None, limits: Limits) -> dict[str, str]:
@@ -47,18 +47,17 @@ async def add_fact(
     async with deps.store.review(agent_id, entity_id) as tx:
         await tx.mark(HistoryAction.CREATED, actor, "added by hand")
         return await tx.insert_fact(
-            NewFact(
-                kind=kind,
-                category=category,
-                claim=claim,
-                structured_fields=_fields(structured_fields, deps.tuning.limits),
+            new_fact(
+                kind,
+                category,
+                claim,
                 confidence=level,
-                message_id=actor,
+                evidence=actor,
                 verification=Verification.CONFIRMED,
                 at=now,
-                valid_at=now if kind is Kind.CURRENT else None,
                 embedding=vector,
                 embedding_model=deps.embedder.model_name,
+                structured_fields=_fields(structured_fields, deps.tuning.limits),
             )
         )
 

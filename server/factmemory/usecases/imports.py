@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from factmemory.domain.models import UNCATEGORIZED, ImportReport, Kind, LegacyFact, Verification
+from factmemory.domain.new_fact import new_fact
 from factmemory.domain.ops import ADD_CONFIDENCE
-from factmemory.domain.review import import_actor
-from factmemory.ports import NewFact
+from factmemory.domain.resolutions import import_actor
 from factmemory.usecases.deps import Deps
 
 BATCH = 256
@@ -37,16 +37,14 @@ async def import_facts(deps: Deps, facts: Sequence[LegacyFact], source: str, ski
 async def _store(deps: Deps, agent_id: UUID, entity_id: UUID, batch: Sequence[LegacyFact], actor: str) -> int:
     vectors = await deps.embedder.passages([f.text for f in batch])
     new = [
-        NewFact(
-            kind=Kind.DURABLE,
-            category=UNCATEGORIZED,
-            claim=f.text,
-            structured_fields={},
+        new_fact(
+            Kind.DURABLE,
+            UNCATEGORIZED,
+            f.text,
             confidence=ADD_CONFIDENCE,
-            message_id=f"import:{f.source_id}",
+            evidence=f"import:{f.source_id}",
             verification=Verification.SELF_REPORTED,
             at=f.created_at,
-            valid_at=None,
             embedding=vector,
             embedding_model=deps.embedder.model_name,
             import_source_id=f.source_id,

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 
-import numpy as np
-
 from factmemory.domain.errors import Unavailable
+from factmemory.domain.limits import HOP_SEEDS, RARE_DF, RARE_TERMS
+from factmemory.domain.limits import MIN_POOL as MIN_POOL  # re-exported: the recall tool names them here
+from factmemory.domain.limits import PER_TERM as PER_TERM
+from factmemory.domain.limits import POOL_FACTOR as POOL_FACTOR
 from factmemory.domain.models import Kind, ProvideInput, ProvideResult
 from factmemory.domain.ranking import Weights, same_claim, score, select
 from factmemory.domain.relevance import (
@@ -19,35 +21,20 @@ from factmemory.domain.relevance import (
     tsquery_terms,
 )
 from factmemory.domain.render import render
-from factmemory.ports import Hop, Matrix, Similar, Vector
+from factmemory.domain.vectors import centroid
+from factmemory.ports import Hop, Similar
 from factmemory.usecases.deps import Deps
-from factmemory.usecases.stages import Stopwatch
+from factmemory.usecases.stopwatch import Stopwatch
 
 log = logging.getLogger(__name__)
 
 QUERY_MESSAGES = 5
-POOL_FACTOR = 4
-MIN_POOL = 24
-PER_TERM = 8  # full-text candidates per query word
-RARE_DF = 8  # lexical candidates: the facts of the turn's stems found in at most this many of the person's facts
-RARE_TERMS = 6  # ... for at most this many stems (the rarest first)
-HOP_SEEDS = 4  # the second hop starts from this many facts nearest the turn (ports.Hop)
 
 
 def query_texts(request: ProvideInput) -> list[str]:
     """The last five non-empty messages: what the turn is about."""
     texts = [m.text.strip() for m in request.recent_messages if m.text.strip()]
     return texts[-QUERY_MESSAGES:]
-
-
-def centroid(vectors: Matrix) -> Vector:
-    """The normalized mean of unit vectors: one query for several messages.
-
-    Each message is embedded on its own (and cached), so a turn embeds only its new message instead of
-    re-embedding the five joined; the mean stands for the joined text."""
-    mean = vectors.mean(axis=0)
-    norm = float(np.linalg.norm(mean))
-    return np.asarray(mean / norm if norm > 0 else vectors[-1], dtype=np.float32)
 
 
 async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
@@ -153,8 +140,7 @@ def hopped(found: list[Similar], relevances: list[float], link: float) -> list[f
         return relevances
     by_id = {s.fact.id: r for s, r in zip(found, relevances, strict=True)}
     return [
-        max(r, link * by_id.get(s.via, 0.0)) if s.via is not None else r
-        for s, r in zip(found, relevances, strict=True)
+        max(r, link * by_id.get(s.via, 0.0)) if s.via is not None else r for s, r in zip(found, relevances, strict=True)
     ]
 
 

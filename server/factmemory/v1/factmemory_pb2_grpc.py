@@ -240,6 +240,11 @@ class FactMemoryServiceServicer:
     def CompleteEvaluation(self, request, context):
         """Agent-model mode, step 2: applies the caller's model reply for a ticket exactly as Evaluate applies the reply
         of its own call (same validation, handle confinement and per-message idempotency).
+        Refusals (nothing applied): INVALID_ARGUMENT for a malformed ticket, a ticket of another entity, or a reply
+        that breaks the contract (the ticket stays open for a corrected reply); NOT_FOUND for a ticket unknown to this
+        agent (forged, evicted, another agent's); FAILED_PRECONDITION for a ticket already used, expired, or issued
+        before a ForgetEntity of its entity; ABORTED when another call evaluated some of its messages meanwhile
+        (prepare again). A write that landed between the two steps is planned against, as Evaluate does.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -27,13 +27,14 @@ import asyncpg
 import numpy as np
 from pgvector.asyncpg import register_vector
 
-from factmemory.adapters.postgres.store import HALF_MARGIN, NEAREST_BY_KIND, SESSION_SETTINGS, SHORTLIST
+from factmemory.adapters.postgres.connection import SESSION_SETTINGS
+from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, SHORTLIST
 from factmemory.domain.contract import strict_schema
 from factmemory.domain.models import Item
 from factmemory.domain.prompts import FACT_LINE
+from factmemory.domain.vectors import centroid
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
-from factmemory.usecases.provide import centroid
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.bench import data, drive
 from factmemory_tools.bench.stats import Row, derived, latency_row, render_table, size_label, summarize, value_row

@@ -94,6 +94,8 @@ class _Stub(Protocol):
     DeleteFact: _Unary[pb.DeleteFactRequest, pb.DeleteFactResponse]
     GetFact: _Unary[pb.GetFactRequest, pb.GetFactResponse]
     ListEntities: _Unary[pb.ListEntitiesRequest, pb.ListEntitiesResponse]
+    PrepareEvaluation: _Unary[pb.PrepareEvaluationRequest, pb.PrepareEvaluationResponse]
+    CompleteEvaluation: _Unary[pb.CompleteEvaluationRequest, pb.CompleteEvaluationResponse]
 
 
 class FactMemoryClient:
@@ -132,6 +134,20 @@ class FactMemoryClient:
     ) -> pb.EvaluateBatchResponse:
         """Learns from several messages of one person with one LLM call; each message is applied exactly once."""
         return await self._call(self._stub.EvaluateBatch, request, timeout_s)
+
+    async def prepare_evaluation(
+        self, request: pb.PrepareEvaluationRequest, *, timeout_s: float | None = None
+    ) -> pb.PrepareEvaluationResponse:
+        """Agent-model mode, step 1: the prompt and JSON schema for your own model, under a short-lived ticket (no
+        ticket, and the stored `results`, when every message was evaluated before)."""
+        return await self._call(self._stub.PrepareEvaluation, request, timeout_s)
+
+    async def complete_evaluation(
+        self, request: pb.CompleteEvaluationRequest, *, timeout_s: float | None = None
+    ) -> pb.CompleteEvaluationResponse:
+        """Agent-model mode, step 2: your model's raw reply for a ticket, applied as Evaluate applies its own. Safe
+        to retry: a ticket is used once, and each message is applied once."""
+        return await self._call(self._stub.CompleteEvaluation, request, timeout_s)
 
     async def provide(self, request: pb.ProvideRequest, *, timeout_s: float | None = None) -> pb.ProvideResponse:
         """What to put in the next prompt about one person."""

@@ -19,7 +19,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.store import TRANSIENT_DB_ERRORS
+from factmemory.adapters.postgres.connection import TRANSIENT_DB_ERRORS
 from factmemory.ports import Telemetry
 
 log = logging.getLogger(__name__)

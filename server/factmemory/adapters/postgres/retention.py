@@ -10,8 +10,8 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.review import FACT_COLUMNS, mark, row_to_fact
-from factmemory.adapters.postgres.store import LOCK_ENTITY, _connection, _count
+from factmemory.adapters.postgres.connection import LOCK_ENTITY, connection, row_count
+from factmemory.adapters.postgres.rows import FACT_COLUMNS, mark, row_to_fact
 from factmemory.domain.models import Fact, HistoryAction
 
 RETENTION_ACTOR = "system:retention"
@@ -91,14 +91,14 @@ class PostgresRetention:
 
     async def stale_candidates(self, older_than: datetime, after: Key | None, limit: int) -> list[Fact]:
         first, second, third = after if after is not None else (None, None, None)
-        async with _connection(self._pool) as conn:
+        async with connection(self._pool) as conn:
             rows = await conn.fetch(STALE_CANDIDATES, older_than, first, second, third, limit)
         return [row_to_fact(r) for r in rows]
 
     async def archive_facts(
         self, agent_id: UUID, entity_id: UUID, facts: Sequence[Fact], at: datetime, reason: str
     ) -> int:
-        async with _connection(self._pool) as conn, conn.transaction():
+        async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             await mark(conn, HistoryAction.ARCHIVED, RETENTION_ACTOR, reason)
             archived = [
@@ -117,23 +117,23 @@ class PostgresRetention:
         return len(archived)
 
     async def archived_before(self, before: datetime, limit: int) -> list[Key]:
-        async with _connection(self._pool) as conn:
+        async with connection(self._pool) as conn:
             rows = await conn.fetch(ARCHIVED_BEFORE, before, limit)
         return [(r["agent_id"], r["entity_id"], r["id"]) for r in rows]
 
     async def delete_archived(
         self, agent_id: UUID, entity_id: UUID, fact_ids: Sequence[UUID], before: datetime, reason: str
     ) -> int:
-        async with _connection(self._pool) as conn, conn.transaction():
+        async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             await mark(conn, HistoryAction.DELETED, RETENTION_ACTOR, reason)
             status = await conn.execute(DELETE_ARCHIVED, agent_id, entity_id, list(fact_ids), before)
-        return _count(status)
+        return row_count(status)
 
     async def reduce_evaluations(self, before: datetime, at: datetime, limit: int) -> int:
-        async with _connection(self._pool) as conn:
-            return _count(await conn.execute(REDUCE_EVALUATIONS, before, at, limit))
+        async with connection(self._pool) as conn:
+            return row_count(await conn.execute(REDUCE_EVALUATIONS, before, at, limit))
 
     async def archive_candidates(self, before: datetime, at: datetime, limit: int) -> int:
-        async with _connection(self._pool) as conn:
-            return _count(await conn.execute(ARCHIVE_CANDIDATES, before, at, limit))
+        async with connection(self._pool) as conn:
+            return row_count(await conn.execute(ARCHIVE_CANDIDATES, before, at, limit))

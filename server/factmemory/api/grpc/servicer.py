@@ -13,10 +13,11 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf.json_format import MessageToDict
 
-from factmemory.api.grpc import convert
+from factmemory.api.grpc import agent_model, convert
 from factmemory.api.grpc.convert import parse_uuid
 from factmemory.api.grpc.metrics import record_evaluation
 from factmemory.domain.errors import (
+    Aborted,
     BadModelReply,
     Conflict,
     FactMemoryError,
@@ -26,9 +27,9 @@ from factmemory.domain.errors import (
     Refused,
     Unavailable,
 )
-from factmemory.domain.review import encode_position, reviewer_actor
+from factmemory.domain.resolutions import encode_position, reviewer_actor
 from factmemory.ports import CALL_SCOPE, CallScope
-from factmemory.usecases import edits, evaluate, provide, review
+from factmemory.usecases import browse, edits, evaluate, provide, review
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
@@ -44,6 +45,8 @@ STATUS_BY_ERROR: tuple[tuple[type[FactMemoryError], grpc.StatusCode], ...] = (
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     # The model broke the contract: nothing was applied; a retry may get a valid reply.
     (BadModelReply, grpc.StatusCode.UNAVAILABLE),
+    # A race the call cannot settle on its own: the caller starts over (the message says from where).
+    (Aborted, grpc.StatusCode.ABORTED),
 )
 
 Req = TypeVar("Req")
@@ -125,6 +128,27 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return convert.evaluate_batch_response(request, batch, self._limits)
 
     @mapped
+    async def PrepareEvaluation(
+        self, request: pb.PrepareEvaluationRequest, context: grpc.aio.ServicerContext
+    ) -> pb.PrepareEvaluationResponse:
+        evaluation, order = agent_model.prepare_input(request, _now(), self._limits)
+        prepared = await evaluate.prepare_evaluation(self._deps, evaluation, order)
+        return agent_model.prepare_response(prepared, self._limits)
+
+    @mapped
+    async def CompleteEvaluation(
+        self, request: pb.CompleteEvaluationRequest, context: grpc.aio.ServicerContext
+    ) -> pb.CompleteEvaluationResponse:
+        agent_id, entity_id = _scope(request)
+        usage = agent_model.usage_in(request.usage)
+        batch = await evaluate.complete_evaluation(
+            self._deps, agent_id, entity_id, request.ticket, request.reply, usage
+        )
+        for result in batch.results:
+            record_evaluation(self._deps.telemetry, result)
+        return agent_model.complete_response(batch, self._limits)
+
+    @mapped
     async def Provide(self, request: pb.ProvideRequest, context: grpc.aio.ServicerContext) -> pb.ProvideResponse:
         result = await provide.provide(self._deps, convert.provide_input(request, _now(), self._limits))
         return convert.provide_response(result, self._limits)
@@ -132,7 +156,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     @mapped
     async def ListFacts(self, request: pb.ListFactsRequest, context: grpc.aio.ServicerContext) -> pb.ListFactsResponse:
         after = convert.optional_uuid(request.page_token, "page_token")
-        facts, next_after = await review.list_facts(
+        facts, next_after = await browse.list_facts(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
             parse_uuid(request.entity_id, "entity_id"),
@@ -150,7 +174,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ListCandidates(
         self, request: pb.ListCandidatesRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListCandidatesResponse:
-        candidates, token = await review.list_candidates(
+        candidates, token = await browse.list_candidates(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
             convert.optional_uuid(request.entity_id, "entity_id"),
@@ -226,12 +250,12 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         agent_id, entity_id = _scope(request)
         fact_id = parse_uuid(request.fact_id, "fact_id")
         try:
-            fact, history = await review.get_fact(self._deps, agent_id, entity_id, fact_id)
+            fact, history = await browse.get_fact(self._deps, agent_id, entity_id, fact_id)
         except NotFound:
             # A deleted fact: its history is still there (NotFound again when there is none).
             return pb.GetFactResponse(
                 history=[
-                    convert.history_pb(h) for h in await review.fact_history(self._deps, agent_id, entity_id, fact_id)
+                    convert.history_pb(h) for h in await browse.fact_history(self._deps, agent_id, entity_id, fact_id)
                 ]
             )
         return pb.GetFactResponse(
@@ -242,7 +266,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ListEntities(
         self, request: pb.ListEntitiesRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListEntitiesResponse:
-        entities, token = await review.list_entities(
+        entities, token = await browse.list_entities(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
             convert.query(request.query, self._limits),
@@ -255,7 +279,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ForgetEntity(
         self, request: pb.ForgetEntityRequest, context: grpc.aio.ServicerContext
     ) -> pb.ForgetEntityResponse:
-        counts = await review.forget_entity(
+        counts = await browse.forget_entity(
             self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id")
         )
         return pb.ForgetEntityResponse(
@@ -270,7 +294,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ExportEntity(
         self, request: pb.ExportEntityRequest, context: grpc.aio.ServicerContext
     ) -> pb.ExportEntityResponse:
-        data, position = await review.export_page(
+        data, position = await browse.export_page(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
             parse_uuid(request.entity_id, "entity_id"),

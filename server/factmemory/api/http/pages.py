@@ -27,6 +27,7 @@ from starlette.templating import Jinja2Templates
 from factmemory.api.http import security, views
 from factmemory.api.http.security import SESSION_COOKIE, RequireToken, Sessions, checked_form
 from factmemory.domain.errors import Conflict, FactMemoryError, InvalidInput, NotConfigured, NotFound, Unavailable
+from factmemory.domain.limits import MAX_PAGE_TOKEN_CHARS, MAX_REASON_CHARS, MAX_SEARCH_CHARS
 from factmemory.domain.models import (
     CURRENT_CATEGORIES,
     DURABLE_CATEGORIES,
@@ -38,8 +39,8 @@ from factmemory.domain.models import (
     Kind,
     Verification,
 )
-from factmemory.domain.review import reviewer_actor
-from factmemory.usecases import edits, review
+from factmemory.domain.resolutions import reviewer_actor
+from factmemory.usecases import browse, edits, review
 from factmemory.usecases.deps import Deps
 
 HERE = Path(__file__).parent
@@ -95,13 +96,13 @@ class Pages:
         return self.templates.TemplateResponse(request, name, {**base, **context}, status_code=status_code)
 
     async def queue_label(self, agent_id: UUID) -> str:
-        pending, more = await review.list_candidates(
+        pending, more = await browse.list_candidates(
             self.deps, agent_id, None, CandidateStatus.PENDING, None, "", QUEUE_COUNT_LIMIT
         )
         return views.queue_label(len(pending), bool(more))
 
     async def summary(self, agent_id: UUID, entity_id: UUID) -> EntitySummary:
-        found, _ = await review.list_entities(self.deps, agent_id, str(entity_id), "", 1)
+        found, _ = await browse.list_entities(self.deps, agent_id, str(entity_id), "", 1)
         if not found or found[0].entity_id != entity_id:
             raise NotFound(f"entity {entity_id} not found for this agent")
         return found[0]
@@ -116,7 +117,7 @@ class Pages:
         facts: list[Fact] = []
         after: UUID | None = None
         while len(facts) < MAX_FACTS_SHOWN:
-            page, after = await review.list_facts(self.deps, agent_id, entity_id, None, after, 200)
+            page, after = await browse.list_facts(self.deps, agent_id, entity_id, None, after, 200)
             facts.extend(page)
             if after is None:
                 break
@@ -175,9 +176,9 @@ class Pages:
 
     async def entities(self, request: Request) -> Response:
         agent_id: UUID = request.path_params["agent_id"]
-        query = request.query_params.get("q", "").strip()[:100]
-        token = request.query_params.get("page", "")[:200]
-        found, next_token = await review.list_entities(self.deps, agent_id, query, token, PAGE_SIZE)
+        query = request.query_params.get("q", "").strip()[:MAX_SEARCH_CHARS]
+        token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
+        found, next_token = await browse.list_entities(self.deps, agent_id, query, token, PAGE_SIZE)
         return await self.render(
             request, "entities.html", agent_id=agent_id, entities=found, q=query, next_token=next_token
         )
@@ -186,7 +187,7 @@ class Pages:
         agent_id, entity_id = self.scope(request)
         summary = await self.summary(agent_id, entity_id)
         facts = await self.all_facts(agent_id, entity_id)
-        pending, _ = await review.list_candidates(
+        pending, _ = await browse.list_candidates(
             self.deps, agent_id, entity_id, CandidateStatus.PENDING, None, "", MAX_FACTS_SHOWN
         )
         now, decay = self.config.clock(), self.deps.tuning.current_decay_days
@@ -227,7 +228,7 @@ class Pages:
 
     async def fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
-        fact, history = await review.get_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"])
+        fact, history = await browse.get_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"])
         return await self.render(
             request,
             "fact.html",
@@ -244,7 +245,7 @@ class Pages:
         agent_id, entity_id = self.scope(request)
         fact_id: UUID = request.path_params["fact_id"]
         form = text_fields(await checked_form(request))
-        fact, _ = await review.get_fact(self.deps, agent_id, entity_id, fact_id)
+        fact, _ = await browse.get_fact(self.deps, agent_id, entity_id, fact_id)
         edit = views.edit_from_form(fact, form)
         if edit != views.NO_EDIT:
             await edits.update_fact(self.deps, agent_id, entity_id, fact_id, edit, self.actor(request))
@@ -264,8 +265,8 @@ class Pages:
     async def queue(self, request: Request) -> Response:
         agent_id: UUID = request.path_params["agent_id"]
         source = views.parse_source(request.query_params.get("source", ""))
-        token = request.query_params.get("page", "")[:200]
-        pending, next_token = await review.list_candidates(
+        token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
+        pending, next_token = await browse.list_candidates(
             self.deps, agent_id, None, CandidateStatus.PENDING, source, token, PAGE_SIZE
         )
         names = {e: await self.name(agent_id, e) for e in {c.entity_id for c in pending}}
@@ -312,14 +313,14 @@ class Pages:
         form = text_fields(await checked_form(request))
         if form.get("confirm") != str(entity_id):
             raise InvalidInput("type the entity id to confirm forgetting it")
-        await review.forget_entity(self.deps, agent_id, entity_id)
+        await browse.forget_entity(self.deps, agent_id, entity_id)
         return self.back(f"/agents/{agent_id}/entities", "forgotten")
 
     async def export(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         await checked_form(request)
         await self.summary(agent_id, entity_id)
-        data = await review.export_entity(self.deps, agent_id, entity_id)
+        data = await browse.export_entity(self.deps, agent_id, entity_id)
         return Response(
             json.dumps(data, indent=2, default=str, ensure_ascii=False),
             media_type="application/json",
@@ -365,11 +366,11 @@ class Pages:
                 "error.html",
                 status,
                 status=status,
-                message=message[:500],
+                message=message[:MAX_REASON_CHARS],
                 agent_id=agent_id if isinstance(agent_id, UUID) else None,
             )
         except FactMemoryError:  # the navigation's queue count failed too: a page without it
-            return await self.render(request, "error.html", status, status=status, message=message[:500])
+            return await self.render(request, "error.html", status, status=status, message=message[:MAX_REASON_CHARS])
 
 
 def text_fields(form: FormData) -> dict[str, str]:

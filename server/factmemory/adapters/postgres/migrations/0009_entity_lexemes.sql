@@ -30,38 +30,66 @@ CREATE TABLE entity_lexemes (
     PRIMARY KEY (agent_id, entity_id, lexeme)
 );
 
-CREATE FUNCTION factmemory_count_lexemes(agent uuid, entity uuid, stems text[], delta integer)
-RETURNS void LANGUAGE plpgsql AS $$
+-- Maintained per statement from its transition tables (one upsert per statement, grouped by stem, instead of one
+-- per fact and stem: a COPY of 100k facts, or an Evaluate's several adds, pay it once). Only live facts count, so
+-- an update counts only when the claim, the liveness or the scope changed.
+CREATE FUNCTION factmemory_apply_lexemes(changes jsonb) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-    -- In stem order, so two writers of one entity lock its rows in the same order.
+    -- In key order, so two writers of one entity lock its rows in the same order.
     INSERT INTO entity_lexemes AS l (agent_id, entity_id, lexeme, facts)
-    SELECT agent, entity, s, delta FROM (SELECT DISTINCT unnest(stems || ''::text) AS s) AS t ORDER BY s
+    SELECT (c->>'a')::uuid, (c->>'e')::uuid, s, sum((c->>'d')::integer)
+      FROM jsonb_array_elements(changes) AS c
+     CROSS JOIN LATERAL unnest(ARRAY(SELECT jsonb_array_elements_text(c->'l')) || ''::text) AS s
+     GROUP BY 1, 2, 3
+    HAVING sum((c->>'d')::integer) <> 0
+     ORDER BY 1, 2, 3
     ON CONFLICT (agent_id, entity_id, lexeme) DO UPDATE SET facts = l.facts + excluded.facts;
-    IF delta < 0 THEN
-        DELETE FROM entity_lexemes
-         WHERE agent_id = agent AND entity_id = entity AND lexeme = ANY (stems || ''::text) AND facts <= 0;
-    END IF;
+    DELETE FROM entity_lexemes
+     WHERE facts <= 0
+       AND (agent_id, entity_id) IN (SELECT DISTINCT (c->>'a')::uuid, (c->>'e')::uuid FROM jsonb_array_elements(changes) c);
 END
 $$;
 
-CREATE FUNCTION factmemory_entity_lexemes() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION factmemory_lexemes_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.archived_at IS NULL THEN
-        PERFORM factmemory_count_lexemes(OLD.agent_id, OLD.entity_id, OLD.lexemes, -1);
-    END IF;
-    IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.archived_at IS NULL THEN
-        PERFORM factmemory_count_lexemes(NEW.agent_id, NEW.entity_id, NEW.lexemes, 1);
-    END IF;
+    PERFORM factmemory_apply_lexemes(coalesce((
+        SELECT jsonb_agg(jsonb_build_object('a', agent_id, 'e', entity_id, 'l', lexemes, 'd', 1))
+          FROM new_rows WHERE archived_at IS NULL), '[]'));
     RETURN NULL;
 END
 $$;
-CREATE TRIGGER facts_entity_lexemes_insert AFTER INSERT OR DELETE ON facts
-    FOR EACH ROW EXECUTE FUNCTION factmemory_entity_lexemes();
-CREATE TRIGGER facts_entity_lexemes_update AFTER UPDATE OF claim, archived_at, agent_id, entity_id ON facts
-    FOR EACH ROW
-    WHEN (OLD.claim IS DISTINCT FROM NEW.claim OR (OLD.archived_at IS NULL) <> (NEW.archived_at IS NULL)
-          OR OLD.agent_id <> NEW.agent_id OR OLD.entity_id <> NEW.entity_id)
-    EXECUTE FUNCTION factmemory_entity_lexemes();
+CREATE FUNCTION factmemory_lexemes_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM factmemory_apply_lexemes(coalesce((
+        SELECT jsonb_agg(jsonb_build_object('a', agent_id, 'e', entity_id, 'l', lexemes, 'd', -1))
+          FROM old_rows WHERE archived_at IS NULL), '[]'));
+    RETURN NULL;
+END
+$$;
+CREATE FUNCTION factmemory_lexemes_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM factmemory_apply_lexemes(coalesce((
+        SELECT jsonb_agg(c) FROM (
+            SELECT jsonb_build_object('a', o.agent_id, 'e', o.entity_id, 'l', o.lexemes, 'd', -1) AS c
+              FROM old_rows o JOIN new_rows n ON n.id = o.id
+             WHERE o.archived_at IS NULL
+               AND (o.claim IS DISTINCT FROM n.claim OR n.archived_at IS NOT NULL
+                    OR o.agent_id <> n.agent_id OR o.entity_id <> n.entity_id)
+            UNION ALL
+            SELECT jsonb_build_object('a', n.agent_id, 'e', n.entity_id, 'l', n.lexemes, 'd', 1)
+              FROM old_rows o JOIN new_rows n ON n.id = o.id
+             WHERE n.archived_at IS NULL
+               AND (o.claim IS DISTINCT FROM n.claim OR o.archived_at IS NOT NULL
+                    OR o.agent_id <> n.agent_id OR o.entity_id <> n.entity_id)) AS changed), '[]'));
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER facts_lexemes_inserted AFTER INSERT ON facts REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION factmemory_lexemes_inserted();
+CREATE TRIGGER facts_lexemes_deleted AFTER DELETE ON facts REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION factmemory_lexemes_deleted();
+CREATE TRIGGER facts_lexemes_updated AFTER UPDATE ON facts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION factmemory_lexemes_updated();
 
 -- Backfill: the stems by a table rewrite (see 0008 for why not an UPDATE), then the counts.
 ALTER TABLE facts ALTER COLUMN lexemes TYPE text[] USING factmemory_lexemes(claim);

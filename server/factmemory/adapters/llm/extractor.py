@@ -9,14 +9,14 @@ import time
 from typing import Any
 
 import openai
-from pydantic import ValidationError
 
-from factmemory.adapters.completion import loads, read_completion
+from factmemory.adapters.llm.completion import read_completion
 from factmemory.adapters.retry import RetryPolicy, as_domain_error, backoff_s, retry_reason
-from factmemory.domain.contract import ExtractionReply, strict_schema, validate_reply
+from factmemory.domain.contract import ExtractionReply, strict_schema
 from factmemory.domain.errors import BadModelReply, NotConfigured, Refused, Unavailable
 from factmemory.domain.models import Item, Usage
 from factmemory.domain.prompts import Prompt
+from factmemory.domain.reply import parse_reply
 from factmemory.ports import NullTelemetry, Telemetry
 
 log = logging.getLogger(__name__)
@@ -34,34 +34,6 @@ def response_format(mode: str, items: frozenset[Item], batched: bool = False) ->
     if mode == "json_object":
         return {"type": "json_object"}
     return None
-
-
-def extract_json(content: str) -> Any:
-    """The JSON object in a reply, also when wrapped in prose or a code fence."""
-    try:
-        return json.loads(content)
-    except RecursionError:
-        raise BadModelReply("the model's reply is nested too deeply") from None
-    except ValueError:
-        start, end = content.find("{"), content.rfind("}")
-        if start < 0 or end <= start:
-            raise BadModelReply("the model's reply contains no JSON object") from None
-        return loads(content[start : end + 1], "the model's reply")
-
-
-def parse_reply(content: str, items: frozenset[Item]) -> ExtractionReply:
-    """The reply validated against the contract of the active items."""
-    data = extract_json(content)
-    if not isinstance(data, dict):
-        raise BadModelReply("the model's reply is not a JSON object")
-    try:
-        return validate_reply(data, items)
-    except RecursionError:
-        raise BadModelReply("the model's reply is nested too deeply") from None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(root)"
-        raise BadModelReply(f"the model's reply has the wrong shape at {where}: {first['msg']}") from None
 
 
 def _rejects_format(exc: openai.BadRequestError) -> bool:

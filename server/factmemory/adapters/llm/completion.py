@@ -3,13 +3,11 @@ endpoint fault (BadModelReply: UNAVAILABLE, nothing applied), never a crash of o
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from factmemory.domain.errors import BadModelReply
 from factmemory.domain.models import Usage
+from factmemory.domain.reply import loads
 
 # Token counts are stored as PostgreSQL integers and sent as protobuf int32.
 MAX_TOKENS = 2**31 - 1
@@ -35,16 +33,6 @@ class _Usage(_Lenient):
 class _Completion(_Lenient):
     choices: list[_Choice]
     usage: _Usage | None = None
-
-
-def loads(text: str | bytes, what: str) -> Any:
-    """JSON, or BadModelReply for anything the parser refuses (deep nesting and giant integers included)."""
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise BadModelReply(f"{what} is nested too deeply") from None
-    except ValueError as exc:  # JSONDecodeError, and integers beyond the interpreter's digit limit
-        raise BadModelReply(f"{what} is not valid JSON: {str(exc)[:80]}") from None
 
 
 def read_completion(body: bytes) -> tuple[str, Usage]:

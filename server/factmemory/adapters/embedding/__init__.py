@@ -1,0 +1,1 @@
+"""The embeddings edge: embedders, and the local engine's worker processes, job queue and text bounds."""

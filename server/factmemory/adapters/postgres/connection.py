@@ -1,0 +1,93 @@
+"""Connections to PostgreSQL: the pool with its codecs, which errors mean the database cannot be reached right now,
+and the per-entity lock every write of an entity takes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import asyncpg
+from pgvector.asyncpg import register_vector
+
+from factmemory.domain.errors import Unavailable
+
+# Serializes the write path per (agent, entity): confidences and dedup see every earlier turn. Taking the lock also
+# bumps the entity's revision, so a write planned before the lock can tell whether anything changed since.
+LOCK_ENTITY = """
+WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || $2::text, 0)))
+INSERT INTO entity_revisions AS r (agent_id, entity_id, revision)
+SELECT $1::text::uuid, $2::text::uuid, 1 FROM locked
+ON CONFLICT (agent_id, entity_id) DO UPDATE SET revision = r.revision + 1
+RETURNING revision
+"""
+
+# Run on every pooled connection (the benchmark runs them too, to EXPLAIN the plans the service gets).
+SESSION_SETTINGS = (
+    # pgvector 0.8: keep scanning the HNSW graph until enough rows pass the (agent, entity, kind) filter.
+    "SET hnsw.iterative_scan = relaxed_order",
+)
+
+
+async def _init_connection(conn: asyncpg.Connection) -> None:
+    await register_vector(conn)
+    await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
+    for statement in SESSION_SETTINGS:
+        await conn.execute(statement)
+
+
+@asynccontextmanager
+async def open_pool(url: str, min_size: int, max_size: int, timeout_s: float) -> AsyncIterator[asyncpg.Pool]:
+    """A connection pool with the pgvector and jsonb codecs on every connection."""
+    pool = await asyncpg.create_pool(
+        url,
+        min_size=min_size,
+        max_size=max_size,
+        init=_init_connection,
+        command_timeout=timeout_s,
+        timeout=timeout_s,
+    )
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+def unavailable(exc: BaseException) -> Unavailable:
+    """A transient database error as the domain's Unavailable."""
+    return Unavailable(f"database unavailable: {type(exc).__name__}: {exc}")
+
+
+# Errors that mean "the database is not reachable right now", as opposed to a bug in a query.
+TRANSIENT_DB_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+    asyncpg.exceptions.TooManyConnectionsError,
+    asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.SerializationError,
+    asyncpg.exceptions.DeadlockDetectedError,
+    # Out of disk, memory or connections (SQLSTATE class 53): the operator frees them, then a retry succeeds.
+    asyncpg.exceptions.InsufficientResourcesError,
+    # A primary demoted to a read-only standby (failover): writes succeed again once the pool reaches the new one.
+    asyncpg.exceptions.ReadOnlySQLTransactionError,
+)
+
+
+@asynccontextmanager
+async def connection(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+    """A pooled connection; a transient error while it is held becomes Unavailable."""
+    try:
+        async with pool.acquire() as conn:
+            yield conn
+    except TRANSIENT_DB_ERRORS as exc:
+        raise unavailable(exc) from exc
+
+
+def row_count(status: str) -> int:
+    """The row count from an asyncpg command status such as 'DELETE 3'."""
+    return int(status.rsplit(" ", 1)[-1])

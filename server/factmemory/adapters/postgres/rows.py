@@ -1,0 +1,161 @@
+"""Rows of the facts table: its columns, a row as a domain Fact (or history entry), the one statement that inserts
+a fact and the one that deletes it, and how a transaction names the action the history trigger records.
+
+History rows are written by the `facts_history` trigger (migration 0004) for every change of a fact; `mark` names
+the action, actor and reason of a transaction with set_config(..., true) before it changes anything."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from uuid import UUID, uuid4
+
+import asyncpg
+
+from factmemory.domain.limits import MAX_REASON_CHARS
+from factmemory.domain.models import Fact, HistoryAction, HistoryEntry, Kind, Verification
+from factmemory.domain.times import from_storage, optional_from_storage
+from factmemory.ports import NewFact
+
+FACT_COLUMNS = """
+    id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
+    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at, previous_claims, archived_at
+"""
+
+# The proposed claim of the newest pending contradiction of a fact (the provider marks the fact disputed).
+DISPUTED_BY = """
+    (SELECT dc.proposed_claim FROM fact_candidates dc
+      WHERE dc.agent_id = facts.agent_id AND dc.fact_id = facts.id
+        AND dc.status = 'pending' AND dc.source = 'contradict'
+      ORDER BY dc.created_at DESC, dc.id DESC LIMIT 1) AS disputed_by
+"""
+
+MARK = """
+SELECT set_config('factmemory.action', $1, true), set_config('factmemory.actor', $2, true),
+       set_config('factmemory.reason', $3, true)
+"""
+
+
+def mark_cte(first: int) -> str:
+    """`mark`, a CTE naming the action, actor and reason ($first to $first + 2) the history trigger records, for a
+    statement that reads it (FROM mark / USING mark): the mark and the change in one round trip."""
+    return f"""mark AS MATERIALIZED (
+    SELECT set_config('factmemory.action', ${first}, true) AS mark_action,
+           set_config('factmemory.actor', ${first + 1}, true) AS mark_actor,
+           set_config('factmemory.reason', ${first + 2}, true) AS mark_reason)"""
+
+
+_INSERT_COLUMNS = """
+INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
+                   evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at,
+                   embedding, embedding_model, import_source_id)"""
+
+# The one statement that inserts a fact (Evaluate, a reviewer), with its history mark ($16 to $18).
+INSERT_FACT = f"""
+WITH {mark_cte(16)}{_INSERT_COLUMNS}
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15 FROM mark
+RETURNING {FACT_COLUMNS}
+"""
+
+# Imports (marked once per transaction): a source id already imported for this (agent, entity) is skipped.
+IMPORT_FACT = f"""{_INSERT_COLUMNS}
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15)
+ON CONFLICT (agent_id, entity_id, import_source_id) WHERE import_source_id IS NOT NULL DO NOTHING
+"""
+
+IMPORTED_IDS = """
+SELECT import_source_id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND import_source_id = ANY ($3::text[])
+"""
+
+# The one statement that deletes a fact, with its history mark ($4 to $6).
+DELETE_FACT = f"""
+WITH {mark_cte(4)}
+DELETE FROM facts USING mark WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+"""
+
+RECORD = """
+INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
+SELECT agent_id, entity_id, id, $4, $5, $6, factmemory_fact_snapshot(f), factmemory_fact_snapshot(f)
+  FROM facts f WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = $3
+"""
+
+RECORD_NAME = """
+INSERT INTO entities (agent_id, entity_id, name, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)
+ON CONFLICT (agent_id, entity_id) DO UPDATE
+   SET name = CASE WHEN EXCLUDED.last_seen_at >= entities.last_seen_at THEN EXCLUDED.name ELSE entities.name END,
+       last_seen_at = GREATEST(entities.last_seen_at, EXCLUDED.last_seen_at)
+"""
+
+
+def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
+    """A facts row (or the prefixed columns of a join) as a domain Fact."""
+    fields = row[prefix + "structured_fields"]
+    return Fact(
+        id=row[prefix + "id"],
+        agent_id=row[prefix + "agent_id"],
+        entity_id=row[prefix + "entity_id"],
+        kind=Kind(row[prefix + "kind"]),
+        category=row[prefix + "category"],
+        claim=row[prefix + "claim"],
+        structured_fields=json.loads(fields) if isinstance(fields, str) else dict(fields),
+        confidence=row[prefix + "confidence"],
+        evidence_message_ids=tuple(row[prefix + "evidence_message_ids"]),
+        evidence_count=len(row[prefix + "evidence_message_ids"]),
+        verification_status=Verification(row[prefix + "verification_status"]),
+        created_at=from_storage(row[prefix + "created_at"]),
+        last_confirmed_at=from_storage(row[prefix + "last_confirmed_at"]),
+        valid_at=optional_from_storage(row[prefix + "valid_at"]),
+        previous_claims=tuple(row[prefix + "previous_claims"]),
+        disputed_by="" if prefix else (row.get("disputed_by") or ""),
+        archived_at=None if prefix else optional_from_storage(row["archived_at"]),
+    )
+
+
+def row_to_history(row: asyncpg.Record) -> HistoryEntry:
+    return HistoryEntry(
+        id=row["id"],
+        fact_id=row["fact_id"],
+        at=row["at"],
+        action=HistoryAction(row["action"]),
+        actor=row["actor"],
+        reason=row["reason"],
+        before=_json(row["before"]),
+        after=_json(row["after"]),
+    )
+
+
+def _json(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    return dict(json.loads(value) if isinstance(value, str) else value)
+
+
+def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...]:
+    """The parameters of IMPORT_FACT for one new fact ($1 to $15 of INSERT_FACT)."""
+    return (
+        uuid4(),
+        agent_id,
+        entity_id,
+        new.kind.value,
+        new.category,
+        new.claim,
+        new.structured_fields,
+        new.confidence,
+        [new.message_id],
+        new.verification.value,
+        new.at,
+        new.valid_at,
+        new.embedding,
+        new.embedding_model,
+        new.import_source_id,
+    )
+
+
+def mark_values(action: HistoryAction, actor: str, reason: str = "") -> tuple[str, str, str]:
+    """The parameters of MARK or mark_cte."""
+    return action.value, actor, reason[:MAX_REASON_CHARS]
+
+
+async def mark(conn: asyncpg.Connection, action: HistoryAction, actor: str, reason: str = "") -> None:
+    """Names the action, actor and reason the history trigger records for the next changes."""
+    await conn.execute(MARK, *mark_values(action, actor, reason))

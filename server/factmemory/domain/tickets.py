@@ -1,0 +1,82 @@
+"""Agent-model tickets: what the caller's model was shown, kept under an unguessable, short-lived, single-use token.
+
+Pure: the token and its hash, and the refusals of a ticket presented to CompleteEvaluation. The store keeps only the
+hash, so a leaked table row cannot be completed."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from uuid import UUID
+
+from factmemory.domain.errors import Conflict, FactMemoryError, InvalidInput, NotFound
+
+# 256 random bits, URL-safe base64 without padding: 43 characters.
+TOKEN_BYTES = 32
+TOKEN_CHARS = 43
+# A used or expired ticket is kept this long past its expiry, so that presenting it again is refused by name
+# ("already used", "expired") rather than as unknown; its body is dropped when it is used.
+KEPT_AFTER_EXPIRY = timedelta(minutes=15)
+
+
+@dataclass(frozen=True)
+class TicketPolicy:
+    """How long a ticket lives, how many may be open, and how large a reply may be (from settings)."""
+
+    ttl_s: float
+    max_per_entity: int
+    max_total: int
+    max_reply_chars: int
+
+
+@dataclass(frozen=True)
+class TicketRow:
+    """A stored ticket. `body` is None once the ticket was used or its entity forgotten."""
+
+    agent_id: UUID
+    entity_id: UUID
+    forget_epoch: int
+    expires_at: datetime
+    used_at: datetime | None
+    body: str | None
+    epoch_now: int  # the forget epoch, now, of the entity the ticket is presented for
+
+
+def new_token() -> str:
+    """A fresh ticket: 256 bits from the operating system's CSPRNG."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_hash(token: str) -> bytes:
+    """What the store keeps and looks tickets up by."""
+    return hashlib.sha256(token.encode("ascii")).digest()
+
+
+def check_token(token: str) -> str:
+    """The token as given, or InvalidInput when it cannot be one of ours (nothing is looked up then)."""
+    token = token.strip()
+    if not token:
+        raise InvalidInput("ticket is required: call PrepareEvaluation first")
+    if len(token) != TOKEN_CHARS or not all(c.isascii() and (c.isalnum() or c in "-_") for c in token):
+        raise InvalidInput("ticket is malformed: pass the ticket PrepareEvaluation returned, unchanged")
+    return token
+
+
+def refusal(row: TicketRow | None, agent_id: UUID, entity_id: UUID, now: datetime) -> FactMemoryError | None:
+    """Why the ticket cannot be completed now (None when it can)."""
+    if row is None:
+        return NotFound("unknown ticket (never issued, or evicted or expired long ago): call PrepareEvaluation again")
+    if row.agent_id != agent_id or row.entity_id != entity_id:
+        return InvalidInput("the ticket was issued for another agent or entity")
+    if row.used_at is not None:
+        return Conflict(
+            "the ticket was already used: PrepareEvaluation again returns the stored results of its messages "
+            "(or a new prompt for those a failure left unapplied)"
+        )
+    if row.body is None or row.forget_epoch != row.epoch_now:
+        return Conflict("the entity was forgotten after the ticket was issued; nothing was applied")
+    if now >= row.expires_at:
+        return Conflict("the ticket expired: call PrepareEvaluation again (no messages were used up)")
+    return None

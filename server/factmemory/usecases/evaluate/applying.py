@@ -1,0 +1,160 @@
+"""Evaluate, phase 2: apply the model's reply. Each op validated against what the model was shown (handles confine
+it to those facts), the adds embedded and planned against their neighbours with no lock held, then one transaction
+under the per-entity lock: each message claimed once, the adds re-planned when another write landed meanwhile,
+every op written (writes.py), the shown pairs closed, the edges and the results stored."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from uuid import UUID
+
+from factmemory.domain.contract import ExtractionReply
+from factmemory.domain.dedup.planning import AddPlan, Neighbour, plan_adds
+from factmemory.domain.forgetting import check_not_forgotten
+from factmemory.domain.limits import DEDUP_NEIGHBOURS, Limits
+from factmemory.domain.models import AppliedOp, ChatMessage, EvaluateResult, Kind, Usage
+from factmemory.domain.ops import (
+    Planned,
+    PlannedAdd,
+    clean_text,
+    message_index,
+    plan_identities,
+    plan_ops,
+    plan_relationships,
+)
+from factmemory.ports import Matrix, Vector, WriteContext
+from factmemory.usecases.deps import Deps
+from factmemory.usecases.evaluate.planning import Shown
+from factmemory.usecases.evaluate.results import dropped_of, stored_form, success_of
+from factmemory.usecases.evaluate.writes import apply_all
+from factmemory.usecases.stopwatch import Stopwatch
+
+
+class AlreadyEvaluated(Exception):
+    """Raised inside the turn to roll it back when another call evaluated one of its messages first."""
+
+    def __init__(self, usage: Usage) -> None:
+        super().__init__("a message of this call was evaluated by another call first")
+        self.usage = usage
+
+
+async def apply_reply(
+    deps: Deps, shown: Shown, reply: ExtractionReply, usage: Usage, watch: Stopwatch
+) -> dict[str, EvaluateResult]:
+    """The reply applied for the shown turn's messages, each exactly once; their results by message id."""
+    limits = deps.tuning.limits.for_messages(len(shown.turn.messages))
+    plan = await _plan_turn(deps, shown, reply, watch, limits)
+    with watch.stage("apply"):
+        return await _write(deps, shown, plan, reply, usage, limits)
+
+
+@dataclass
+class _TurnPlan:
+    """Everything decided before the per-entity lock is taken; sources[i] is the message of planned[i]."""
+
+    planned: list[Planned]
+    sources: list[ChatMessage]
+    probe: _Probe
+    context: WriteContext | None
+    add_plans: list[AddPlan]
+    relationships: list[tuple[UUID, UUID, tuple[str, ...]]]
+    identities: list[tuple[UUID, str, str, float]]
+
+
+async def _plan_turn(deps: Deps, shown: Shown, reply: ExtractionReply, watch: Stopwatch, limits: Limits) -> _TurnPlan:
+    """The ops validated, the adds embedded and planned against their neighbours, the edges planned: no lock held."""
+    request = shown.turn
+    planned, sources = _plan(shown, reply, limits)
+    adds = [p for p in planned if isinstance(p, PlannedAdd)]
+    with watch.stage("embed"):
+        vectors = await deps.embedder.passages([a.claim for a in adds])
+    probe = _Probe(adds, vectors)
+    context, add_plans = None, []
+    if adds:
+        with watch.stage("dedup"):
+            context = await probe.read(partial(deps.store.write_context, request.agent_id, request.entity_id))
+            add_plans = probe.plan(context, deps.tuning.dedup_threshold)
+    relationships = plan_relationships(
+        (reply.relationships or [])[: limits.max_relationships], request.room_entities, limits
+    )
+    identities = plan_identities(
+        (reply.identities or [])[: limits.max_identities], request.room_entities, request.entity_id, limits
+    )
+    return _TurnPlan(planned, sources, probe, context, add_plans, relationships, identities)
+
+
+def _plan(shown: Shown, reply: ExtractionReply, limits: Limits) -> tuple[list[Planned], list[ChatMessage]]:
+    """The ops planned, each with the message it comes from (in a batch, the one the model named; else the last)."""
+    if reply.facts is None:
+        return [], []
+    messages = shown.turn.messages
+    ops = reply.facts.ops[: limits.max_ops]
+    sources = [messages[message_index(raw, len(messages))] for raw in ops]
+    planned = plan_ops(ops, shown.handles, shown.turn.message.created_at, limits, [m.created_at for m in sources])
+    return planned, sources
+
+
+async def _write(
+    deps: Deps, shown: Shown, plan: _TurnPlan, reply: ExtractionReply, usage: Usage, limits: Limits
+) -> dict[str, EvaluateResult]:
+    """One transaction under the per-entity lock: re-plan the adds only if another write landed, then write."""
+    request, last = shown.turn, shown.turn.message
+    async with deps.store.turn(request.agent_id, request.entity_id) as turn:
+        check_not_forgotten(shown.forget_epoch, turn.forget_epoch)
+        for message in request.messages:
+            if not await turn.claim_evaluation(message.id, request.room_id):
+                raise AlreadyEvaluated(usage)
+        names = [m.name.strip() for m in request.messages if m.name.strip()]
+        if names:
+            await turn.record_name(clean_text(names[-1])[: limits.max_name_chars], last.created_at)
+        add_plans = plan.add_plans
+        if plan.context is not None and turn.revision != plan.context.revision + 1:  # a write landed since
+            add_plans = plan.probe.plan(await plan.probe.read(turn.write_context), deps.tuning.dedup_threshold)
+        applied = await apply_all(
+            deps, turn, plan.planned, plan.sources, zip(add_plans, plan.probe.vectors, strict=True)
+        )
+        for first, second in shown.pairs:  # shown once: merged (and gone) or left alone by the model
+            await turn.close_pair(first, second, last.created_at)
+        relationships = [
+            await turn.upsert_relationship(s, t, tags, last.created_at, limits.max_tags)
+            for s, t, tags in plan.relationships
+        ]
+        identities = [await turn.upsert_identity(e, p, h, c, last.created_at) for e, p, h, c in plan.identities]
+        by_message: dict[str, list[AppliedOp]] = {m.id: [] for m in request.messages}
+        for source, op in zip(plan.sources, applied, strict=True):
+            by_message[source.id].append(op)
+        results = {m.id: EvaluateResult(ops=tuple(by_message[m.id])) for m in request.earlier}
+        results[last.id] = EvaluateResult(
+            ops=tuple(by_message[last.id]),
+            relationships=tuple(relationships),
+            identities=tuple(identities),
+            success=success_of(reply),
+            usage=usage,
+            dropped=dropped_of(reply, limits),
+        )
+        for message_id, result in results.items():
+            await turn.finish_evaluation(message_id, stored_form(result, limits))
+    return results
+
+
+ReadContext = Callable[[Sequence[Kind], Sequence[Vector], Sequence[str], int], Awaitable[WriteContext]]
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """The adds of one reply with their vectors (adds[i] has vectors[i]), compared with what is stored."""
+
+    adds: list[PlannedAdd]
+    vectors: Matrix
+
+    async def read(self, read: ReadContext) -> WriteContext:
+        """The neighbours and exact-key matches of every add, from the store (before the lock) or the transaction."""
+        return await read(
+            [a.kind for a in self.adds], list(self.vectors), [a.claim for a in self.adds], DEDUP_NEIGHBOURS
+        )
+
+    def plan(self, context: WriteContext, threshold: float) -> list[AddPlan]:
+        neighbours = [[Neighbour(s.fact, s.similarity) for s in near] for near in context.neighbours]
+        return plan_adds(self.adds, self.vectors, context.keys, neighbours, context.by_key, threshold)

@@ -1,0 +1,165 @@
+"""Evaluate, phase 1: compose the one model call of a turn. Which messages are still to learn from, the stored facts
+and possible-duplicate pairs the model is shown (with their handles), and the prompt; no model is called here."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from pydantic import Field
+
+from factmemory.domain.contract import strict_schema
+from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, OpenPair, known_facts
+from factmemory.domain.errors import InvalidInput
+from factmemory.domain.models import ChatMessage, EvaluateInput, EvaluateResult, Fact, Frozen, Item, Kind
+from factmemory.domain.prompts import Prompt, build_prompt
+from factmemory.domain.vectors import centroid
+from factmemory.ports import Vector
+from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
+from factmemory.usecases.stopwatch import Stopwatch
+
+
+class Shown(Frozen):
+    """What the model is shown for the messages still to learn from: everything the applying phase needs besides
+    the reply. It is what an agent-model ticket keeps, so it is plain data."""
+
+    turn: EvaluateInput  # the messages to learn from (earlier + message); those evaluated before are context
+    handles: dict[str, Fact] = Field(default_factory=dict)  # D1, C2, ... -> the fact shown under it
+    pairs: tuple[tuple[UUID, UUID], ...] = ()  # open possible-duplicate pairs shown, closed once the reply applied
+    forget_epoch: int = 0  # read before anything was learned: a ForgetEntity since makes the turn write nothing
+
+    @property
+    def batched(self) -> bool:
+        return len(self.turn.messages) > 1
+
+    def kept(self) -> Shown:
+        """What a ticket keeps: the facts behind the handles without what applying never reads of them (their
+        evidence ids, previous claims and fields: applying reads a fact's id, kind and category and re-reads the
+        rest under the lock), so a ticket stays small and holds no more than it needs."""
+        light: dict[str, Any] = {"evidence_message_ids": (), "previous_claims": (), "structured_fields": {}}
+        return self.model_copy(update={"handles": {h: f.model_copy(update=light) for h, f in self.handles.items()}})
+
+
+@dataclass(frozen=True)
+class Composed:
+    """A model call ready to make: the prompt, and what applying its reply needs."""
+
+    prompt: Prompt
+    shown: Shown
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON schema the reply must follow (strict structured output)."""
+        return strict_schema(self.shown.turn.items, self.shown.batched)
+
+
+async def compose(
+    deps: Deps, request: EvaluateInput, watch: Stopwatch
+) -> tuple[dict[str, EvaluateResult], Composed | None]:
+    """The stored results of the request's messages evaluated before (as replays), and the call for the others
+    (None when every message was evaluated before)."""
+    # The messages are embedded (for the facts shown to the model) while the store is read.
+    query = asyncio.ensure_future(_query(deps, request))
+    try:
+        with watch.stage("retrieve"):
+            # Read before anything is learned: a ForgetEntity that completes meanwhile makes the turn write nothing.
+            forget_epoch = await deps.store.forget_epoch(request.agent_id, request.entity_id)
+            stored = await stored_results(deps, request)
+        pending = [m for m in request.messages if m.id not in stored]
+        if not pending:
+            return stored, None
+        turn = _pending(request, pending, stored)
+        if len(pending) < len(request.messages):  # the query stands for the messages still to learn from
+            _discard(query)
+            query = asyncio.ensure_future(_query(deps, turn))
+        durable, current, pairs = await _known(deps, turn, watch, query)
+    finally:
+        _discard(query)
+    limits = deps.tuning.limits.for_messages(len(turn.messages))
+    prompt = build_prompt(
+        turn.message,
+        turn.recent_messages,
+        durable,
+        current,
+        turn.items,
+        turn.room_entities,
+        turn.agent_responses,
+        pairs,
+        limits=limits,
+        earlier=turn.earlier,
+    )
+    shown = Shown(
+        turn=turn,
+        handles=prompt.handles,
+        pairs=tuple((p.first.id, p.second.id) for p in pairs),
+        forget_epoch=forget_epoch,
+    )
+    return stored, Composed(prompt, shown)
+
+
+async def _query(deps: Deps, request: EvaluateInput) -> Vector | None:
+    """The relevance query of the messages to learn from, embedded as the provider embeds a message (each on its
+    own, so its cache serves both); several by their centroid. None when facts are not asked for."""
+    if Item.FACTS not in request.items:
+        return None
+    vectors = await deps.embedder.queries([m.text.strip() for m in request.messages])
+    return vectors[0] if len(vectors) == 1 else centroid(vectors)
+
+
+def _discard(task: asyncio.Future[Vector | None]) -> None:
+    """Cancels the task if it still runs; a failure it ended with is dropped (the call did not need it)."""
+    if not task.done():
+        task.cancel()
+    elif not task.cancelled():
+        task.exception()
+
+
+def _pending(
+    request: EvaluateInput, pending: Sequence[ChatMessage], stored: dict[str, EvaluateResult]
+) -> EvaluateInput:
+    """The request for the messages not evaluated yet; those that were become context."""
+    done = [m for m in request.messages if m.id in stored]
+    recent = sorted([*request.recent_messages, *done], key=lambda m: m.created_at)
+    return request.model_copy(
+        update={"earlier": tuple(pending[:-1]), "message": pending[-1], "recent_messages": tuple(recent)}
+    )
+
+
+async def _known(
+    deps: Deps, request: EvaluateInput, watch: Stopwatch, query: Awaitable[Vector | None]
+) -> tuple[list[Fact], list[Fact], list[OpenPair]]:
+    """The stored facts the model is shown: the nearest of each kind, and the open possible-duplicate pairs."""
+    if Item.FACTS not in request.items:
+        return [], [], []
+    with watch.stage("retrieve"):
+        open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN)
+    with watch.stage("embed"):  # what is left of it after the reads above
+        vector = await query
+    if vector is None:  # pragma: no cover - facts are asked for (checked above)
+        return [], [], []
+    with watch.stage("retrieve"):
+        similar = await deps.store.nearest(
+            request.agent_id, request.entity_id, vector, RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
+        )
+    return known_facts(
+        [s.fact for s in similar if s.fact.kind is Kind.DURABLE],
+        [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
+        open_pairs,
+        RETRIEVE_PER_KIND,
+    )
+
+
+async def stored_results(deps: Deps, request: EvaluateInput) -> dict[str, EvaluateResult]:
+    """The stored results of the request's messages evaluated before (by any call), as replays."""
+    found = await deps.store.get_evaluations(request.agent_id, [m.id for m in request.messages])
+    out: dict[str, EvaluateResult] = {}
+    for message in request.messages:
+        if message.id not in found:
+            continue
+        entity_id, result = found[message.id]
+        if entity_id != request.entity_id:
+            raise InvalidInput(f"message {message.id!r} was already evaluated for another entity; ids must be unique")
+        out[message.id] = result.model_copy(update={"replayed": True})
+    return out

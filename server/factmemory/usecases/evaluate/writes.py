@@ -1,0 +1,185 @@
+"""Evaluate, phase 2b: each op of a validated reply written inside the turn's transaction, in the model's order,
+with its message as evidence (an add strengthens the same claim or inserts; merge, strengthen, decay, contradict)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from uuid import UUID
+
+from factmemory.domain.dedup.planning import AddPlan, Existing, Target, merged_values
+from factmemory.domain.models import AppliedOp, CandidateSource, ChatMessage, Fact, OpType, Verification
+from factmemory.domain.new_fact import new_fact
+from factmemory.domain.ops import (
+    ADD_CONFIDENCE,
+    DECAY_STEP,
+    DELETE_BELOW,
+    STRENGTHEN_STEP,
+    Planned,
+    PlannedAdd,
+    PlannedChange,
+    PlannedMerge,
+)
+from factmemory.domain.resolutions import kind_of
+from factmemory.ports import Vector, WriteTransaction
+from factmemory.usecases import fact_writes
+from factmemory.usecases.deps import Deps
+
+
+async def apply_all(
+    deps: Deps,
+    turn: WriteTransaction,
+    planned: Sequence[Planned],
+    sources: Sequence[ChatMessage],
+    add_plans: Iterable[tuple[AddPlan, Vector]],
+) -> list[AppliedOp]:
+    """Every op in the model's order, with its message as evidence; the adds take their plans and vectors by
+    position, earlier adds by index."""
+    applied: list[AppliedOp] = []
+    added: list[Fact | None] = []
+    plans = iter(add_plans)
+    for item, message in zip(planned, sources, strict=True):
+        if isinstance(item, PlannedAdd):
+            op = await _apply_add(deps, turn, message, *next(plans), added)
+            added.append(op.fact)
+        elif isinstance(item, PlannedMerge):
+            op = await _apply_merge(turn, message, item)
+        elif isinstance(item, PlannedChange):
+            op = await _apply_change(turn, message, item)
+        else:
+            op = AppliedOp(op=item.op, rejected=True, reason=item.reason, handle=item.handle)
+        applied.append(op)
+    return applied
+
+
+def _target_id(target: Target, added: Sequence[Fact | None]) -> UUID | None:
+    """The stored fact's id, or the fact an earlier add of this reply became."""
+    if isinstance(target, Existing):
+        return target.fact.id
+    earlier = added[target.index]
+    return None if earlier is None else earlier.id
+
+
+async def _apply_add(
+    deps: Deps,
+    turn: WriteTransaction,
+    message: ChatMessage,
+    plan: AddPlan,
+    vector: Vector,
+    added: Sequence[Fact | None],
+) -> AppliedOp:
+    """Strengthen the same claim, or insert (with a review candidate for a conflict and the possible duplicates)."""
+    add = plan.add
+    if plan.same_as is not None:
+        target = _target_id(plan.same_as, added)
+        fact = (
+            None
+            if target is None
+            else await fact_writes.strengthen(
+                turn, target, STRENGTHEN_STEP, message.created_at, message.id, add.category, add.verification
+            )
+        )
+        if fact is not None:
+            return AppliedOp(op=OpType.STRENGTHEN, fact=fact, deduplicated=True, reason=plan.reason)
+    fact = await turn.insert_fact(
+        new_fact(
+            add.kind,
+            add.category,
+            add.claim,
+            confidence=ADD_CONFIDENCE,
+            evidence=message.id,
+            verification=add.verification,
+            at=message.created_at,
+            embedding=vector,
+            embedding_model=deps.embedder.model_name,
+            structured_fields=dict(add.structured_fields),
+            valid_at=add.valid_at,
+        )
+    )
+    for pair in plan.pairs:
+        other = _target_id(pair.other, added)
+        if other is not None and other != fact.id:
+            await turn.insert_pair(other, fact.id, pair.similarity, pair.reason, message.id, message.created_at)
+    if plan.conflict is None:
+        return AppliedOp(op=add.op, fact=fact)
+    existing, why = plan.conflict
+    candidate = await turn.insert_candidate(
+        existing.id,
+        add.claim,
+        f"conflicts with {existing.claim!r}: {why}",
+        CandidateSource.DEDUP_CONFLICT,
+        message.id,
+        message.created_at,
+        fact.id,
+    )
+    if candidate is None:  # a reviewer said these two are both true
+        return AppliedOp(op=add.op, fact=fact)
+    return AppliedOp(
+        op=add.op,
+        fact=fact,
+        candidate_id=candidate,
+        reason=f"kept beside a conflicting fact; review candidate created: {why}",
+    )
+
+
+async def _apply_merge(turn: WriteTransaction, message: ChatMessage, merge: PlannedMerge) -> AppliedOp:
+    keep, duplicate = await turn.get_fact(merge.fact.id), await turn.get_fact(merge.duplicate.id)
+    fact = None
+    if keep is not None and duplicate is not None:
+        fact = await turn.merge_facts(
+            keep.id,
+            duplicate.id,
+            merged_values(keep, duplicate, STRENGTHEN_STEP),
+            message.created_at,
+            merge.reason,
+        )
+    if fact is None:
+        gone = merge.handle if keep is None else merge.duplicate_handle
+        return AppliedOp(
+            op=merge.op,
+            rejected=True,
+            handle=merge.handle,
+            duplicate_handle=merge.duplicate_handle,
+            reason=f"{gone} no longer exists",
+        )
+    return AppliedOp(
+        op=merge.op,
+        fact=fact,
+        handle=merge.handle,
+        duplicate_handle=merge.duplicate_handle,
+        duplicate_fact_id=merge.duplicate.id,
+        reason=merge.reason,
+    )
+
+
+async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp:
+    gone = AppliedOp(op=change.op, rejected=True, handle=change.handle, reason=f"{change.handle} no longer exists")
+    if change.reclassify_to is not None:
+        kind = kind_of(change.reclassify_to)
+        if kind is not None and await turn.reclassify(change.fact.id, kind, change.reclassify_to) is None:
+            return gone
+    if change.op is OpType.STRENGTHEN:
+        verification = Verification.SELF_REPORTED
+        fact = await fact_writes.strengthen(
+            turn,
+            change.fact.id,
+            STRENGTHEN_STEP,
+            message.created_at,
+            message.id,
+            change.reclassify_to or change.fact.category,
+            verification,
+        )
+        return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle, reason=change.reason)
+    if change.op is OpType.DECAY:
+        fact, deleted = await fact_writes.decay(turn, change.fact.id, DECAY_STEP, DELETE_BELOW)
+        return (
+            gone
+            if fact is None
+            else AppliedOp(op=change.op, fact=fact, deleted=deleted, handle=change.handle, reason=change.reason)
+        )
+    current = await turn.get_fact(change.fact.id)
+    if current is None:
+        return gone
+    candidate = await turn.insert_candidate(
+        current.id, change.proposed_claim, change.reason, CandidateSource.CONTRADICT, message.id, message.created_at
+    )
+    return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle, reason=change.reason)
