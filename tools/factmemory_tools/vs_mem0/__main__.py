@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep-db", type=Path, default=Path("/tmp/factmemory-recall-db"), help="recall mode's database"
     )
+    parser.add_argument("--mem0-only", action="store_true", help="recall mode: mem0 only, over a kept database")
     args = parser.parse_args(argv)
     if args.recall:
         from factmemory_tools.vs_mem0.recall import recall
@@ -58,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
 
         python = setup_venv(args.mem0_venv)
         setup_spacy_model(python)
-        result = recall(python, args.keep_db)
+        result = recall(python, args.keep_db, provide=not args.mem0_only)
         print(recall_table(result))
         if args.json:
             args.json.write_text(json.dumps(result, indent=1))

