@@ -78,3 +78,8 @@ MAX_SEARCH_CHARS = 100
 MAX_PAGE_TOKEN_CHARS = 200
 # What a history entry's reason, an evaluation's success reason and an error shown on a page keep of their text.
 MAX_REASON_CHARS = 500
+# ForgetMessages: message ids per call.
+MAX_MESSAGE_IDS = 1000
+
+# Every message of a batch keeps at least this much of the prompt budget, whatever the budget (docs/operating.md).
+MIN_BATCH_MESSAGE_TOKENS = 16

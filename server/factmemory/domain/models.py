@@ -208,6 +208,14 @@ class EvaluateResult(Frozen):
     usage: Usage = Usage()
     replayed: bool = False
     dropped: Dropped = Dropped()
+    # The message was deleted (ForgetMessages): nothing was or will be learned from it, nor shown as context.
+    forgotten: bool = False
+    # A replay made no call: usage is zero and this is what the first evaluation cost.
+    original_usage: Usage = Usage()
+
+    def as_replay(self) -> EvaluateResult:
+        """This stored result returned again: nothing applied, no model call (usage zero), the first cost kept."""
+        return self.model_copy(update={"replayed": True, "usage": Usage(), "original_usage": self.usage})
 
 
 class EvaluateBatchResult(Frozen):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -19,6 +20,7 @@ from factmemory.domain.models import (
     CandidateStatus,
     FactEdit,
     HistoryAction,
+    HistoryEntry,
     Kind,
     Resolution,
 )
@@ -151,6 +153,11 @@ def reviewer_actor(identity: str) -> str:
 
 def message_actor(message_id: str) -> str:
     return f"message:{message_id}"
+
+
+def evidence_ids(history: Iterable[HistoryEntry]) -> list[str]:
+    """The message ids the history names as actors ('message:<id>'), in order, once each."""
+    return list(dict.fromkeys(h.actor.partition(":")[2] for h in history if h.actor.startswith("message:")))
 
 
 def import_actor(source: str) -> str:

@@ -13,6 +13,7 @@ from uuid import UUID
 
 import asyncpg
 
+from factmemory.adapters.postgres import import_ledger
 from factmemory.adapters.postgres import review_tx as review
 from factmemory.adapters.postgres.connection import (
     LOCK_ENTITY,
@@ -38,7 +39,6 @@ from factmemory.adapters.postgres.rows import (
     DISPUTED_BY,
     FACT_COLUMNS,
     IMPORT_FACT,
-    IMPORTED_IDS,
     fact_values,
     mark,
     row_to_fact,
@@ -47,6 +47,7 @@ from factmemory.adapters.postgres.rows import (
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.dedup.planning import OpenPair
+from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -329,6 +330,14 @@ class Store:
         )
         return None if row is None else row_to_fact(row)
 
+    async def evidence_sources(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]:
+        rows = await self._read(
+            agent_id, entity_id, lambda conn: conn.fetch(review.EVIDENCE_SOURCES, agent_id, entity_id, message_ids)
+        )
+        return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
+
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
         rows = await self._read(
             agent_id, entity_id, lambda conn: conn.fetch(review.HISTORY, agent_id, entity_id, fact_id)
@@ -363,11 +372,13 @@ class Store:
         )
 
     async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int:
-        """Inserts the facts not imported before (by import_source_id); returns how many were new."""
+        """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many."""
         async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             await mark(conn, HistoryAction.IMPORTED, actor)
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
+            fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
+            facts = [f for f in facts if f.import_source_id in fresh]
             await conn.executemany(IMPORT_FACT, [fact_values(agent_id, entity_id, f) for f in facts])
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
         self._wrote(agent_id, entity_id)
@@ -375,8 +386,7 @@ class Store:
 
     async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]:
         async with connection(self._pool) as conn:
-            rows = await conn.fetch(IMPORTED_IDS, agent_id, entity_id, list(source_ids))
-        return {r["import_source_id"] for r in rows}
+            return await import_ledger.known(conn, agent_id, source_ids)
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
         async with connection(self._pool) as conn, conn.transaction():

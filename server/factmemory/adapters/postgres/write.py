@@ -139,8 +139,8 @@ UPDATE fact_candidates
 """
 
 CLAIM_EVALUATION = """
-INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result)
-VALUES ($1, $2, $3, $4, '{}'::jsonb)
+INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result, excerpt)
+VALUES ($1, $2, $3, $4, '{}'::jsonb, NULLIF($5, ''))
 ON CONFLICT (agent_id, message_id) DO NOTHING
 RETURNING message_id
 """
@@ -170,9 +170,9 @@ class PostgresWriteTransaction:
     ) -> WriteContext:
         return await read_write_context(self._conn, self.agent_id, self.entity_id, kinds, vectors, claims, limit)
 
-    async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool:
-        """Reserves the message; False when it was evaluated already (the caller then replays)."""
-        row = await self._conn.fetchval(CLAIM_EVALUATION, self.agent_id, message_id, self.entity_id, room_id)
+    async def claim_evaluation(self, message_id: str, room_id: UUID | None, excerpt: str = "") -> bool:
+        """Reserves the message (keeping its excerpt); False when it was evaluated already (the caller replays)."""
+        row = await self._conn.fetchval(CLAIM_EVALUATION, self.agent_id, message_id, self.entity_id, room_id, excerpt)
         self._actor = f"message:{message_id}"
         return row is not None
 

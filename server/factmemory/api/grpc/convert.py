@@ -454,6 +454,7 @@ def evaluate_response(result: EvaluateResult, limits: Limits) -> pb.EvaluateResp
         else pb.SuccessVerdict(completed=result.success.completed, reason=result.success.reason),
         usage=usage_pb(result.usage),
         replayed=result.replayed,
+        original_usage=usage_pb(result.original_usage),
         dropped=pb.DroppedCounts(
             ops=result.dropped.ops, relationships=result.dropped.relationships, identities=result.dropped.identities
         ),

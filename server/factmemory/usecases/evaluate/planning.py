@@ -120,7 +120,7 @@ def _pending(
     request: EvaluateInput, pending: Sequence[ChatMessage], stored: dict[str, EvaluateResult]
 ) -> EvaluateInput:
     """The request for the messages not evaluated yet; those that were become context."""
-    done = [m for m in request.messages if m.id in stored]
+    done = [m for m in request.messages if m.id in stored and not stored[m.id].forgotten]  # deleted: not context
     recent = sorted([*request.recent_messages, *done], key=lambda m: m.created_at)
     return request.model_copy(
         update={"earlier": tuple(pending[:-1]), "message": pending[-1], "recent_messages": tuple(recent)}
@@ -161,5 +161,5 @@ async def stored_results(deps: Deps, request: EvaluateInput) -> dict[str, Evalua
         entity_id, result = found[message.id]
         if entity_id != request.entity_id:
             raise InvalidInput(f"message {message.id!r} was already evaluated for another entity; ids must be unique")
-        out[message.id] = result.model_copy(update={"replayed": True})
+        out[message.id] = result.as_replay()
     return out
