@@ -175,7 +175,14 @@ class WriteTransaction(Protocol):
     async def record_name(self, name: str, at: datetime) -> None: ...
 
     async def insert_pair(
-        self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str, message_id: str, at: datetime
+        self,
+        fact_id: UUID,
+        other_fact_id: UUID,
+        similarity: float,
+        reason: str,
+        message_id: str,
+        at: datetime,
+        likelihood: float = 0.0,
     ) -> None: ...
 
     async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None: ...
@@ -246,7 +253,7 @@ class FactStore(Protocol):
         limit: int,
     ) -> WriteContext: ...
 
-    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int) -> list[OpenPair]: ...
+    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]: ...
 
     async def nearest(
         self,

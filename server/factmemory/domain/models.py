@@ -42,6 +42,7 @@ class CandidateSource(enum.StrEnum):
 
     CONTRADICT = "contradict"  # the model proposed a replacement claim
     DEDUP_CONFLICT = "dedup_conflict"  # the write-time rule kept an add beside a conflicting fact
+    DECAY_FLOOR = "decay_floor"  # a model decay would have deleted a protected fact (domain/protection.py)
 
 
 class CandidateStatus(enum.StrEnum):

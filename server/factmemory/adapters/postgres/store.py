@@ -79,15 +79,18 @@ __all__ = [
 
 T = TypeVar("T")
 
+# The likeliest open pairs not expired: recorded within $4 turns (revisions) of the entity's current one.
 OPEN_PAIRS = f"""
 SELECT p.first_id, p.second_id, {FACT_COLUMNS}
-  FROM (SELECT fact_id AS first_id, other_fact_id AS second_id, created_at AS pair_created
-          FROM possible_duplicates
-         WHERE agent_id = $1 AND entity_id = $2 AND status = 'open'
-         ORDER BY created_at, fact_id, other_fact_id
+  FROM (SELECT d.fact_id AS first_id, d.other_fact_id AS second_id, d.likelihood, d.created_at AS pair_created
+          FROM possible_duplicates d
+          LEFT JOIN entity_revisions r ON r.agent_id = d.agent_id AND r.entity_id = d.entity_id
+         WHERE d.agent_id = $1 AND d.entity_id = $2 AND d.status = 'open'
+           AND (d.created_revision IS NULL OR d.created_revision > coalesce(r.revision, 0) - $4)
+         ORDER BY d.likelihood DESC, d.created_at, d.fact_id, d.other_fact_id
          LIMIT $3) p
   JOIN facts ON facts.agent_id = $1 AND facts.id IN (p.first_id, p.second_id)
- ORDER BY p.pair_created, p.first_id, p.second_id, facts.id
+ ORDER BY p.likelihood DESC, p.pair_created, p.first_id, p.second_id, facts.id
 """
 
 GET_EVALUATIONS = """
@@ -177,10 +180,10 @@ class Store:
         async with connection(self._pool) as conn:
             return await read_write_context(conn, agent_id, entity_id, kinds, vectors, claims, limit)
 
-    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int) -> list[OpenPair]:
-        """The oldest open possible-duplicate pairs, with both facts."""
+    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]:
+        """The likeliest open possible-duplicate pairs recorded within ttl_turns turns, with both facts."""
         async with connection(self._pool) as conn:
-            rows = await conn.fetch(OPEN_PAIRS, agent_id, entity_id, limit)
+            rows = await conn.fetch(OPEN_PAIRS, agent_id, entity_id, limit, ttl_turns)
         facts: dict[tuple[UUID, UUID], list[Fact]] = {}
         for row in rows:
             facts.setdefault((row["first_id"], row["second_id"]), []).append(row_to_fact(row))

@@ -165,6 +165,11 @@ def resolution_choices(item: Candidate) -> list[Choice]:
     decides. A contradiction proposes a claim; a dedup conflict's new claim is already a fact beside the old."""
     old = quoted(item.fact.claim) if item.fact is not None else "the stored fact"
     new = quoted(item.proposed_claim)
+    if item.source is CandidateSource.DECAY_FLOOR:
+        return [
+            Choice(Resolution.REJECT, f"Keep {old}", "the fact stays as it is; the model's decay is dropped"),
+            Choice(Resolution.ACCEPT, f"Delete {old}", "the model's decay takes effect (its history stays)", True),
+        ]
     if item.source is CandidateSource.CONTRADICT:
         return [
             Choice(
