@@ -71,7 +71,9 @@ async def test_a_rare_name_is_found_even_when_the_embedder_ranks_it_low(service:
     question = "I'm cooking pasta with tomatoes and basil tonight for Bertha"
     response = await service.stub.Provide(person.provide(question))
     assert "has a neighbour named Bertha" in [s.fact.claim for s in response.durable]
-    assert "has a neighbour named Bertha" not in await ask(service, person, question, Weights(text_weight=0.0))
+    assert "has a neighbour named Bertha" not in await ask(
+        service, person, question, Weights(text_weight=0.0, lexical=0.0)
+    )
 
 
 async def test_an_old_but_asked_about_state_surfaces(service: Service, llm: ScriptedLLM) -> None:

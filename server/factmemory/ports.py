@@ -45,10 +45,26 @@ __all__ = ["Matrix", "NewFact", "Vector"]  # re-exported: the values that cross 
 
 @dataclass(frozen=True)
 class Similar:
-    """A stored fact with its cosine similarity (or text rank) to a query."""
+    """A stored fact with its cosine similarity (or text rank) to a query, and, from `lexical`, the share of the
+    query's word weight it contains (0 when not asked)."""
 
     fact: Fact
     similarity: float
+    lexical: float = 0.0
+    via: UUID | None = None  # found through this fact (the second hop of store.lexical), not by the query
+
+
+@dataclass(frozen=True)
+class Hop:
+    """The second hop of store.lexical: the `seeds` facts nearest the query link to the facts sharing a word with
+    them that is in at most `max_df` of the entity's facts, at most `limit` of those (0 seeds: no hop)."""
+
+    seeds: int = 0
+    max_df: int = 6
+    limit: int = 24
+
+
+NO_HOP = Hop()
 
 
 @dataclass(frozen=True)
@@ -259,6 +275,21 @@ class FactStore(Protocol):
         current_limit: int,
         terms: Sequence[str],
         per_term: int,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]: ...
+
+    async def lexical(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        text: str,
+        rare_df: int,
+        rare_terms: int,
+        hop: Hop = NO_HOP,
         *,
         replica_ok: bool = False,
     ) -> list[Similar]: ...

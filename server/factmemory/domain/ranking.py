@@ -28,6 +28,8 @@ class Weights:
     stretch: bool = True  # cosines stretched over the candidate pool (relevance.stretched)
     text_weight: float = 0.5  # full-text share in the fused relevance; 0 = vector only, no text candidates
     text_names_only: bool = True  # full text on the turn's names and numbers only (relevance.names); False = all
+    lexical: float = 0.5  # weight of the lexical evidence (stems, idf over the person's facts); 0 = the above instead
+    link: float = 0.5  # with lexical: a fact linked to a near fact by a rare word gets this share of its relevance
     modifier: float = 0.3  # share of the score that confidence x time weight can move
     lane: int = 2  # slots for the most relevant facts the score or the per-kind quota left out
     lane_min: float = 0.2  # ... if at least this relevant
@@ -35,7 +37,7 @@ class Weights:
     dedup: bool = True  # facts the write-time rule calls the same take one slot
 
 
-LEGACY = Weights(stretch=False, text_weight=0.0, modifier=1.0, lane=0, spill_below=0.0, dedup=False)
+LEGACY = Weights(stretch=False, text_weight=0.0, lexical=0.0, modifier=1.0, lane=0, spill_below=0.0, dedup=False)
 
 SameClaim = Callable[[str, str], bool]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from factmemory.domain.errors import Unavailable
+from factmemory.domain.limits import HOP_SEEDS, RARE_DF, RARE_TERMS
 from factmemory.domain.limits import MIN_POOL as MIN_POOL  # re-exported: the recall tool names them here
 from factmemory.domain.limits import PER_TERM as PER_TERM
 from factmemory.domain.limits import POOL_FACTOR as POOL_FACTOR
@@ -21,7 +22,7 @@ from factmemory.domain.relevance import (
 )
 from factmemory.domain.render import render
 from factmemory.domain.vectors import centroid
-from factmemory.ports import Similar
+from factmemory.ports import Hop, Similar
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch
 
@@ -65,7 +66,20 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         else:
             fused = fused_terms(terms, weights)
             with watch.stage("db"):
-                if fused:
+                if weights.lexical > 0:
+                    found = await deps.store.lexical(
+                        request.agent_id,
+                        request.entity_id,
+                        vector,
+                        durable_pool,
+                        current_pool,
+                        query,
+                        RARE_DF,
+                        RARE_TERMS,
+                        Hop(seeds=HOP_SEEDS if weights.link > 0 else 0),
+                        replica_ok=True,
+                    )
+                elif fused:
                     found = await deps.store.hybrid(
                         request.agent_id,
                         request.entity_id,
@@ -110,10 +124,24 @@ def fused_terms(terms: tuple[Term, ...], weights: Weights) -> tuple[Term, ...]:
 def _fused(found: list[Similar], terms: tuple[Term, ...], weights: Weights) -> list[float]:
     cosines = [s.similarity for s in found]
     vector = stretched(cosines) if weights.stretch else cosines
+    if weights.lexical > 0:
+        fused = [fuse(v, s.lexical, weights.lexical) for v, s in zip(vector, found, strict=True)]
+        return hopped(found, fused, weights.link)
     if not terms:
         return vector
     text = text_relevance([s.fact.claim for s in found], terms)
     return [fuse(v, t, weights.text_weight) for v, t in zip(vector, text, strict=True)]
+
+
+def hopped(found: list[Similar], relevances: list[float], link: float) -> list[float]:
+    """A fact reached through a seed (Similar.via) is at least `link` x the seed's relevance: "my aunt" finds
+    "has an aunt called Radomir", whose rare word "Radomir" brings "Radomir is training for an ironman"."""
+    if link <= 0:
+        return relevances
+    by_id = {s.fact.id: r for s, r in zip(found, relevances, strict=True)}
+    return [
+        max(r, link * by_id.get(s.via, 0.0)) if s.via is not None else r for s, r in zip(found, relevances, strict=True)
+    ]
 
 
 def _text_only(found: list[Similar], terms: tuple[Term, ...]) -> list[float]:

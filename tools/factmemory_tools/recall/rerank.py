@@ -6,13 +6,15 @@
 Provide runs unchanged over a store that answers with the recorded pool: the run records the pool for every
 word of the turn, and the store gives Provide the vector candidates plus the recorded facts matching the words
 it asks for (exact unless a word is in more than PER_TERM facts, when the run's id-ordered cap would have
-chosen). The cosine top-12 column is the one recorded in the run.
+chosen). The cosine top-12 column is the one recorded in the run. The pools hold no word statistics of the
+person's facts, so the lexical evidence (round two) is switched off here: every ranking runs with `lexical=0`.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
@@ -71,7 +73,7 @@ async def rank(questions: Sequence[Question], decay_days: float, weights: Weight
     from factmemory.usecases.provide import provide
 
     store = _PoolStore()
-    deps = _deps(store, decay_days, weights)
+    deps = _deps(store, decay_days, dataclasses.replace(weights, lexical=0.0))
     scores = Scores()
     for q in questions:
         store.question = q

