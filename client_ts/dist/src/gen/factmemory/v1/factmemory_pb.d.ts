@@ -1344,7 +1344,7 @@ export declare const PrepareEvaluationRequestSchema: GenMessage<PrepareEvaluatio
  */
 export type PrepareEvaluationResponse = Message<"factmemory.v1.PrepareEvaluationResponse"> & {
     /**
-     * Empty when no model call is needed (results then holds the stored results).
+     * Empty when no model call is needed (results then holds the stored results). Single-use, 256 random bits.
      *
      * @generated from field: string ticket = 1;
      */
@@ -1356,7 +1356,9 @@ export type PrepareEvaluationResponse = Message<"factmemory.v1.PrepareEvaluation
      */
     prompt: PromptMessage[];
     /**
-     * The JSON schema the reply must follow, as JSON text; schema_name names it for structured-output APIs.
+     * The JSON schema the reply must follow, as JSON text; schema_name names it for structured-output APIs
+     * (strict). A model without structured output: append to the system message "Answer with the JSON object only.
+     * Its JSON schema:" and the schema, as the service itself does when its endpoint has no structured output.
      *
      * @generated from field: string json_schema = 3;
      */
@@ -2085,6 +2087,11 @@ export declare const FactMemoryService: GenService<{
     /**
      * Agent-model mode, step 2: applies the caller's model reply for a ticket exactly as Evaluate applies the reply
      * of its own call (same validation, handle confinement and per-message idempotency).
+     * Refusals (nothing applied): INVALID_ARGUMENT for a malformed ticket, a ticket of another entity, or a reply
+     * that breaks the contract (the ticket stays open for a corrected reply); NOT_FOUND for a ticket unknown to this
+     * agent (forged, evicted, another agent's); FAILED_PRECONDITION for a ticket already used, expired, or issued
+     * before a ForgetEntity of its entity; ABORTED when another call evaluated some of its messages meanwhile
+     * (prepare again). A write that landed between the two steps is planned against, as Evaluate does.
      *
      * @generated from rpc factmemory.v1.FactMemoryService.CompleteEvaluation
      */
