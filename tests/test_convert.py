@@ -94,24 +94,3 @@ def test_a_message_from_the_future_takes_the_server_clock() -> None:
     assert convert.evaluate_input(future, NOW, LIMITS).message.created_at == NOW
     within_skew = person.evaluate("hi", when=NOW + timedelta(seconds=LIMITS.clock_skew_s - 1))
     assert convert.evaluate_input(within_skew, NOW, LIMITS).message.created_at > NOW
-
-
-def test_request_and_reply_limits_have_one_home() -> None:
-    """convert and ops take every limit from the Limits value built from Settings, never a number of their own."""
-    import ast
-    from pathlib import Path
-
-    package = Path(convert.__file__).resolve().parents[2]
-    evaluate = [str(p.relative_to(package)) for p in sorted((package / "usecases" / "evaluate").glob("*.py"))]
-    for module in ("api/grpc/convert.py", "domain/ops.py", *evaluate, "usecases/edits.py"):
-        tree = ast.parse((package / module).read_text(encoding="utf-8"))
-        numbers = [
-            target.id
-            for node in tree.body
-            if isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, int)
-            for target in node.targets
-            if isinstance(target, ast.Name) and target.id.startswith(("MAX_", "DEFAULT_"))
-        ]
-        assert numbers == [], f"{module} defines its own limits: {numbers}"

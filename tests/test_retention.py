@@ -19,17 +19,18 @@ from factmemory.adapters.metrics import PrometheusTelemetry
 from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
+from factmemory.app import retention_policy
 from factmemory.domain.models import ChatMessage, Fact, HistoryAction, Item, Kind, ScoredFact
 from factmemory.domain.prompts import build_prompt
 from factmemory.domain.render import render
 from factmemory.domain.retention import (
-    RetentionPolicy,
     fell_below_at,
     plan_is_past,
     scheduled_until,
     should_archive,
 )
 from factmemory.ports import NullTelemetry
+from factmemory.settings import Settings
 from factmemory.usecases.retention import run_periodically, sweep
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, new_database, start_service
@@ -37,7 +38,8 @@ from tests.support.fm import LIMITS, NOW, Person, add_current, add_durable, chan
 from tests.support.llm_stub import Reply, ScriptedLLM
 from tests.test_operations import run_cli
 
-POLICY = RetentionPolicy()  # the defaults: floor 0.02, 7 stale days, 14-day decay, deletion off
+# The defaults (Settings): floor 0.02, 7 stale days, 14-day decay, no deletion.
+POLICY = retention_policy(Settings.model_construct())
 
 
 def fact(

@@ -12,6 +12,7 @@ import pytest
 from factmemory.adapters.postgres.store import Store
 from factmemory.domain.models import Kind, Verification
 from factmemory.ports import NewFact, Vector
+from factmemory.usecases import fact_writes
 from tests.conftest import Service
 
 AT = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -77,8 +78,8 @@ async def test_one_message_supports_a_fact_once(service: Service) -> None:
     [fact_id] = await insert(store, agent, entity, new_fact("runs marathons", unit(4, dims)))
     message = str(uuid4())
     async with store.turn(agent, entity) as turn:
-        first = await turn.strengthen(fact_id, 0.1, AT, message, "preference", "self_reported")
-        again = await turn.strengthen(fact_id, 0.1, AT, message, "preference", "self_reported")
+        first = await fact_writes.strengthen(turn, fact_id, 0.1, AT, message, "preference", Verification.SELF_REPORTED)
+        again = await fact_writes.strengthen(turn, fact_id, 0.1, AT, message, "preference", Verification.SELF_REPORTED)
     assert first is not None and again is not None
     assert first.confidence == pytest.approx(0.8) and again.confidence == pytest.approx(0.8)
     assert again.evidence_message_ids.count(message) == 1
@@ -89,13 +90,34 @@ async def test_decay_below_the_floor_deletes_the_fact(service: Service) -> None:
     agent, entity = uuid4(), uuid4()
     [fact_id] = await insert(store, agent, entity, new_fact("plays chess", unit(5, dims)))
     async with store.turn(agent, entity) as turn:
-        kept, deleted = await turn.decay(fact_id, 0.15, 0.2)
+        kept, deleted = await fact_writes.decay(turn, fact_id, 0.15, 0.2)
         assert kept is not None and not deleted and kept.confidence == pytest.approx(0.55)
-        gone, deleted = await turn.decay(fact_id, 0.4, 0.2)
+        gone, deleted = await fact_writes.decay(turn, fact_id, 0.4, 0.2)
         assert gone is not None and deleted
     assert await store.get_fact(agent, entity, fact_id) is None
     history = await store.fact_history(agent, entity, fact_id)
-    assert [h.action.value for h in history][-1] == "deleted"
+    assert [h.action.value for h in history] == ["created", "decayed", "deleted"]
+    assert history[-1].reason == "confidence below 0.2"
+
+
+async def test_each_write_names_its_action_and_actor_in_the_history(service: Service) -> None:
+    """The history mark travels with each statement of the write transaction (one round trip per write)."""
+    store, dims = store_of(service), service.deps.embedder.dimensions
+    agent, entity = uuid4(), uuid4()
+    message = str(uuid4())
+    async with store.turn(agent, entity) as turn:
+        assert await turn.claim_evaluation(message, None)
+        fact = await turn.insert_fact(new_fact("grows tomatoes", unit(30, dims), category="uncategorized"))
+        other = str(uuid4())
+        await fact_writes.strengthen(turn, fact.id, 0.1, AT, other, "hobby", Verification.CONFIRMED)
+    history = await store.fact_history(agent, entity, fact.id)
+    assert [(h.action.value, h.actor) for h in history] == [
+        ("created", f"message:{message}"),
+        ("reclassified", f"message:{message}"),  # the trigger names a filled `uncategorized` so
+    ]
+    stored = await store.get_fact(agent, entity, fact.id)
+    assert stored is not None and stored.category == "hobby" and stored.confidence == pytest.approx(0.8)
+    assert stored.verification_status is Verification.CONFIRMED
 
 
 async def test_a_failed_turn_leaves_nothing(service: Service) -> None:

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, test } from "node:test";
 
 import { Join } from "../src/join.js";
 
 type Call = { context: string; members: string[] };
+
+/** Resolves after the join's own next-tick look (immediates run in order), with no clock involved. */
+const afterTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function recordingJoin(expected: readonly string[], graceMs = 50) {
   const calls: Call[] = [];
@@ -50,27 +52,32 @@ describe("Join", () => {
   });
 
   test("a member arriving within the grace period joins the same send", async () => {
-    const { join, calls } = recordingJoin(["a", "b"], 500);
+    const { join, calls } = recordingJoin(["a", "b"], 10_000);
     const a = join.arrive("k", "a", "ctx");
-    await sleep(20);
+    await afterTick(); // the join has looked, found "b" missing and started its grace period
+    assert.equal(calls.length, 0);
     const b = join.arrive("k", "b", "ctx");
     await Promise.all([a, b]);
     assert.deepEqual(calls, [{ context: "ctx", members: ["a", "b"] }]);
   });
 
   test("a member arriving while the request is in flight shares the result without being part of it", async () => {
+    // No clock: the late member arrives once send has been called (the request is in flight), whatever the load.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let inFlight!: () => void;
+    const sending = new Promise<void>((resolve) => (inFlight = resolve));
     const join = new Join<string, string, string>({
       graceMs: 10,
       expected: () => ["a"],
       send: async (_context, members) => {
+        inFlight();
         await gate;
         return members.join(",");
       },
     });
     const a = join.arrive("k", "a", "ctx");
-    await sleep(5);
+    await sending;
     const late = join.arrive("k", "b", "ctx");
     release();
     const [first, second] = await Promise.all([a, late]);

@@ -12,9 +12,10 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from factmemory.domain.agents import AgentSummary
+from factmemory.domain.confidence import Strengthened
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import MergedFact, OpenPair
-from factmemory.domain.forgetting import Cited
+from factmemory.domain.message_deletion import Cited
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -119,6 +120,7 @@ class WriteTransaction(Protocol):
     agent_id: UUID
     entity_id: UUID
     revision: int  # the entity's revision, bumped by taking the lock
+    forget_epoch: int  # how many times the entity was forgotten, read under the lock
 
     async def write_context(
         self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
@@ -132,11 +134,12 @@ class WriteTransaction(Protocol):
 
     async def insert_fact(self, new: NewFact) -> Fact: ...
 
-    async def strengthen(
-        self, fact_id: UUID, delta: float, at: datetime, message_id: str, category: str, verification: str
-    ) -> Fact | None: ...
+    # The values domain.confidence decided; None when the fact is gone.
+    async def set_strengthened(self, fact_id: UUID, values: Strengthened) -> Fact | None: ...
 
-    async def decay(self, fact_id: UUID, delta: float, delete_below: float) -> tuple[Fact | None, bool]: ...
+    async def set_decayed(self, fact_id: UUID, confidence: float) -> Fact | None: ...
+
+    async def delete_fact(self, fact_id: UUID, reason: str) -> bool: ...
 
     # None when a reviewer kept the two facts as both true: they are never flagged against each other again.
     async def insert_candidate(
@@ -206,9 +209,7 @@ class ReviewTransaction(Protocol):
 class FactStore(Protocol):
     """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
 
-    def turn(
-        self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
-    ) -> AbstractAsyncContextManager[WriteTransaction]: ...
+    def turn(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
 
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int: ...
 

@@ -1,7 +1,9 @@
-"""Every bound on what a request or a model reply may hold and on what a response carries, as one value.
+"""Every bound on what a request or a model reply may hold and on what a response carries, as one value; and the
+fixed sizes of the candidate pools and text caps, as constants.
 
-The numbers live in one home, Settings (FACTMEMORY_MAX_*, FACTMEMORY_PROMPT_*); the app builds this value from
-them and passes it down to the edges and the pure modules."""
+The configurable numbers live in one home, Settings (FACTMEMORY_MAX_*, FACTMEMORY_PROMPT_*); the app builds the
+Limits value from them and passes it down to the edges and the pure modules. The constants below are not settings:
+the prompt, the ranking and the benchmarks are tuned to them. tests/test_limits.py fails on a bare copy of a cap."""
 
 from __future__ import annotations
 
@@ -51,5 +53,27 @@ class Limits:
         )
 
 
+# Candidate pools: how many stored facts each path reads to choose from.
+RETRIEVE_PER_KIND = 15  # Evaluate: the nearest facts per kind shown to the model
+DEDUP_NEIGHBOURS = 8  # Evaluate: the nearest facts of its kind each add is compared with (rule and pairs)
+MAX_PAIRS_SHOWN = 3  # Evaluate: open possible-duplicate pairs shown (oldest first), two fact lines each
+POOL_FACTOR = 4  # Provide: facts read per kind, as a multiple of the limit asked for...
+MIN_POOL = 24  # ...and at least this many
+PER_TERM = 8  # Provide: full-text candidates per query word
+
+# Full-text lookups per turn: one GIN lookup each, so this bounds Provide's cost on large entities (at 100k facts,
+# p95 13.2 ms with 12 words, 7.1 ms with 6; recall on the project's set unchanged). Numbers and names go first.
+MAX_TERMS = 6
+
+# Text caps. An actor (reviewer or import source) and an entity search as they are kept; a dispute quoted beside a
+# fact in the provider's block.
+MAX_ACTOR_CHARS = 200
+MAX_QUERY_CHARS = 200
+MAX_DISPUTE_CHARS = 48
+# The review page: what its search box and a page token keep of the query string.
+MAX_SEARCH_CHARS = 100
+MAX_PAGE_TOKEN_CHARS = 200
 # What a history entry's reason, an evaluation's success reason and an error shown on a page keep of their text.
 MAX_REASON_CHARS = 500
+# ForgetMessages: message ids per call.
+MAX_MESSAGE_IDS = 1000

@@ -11,6 +11,10 @@ from uuid import UUID
 from pydantic import TypeAdapter, ValidationError
 
 from factmemory.domain import times
+from factmemory.domain.confidence import ADD_CONFIDENCE as ADD_CONFIDENCE  # re-exported: other modules name them
+from factmemory.domain.confidence import DECAY_STEP as DECAY_STEP
+from factmemory.domain.confidence import DELETE_BELOW as DELETE_BELOW
+from factmemory.domain.confidence import STRENGTHEN_STEP as STRENGTHEN_STEP
 from factmemory.domain.contract import (
     AddCurrent,
     AddDurable,
@@ -26,10 +30,6 @@ from factmemory.domain.limits import Limits
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, OpType, RoomEntity, Verification
 from factmemory.domain.text import one_line
 
-ADD_CONFIDENCE = 0.7
-STRENGTHEN_STEP = 0.1
-DECAY_STEP = 0.15
-DELETE_BELOW = 0.2
 IDENTITY_MIN_CONFIDENCE = 0.5
 
 _OP_ADAPTER: TypeAdapter[Any] = TypeAdapter(ModelOp)

@@ -25,9 +25,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# Full-text lookups per turn: one GIN lookup each, so this bounds Provide's cost on large entities (at 100k facts,
-# p95 13.2 ms with 12 words, 7.1 ms with 6; recall on the project's set unchanged). Numbers and names go first.
-MAX_TERMS = 6
+from factmemory.domain.limits import MAX_TERMS as MAX_TERMS  # re-exported
+
 PREFIX_FROM = 6  # words this long or longer match by prefix (word minus its last 3 letters, at least 5)
 _WORD = re.compile(r"\w+")
 

@@ -9,6 +9,8 @@ from datetime import datetime
 from uuid import UUID
 
 from factmemory.domain.errors import InvalidInput
+from factmemory.domain.limits import MAX_ACTOR_CHARS, MAX_QUERY_CHARS
+from factmemory.domain.limits import MAX_DISPUTE_CHARS as MAX_DISPUTE_CHARS  # re-exported
 from factmemory.domain.models import (
     CURRENT_CATEGORIES,
     DURABLE_CATEGORIES,
@@ -21,10 +23,6 @@ from factmemory.domain.models import (
     Resolution,
 )
 from factmemory.domain.ops import clean_text
-
-MAX_ACTOR_CHARS = 200
-MAX_QUERY_CHARS = 200
-MAX_DISPUTE_CHARS = 48
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,6 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from factmemory.domain.models import Fact, Kind
 
-DEFAULT_FLOOR = 0.02
-DEFAULT_STALE_DAYS = 7.0
 SCHEDULE_CATEGORY = "schedule_context"
 # structured_fields keys of a scheduled plan: its day, or the last day of its range (the model is asked for ISO
 # dates resolved against the message's time).
@@ -27,15 +25,16 @@ SCHEDULE_DATE_KEYS = ("until", "date")
 
 @dataclass(frozen=True)
 class RetentionPolicy:
-    """Every retention knob, from settings; a None period (or floor 0) turns that part off."""
+    """Every retention knob, built from Settings (the one home of their defaults, app.retention_policy); a None
+    period (or floor 0) turns that part off."""
 
-    decay_days: float = 14.0
-    floor: float = DEFAULT_FLOOR
-    stale_days: float = DEFAULT_STALE_DAYS
-    delete_after_days: float | None = None
-    evaluation_window_days: float | None = 30.0
-    candidate_archive_days: float | None = 90.0
-    batch: int = 200
+    decay_days: float
+    floor: float
+    stale_days: float
+    delete_after_days: float | None
+    evaluation_window_days: float | None
+    candidate_archive_days: float | None
+    batch: int
 
 
 def scheduled_until(fact: Fact) -> date | None:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from factmemory.domain.limits import RETRIEVE_PER_KIND as RETRIEVE_PER_KIND  # re-exported: evaluate names it here
 from factmemory.domain.limits import Limits
 from factmemory.domain.ranking import Weights
 from factmemory.domain.tickets import TicketPolicy
@@ -20,8 +21,6 @@ from factmemory.ports import (
     TicketStore,
 )
 from factmemory.usecases.stopwatch import StageLog
-
-RETRIEVE_PER_KIND = 15
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
+from factmemory.domain.confidence import MANUAL_CONFIDENCE
 from factmemory.domain.errors import NotFound
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import Fact, FactEdit, HistoryAction, Kind, Verification
@@ -14,8 +15,6 @@ from factmemory.domain.ops import clean_text
 from factmemory.domain.resolutions import check_category, check_claim, check_confidence, check_edit
 from factmemory.ports import FactChange
 from factmemory.usecases.deps import Deps
-
-MANUAL_CONFIDENCE = 0.9
 
 
 def _fields(raw: dict[str, Any] | None, limits: Limits) -> dict[str, str]:

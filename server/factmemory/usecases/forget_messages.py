@@ -9,7 +9,7 @@ from datetime import datetime
 from uuid import UUID
 
 from factmemory.domain.errors import InvalidInput, NotConfigured
-from factmemory.domain.forgetting import REASON, after_deletion, check_message_ids
+from factmemory.domain.message_deletion import REASON, after_deletion, check_message_ids
 from factmemory.ports import ForgetTransaction
 from factmemory.usecases.deps import Deps
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import logging
 
 from factmemory.domain.errors import Unavailable
+from factmemory.domain.limits import MIN_POOL as MIN_POOL  # re-exported: the recall tool names them here
+from factmemory.domain.limits import PER_TERM as PER_TERM
+from factmemory.domain.limits import POOL_FACTOR as POOL_FACTOR
 from factmemory.domain.models import Kind, ProvideInput, ProvideResult
 from factmemory.domain.ranking import Weights, same_claim, score, select
 from factmemory.domain.relevance import (
@@ -25,9 +28,6 @@ from factmemory.usecases.stopwatch import Stopwatch
 log = logging.getLogger(__name__)
 
 QUERY_MESSAGES = 5
-POOL_FACTOR = 4
-MIN_POOL = 24
-PER_TERM = 8  # full-text candidates per query word
 
 
 def query_texts(request: ProvideInput) -> list[str]:

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from factmemory.domain.limits import MIN_POOL, PER_TERM, POOL_FACTOR
 from factmemory.domain.models import Fact, Kind
 from factmemory.domain.relevance import query_terms, tsquery_terms
 from factmemory.domain.vectors import centroid
 from factmemory.ports import Similar
 from factmemory.usecases.deps import Deps
-from factmemory.usecases.provide import MIN_POOL, PER_TERM, POOL_FACTOR
 
 LIMIT = 6
 POOL = max(LIMIT * POOL_FACTOR, MIN_POOL)

@@ -18,6 +18,7 @@ from factmemory.adapters.postgres.rows import (
     RECORD,
     fact_values,
     mark,
+    mark_values,
     row_to_fact,
 )
 from factmemory.domain.limits import MAX_REASON_CHARS
@@ -178,8 +179,10 @@ class ReviewTx:
         self._conn = conn
         self.agent_id = agent_id
         self.entity_id = entity_id
+        self._marked: tuple[str, str, str] = ("", "", "")  # unmarked: the trigger names the action by the change
 
     async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None:
+        self._marked = mark_values(action, actor, reason)
         await mark(self._conn, action, actor, reason)
 
     async def get_fact(self, fact_id: UUID) -> Fact | None:
@@ -191,7 +194,7 @@ class ReviewTx:
         return None if row is None else row_to_candidate(row)
 
     async def insert_fact(self, new: NewFact) -> Fact:
-        row = await self._conn.fetchrow(INSERT_FACT, *fact_values(self.agent_id, self.entity_id, new))
+        row = await self._conn.fetchrow(INSERT_FACT, *fact_values(self.agent_id, self.entity_id, new), *self._marked)
         return row_to_fact(row)
 
     async def change_fact(self, fact_id: UUID, change: FactChange) -> Fact | None:
@@ -214,7 +217,7 @@ class ReviewTx:
         return None if row is None else row_to_fact(row)
 
     async def delete_fact(self, fact_id: UUID) -> bool:
-        status = await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, fact_id)
+        status = await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, fact_id, *self._marked)
         return bool(status.endswith(" 1"))
 
     async def record(self, fact_id: UUID, action: HistoryAction, actor: str, reason: str) -> None:

@@ -35,15 +35,31 @@ SELECT set_config('factmemory.action', $1, true), set_config('factmemory.actor',
        set_config('factmemory.reason', $3, true)
 """
 
-# The one statement that inserts a fact (Evaluate, a reviewer's edit, an import); an import skips a source id it
-# imported before for this (agent, entity).
-_INSERT_INTO_FACTS = """
+
+def mark_cte(first: int) -> str:
+    """`mark`, a CTE naming the action, actor and reason ($first to $first + 2) the history trigger records, for a
+    statement that reads it (FROM mark / USING mark): the mark and the change in one round trip."""
+    return f"""mark AS MATERIALIZED (
+    SELECT set_config('factmemory.action', ${first}, true) AS mark_action,
+           set_config('factmemory.actor', ${first + 1}, true) AS mark_actor,
+           set_config('factmemory.reason', ${first + 2}, true) AS mark_reason)"""
+
+
+_INSERT_COLUMNS = """
 INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
                    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at,
-                   embedding, embedding_model, import_source_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15)"""
-INSERT_FACT = f"{_INSERT_INTO_FACTS}\nRETURNING {FACT_COLUMNS}"
-IMPORT_FACT = f"""{_INSERT_INTO_FACTS}
+                   embedding, embedding_model, import_source_id)"""
+
+# The one statement that inserts a fact (Evaluate, a reviewer), with its history mark ($16 to $18).
+INSERT_FACT = f"""
+WITH {mark_cte(16)}{_INSERT_COLUMNS}
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15 FROM mark
+RETURNING {FACT_COLUMNS}
+"""
+
+# Imports (marked once per transaction): a source id already imported for this (agent, entity) is skipped.
+IMPORT_FACT = f"""{_INSERT_COLUMNS}
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15)
 ON CONFLICT (agent_id, entity_id, import_source_id) WHERE import_source_id IS NOT NULL DO NOTHING
 """
 
@@ -51,7 +67,11 @@ IMPORTED_IDS = """
 SELECT import_source_id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND import_source_id = ANY ($3::text[])
 """
 
-DELETE_FACT = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3"
+# The one statement that deletes a fact, with its history mark ($4 to $6).
+DELETE_FACT = f"""
+WITH {mark_cte(4)}
+DELETE FROM facts USING mark WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+"""
 
 RECORD = """
 INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
@@ -111,7 +131,7 @@ def _json(value: Any) -> dict[str, Any] | None:
 
 
 def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...]:
-    """The parameters of INSERT_FACT / IMPORT_FACT for one new fact."""
+    """The parameters of IMPORT_FACT for one new fact ($1 to $15 of INSERT_FACT)."""
     return (
         uuid4(),
         agent_id,
@@ -131,6 +151,11 @@ def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...
     )
 
 
+def mark_values(action: HistoryAction, actor: str, reason: str = "") -> tuple[str, str, str]:
+    """The parameters of MARK or mark_cte."""
+    return action.value, actor, reason[:MAX_REASON_CHARS]
+
+
 async def mark(conn: asyncpg.Connection, action: HistoryAction, actor: str, reason: str = "") -> None:
     """Names the action, actor and reason the history trigger records for the next changes."""
-    await conn.execute(MARK, action.value, actor, reason[:MAX_REASON_CHARS])
+    await conn.execute(MARK, *mark_values(action, actor, reason))

@@ -45,7 +45,6 @@ from factmemory.adapters.postgres.rows import (
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.dedup.planning import OpenPair
-from factmemory.domain.errors import Conflict
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -153,19 +152,13 @@ class Store:
         return self._pool
 
     @asynccontextmanager
-    async def turn(
-        self, agent_id: UUID, entity_id: UUID, forget_epoch: int | None = None
-    ) -> AsyncIterator[PostgresWriteTransaction]:
-        """A transaction holding the per-entity lock; commits on success, rolls back on any error. With
-        `forget_epoch` (read when the call started) it refuses to write if the entity was forgotten since."""
+    async def turn(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
+        """A transaction holding the per-entity lock; commits on success, rolls back on any error. It carries the
+        entity's revision and forget epoch as they are under the lock (the use-case decides what they mean)."""
         async with connection(self._pool) as conn, conn.transaction():
             revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id))
-            if forget_epoch is not None and await _epoch(conn, agent_id, entity_id) != forget_epoch:
-                raise Conflict(
-                    "the entity was forgotten while this message was being evaluated; nothing was "
-                    "stored (ForgetEntity is final: do not resend messages of a forgotten entity)"
-                )
-            yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision))
+            epoch = await _epoch(conn, agent_id, entity_id)
+            yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision), epoch)
         self._wrote(agent_id, entity_id)
 
     async def write_context(

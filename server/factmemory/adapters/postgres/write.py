@@ -9,6 +9,7 @@ from uuid import UUID, uuid4
 
 import asyncpg
 
+from factmemory.adapters.postgres.connection import row_count
 from factmemory.adapters.postgres.rows import (
     DELETE_FACT,
     FACT_COLUMNS,
@@ -16,10 +17,12 @@ from factmemory.adapters.postgres.rows import (
     RECORD,
     RECORD_NAME,
     fact_values,
-    mark,
+    mark_cte,
+    mark_values,
     row_to_fact,
 )
 from factmemory.adapters.postgres.write_context import read_write_context
+from factmemory.domain.confidence import Strengthened
 from factmemory.domain.dedup.planning import MergedFact
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import EvaluateResult, Fact, HistoryAction, Identity, Kind, Relationship
@@ -29,29 +32,27 @@ GET_FACT = f"""
 SELECT {FACT_COLUMNS} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 """
 
-STRENGTHEN_FACT = f"""
+# The values domain.confidence decided for a strengthened or decayed fact.
+SET_STRENGTHENED = f"""
+WITH {mark_cte(9)}
 UPDATE facts
-   SET confidence = CASE WHEN $6 = ANY (evidence_message_ids) THEN confidence  -- one message supports a fact once
-                         ELSE round(LEAST(1.0, confidence + $4)::numeric, 4)::float8 END,
-       last_confirmed_at = GREATEST(last_confirmed_at, $5),
-       evidence_message_ids = CASE WHEN $6 = ANY (evidence_message_ids) THEN evidence_message_ids
-                                   ELSE array_append(evidence_message_ids, $6) END,
-       category = CASE WHEN category = 'uncategorized' THEN $7 ELSE category END,
-       verification_status = CASE WHEN $8 = 'confirmed' THEN 'confirmed' ELSE verification_status END
+   SET confidence = $4, evidence_message_ids = $5, last_confirmed_at = $6, category = $7, verification_status = $8
+  FROM mark
  WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 RETURNING {FACT_COLUMNS}
 """
 
-DECAY_FACT = f"""
-UPDATE facts
-   SET confidence = round(GREATEST(0.0, confidence - $4)::numeric, 4)::float8
- WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+SET_CONFIDENCE = f"""
+WITH {mark_cte(5)}
+UPDATE facts SET confidence = $4 FROM mark WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 RETURNING {FACT_COLUMNS}
 """
 
 RECLASSIFY_FACT = f"""
+WITH {mark_cte(6)}
 UPDATE facts SET kind = $4, category = $5, valid_at = CASE WHEN $4 = 'current' THEN coalesce(valid_at, created_at)
                                                            ELSE NULL END
+  FROM mark
  WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 RETURNING {FACT_COLUMNS}
 """
@@ -111,9 +112,11 @@ UPDATE possible_duplicates SET status = 'closed', closed_at = $5
 # A merge: the kept fact takes the united values, the duplicate's candidates move to it (or close when they were
 # about the two facts themselves), and the duplicate is deleted (its pairs go with it).
 MERGE_INTO_KEPT = f"""
+WITH {mark_cte(11)}
 UPDATE facts
    SET confidence = $5, evidence_message_ids = $6, previous_claims = $7,
        last_confirmed_at = $8, verification_status = $9, structured_fields = $10
+  FROM mark
  WHERE agent_id = $1 AND entity_id = $2 AND id = $3
    AND EXISTS (SELECT 1 FROM facts d WHERE d.agent_id = $1 AND d.entity_id = $2 AND d.id = $4)
 RETURNING {FACT_COLUMNS}
@@ -152,11 +155,14 @@ UPDATE evaluations
 class PostgresWriteTransaction:
     """One Evaluate's write transaction, holding the per-entity lock (implements ports.WriteTransaction)."""
 
-    def __init__(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, revision: int) -> None:
+    def __init__(
+        self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, revision: int, forget_epoch: int = 0
+    ) -> None:
         self._conn = conn
         self.agent_id = agent_id
         self.entity_id = entity_id
         self.revision = revision
+        self.forget_epoch = forget_epoch
         self._actor = ""
 
     async def write_context(
@@ -170,8 +176,9 @@ class PostgresWriteTransaction:
         self._actor = f"message:{message_id}"
         return row is not None
 
-    async def _mark(self, action: HistoryAction, reason: str = "") -> None:
-        await mark(self._conn, action, self._actor, reason)
+    def _mark(self, action: HistoryAction, reason: str = "") -> tuple[str, str, str]:
+        """The history mark of a write, sent with its statement (mark_cte)."""
+        return mark_values(action, self._actor, reason)
 
     async def finish_evaluation(self, message_id: str, result: EvaluateResult) -> None:
         success = result.success
@@ -191,31 +198,34 @@ class PostgresWriteTransaction:
         return None if row is None else row_to_fact(row)
 
     async def insert_fact(self, new: NewFact) -> Fact:
-        await self._mark(HistoryAction.CREATED)
-        row = await self._conn.fetchrow(INSERT_FACT, *fact_values(self.agent_id, self.entity_id, new))
+        values = fact_values(self.agent_id, self.entity_id, new)
+        row = await self._conn.fetchrow(INSERT_FACT, *values, *self._mark(HistoryAction.CREATED))
         return row_to_fact(row)
 
-    async def strengthen(
-        self, fact_id: UUID, delta: float, at: datetime, message_id: str, category: str, verification: str
-    ) -> Fact | None:
-        await self._mark(HistoryAction.STRENGTHENED)
+    async def set_strengthened(self, fact_id: UUID, values: Strengthened) -> Fact | None:
         row = await self._conn.fetchrow(
-            STRENGTHEN_FACT, self.agent_id, self.entity_id, fact_id, delta, at, message_id, category, verification
+            SET_STRENGTHENED,
+            self.agent_id,
+            self.entity_id,
+            fact_id,
+            values.confidence,
+            list(values.evidence_message_ids),
+            values.last_confirmed_at,
+            values.category,
+            values.verification.value,
+            *self._mark(HistoryAction.STRENGTHENED),
         )
         return None if row is None else row_to_fact(row)
 
-    async def decay(self, fact_id: UUID, delta: float, delete_below: float) -> tuple[Fact | None, bool]:
-        """Lowers confidence; deletes the fact when it falls below the floor. Returns (fact, deleted)."""
-        await self._mark(HistoryAction.DECAYED)
-        row = await self._conn.fetchrow(DECAY_FACT, self.agent_id, self.entity_id, fact_id, delta)
-        if row is None:
-            return None, False
-        fact = row_to_fact(row)
-        if fact.confidence < delete_below:
-            await self._mark(HistoryAction.DELETED, f"confidence below {delete_below}")
-            await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, fact_id)
-            return fact, True
-        return fact, False
+    async def set_decayed(self, fact_id: UUID, confidence: float) -> Fact | None:
+        mark = self._mark(HistoryAction.DECAYED)
+        row = await self._conn.fetchrow(SET_CONFIDENCE, self.agent_id, self.entity_id, fact_id, confidence, *mark)
+        return None if row is None else row_to_fact(row)
+
+    async def delete_fact(self, fact_id: UUID, reason: str) -> bool:
+        mark = self._mark(HistoryAction.DELETED, reason)
+        status = await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, fact_id, *mark)
+        return row_count(status) == 1
 
     async def insert_candidate(
         self,
@@ -267,7 +277,7 @@ class PostgresWriteTransaction:
         self, keep_id: UUID, duplicate_id: UUID, merged: MergedFact, at: datetime, reason: str = ""
     ) -> Fact | None:
         """Folds the duplicate into the kept fact and deletes it; None when either fact is gone."""
-        await self._mark(HistoryAction.MERGED, reason)
+        mark = self._mark(HistoryAction.MERGED, reason)
         row = await self._conn.fetchrow(
             MERGE_INTO_KEPT,
             self.agent_id,
@@ -280,19 +290,22 @@ class PostgresWriteTransaction:
             merged.last_confirmed_at,
             merged.verification.value,
             merged.structured_fields,
+            *mark,
         )
         if row is None:
             return None
         scope = (self.agent_id, self.entity_id, keep_id, duplicate_id)
         await self._conn.execute(CLOSE_CANDIDATES_BETWEEN, *scope, self._actor, at)
         await self._conn.execute(MOVE_CANDIDATES, *scope)
-        await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, duplicate_id)
+        await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, duplicate_id, *mark)
         return row_to_fact(row)
 
     async def reclassify(self, fact_id: UUID, kind: Kind, category: str) -> Fact | None:
         """An imported fact takes the category (and kind) the model named for it."""
-        await self._mark(HistoryAction.RECLASSIFIED)
-        row = await self._conn.fetchrow(RECLASSIFY_FACT, self.agent_id, self.entity_id, fact_id, kind.value, category)
+        mark = self._mark(HistoryAction.RECLASSIFIED)
+        row = await self._conn.fetchrow(
+            RECLASSIFY_FACT, self.agent_id, self.entity_id, fact_id, kind.value, category, *mark
+        )
         return None if row is None else row_to_fact(row)
 
     async def record_name(self, name: str, at: datetime) -> None:

@@ -27,6 +27,7 @@ from starlette.templating import Jinja2Templates
 from factmemory.api.http import security, views
 from factmemory.api.http.security import SESSION_COOKIE, RequireToken, Sessions, checked_form
 from factmemory.domain.errors import Conflict, FactMemoryError, InvalidInput, NotConfigured, NotFound, Unavailable
+from factmemory.domain.limits import MAX_PAGE_TOKEN_CHARS, MAX_REASON_CHARS, MAX_SEARCH_CHARS
 from factmemory.domain.models import (
     CURRENT_CATEGORIES,
     DURABLE_CATEGORIES,
@@ -127,12 +128,12 @@ class Pages:
     async def start(self, request: Request) -> Response:
         """The agents by name with their people and pending counts; an agent id given opens that agent, anything
         else searches the names."""
-        agent = request.query_params.get("agent", "").strip()[:100]
+        agent = request.query_params.get("agent", "").strip()[:MAX_SEARCH_CHARS]
         try:
             return RedirectResponse(f"/agents/{UUID(agent)}/entities", status_code=303)
         except ValueError:
             pass
-        token = request.query_params.get("page", "")[:200]
+        token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
         found, next_token = await agents.list_agents(self.deps, agent, token, PAGE_SIZE)
         return await self.render(request, "start.html", agents=found, q=agent, next_token=next_token)
 
@@ -178,8 +179,8 @@ class Pages:
 
     async def entities(self, request: Request) -> Response:
         agent_id: UUID = request.path_params["agent_id"]
-        query = request.query_params.get("q", "").strip()[:100]
-        token = request.query_params.get("page", "")[:200]
+        query = request.query_params.get("q", "").strip()[:MAX_SEARCH_CHARS]
+        token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
         found, next_token = await browse.list_entities(self.deps, agent_id, query, token, PAGE_SIZE)
         return await self.render(
             request, "entities.html", agent_id=agent_id, entities=found, q=query, next_token=next_token
@@ -267,7 +268,7 @@ class Pages:
     async def queue(self, request: Request) -> Response:
         agent_id: UUID = request.path_params["agent_id"]
         source = views.parse_source(request.query_params.get("source", ""))
-        token = request.query_params.get("page", "")[:200]
+        token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
         pending, next_token = await browse.list_candidates(
             self.deps, agent_id, None, CandidateStatus.PENDING, source, token, PAGE_SIZE
         )
@@ -368,11 +369,11 @@ class Pages:
                 "error.html",
                 status,
                 status=status,
-                message=message[:500],
+                message=message[:MAX_REASON_CHARS],
                 agent_id=agent_id if isinstance(agent_id, UUID) else None,
             )
         except FactMemoryError:  # the navigation's queue count failed too: a page without it
-            return await self.render(request, "error.html", status, status=status, message=message[:500])
+            return await self.render(request, "error.html", status, status=status, message=message[:MAX_REASON_CHARS])
 
 
 def text_fields(form: FormData) -> dict[str, str]:

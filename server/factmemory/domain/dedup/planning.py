@@ -18,7 +18,9 @@ from uuid import UUID
 
 import numpy as np
 
+from factmemory.domain.confidence import raised
 from factmemory.domain.dedup.rule import DedupVerdict, decide
+from factmemory.domain.limits import MAX_PAIRS_SHOWN as MAX_PAIRS_SHOWN  # re-exported
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, Verification
 from factmemory.domain.ops import PlannedAdd
 
@@ -165,7 +167,7 @@ def merged_values(keep: Fact, duplicate: Fact, strengthen_step: float) -> Merged
     extra = tuple(m for m in dict.fromkeys(duplicate.evidence_message_ids) if m not in keep.evidence_message_ids)
     confirmed = Verification.CONFIRMED in (keep.verification_status, duplicate.verification_status)
     return MergedFact(
-        confidence=round(min(1.0, keep.confidence + strengthen_step * len(extra)), 4),
+        confidence=raised(keep.confidence, strengthen_step * len(extra)),
         evidence_message_ids=keep.evidence_message_ids + extra,
         previous_claims=keep.previous_claims + duplicate.previous_claims + (duplicate.claim,),
         last_confirmed_at=max(keep.last_confirmed_at, duplicate.last_confirmed_at),
@@ -180,10 +182,6 @@ class OpenPair:
 
     first: Fact
     second: Fact
-
-
-# Open pairs shown per Evaluate (oldest first); each takes two fact lines of the 15 + 15.
-MAX_PAIRS_SHOWN = 3
 
 
 def known_facts(

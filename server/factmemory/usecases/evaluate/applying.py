@@ -12,7 +12,8 @@ from uuid import UUID
 
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import AddPlan, Neighbour, plan_adds
-from factmemory.domain.limits import Limits
+from factmemory.domain.forgetting import check_not_forgotten
+from factmemory.domain.limits import DEDUP_NEIGHBOURS, Limits
 from factmemory.domain.models import AppliedOp, ChatMessage, EvaluateResult, Kind, Usage
 from factmemory.domain.ops import (
     Planned,
@@ -29,9 +30,6 @@ from factmemory.usecases.evaluate.planning import Shown
 from factmemory.usecases.evaluate.results import dropped_of, stored_form, success_of
 from factmemory.usecases.evaluate.writes import apply_all
 from factmemory.usecases.stopwatch import Stopwatch
-
-# Nearest stored facts of the add's kind compared with each add (the rule within its category, pairs across).
-DEDUP_NEIGHBOURS = 8
 
 
 class AlreadyEvaluated(Exception):
@@ -103,7 +101,8 @@ async def _write(
 ) -> dict[str, EvaluateResult]:
     """One transaction under the per-entity lock: re-plan the adds only if another write landed, then write."""
     request, last = shown.turn, shown.turn.message
-    async with deps.store.turn(request.agent_id, request.entity_id, shown.forget_epoch) as turn:
+    async with deps.store.turn(request.agent_id, request.entity_id) as turn:
+        check_not_forgotten(shown.forget_epoch, turn.forget_epoch)
         for message in request.messages:
             if not await turn.claim_evaluation(message.id, request.room_id):
                 raise AlreadyEvaluated(usage)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from factmemory.domain.contract import ExtractionReply
-from factmemory.domain.limits import Limits
+from factmemory.domain.limits import MAX_REASON_CHARS, Limits
 from factmemory.domain.models import (
     Dropped,
     EvaluateBatchResult,
@@ -41,7 +41,11 @@ def dropped_of(reply: ExtractionReply, limits: Limits) -> Dropped:
 
 def success_of(reply: ExtractionReply) -> Success | None:
     verdict = reply.success
-    return None if verdict is None else Success(completed=verdict.completed, reason=clean_text(verdict.reason)[:500])
+    return (
+        None
+        if verdict is None
+        else Success(completed=verdict.completed, reason=clean_text(verdict.reason)[:MAX_REASON_CHARS])
+    )
 
 
 def stored_form(result: EvaluateResult, limits: Limits) -> EvaluateResult:

@@ -21,6 +21,7 @@ from factmemory.domain.ops import (
 )
 from factmemory.domain.resolutions import kind_of
 from factmemory.ports import Vector, WriteTransaction
+from factmemory.usecases import fact_writes
 from factmemory.usecases.deps import Deps
 
 
@@ -73,8 +74,8 @@ async def _apply_add(
         fact = (
             None
             if target is None
-            else await turn.strengthen(
-                target, STRENGTHEN_STEP, message.created_at, message.id, add.category, add.verification.value
+            else await fact_writes.strengthen(
+                turn, target, STRENGTHEN_STEP, message.created_at, message.id, add.category, add.verification
             )
         )
         if fact is not None:
@@ -157,8 +158,9 @@ async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: Pl
         if kind is not None and await turn.reclassify(change.fact.id, kind, change.reclassify_to) is None:
             return gone
     if change.op is OpType.STRENGTHEN:
-        verification = Verification.SELF_REPORTED.value
-        fact = await turn.strengthen(
+        verification = Verification.SELF_REPORTED
+        fact = await fact_writes.strengthen(
+            turn,
             change.fact.id,
             STRENGTHEN_STEP,
             message.created_at,
@@ -168,7 +170,7 @@ async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: Pl
         )
         return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle, reason=change.reason)
     if change.op is OpType.DECAY:
-        fact, deleted = await turn.decay(change.fact.id, DECAY_STEP, DELETE_BELOW)
+        fact, deleted = await fact_writes.decay(turn, change.fact.id, DECAY_STEP, DELETE_BELOW)
         return (
             gone
             if fact is None
