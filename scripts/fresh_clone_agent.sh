@@ -13,7 +13,7 @@ cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$
 trap cleanup EXIT
 START=$(date +%s.%N)
 step() { printf '%-70s %6.1f s\n' "$1" "$(echo "$(date +%s.%N) - $START" | bc)"; }
-wait_for() { for _ in $(seq 1 900); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 0.2; done; echo "timed out: $1" >&2; tail -20 "$1" >&2; return 1; }
+wait_for() { for _ in $(seq 1 9000); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 0.2; done; echo "timed out: $1" >&2; tail -20 "$1" >&2; return 1; }
 
 git clone --quiet "$REPO" "$WORK/factmemory"
 step "1. git clone"
@@ -23,7 +23,7 @@ cat >"$WORK/script.json" <<'JSON'
  "category": "identity", "structured_fields": [], "verification_status": null}]}, "relationships": [], "identities": [],
  "success": {"completed": true, "reason": "ok"}}}], "default": {"facts": {"ops": []}}}
 JSON
-(cd "$WORK/factmemory" && ./dev run >"$WORK/service.log" 2>&1) &
+(cd "$WORK/factmemory" && FACTMEMORY_LISTEN=127.0.0.1:0 ./dev run >"$WORK/service.log" 2>&1) &
 PIDS+=($!)
 wait_for "$WORK/service.log" "factmemory listening on"
 step "2. ./dev run (first run: .venv, then the service)"
