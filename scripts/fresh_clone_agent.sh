@@ -9,7 +9,8 @@ set -euo pipefail
 REPO="$(cd "${1:-$(dirname "$0")/..}" && pwd)"
 WORK="$(mktemp -d /tmp/factmemory-fresh-XXXXXX)"
 PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
+# Each background step runs in its own process group (setsid), so that the service ./dev run execs stops with it.
+cleanup() { for pid in "${PIDS[@]}"; do kill -- "-$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
 trap cleanup EXIT
 START=$(date +%s.%N)
 step() { printf '%-70s %6.1f s\n' "$1" "$(echo "$(date +%s.%N) - $START" | bc)"; }
@@ -23,18 +24,18 @@ cat >"$WORK/script.json" <<'JSON'
  "category": "identity", "structured_fields": [], "verification_status": null}]}, "relationships": [], "identities": [],
  "success": {"completed": true, "reason": "ok"}}}], "default": {"facts": {"ops": []}}}
 JSON
-(cd "$WORK/factmemory" && FACTMEMORY_LISTEN=127.0.0.1:0 ./dev run >"$WORK/service.log" 2>&1) &
+setsid bash -c 'cd "$1" && FACTMEMORY_LISTEN=127.0.0.1:0 exec ./dev run' _ "$WORK/factmemory" >"$WORK/service.log" 2>&1 &
 PIDS+=($!)
 wait_for "$WORK/service.log" "factmemory listening on"
 step "2. ./dev run (first run: .venv, then the service)"
 # The scripted model comes from the dev tools ./dev run installed; the service above has no model of its own, so
 # this run restarts it pointed at the scripted server (what a user does by exporting OPENAI_* before ./dev run).
-kill "${PIDS[0]}"; wait "${PIDS[0]}" 2>/dev/null || true; PIDS=()
-"$WORK/factmemory/.venv/bin/python" -m factmemory_tools.scripted_llm --port 0 --script "$WORK/script.json" >"$WORK/llm.log" 2>&1 &
+kill -- "-${PIDS[0]}"; wait "${PIDS[0]}" 2>/dev/null || true; PIDS=()
+setsid "$WORK/factmemory/.venv/bin/python" -m factmemory_tools.scripted_llm --port 0 --script "$WORK/script.json" >"$WORK/llm.log" 2>&1 &
 PIDS+=($!)
 wait_for "$WORK/llm.log" "listening on"
 LLM="$(grep -oE 'http://[^ ]+' "$WORK/llm.log")"
-(cd "$WORK/factmemory" && OPENAI_BASE_URL="$LLM" OPENAI_API_KEY=scripted FACTMEMORY_LISTEN=127.0.0.1:0 ./dev run >"$WORK/service.log" 2>&1) &
+OPENAI_BASE_URL="$LLM" OPENAI_API_KEY=scripted setsid bash -c 'cd "$1" && FACTMEMORY_LISTEN=127.0.0.1:0 exec ./dev run' _ "$WORK/factmemory" >"$WORK/service.log" 2>&1 &
 PIDS+=($!)
 wait_for "$WORK/service.log" "factmemory listening on"
 URL="http://$(grep -oE 'listening on [^ ]+' "$WORK/service.log" | head -1 | cut -d' ' -f3)"
@@ -50,8 +51,13 @@ import sqlPlugin from "@elizaos/plugin-sql";
 import factMemoryPlugin from "@factmemory/plugin-elizaos";
 const character = { name: "Ava", bio: ["A helpful assistant."], plugins: [],
   settings: { FACT_MEMORY_URL: "$URL", PGLITE_DATA_DIR: "memory://" } };
-const runtime = new AgentRuntime({ character, plugins: [sqlPlugin, factMemoryPlugin] });
+const runtime = new AgentRuntime({ character });
+await runtime.registerPlugin(sqlPlugin);
+// core 1.7.2 reads the agent row before it migrates: open and migrate a fresh database first (as the elizaOS CLI does).
+if (!(await runtime.adapter.isReady())) await runtime.adapter.init();
+await runtime.runPluginMigrations();
 await runtime.initialize();
+await runtime.registerPlugin(factMemoryPlugin);
 const person = crypto.randomUUID(), roomId = crypto.randomUUID(), worldId = crypto.randomUUID();
 await runtime.ensureConnection({ entityId: person, roomId, worldId, name: "Dana", source: "cli", type: ChannelType.DM });
 const say = async (text) => { const m = { id: crypto.randomUUID(), entityId: person, agentId: runtime.agentId, roomId,
