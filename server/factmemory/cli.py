@@ -9,13 +9,16 @@ import logging
 import sys
 import time
 from importlib.metadata import version
+from pathlib import Path
 from uuid import UUID
 
 from pydantic import ValidationError
 
 from factmemory import cli_review
+from factmemory.api.audit import audited
 from factmemory.api.logs import configure_logging
 from factmemory.cli_review import CommandLineError, Connection, OneLineParser
+from factmemory.domain.resolutions import import_actor
 from factmemory.settings import ClientSettings, Settings
 
 log = logging.getLogger("factmemory")
@@ -102,8 +105,6 @@ def _export(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _import(settings: Settings, args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from factmemory.adapters import eliza
     from factmemory.app import open_deps
     from factmemory.usecases.imports import import_facts
@@ -122,10 +123,15 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
             report = await import_facts(deps, facts, source, skipped)
         return report.model_dump() | {"seconds": round(time.perf_counter() - started, 2)}
 
+    source = f"file {args.file}" if args.file else "the elizaOS database"
     try:
-        report = asyncio.run(run())
+        with audited("import", "cli", import_actor(Path(args.file).name if args.file else "elizaos-postgres")) as entry:
+            entry.note(agent_id=args.agent)
+            report = asyncio.run(run())
+            entry.note(imported=report["imported"], already_imported=report["already_imported"])
     except (OSError, ValueError) as exc:  # unreadable file, bad JSON, unreachable database
-        print(f"factmemory: import failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        where = "" if isinstance(exc, OSError) and exc.filename else f"{source}: "  # the error names the file
+        print(f"factmemory: import failed: {where}{describe(exc)}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(report, sort_keys=True))
@@ -155,7 +161,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--log-level", help="default INFO for serve, migrate and import; WARNING otherwise")
     parser.add_argument("--version", action="version", version=f"%(prog)s {version('factmemory')}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
-    sub.add_parser("serve", help="run the gRPC service (configured by FACTMEMORY_* variables)")
+    sub.add_parser(
+        "serve",
+        help="run the gRPC service (configured by FACTMEMORY_* variables)",
+        description="Run the gRPC service, the review page (FACTMEMORY_HTTP_LISTEN) and the metrics endpoint "
+        "(FACTMEMORY_METRICS_LISTEN). Every setting is an environment variable:",
+        epilog=_settings_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub.add_parser("migrate", help="apply pending database migrations and exit")
     prune = sub.add_parser(
         "prune",
@@ -176,6 +189,27 @@ def build_parser() -> argparse.ArgumentParser:
     legacy.add_argument("--agent", type=cli_review.uuid_arg, help="import only this agent's facts")
     legacy.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser
+
+
+def _settings_help() -> str:
+    import factmemory.settings as module
+    from factmemory.api.settings_doc import settings_help
+
+    source = Path(module.__file__).read_text(encoding="utf-8")
+    return settings_help(Settings, source)
+
+
+def describe(exc: BaseException) -> str:
+    """An expected failure as one line, without Python's exception names."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text"
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"cannot read {exc.filename}: {(exc.strerror or str(exc)).lower()}"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _config_error(exc: ValidationError) -> str:
@@ -210,13 +244,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     commands = {"serve": _serve, "migrate": _migrate, "export": _export, "import": _import, "prune": _prune}
     try:
-        configure_logging(level, settings.log_format)
+        configure_logging(level, settings.log_format, settings.native_stderr)
         return commands[args.command](settings, args)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:
         if isinstance(exc, _expected_failures()):
-            print(f"factmemory: {exc}", file=sys.stderr)
+            print(f"factmemory: {describe(exc)}", file=sys.stderr)
             return 2 if isinstance(exc, UsageError | CommandLineError) else 1
         log.debug("unexpected failure", exc_info=True)
         print(

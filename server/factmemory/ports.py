@@ -15,6 +15,7 @@ from factmemory.domain.agents import AgentSummary
 from factmemory.domain.confidence import Strengthened
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import MergedFact, OpenPair
+from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.message_deletion import Cited
 from factmemory.domain.models import (
     Candidate,
@@ -126,7 +127,7 @@ class WriteTransaction(Protocol):
         self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
     ) -> WriteContext: ...
 
-    async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool: ...
+    async def claim_evaluation(self, message_id: str, room_id: UUID | None, excerpt: str = "") -> bool: ...
 
     async def finish_evaluation(self, message_id: str, result: EvaluateResult) -> None: ...
 
@@ -158,7 +159,14 @@ class WriteTransaction(Protocol):
     async def record_name(self, name: str, at: datetime) -> None: ...
 
     async def insert_pair(
-        self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str, message_id: str, at: datetime
+        self,
+        fact_id: UUID,
+        other_fact_id: UUID,
+        similarity: float,
+        reason: str,
+        message_id: str,
+        at: datetime,
+        likelihood: float = 0.0,
     ) -> None: ...
 
     async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None: ...
@@ -229,7 +237,7 @@ class FactStore(Protocol):
         limit: int,
     ) -> WriteContext: ...
 
-    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int) -> list[OpenPair]: ...
+    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]: ...
 
     async def nearest(
         self,
@@ -268,6 +276,10 @@ class FactStore(Protocol):
     async def get_fact(
         self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
     ) -> Fact | None: ...
+
+    async def evidence_sources(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]: ...
 
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]: ...
 
@@ -362,6 +374,11 @@ class Telemetry(Protocol):
         """Rows retention changed: archived_facts, deleted_facts, reduced_evaluations, archived_candidates."""
         ...
 
+    def auth_failure(self, surface: str, outcome: str) -> None:
+        """A wrong token (wrong_token) or an attempt refused untried (throttled_client, throttled_overall), on the
+        page (page) or the gRPC bearer check (grpc)."""
+        ...
+
 
 class NullTelemetry:
     """Records nothing (metrics off, tests, tools)."""
@@ -400,6 +417,9 @@ class NullTelemetry:
         return None
 
     def retention(self, what: str, count: int) -> None:
+        return None
+
+    def auth_failure(self, surface: str, outcome: str) -> None:
         return None
 
 

@@ -129,7 +129,8 @@ class FactMemoryClient:
         self._retry = retry
 
     async def evaluate(self, request: pb.EvaluateRequest, *, timeout_s: float | None = None) -> pb.EvaluateResponse:
-        """Learns from one message; the same message again returns the stored result (`replayed`)."""
+        """Learns from one message; the same message again returns the stored result (`replayed`, with `usage`
+        zero since no call was made, and `original_usage` what the first evaluation cost)."""
         return await self._call(self._stub.Evaluate, request, timeout_s)
 
     async def evaluate_batch(

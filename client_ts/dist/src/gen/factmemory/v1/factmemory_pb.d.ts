@@ -1860,7 +1860,14 @@ export declare enum CandidateSource {
      *
      * @generated from enum value: CANDIDATE_SOURCE_DEDUP_CONFLICT = 2;
      */
-    DEDUP_CONFLICT = 2
+    DEDUP_CONFLICT = 2,
+    /**
+     * The model decayed a confirmed or health fact to below the deletion floor: the fact is kept as it was and a
+     * reviewer decides (accept deletes it, reject keeps it).
+     *
+     * @generated from enum value: CANDIDATE_SOURCE_DECAY_FLOOR = 3;
+     */
+    DECAY_FLOOR = 3
 }
 /**
  * Describes the enum factmemory.v1.CandidateSource.
