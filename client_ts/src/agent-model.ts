@@ -68,6 +68,11 @@ export function promptText(prompt: readonly PromptMessage[]): string {
   return prompt.map((message) => message.content).join("\n\n");
 }
 
+/** The prompt for a model without structured output: the reply's JSON schema follows the instructions. */
+export function withSchema(prompt: string, jsonSchema: string): string {
+  return `${prompt}\n\nAnswer with the JSON object only. Its JSON schema:\n${jsonSchema}`;
+}
+
 /** OBJECT_SMALL when a model plugin provides it (structured output), else TEXT_SMALL; a setting overrides. */
 export function agentModelType(
   runtime: Pick<IAgentRuntime, "getModel">,
@@ -89,7 +94,11 @@ export function askRuntimeModel(runtime: IAgentRuntime, setting: AgentModelType 
       });
       return typeof object === "string" ? object : JSON.stringify(object);
     }
-    const text: unknown = await runtime.useModel("TEXT_SMALL", { prompt, temperature: 0 });
+    // Without structured output the schema goes into the prompt, as the service does when its endpoint refuses it.
+    const text: unknown = await runtime.useModel("TEXT_SMALL", {
+      prompt: withSchema(prompt, question.jsonSchema),
+      temperature: 0,
+    });
     return typeof text === "string" ? text : JSON.stringify(text);
   };
 }

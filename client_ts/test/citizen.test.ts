@@ -150,7 +150,8 @@ describe("the plugin as an elizaOS citizen", () => {
     assert.equal(calls[0]!["temperature"], 0);
     assert.equal(
       calls[0]!["prompt"],
-      "You extract facts.\n\n<current_message>I moved to Berlin</current_message>",
+      "You extract facts.\n\n<current_message>I moved to Berlin</current_message>\n\n" +
+        'Answer with the JSON object only. Its JSON schema:\n{"type":"object","properties":{"facts":{"type":"object"}}}',
     );
     const completed = service.completeRequests.at(-1)!;
     assert.deepEqual(

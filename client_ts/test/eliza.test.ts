@@ -11,9 +11,8 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { after, before, describe, test, type TestContext } from "node:test";
+import { after, before, describe, test } from "node:test";
 
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { Memory, Plugin, UUID } from "@elizaos/core";
 import bootstrapPlugin from "@elizaos/plugin-bootstrap";
 import openaiPlugin from "@elizaos/plugin-openai";
@@ -213,25 +212,6 @@ describe("an elizaOS agent with plugin-bootstrap and plugin-openai", () => {
     return facts.map((f) => `${Kind[f.kind]} ${f.claim}`).sort();
   }
 
-  /** The new RPCs come from the service's side (branches evaluate, eliza-rest); skip, saying so, until there. */
-  async function requireRpc(
-    t: TestContext,
-    env: Env,
-    rpc: "prepareEvaluation" | "forgetMessages" | "listAgents",
-  ) {
-    try {
-      if (rpc === "prepareEvaluation") await env.client.prepareEvaluation({});
-      else if (rpc === "forgetMessages") await env.client.forgetMessages({});
-      else await env.client.listAgents({});
-    } catch (error) {
-      if (ConnectError.from(error).code === Code.Unimplemented) {
-        t.skip(`this service does not implement ${rpc} yet`);
-        return false;
-      }
-    }
-    return true;
-  }
-
   let serviceModeClaims: string[] | undefined;
 
   test("before: bootstrap's memory kept, it makes extraction calls of its own and a second facts block", async () => {
@@ -282,9 +262,8 @@ describe("an elizaOS agent with plugin-bootstrap and plugin-openai", () => {
     assert.deepEqual(serviceModeClaims, HOBBIES.map((hobby) => `DURABLE enjoys ${hobby}`).sort());
   });
 
-  test("after, agent's model (registered before bootstrap): ONE useModel call per turn, the same facts", async (t) => {
+  test("after, agent's model (registered before bootstrap): ONE useModel call per turn, the same facts", async () => {
     const env = await ready();
-    if (!(await requireRpc(t, env, "prepareEvaluation"))) return;
     const person = uuid();
     const agent = await agentWith(env, person, { FACT_MEMORY_MODEL: "agent" }, [
       factMemoryPlugin,
@@ -311,9 +290,8 @@ describe("an elizaOS agent with plugin-bootstrap and plugin-openai", () => {
     assert.deepEqual(await claims(env, agent.runtime.agentId, person), serviceModeClaims);
   });
 
-  test("a deleted message's facts are gone, and a replay of it applies nothing", async (t) => {
+  test("a deleted message's facts are gone, and a replay of it applies nothing", async () => {
     const env = await ready();
-    if (!(await requireRpc(t, env, "forgetMessages"))) return;
     const person = uuid();
     const agent = await agentWith(env, person, { FACT_MEMORY_MODEL: "service" }, [
       bootstrapPlugin,
@@ -352,9 +330,8 @@ describe("an elizaOS agent with plugin-bootstrap and plugin-openai", () => {
     assert.deepEqual(await claims(env, agentId, person), ["DURABLE enjoys chess"]);
   });
 
-  test("the character's name reaches the service (RegisterAgent at start)", async (t) => {
+  test("the character's name reaches the service (RegisterAgent at start)", async () => {
     const env = await ready();
-    if (!(await requireRpc(t, env, "listAgents"))) return;
     const person = uuid();
     const agent = await agentWith(env, person, {}, [factMemoryPlugin]);
     for (let waited = 0; waited < 10_000; waited += 100) {

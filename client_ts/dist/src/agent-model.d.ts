@@ -27,6 +27,8 @@ export type Prepared = {
 export declare function evaluateWithAgentModel(client: FactMemoryClient, request: Prepared, ask: AskModel, timeoutMs: number): Promise<EvaluateResponse[]>;
 /** The prompt as one text: plugins' TEXT_SMALL/OBJECT_SMALL handlers take a single prompt string. */
 export declare function promptText(prompt: readonly PromptMessage[]): string;
+/** The prompt for a model without structured output: the reply's JSON schema follows the instructions. */
+export declare function withSchema(prompt: string, jsonSchema: string): string;
 /** OBJECT_SMALL when a model plugin provides it (structured output), else TEXT_SMALL; a setting overrides. */
 export declare function agentModelType(runtime: Pick<IAgentRuntime, "getModel">, setting: AgentModelType | undefined): AgentModelType;
 /** Asks the agent's model (its provider, routing, settings and usage events apply) at temperature 0. */

@@ -36,6 +36,10 @@ export async function evaluateWithAgentModel(client, request, ask, timeoutMs) {
 export function promptText(prompt) {
     return prompt.map((message) => message.content).join("\n\n");
 }
+/** The prompt for a model without structured output: the reply's JSON schema follows the instructions. */
+export function withSchema(prompt, jsonSchema) {
+    return `${prompt}\n\nAnswer with the JSON object only. Its JSON schema:\n${jsonSchema}`;
+}
 /** OBJECT_SMALL when a model plugin provides it (structured output), else TEXT_SMALL; a setting overrides. */
 export function agentModelType(runtime, setting) {
     if (setting !== undefined)
@@ -54,7 +58,11 @@ export function askRuntimeModel(runtime, setting) {
             });
             return typeof object === "string" ? object : JSON.stringify(object);
         }
-        const text = await runtime.useModel("TEXT_SMALL", { prompt, temperature: 0 });
+        // Without structured output the schema goes into the prompt, as the service does when its endpoint refuses it.
+        const text = await runtime.useModel("TEXT_SMALL", {
+            prompt: withSchema(prompt, question.jsonSchema),
+            temperature: 0,
+        });
         return typeof text === "string" ? text : JSON.stringify(text);
     };
 }
