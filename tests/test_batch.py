@@ -99,6 +99,11 @@ async def test_a_replayed_batch_or_message_returns_the_stored_results_without_a_
     assert all(r.replayed for r in again.results) and single.replayed
     assert [[o.fact.id for o in r.ops] for r in again.results] == [[o.fact.id for o in r.ops] for r in first.results]
     assert [o.fact.id for o in single.ops] == [o.fact.id for o in first.results[2].ops]
+    # A replay reports that it made no call; what the first evaluation cost stays readable (original_usage).
+    assert first.results[2].usage.llm_calls == 1 and first.results[2].usage.prompt_tokens > 0
+    assert single.usage == pb.Usage() and single.original_usage == first.results[2].usage
+    assert all(r.usage == pb.Usage() for r in again.results)
+    assert [r.original_usage for r in again.results] == [r.usage for r in first.results]
     after = await facts_of(service, person)
     assert [(f.id, f.confidence) for f in after] == [(f.id, f.confidence) for f in before]
 

@@ -14,9 +14,11 @@ from factmemory.domain.dedup.planning import (
     Neighbour,
     OpenPair,
     known_facts,
+    merge_refusal,
     merged_values,
     plan_adds,
 )
+from factmemory.domain.dedup.prefilter import stand_out, stands_out
 from factmemory.domain.models import ChatMessage, Fact, Item, Kind, OpType, Verification
 from factmemory.domain.ops import PlannedAdd, PlannedMerge, RejectedOp, plan_ops
 from factmemory.domain.prompts import SYSTEM, build_prompt, pair_line
@@ -63,6 +65,34 @@ def test_a_paraphrase_the_rule_misses_becomes_a_pair_with_its_nearest_neighbour(
     [plan] = plan_adds([add("resides in Berlin")], unit([1.0]), ["resides in berlin"], near, {}, THRESHOLD)
     assert plan.same_as is None and plan.conflict is None
     assert [(p.other, round(p.similarity, 3)) for p in plan.pairs] == [(Existing(berlin), 0.968)]
+
+
+def test_a_neighbour_that_does_not_stand_out_from_the_persons_other_facts_is_no_pair() -> None:
+    # Issue 25's third prompt: unrelated short claims of one person at cosine 0.86-0.88, above the pre-filter.
+    others = [fact(claim) for claim in ("plays the cello", "likes spicy food", "wears glasses", "drives a Volvo")]
+    near = [[Neighbour(f, s) for f, s in zip(others, (0.878, 0.872, 0.866, 0.861), strict=True)]]
+    [plan] = plan_adds([add("collects vintage stamps")], unit([1.0]), ["collects vintage stamps"], near, {}, THRESHOLD)
+    assert plan.same_as is None and not plan.pairs
+    paraphrase = [[Neighbour(fact("is fluent in Japanese"), 0.968), *near[0]]]
+    [plan] = plan_adds([add("speaks fluent Japanese")], unit([1.0]), ["x"], paraphrase, {}, THRESHOLD)
+    [pair] = plan.pairs
+    assert pair.likelihood == round(stand_out([0.968, 0.878, 0.872, 0.866, 0.861], 0, THRESHOLD), 4)
+    assert stands_out(pair.likelihood) and not stands_out(stand_out([0.878, 0.872, 0.866, 0.861], 0, THRESHOLD))
+
+
+def test_stand_out_is_padded_with_the_threshold_when_the_person_has_few_facts() -> None:
+    assert stand_out([0.9], 0, 0.85) == 0.9 - 0.85
+    assert round(stand_out([0.95, 0.80], 0, 0.85), 6) == round(0.95 - (0.80 + 0.85 + 0.85) / 3, 6)
+    assert round(stand_out([0.95, 0.80, 0.80, 0.80], 0, 0.85), 6) == round(0.95 - 0.80, 6)
+
+
+def test_a_conflict_is_a_pair_even_when_it_does_not_stand_out() -> None:
+    crowd = [Neighbour(fact(c, category="preference"), 0.92) for c in ("loves tea", "loves jazz", "loves hiking")]
+    stored = fact("loves coffee", category="preference")
+    near = [[Neighbour(stored, 0.925), *crowd]]
+    [plan] = plan_adds([add("hates coffee", category="preference")], unit([1.0]), ["hates coffee"], near, {}, THRESHOLD)
+    assert plan.conflict is not None and [p.other for p in plan.pairs] == [Existing(stored)]
+    assert not stands_out(plan.pairs[0].likelihood)
 
 
 def test_same_claim_strengthens_and_records_no_pair() -> None:
@@ -214,6 +244,15 @@ def test_merge_ops_are_validated_against_what_was_shown() -> None:
     assert isinstance(again, RejectedOp) and "already changed" in again.reason
     missing = plan_ops([{"op": "merge", "fact": "D1", "duplicate": None}], shown, AT, LIMITS)
     assert isinstance(missing[0], RejectedOp) and "duplicate" in missing[0].reason
+
+
+def test_a_merge_of_facts_that_name_different_things_is_refused() -> None:
+    marigold, sandpiper = fact("working on the Marigold pilot"), fact("working on the Sandpiper pilot")
+    assert "names differ" in (merge_refusal(marigold, sandpiper) or "")
+    assert "numbers differ" in (merge_refusal(fact("bought a desk for $405"), fact("bought a desk for $935")) or "")
+    # paraphrases the rule cannot prove the same, and the rule's other conflicts, stay the model's decision
+    assert merge_refusal(fact("grew up in Valencia"), fact("was raised in Valencia")) is None
+    assert merge_refusal(fact("flying to Oslo on Friday"), fact("has a flight to Oslo this Friday")) is None
 
 
 def test_merged_values_count_the_duplicates_support_as_strengthens() -> None:

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,8 +40,8 @@ class Scraped:
         return {s.name for s in self.samples}
 
 
-def scrape(address: str) -> str:
-    with urllib.request.urlopen(f"http://{address}/metrics", timeout=10) as reply:
+def scrape(address: str, path: str = "/metrics") -> str:
+    with urllib.request.urlopen(f"http://{address}{path}", timeout=10) as reply:
         return str(reply.read().decode())
 
 
@@ -72,12 +73,14 @@ def served(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> Iterator[tuple[subp
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not address:
         line = proc.stdout.readline()
-        if line.startswith("factmemory config:"):
-            metrics = line.split(" metrics=", 1)[1].split()[0]
-        elif line.startswith("factmemory listening on"):
-            address = line.rsplit(" ", 1)[-1].strip()
-        elif not line and proc.poll() is not None:
+        if not line and proc.poll() is not None:
             break
+        record = json.loads(line)  # with JSON logs the start-up lines are JSON too
+        if record.get("event") == "config":
+            assert record["message"].startswith("factmemory config:")
+            metrics = record["metrics"]
+        elif record.get("event") == "listening":
+            address = record["address"]
     try:
         assert address and metrics and metrics != "off", proc.communicate(timeout=5)[1][-2000:]
         yield proc, address, metrics
@@ -137,6 +140,9 @@ async def test_counters_move_after_real_calls_and_the_access_log_is_clean(
         "factmemory_db_pool_size",
         "factmemory_pending_candidates",
     } <= scraped.names()
+    assert not [n for n in scraped.names() if n.endswith("_created")]  # no duplicate series (a setting asks)
+    for path in ("/healthz", "/readyz"):  # the health state gRPC health answers from, not the metrics
+        assert json.loads(await asyncio.to_thread(scrape, metrics, path)) == {"status": "SERVING", "failing": []}
 
     proc.send_signal(signal.SIGTERM)
     _, stderr = proc.communicate(timeout=60)
@@ -153,3 +159,36 @@ async def test_counters_move_after_real_calls_and_the_access_log_is_clean(
     assert any("broke the contract" in w for w in warnings)
     for secret in ("secret diary", CLAIM, "sk-test-secret"):  # never message text, claims or tokens
         assert secret not in stderr
+
+
+async def test_healthz_follows_the_health_state_and_says_what_fails() -> None:
+    from grpc_health.v1 import health
+
+    from factmemory.adapters.metrics import MetricsServer, PrometheusTelemetry
+    from factmemory.api.grpc.health import SERVING, HealthWatch, Probe
+
+    up = [True]
+
+    async def database() -> bool:
+        return up[0]
+
+    watch = HealthWatch(health.aio.HealthServicer(), ("",), [Probe("database", database)], 60.0)
+    server = MetricsServer(PrometheusTelemetry().registry, "127.0.0.1:0", watch.report)
+    try:
+
+        def status(path: str) -> tuple[int, dict[str, object]]:
+            try:
+                with urllib.request.urlopen(f"http://{server.address}{path}", timeout=10) as reply:
+                    return reply.status, json.loads(reply.read())
+            except urllib.error.HTTPError as error:
+                return error.code, json.loads(error.read())
+
+        assert await asyncio.to_thread(status, "/healthz") == (503, {"status": "NOT_SERVING", "failing": []})
+        await watch.set_all(SERVING)  # as serve() does once the server has started
+        assert await asyncio.to_thread(status, "/healthz") == (200, {"status": "SERVING", "failing": []})
+        up[0] = False
+        await watch.check_once()
+        assert await asyncio.to_thread(status, "/readyz") == (503, {"status": "NOT_SERVING", "failing": ["database"]})
+        assert "factmemory_rpc_calls" in await asyncio.to_thread(scrape, server.address)
+    finally:
+        server.close()

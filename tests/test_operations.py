@@ -111,7 +111,8 @@ def test_startup_line_for_the_embedded_defaults(tmp_path: Path) -> None:
 
 
 def test_export_with_ids_that_are_not_uuids_fails_in_one_line() -> None:
-    assert_one_line_failure(run_cli("export", "nope", "nope"), "agent_id: not a UUID")
+    # The agent may be given by name (docs/elizaos-server.md); the entity must be an id.
+    assert_one_line_failure(run_cli("export", "nope", "nope"), "entity_id: not a UUID")
 
 
 @pytest.mark.parametrize("command", ["migrate", "serve", "prune"])

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import BrowserContext, Page, async_playwright
+from playwright.async_api import BrowserContext, Page, ViewportSize, async_playwright
 
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
 from factmemory.app import InsecureBind, check_bind, page_config
+from factmemory.domain.models import Kind
+from factmemory.domain.resolutions import check_category
 from factmemory.settings import Settings
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
@@ -185,6 +187,7 @@ async def test_every_review_task_in_a_real_browser(
     # Logging in: the token goes through the form, never the URL; the session cookie is HttpOnly + Strict.
     await page.goto(f"{agent}/entities")
     assert page.url.startswith(f"{page_url}/login?next=")
+    assert await page.locator("button:has-text('Log out')").count() == 0  # nobody to log out yet
     await page.fill("#token", "wrong")
     await page.click("button:has-text('Log in')")
     assert "not right" in await page.inner_text("main")
@@ -192,6 +195,7 @@ async def test_every_review_task_in_a_real_browser(
     await page.fill("#token", TOKEN)
     await page.click("button:has-text('Log in')")
     assert page.url == f"{agent}/entities"  # back where the login started
+    assert await page.locator("button:has-text('Log out')").count() == 1
     [session] = [c for c in await browser.cookies() if c["name"] == "fm_session"]
     assert session["httpOnly"] and session["sameSite"] == "Strict"
 
@@ -219,9 +223,15 @@ async def test_every_review_task_in_a_real_browser(
     assert await page.locator("svg.chart circle.dot").count() == 3
     await snap(page, tmp_path, "entity", keep)
 
-    # Queue: accept the contradiction, reject the conflict; the database after each.
+    # Queue: each button says what it does, none is highlighted for opposites; accept the contradiction, reject
+    # the conflict; the database after each.
     await page.goto(f"{agent}/queue")
     assert await page.locator("#queue article").count() == 2
+    assert await page.locator("#queue button.primary").count() == 0
+    coffee = page.locator("#queue article", has_text="hates coffee")
+    assert await coffee.locator("button[value=merge]").inner_text() == "Replace ‘loves coffee’ with ‘hates coffee’"
+    assert await coffee.locator("button[value=keep_both]").inner_text() == "Keep both"
+    assert "delete the new fact ‘hates coffee’" in await coffee.inner_text()
     await snap(page, tmp_path, "queue", keep)
     await page.click("a:has-text('contradict')")
     assert await page.locator("#queue article").count() == 1
@@ -250,6 +260,9 @@ async def test_every_review_task_in_a_real_browser(
     assert row is not None and row["claim"] == "lives in Tokyo, in Shibuya" and row["confidence"] == 0.9
     history = await page.inner_text("#history")
     assert "candidate accepted" in history and "edited" in history and "reviewer:Dana" in history
+    # Where it came from: the sentence each message said, kept with its evaluation.
+    assert "I live in Berlin" in await page.inner_text("#sources")
+    assert "I live in Berlin" in history  # beside the history entry of the message that created the fact
     await snap(page, tmp_path, "history", keep)
 
     # Delete a fact from the entity page.
@@ -258,10 +271,24 @@ async def test_every_review_task_in_a_real_browser(
     assert "has a sore knee" not in await claims(service, s.sam)
     assert "has a sore knee" not in await page.inner_text("main")
 
-    # Add a fact.
-    await page.select_option("#add-fact select[name=kind]", "durable")
-    await page.select_option("#add-fact select[name=category]", "identity")
+    # Add a fact. Only valid kind/category pairs are offered; a refused add comes back on the person's page with
+    # what was typed and the reason (here a pair forged in the browser, which the server refuses).
+    offered = await page.locator("#add-fact select[name=kind_category] option").evaluate_all(
+        "options => options.map(o => o.value)"
+    )
+    assert "durable:identity" in offered and "current:feeling" in offered
+    assert all(check_pair(value) for value in offered)
+    select = page.locator("#add-fact select[name=kind_category]")
+    await select.evaluate("s => { s.options[0].value = 'current:identity' }")
     await page.fill("#add-fact input[name=claim]", "speaks Portuguese")
+    await page.fill("#add-fact input[name=confidence]", "0.8")
+    await page.click("#add-fact button[type=submit]")
+    assert page.url.startswith(f"{sam}/facts")
+    assert "not a current category" in await page.inner_text("#add-error")
+    assert await page.input_value("#add-fact input[name=claim]") == "speaks Portuguese"
+    assert await page.input_value("#add-fact input[name=confidence]") == "0.8"
+    assert "speaks Portuguese" not in await claims(service, s.sam)
+    await page.select_option("#add-fact select[name=kind_category]", "durable:identity")
     await page.click("#add-fact button[type=submit]")
     assert "speaks Portuguese" in await claims(service, s.sam)
 
@@ -301,6 +328,84 @@ async def test_every_review_task_in_a_real_browser(
     assert "forgotten" in await page.inner_text(".notice")
     assert await claims(service, s.stranger) == {"likes tea"}
     assert dialogs == []
+
+
+LONG_CLAIM = (
+    "is planning a three week cycling trip along the Atlantic coast from Porto to Bordeaux next summer with "
+    "their partner and two friends, carrying a tent, a small stove and far too many spare inner tubes"
+)
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+async def layout(page: Page, selector: str) -> dict[str, float]:
+    """Measured in the browser: page overflow, and the element's width, height and line height."""
+    found: dict[str, float] = await page.locator(selector).first.evaluate(
+        """(e) => {
+            const r = e.getBoundingClientRect();
+            const style = getComputedStyle(e);
+            return {scroll: document.documentElement.scrollWidth, view: window.innerWidth,
+                    width: r.width, right: r.right, height: r.height, line: parseFloat(style.lineHeight)};
+        }"""
+    )
+    return found
+
+
+async def test_every_view_fits_a_phone_and_long_claims_wrap_by_words(
+    service: Service,
+    llm: ScriptedLLM,
+    page_url: str,
+    browser: BrowserContext,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+) -> None:
+    keep = bool(request.config.getoption("--screenshots"))
+    kim = Person("Kim Okafor")
+    await learn(service, llm, kim, "We plan the big ride", add_durable(LONG_CLAIM, "goal"), days=5)
+    await learn(service, llm, kim, "I love coffee", add_durable("loves coffee", "preference"), days=4)
+    await learn(service, llm, kim, "I live in Lyon", add_durable("lives in Lyon", "identity"), days=3)
+    await learn(service, llm, kim, "I'm anxious today", add_current("is anxious today", "feeling"), days=0.2)
+    await learn(service, llm, kim, "coffee is awful now", add_durable("hates coffee", "preference"), days=0.2)
+    await learn(
+        service, llm, kim, "moved to Nantes", change("contradict", "D3", "says they moved", "lives in Nantes"), days=0.1
+    )
+    agent = f"{page_url}/agents/{kim.agent_id}"
+    kim_url = f"{agent}/entities/{kim.entity_id}"
+    page = await browser.new_page()
+    await page.set_viewport_size(PHONE)
+    await page.goto(f"{page_url}/login")
+    await page.fill("#token", TOKEN)
+    await page.click("button:has-text('Log in')")
+
+    await page.goto(kim_url)
+    row = await layout(page, f"#durable tr[data-fact] td.claim:has-text('{LONG_CLAIM[:30]}')")
+    assert row["scroll"] <= PHONE["width"], row  # nothing sticks out sideways
+    assert row["right"] <= PHONE["width"] and row["width"] > 300, row  # the claim has the width of the card
+    lines = row["height"] / row["line"]
+    assert 3 <= lines <= len(LONG_CLAIM) / 25, row  # whole words per line, never a letter per line
+    short = await layout(page, "#durable td.claim:has-text('loves coffee')")
+    assert short["height"] < 3 * short["line"], short  # the claim and its dispute line, not a column of letters
+    await snap(page, tmp_path, "phone-entity", keep)
+
+    await page.goto(f"{agent}/queue")
+    item = await layout(page, "#queue article")
+    assert item["scroll"] <= PHONE["width"] and item["right"] <= PHONE["width"], item
+    await snap(page, tmp_path, "phone-queue", keep)
+
+    await page.goto(f"{agent}/entities")
+    listed = await layout(page, "#entities")
+    assert listed["scroll"] <= PHONE["width"], listed  # the table scrolls inside its box if it must
+
+    await page.goto(kim_url)
+    await page.locator("#durable tr", has_text=LONG_CLAIM[:30]).locator("a:has-text('history')").click()
+    title = await layout(page, "h1.claim-title")
+    assert title["scroll"] <= PHONE["width"] and title["height"] / title["line"] <= len(LONG_CLAIM) / 20, title
+    assert "We plan the big ride" in await page.inner_text("#sources")
+    await snap(page, tmp_path, "phone-history", keep)
+
+
+def check_pair(value: str) -> bool:
+    kind, _, category = value.partition(":")
+    return check_category(Kind(kind), category) == category
 
 
 async def test_without_a_session_the_page_needs_the_bearer_header(page_url: str, browser: BrowserContext) -> None:

@@ -194,3 +194,42 @@ def test_after_login_only_a_local_path(target: str, expected: str) -> None:
 def test_history_names_the_message_briefly_and_people_fully() -> None:
     assert views.short_actor("message:2de34063-b094-4d99-bebb-ece8520d7a45") == "message 2de34063"
     assert views.short_actor("reviewer:page") == "reviewer:page"
+
+
+def test_each_resolution_says_its_result_and_none_is_highlighted_for_opposites() -> None:
+    coffee = fact("loves coffee", Kind.DURABLE, category="preference")
+    conflict = candidate(coffee, "hates coffee", CandidateSource.DEDUP_CONFLICT, CandidateStatus.PENDING)
+    labels = {c.resolution.value: (c.label, c.help, c.danger) for c in views.resolution_choices(conflict)}
+    assert labels["merge"][0] == "Replace ‘loves coffee’ with ‘hates coffee’" and labels["merge"][2]
+    assert labels["keep_new"][:2] == ("Keep only ‘hates coffee’", "delete ‘loves coffee’ (its history stays)")
+    assert labels["reject"][:2] == ("Keep only ‘loves coffee’", "delete the new fact ‘hates coffee’")
+    assert labels["keep_both"][0] == "Keep both" and not labels["keep_both"][2]
+    contradiction = candidate(coffee, "x " * 80, CandidateSource.CONTRADICT, CandidateStatus.PENDING)
+    first = views.resolution_choices(contradiction)[0]
+    assert first.resolution.value == "accept" and first.danger and first.label.endswith("x…’")
+    assert len(first.label) < 100  # a long claim is shortened at a word in the label
+
+
+def test_the_forms_offer_only_valid_pairs_and_keep_what_was_typed() -> None:
+    from factmemory.domain.resolutions import check_category
+
+    for kind, options in views.kind_category_choices():
+        for value, _ in options:
+            k, category = value.split(":")
+            assert k == kind and check_category(Kind(k), category) == category
+    assert views.parse_kind_category({"kind_category": "current:feeling"}) == (Kind.CURRENT, "feeling")
+    assert views.parse_kind_category({"kind": "durable", "category": "goal"}) == (Kind.DURABLE, "goal")
+    typed = views.AddForm.of({"kind_category": "durable:goal", "claim": "sails", "confidence": "0.8"})
+    assert typed == views.AddForm("durable:goal", "sails", "0.8")
+    f = fact("lives in Berlin", Kind.DURABLE, category="identity")
+    assert views.EditForm.of(f, {}).kind_category == "durable:identity"
+    assert views.EditForm.of(f, {"claim": "typed"}).claim == "typed"
+
+
+def test_an_error_page_leads_back_to_the_fact_or_the_person() -> None:
+    base = f"/agents/{uuid.uuid4()}/entities/{uuid.uuid4()}"
+    fact_path = f"{base}/facts/{uuid.uuid4()}"
+    assert views.back_link(f"{fact_path}/edit", "POST", 400) == (fact_path, "Back to the fact")
+    assert views.back_link(f"{fact_path}/delete", "POST", 404) == (base, "Back to the person")
+    assert views.back_link(f"{base}/forget", "POST", 400) == (base, "Back to the person")
+    assert views.back_link(base, "GET", 404) == ("", "")  # the person is not there to go back to

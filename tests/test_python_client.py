@@ -313,3 +313,67 @@ async def test_the_installed_client_talks_to_the_service(
         "bad_request": "INVALID_ARGUMENT",
         "server_importable": False,
     }
+
+
+# --- the README's example, as written -------------------------------------------------------------------------------
+
+README = REPO / "clients" / "python" / "README.md"
+
+
+def readme_example() -> str:
+    """The ```python block between <!-- add-then-provide --> and its end marker in clients/python/README.md."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("<!-- add-then-provide -->", 1)[1].split("<!-- /add-then-provide -->", 1)[0]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_installs_without_placeholders(client_python: Path) -> None:
+    text = README.read_text(encoding="utf-8")
+    assert "<" + "git-host>" not in text and "<owner>" not in text and "/path/to" not in text
+    assert "pip install ./clients/python" in text
+    built = {p.name for p in client_python.parent.parent.parent.glob("wheels/*.whl")}
+    assert built and all(f"dist/{name}" in text for name in built)  # the wheel the README names is the one built
+
+
+async def test_the_readmes_add_then_provide_example_runs_as_written(
+    client_python: Path, service: Service, llm: ScriptedLLM
+) -> None:
+    example = readme_example()
+    said = "I moved to Berlin last March, and I'm allergic to penicillin."
+    assert said in example
+    llm.on(
+        said,
+        Reply(
+            facts_reply(
+                add_durable("moved to Berlin", "life_event", date="2026-03"),
+                add_durable("lives in Berlin", "identity"),
+                add_durable("allergic to penicillin", "health"),
+            )
+        ),
+    )
+
+    async def run() -> str:
+        process = await asyncio.create_subprocess_exec(
+            str(client_python),
+            "-c",
+            example,
+            env={"FACTMEMORY_ADDRESS": f"127.0.0.1:{service.port}"},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
+        assert process.returncode == 0, stderr.decode()
+        return stdout.decode()
+
+    first, second = await run(), await run()
+
+    assert first.splitlines()[:3] == [
+        "OP_TYPE_ADD_DURABLE moved to Berlin ",
+        "OP_TYPE_ADD_DURABLE lives in Berlin ",
+        "OP_TYPE_ADD_DURABLE allergic to penicillin ",
+    ]
+    assert "What I know about Sam:" in first and "allergic to penicillin" in first.split("What I know", 1)[1]
+    assert second.splitlines()[0] == "OP_TYPE_ADD_DURABLE moved to Berlin (replayed)"  # the same message, once
+    assert len(llm.calls_for(said)) == 1
+    agents = await service.stub.ListAgents(pb.ListAgentsRequest(query="7c9e6679"))
+    assert [a.name for a in agents.agents] == ["Eliza"]

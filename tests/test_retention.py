@@ -337,7 +337,8 @@ async def test_evaluations_past_the_window_keep_only_what_idempotency_needs(
 
     calls = len(llm.requests)
     replay = await svc.stub.Evaluate(old)  # a client retry long after: applied once, never again
-    assert replay.replayed and len(replay.ops) == 0 and replay.usage.prompt_tokens == row["prompt_tokens"]
+    assert replay.replayed and len(replay.ops) == 0 and replay.usage == pb.Usage()
+    assert replay.original_usage.prompt_tokens == row["prompt_tokens"]  # what the first evaluation cost
     assert len(llm.requests) == calls
     again = await svc.stub.Evaluate(recent_request)
     assert again.replayed and len(again.ops) == 1  # inside the window: the stored result

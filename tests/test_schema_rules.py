@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 
 import factmemory.adapters.postgres
-from factmemory.adapters.postgres import health, store, tickets
+from factmemory.adapters.postgres import agents, health, replica_check, store, tickets
 from factmemory.adapters.postgres.database import migrate
 
 DIMENSIONS = 384
@@ -33,12 +33,19 @@ ENTITY_TABLES = {
     "forget_epochs",
     "possible_duplicates",
     "entity_revisions",
+    "read_positions",
+    "import_ledger",
     "evaluation_tickets",
+    "agents",
 }
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
 # Agent-model tickets: issuing one sweeps long-expired rows and bounds their number for the whole database.
 ALL_AGENTS |= {(tickets, "ISSUE_TICKET")}
+# The agent list (ListAgents: the review page's start page, the CLI's names) reads every agent's counts.
+ALL_AGENTS |= {(agents, "LIST_AGENTS")}
+# The read replica's check reads no row (LIMIT 0): it only proves every table is there and readable by its role.
+ALL_AGENTS |= {(replica_check, "READABLE")}
 
 KEYS = """
 SELECT c.conrelid::regclass::text AS tab, c.conname, c.contype::text AS contype,

@@ -132,6 +132,19 @@ export class Batcher {
     await this.flushAll();
   }
 
+  /** Drops the waiting messages that `deleted` matches (deleted messages, a cleared room); returns how many. */
+  async drop(deleted: (request: EvaluateRequest) => boolean): Promise<number> {
+    let dropped = 0;
+    for (const [key, list] of this.#pending) {
+      const kept = list.filter((request) => !deleted(request));
+      dropped += list.length - kept.length;
+      if (kept.length > 0) this.#pending.set(key, kept);
+      else this.#pending.delete(key);
+    }
+    if (dropped > 0) await this.#save();
+    return dropped;
+  }
+
   /** Stops the quiet timers (call after flushAll at shutdown). */
   close(): void {
     this.#closed = true;

@@ -8,6 +8,7 @@ import type { IAgentRuntime, Service } from "@elizaos/core";
 import { Batcher } from "./batch.js";
 import { contextFor, describeError, LOG_SOURCE } from "./context.js";
 import { Item } from "./gen/factmemory/v1/factmemory_pb.js";
+import { evaluateMany } from "./model-mode.js";
 import { mirrorRelationships } from "./relationships.js";
 
 /** The runtime cache key of the queue (one per agent). */
@@ -35,9 +36,7 @@ export function batcherFor(runtime: IAgentRuntime): Batcher {
       },
       send: async (request) => {
         try {
-          const response = await plugin.client.evaluateBatch(request, {
-            timeoutMs: plugin.settings.evaluateTimeoutMs,
-          });
+          const response = await evaluateMany(runtime, request);
           plugin.outage.succeeded();
           if (request.items.includes(Item.RELATIONSHIPS)) {
             const relationships = response.results.flatMap((result) => result.relationships);

@@ -3,7 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { IAgentRuntime } from "@elizaos/core";
 
 import { createFactMemoryClient, type FactMemoryClient } from "./client.js";
-import { type FactMemorySettings, readSettings } from "./settings.js";
+import { type FactMemorySettings, type ModelMode, readSettings } from "./settings.js";
 
 export const LOG_SOURCE = "plugin:factmemory";
 
@@ -11,6 +11,8 @@ export interface PluginContext {
   settings: FactMemorySettings;
   client: FactMemoryClient;
   outage: OutageLog;
+  /** Whose model extracts now: starts as the setting; auto becomes agent once the service says it has none. */
+  mode: ModelMode;
 }
 
 type Logger = IAgentRuntime["logger"];
@@ -30,6 +32,7 @@ export function contextFor(runtime: IAgentRuntime): PluginContext {
         timeoutMs: settings.timeoutMs,
       }),
       outage: new OutageLog(runtime.logger, settings.url),
+      mode: settings.model,
     };
     contexts.set(runtime, context);
   }

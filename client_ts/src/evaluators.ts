@@ -19,6 +19,7 @@ import {
   UsageSchema,
 } from "./gen/factmemory/v1/factmemory_pb.js";
 import { Join } from "./join.js";
+import { evaluateOne } from "./model-mode.js";
 import { mirrorRelationships } from "./relationships.js";
 import { buildEvaluateRequest, loadConversation } from "./request.js";
 
@@ -193,9 +194,8 @@ async function buildRequest(context: EvaluateContext, items: readonly Item[]): P
 
 async function evaluate(context: EvaluateContext, items: readonly Item[]): Promise<EvaluateResponse> {
   const { runtime } = context;
-  const plugin = contextFor(runtime);
   const request = await buildRequest(context, items);
-  const response = await plugin.client.evaluate(request, { timeoutMs: plugin.settings.evaluateTimeoutMs });
+  const response = await evaluateOne(runtime, request);
   if (items.includes(Item.RELATIONSHIPS)) {
     await mirrorRelationships(runtime, response.relationships, (error) =>
       runtime.logger.warn(

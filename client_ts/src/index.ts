@@ -3,6 +3,7 @@ import type { Plugin } from "@elizaos/core";
 
 import { batchService, restorePending } from "./batching.js";
 import { contextFor, describeError, LOG_SOURCE } from "./context.js";
+import { deletionEvents, restoreDeletions } from "./deletions.js";
 import {
   factMemoryEvaluator,
   identityEvaluator,
@@ -10,29 +11,39 @@ import {
   successEvaluator,
 } from "./evaluators.js";
 import { factMemoryProvider } from "./provider.js";
+import { registerAgentName } from "./register.js";
 import {
   DEFAULT_EVALUATE_EVERY,
   DEFAULT_EVALUATE_QUIET_MS,
+  DEFAULT_MODEL,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_URL,
 } from "./settings.js";
+import { supersedeBootstrapMemory } from "./supersede.js";
 
 export const factMemoryPlugin: Plugin = {
   name: "factmemory",
   description: "Long-term memory about people: learns facts after each turn and puts them in the next prompt",
   evaluators: [factMemoryEvaluator, relationshipEvaluator, identityEvaluator, successEvaluator],
   providers: [factMemoryProvider],
+  events: deletionEvents,
   config: {
     FACT_MEMORY_URL: DEFAULT_URL,
     FACT_MEMORY_TOKEN: null,
     FACT_MEMORY_TIMEOUT_MS: DEFAULT_TIMEOUT_MS,
     FACT_MEMORY_EVALUATE_EVERY: DEFAULT_EVALUATE_EVERY,
     FACT_MEMORY_EVALUATE_QUIET_MS: DEFAULT_EVALUATE_QUIET_MS,
+    FACT_MEMORY_MODEL: DEFAULT_MODEL,
+    FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY: false,
   },
   // Only reads settings and creates the (lazy) client: an agent must start even when the service is down.
-  // Messages an earlier run left waiting for their batch are sent once the runtime is up, in the background.
+  // In the background, once the runtime is up: messages an earlier run left waiting for their batch and
+  // deletions it could not send are sent, and the character's name is registered.
   init: async (_config, runtime) => {
     const { settings } = contextFor(runtime);
+    for (const problem of settings.problems)
+      runtime.logger.warn({ src: LOG_SOURCE }, `FactMemory: ${problem}`);
+    if (!settings.keepBootstrapMemory) supersedeBootstrapMemory(runtime);
     if (settings.evaluateEvery > 1) {
       // Not awaited: registerService waits for the runtime's initialization, which waits for this init.
       void runtime
@@ -45,8 +56,10 @@ export const factMemoryPlugin: Plugin = {
         );
     }
     void restorePending(runtime);
+    void restoreDeletions(runtime);
+    void registerAgentName(runtime);
     runtime.logger.info(
-      { src: LOG_SOURCE, url: settings.url, evaluateEvery: settings.evaluateEvery },
+      { src: LOG_SOURCE, url: settings.url, evaluateEvery: settings.evaluateEvery, model: settings.model },
       "FactMemory plugin ready",
     );
   },
@@ -71,6 +84,23 @@ export {
 export { batcherFor, FactMemoryBatchService, pendingKey } from "./batching.js";
 export { closeContext } from "./context.js";
 export {
+  type AskModel,
+  evaluateWithAgentModel,
+  MAX_PREPARE_ATTEMPTS,
+  type ModelQuestion,
+  promptText,
+} from "./agent-model.js";
+export {
+  deletionEvents,
+  ForgetQueue,
+  forgetKey,
+  forgetMessageRequest,
+  forgetRoomRequest,
+} from "./deletions.js";
+export { evaluateMany, evaluateOne, isNoServiceModel, modeAfterFailure } from "./model-mode.js";
+export { registerAgentName } from "./register.js";
+export { supersedeBootstrapMemory } from "./supersede.js";
+export {
   factMemoryEvaluator,
   factMemoryEvaluators,
   identityEvaluator,
@@ -78,5 +108,5 @@ export {
   successEvaluator,
 } from "./evaluators.js";
 export { factMemoryProvider, PROVIDER_NAME } from "./provider.js";
-export { type FactMemorySettings, readSettings } from "./settings.js";
+export { type AgentModelType, type FactMemorySettings, type ModelMode, readSettings } from "./settings.js";
 export * from "./gen/factmemory/v1/factmemory_pb.js";

@@ -5,8 +5,9 @@
  * plugin in a real AgentRuntime loaded from the scratch project's own node_modules. Other scratch projects
  * install the package from a path, copied and linked.
  *
- * All of it starts from a copy of the package's sources WITHOUT dist/ (node_modules linked to this one), so
- * only the `prepare` script can have built what gets installed.
+ * All of it starts from what a fresh clone holds (the committed build in dist/src, no node_modules): nothing is
+ * built on install, so no compiler is needed. One scratch project installs from a real `git clone` of the
+ * repository, by the README's line.
  *
  * Installs prefer the npm cache that `npm ci` filled (`--prefer-offline`); the registry is asked only for
  * what the cache lacks.
@@ -14,7 +15,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -138,14 +139,20 @@ async function writeProject(dir: string, files: Record<string, string>): Promise
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
 }
 
-/** A copy of the package's sources as a fresh clone has them (no dist/), in `scratch`; returns its path. */
+/** A copy of the package as a fresh clone has it (the committed dist/src, no node_modules); returns its path. */
 async function copySources(name: string): Promise<string> {
   const to = path.join(scratch, name);
-  for (const entry of ["package.json", "README.md", "tsconfig.json", "tsconfig.build.json", "src"]) {
+  for (const entry of [
+    "package.json",
+    "README.md",
+    "tsconfig.json",
+    "tsconfig.build.json",
+    "src",
+    "dist/src",
+  ]) {
     await cp(path.join(PACKAGE_ROOT, entry), path.join(to, entry), { recursive: true });
   }
-  await symlink(path.join(PACKAGE_ROOT, "node_modules"), path.join(to, "node_modules"), "dir");
-  assert.equal(existsSync(path.join(to, "dist")), false);
+  assert.equal(existsSync(path.join(to, "node_modules")), false);
   return to;
 }
 
@@ -173,7 +180,6 @@ describe("the packed package in a scratch project", { timeout: 240_000 }, () => 
       devDependencies: Record<string, string>;
     };
     const source = await copySources("source-packed");
-    // stdout is the build's log (prepare), then the JSON report.
     const packOutput = (await ok("npm", ["pack", "--json", "--pack-destination", scratch], source)).stdout;
     const [tarball] = JSON.parse(packOutput.slice(packOutput.indexOf("["))) as {
       filename: string;
@@ -271,22 +277,57 @@ describe("the packed package in a scratch project", { timeout: 240_000 }, () => 
   });
 });
 
-describe("installed from a path", { timeout: 120_000 }, () => {
+describe("installed from a path", { timeout: 240_000 }, () => {
   const importIt = `const m = await import("${NAME}"); console.log("IMPORTED " + JSON.stringify([m.default.name, typeof m.createFactMemoryClient]));`;
 
-  // --legacy-peer-deps only skips installing @elizaos/core here (the plugin imports nothing but types from it).
-  async function installFromPath(how: "copied" | "linked"): Promise<unknown> {
-    const source = await copySources(`source-${how}`);
-    const project = path.join(scratch, how);
+  test("copied (--install-links): nothing to build, Node imports it", async () => {
+    const source = await copySources("source-copied");
+    const project = path.join(scratch, "copied");
     await writeProject(project, {});
-    const flags = how === "copied" ? ["--install-links"] : [];
-    await ok("npm", [...INSTALL, "--legacy-peer-deps", ...flags, source], project);
-    return reported((await ok("node", ["--input-type=module", "-e", importIt], project)).stdout, "IMPORTED");
-  }
+    // --legacy-peer-deps only skips installing @elizaos/core here (the plugin imports nothing but types from it).
+    await ok("npm", [...INSTALL, "--legacy-peer-deps", "--install-links", source], project);
+    const imported = reported(
+      (await ok("node", ["--input-type=module", "-e", importIt], project)).stdout,
+      "IMPORTED",
+    );
+    assert.deepEqual(imported, ["factmemory", "function"]);
+  });
 
-  test("copied (--install-links) and linked: npm builds it through prepare and Node imports it", async () => {
-    const [copied, linked] = await Promise.all([installFromPath("copied"), installFromPath("linked")]);
-    assert.deepEqual(copied, ["factmemory", "function"]);
-    assert.deepEqual(linked, ["factmemory", "function"]);
+  test("a fresh git clone, by the README's line: npm i <clone>/client_ts, and the plugin registers", async () => {
+    const clone = path.join(scratch, "clone");
+    await ok("git", ["clone", "--quiet", path.resolve(PACKAGE_ROOT, ".."), clone], scratch);
+    assert.equal(existsSync(path.join(clone, "client_ts", "node_modules")), false);
+    const project = path.join(scratch, "from-clone");
+    await writeProject(project, { "runtime.mjs": RUNTIME_MJS });
+    const manifest = JSON.parse(await readFile(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    const core = `@elizaos/core@${manifest.devDependencies["@elizaos/core"]}`;
+    await ok("npm", [...INSTALL, path.join(clone, "client_ts"), core], project);
+    const registered = reported((await ok("node", ["runtime.mjs"], project)).stdout, "REGISTERED");
+    assert.deepEqual(registered, {
+      plugins: ["factmemory"],
+      evaluators: [
+        "FACT_MEMORY_FACTS",
+        "FACT_MEMORY_RELATIONSHIPS",
+        "FACT_MEMORY_IDENTITIES",
+        "FACT_MEMORY_SUCCESS",
+      ],
+      providers: ["FACT_MEMORY"],
+    });
   });
 });
+
+/** Plain JavaScript, as a character file's project would load the plugin. */
+const RUNTIME_MJS = `
+import { AgentRuntime } from "@elizaos/core";
+import factMemoryPlugin from "${NAME}";
+const runtime = new AgentRuntime({ character: { name: "Ava", bio: ["A helpful assistant."] } });
+await runtime.registerPlugin(factMemoryPlugin);
+console.log("REGISTERED " + JSON.stringify({
+  plugins: runtime.plugins.map((p) => p.name),
+  evaluators: runtime.evaluators.map((e) => e.name),
+  providers: runtime.providers.map((p) => p.name),
+}));
+process.exit(0);
+`;

@@ -20,21 +20,27 @@ from grpc_reflection.v1alpha import reflection
 
 from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedder
 from factmemory.adapters.llm.extractor import Extractor
-from factmemory.adapters.metrics import DatabaseGauges, MetricsServer, ObservedEmbedder, PrometheusTelemetry
+from factmemory.adapters.metrics import DatabaseGauges, Health, MetricsServer, ObservedEmbedder, PrometheusTelemetry
+from factmemory.adapters.postgres.agents import PostgresAgents
 from factmemory.adapters.postgres.connection import open_pool
-from factmemory.adapters.postgres.database import Database, describe_url, migrate, open_database
+from factmemory.adapters.postgres.database import Database, migrate, open_database
 from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
+from factmemory.adapters.postgres.messages import PostgresMessages
 from factmemory.adapters.postgres.replica import ReadRoute
+from factmemory.adapters.postgres.replica_check import ReplicaCheck
 from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.adapters.postgres.store import Store
 from factmemory.adapters.postgres.tickets import Tickets
+from factmemory.adapters.postgres.urls import describe_url
 from factmemory.adapters.retry import RetryPolicy
-from factmemory.api.grpc.health import HealthWatch, Probe
+from factmemory.api.grpc.health import NOT_SERVING, HealthWatch, Probe
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
 from factmemory.api.grpc.metrics import Observe
 from factmemory.api.grpc.servicer import FactMemoryServicer
+from factmemory.api.guessing import MIN_TOKEN_CHARS, GuessLimiter, GuessLimits
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener, split_address
+from factmemory.api.logs import announce
 from factmemory.domain.limits import Limits
 from factmemory.domain.retention import RetentionPolicy
 from factmemory.domain.tickets import TicketPolicy
@@ -48,6 +54,8 @@ log = logging.getLogger(__name__)
 
 OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
 SERVICE_NAME = factmemory_pb2.DESCRIPTOR.services_by_name["FactMemoryService"].full_name
+# The health status of the read replica alone: NOT_SERVING while reads go to the primary because it is not valid.
+READ_REPLICA_HEALTH = "factmemory.v1.ReadReplica"
 
 
 class InsecureBind(ValueError):
@@ -196,6 +204,20 @@ def start_retention(runtime: Runtime, settings: Settings) -> asyncio.Task[None] 
     )
 
 
+def start_replica_watch(
+    runtime: Runtime, settings: Settings, health_servicer: health.aio.HealthServicer
+) -> asyncio.Task[None] | None:
+    """Checks the read target every health interval; its verdict sets the read-replica health status."""
+    if runtime.replica_check is None:
+        return None
+
+    async def report(reason: str) -> None:
+        status = health_pb2.HealthCheckResponse.NOT_SERVING if reason else health_pb2.HealthCheckResponse.SERVING
+        await health_servicer.set(READ_REPLICA_HEALTH, status)
+
+    return asyncio.create_task(runtime.replica_check.run(settings.health_interval_s, report))
+
+
 @dataclass(frozen=True)
 class Runtime:
     """What serve needs besides the use-case bundle: the database (for health and restarts) and the metrics."""
@@ -204,13 +226,14 @@ class Runtime:
     database: Database
     pool: asyncpg.Pool
     metrics: PrometheusTelemetry | None
+    replica_check: ReplicaCheck | None = None
 
 
 @asynccontextmanager
 async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
     """Everything the service needs, opened once; closed in reverse order on exit."""
     async with AsyncExitStack() as stack:
-        metrics = PrometheusTelemetry() if settings.metrics_address else None
+        metrics = PrometheusTelemetry(settings.metrics_created_series) if settings.metrics_address else None
         telemetry: Telemetry = metrics or NullTelemetry()
         embedder = await start_embedder(settings)
         stack.push_async_callback(embedder.close)
@@ -221,13 +244,15 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         pool = await stack.enter_async_context(
             open_pool(database.url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s)
         )
-        reads = None
+        reads, replica_check = None, None
         if settings.database_read_url:
             # min_size 0: the service starts while the replica is down (reads fall back to the primary).
             read_pool = await stack.enter_async_context(
                 open_pool(settings.database_read_url, 0, settings.pool_max_size, settings.db_timeout_s)
             )
-            reads = ReadRoute(pool, read_pool, telemetry, settings.read_retry_s, settings.read_your_writes_s)
+            reads = ReadRoute(pool, read_pool, telemetry, settings.read_retry_s)
+            replica_check = ReplicaCheck(reads, settings.read_replay_stall_s)
+            await replica_check.check()  # at start-up: a read target that is not valid is never read from
         extractor = None
         if settings.llm_configured:
             # Retries are ours (RetryPolicy), so a long Retry-After is not waited for inside a call.
@@ -235,20 +260,17 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             stack.push_async_callback(client.close)
             retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
-        else:
-            log.warning(
-                "no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION; "
-                "the agent-model mode (PrepareEvaluation / CompleteEvaluation) works"
-            )
         deps = Deps(
             store=Store(pool, reads),
             embedder=embedder,
             extractor=extractor,
             tuning=tuning(settings),
             telemetry=telemetry,
+            messages=PostgresMessages(pool),
+            agents=PostgresAgents(pool),
             agent_model=AgentModel(Tickets(pool), ticket_policy(settings)),
         )
-        yield Runtime(deps, database, pool, metrics)
+        yield Runtime(deps, database, pool, metrics, replica_check)
 
 
 @asynccontextmanager
@@ -278,12 +300,31 @@ def check_bind(settings: Settings) -> None:
         )
 
 
+class WeakToken(InsecureBind):
+    """The access token is too short to stand guessing."""
+
+
+def check_token(settings: Settings) -> None:
+    """A token shorter than MIN_TOKEN_CHARS is refused at start-up, in one line that does not show it."""
+    if settings.auth_token and len(settings.auth_token) < MIN_TOKEN_CHARS:  # "" means no token, as elsewhere
+        raise WeakToken(
+            f"FACTMEMORY_AUTH_TOKEN is {len(settings.auth_token)} characters; at least {MIN_TOKEN_CHARS} are needed "
+            "(make one with: openssl rand -hex 32)"
+        )
+
+
+def guess_limits(settings: Settings) -> GuessLimits:
+    return GuessLimits(
+        settings.auth_failures_per_client, settings.auth_failures_overall, settings.auth_failure_window_s
+    )
+
+
 def page_config(settings: Settings) -> PageConfig:
     """The review page answers to loopback names and the host it was told to listen on."""
     host = split_address(settings.http_listen or "127.0.0.1:0")[0]
     named = f"[{host}]" if ":" in host else host  # a Host header writes an IPv6 address in brackets
     hosts = ("*",) if host in ("0.0.0.0", "::", "") else ("127.0.0.1", "localhost", "[::1]", named)
-    return PageConfig(token=settings.auth_token, allowed_hosts=hosts)
+    return PageConfig(token=settings.auth_token, allowed_hosts=hosts, guess_limits=guess_limits(settings))
 
 
 async def start_page(deps: Deps, settings: Settings) -> PageListener | None:
@@ -292,7 +333,8 @@ async def start_page(deps: Deps, settings: Settings) -> PageListener | None:
         return None
     page = PageListener(deps, page_config(settings), settings.http_listen)
     await page.start()
-    print(f"factmemory review page on http://{settings.http_listen.rsplit(':', 1)[0]}:{page.port}/", flush=True)
+    url = f"http://{settings.http_listen.rsplit(':', 1)[0]}:{page.port}/"
+    announce(f"factmemory review page on {url}", event="review_page", url=url)
     return page
 
 
@@ -303,7 +345,9 @@ def create_server(
     # Observe is outermost so that refused and undecodable calls are counted and logged too.
     interceptors: list[grpc.aio.ServerInterceptor] = [Observe(deps.telemetry)]
     if settings.auth_token:
-        interceptors.append(BearerAuth(settings.auth_token))
+        interceptors.append(
+            BearerAuth(settings.auth_token, GuessLimiter("grpc", deps.telemetry, guess_limits(settings)))
+        )
     interceptors.append(DecodeGuard())
     server = grpc.aio.server(
         interceptors=interceptors,
@@ -357,7 +401,7 @@ def health_probes(runtime: Runtime, settings: Settings, probe: DatabaseProbe) ->
     return probes
 
 
-def start_metrics(runtime: Runtime, settings: Settings) -> MetricsServer | None:
+def start_metrics(runtime: Runtime, settings: Settings, health: Health | None = None) -> MetricsServer | None:
     if runtime.metrics is None or settings.metrics_address is None:
         return None
     pool = runtime.pool
@@ -369,7 +413,7 @@ def start_metrics(runtime: Runtime, settings: Settings) -> MetricsServer | None:
         )
     )
     try:
-        return MetricsServer(runtime.metrics.registry, settings.metrics_address)
+        return MetricsServer(runtime.metrics.registry, settings.metrics_address, health)
     except OSError as exc:
         raise ListenError(f"cannot serve metrics on {settings.metrics_address}: {exc.strerror or exc}") from exc
 
@@ -378,27 +422,38 @@ async def serve(settings: Settings) -> int:
     """Start, print the configuration and the address, watch the dependencies, wait for SIGTERM/SIGINT, drain
     in-flight calls, close everything. Returns the exit code: non-zero when a dependency was lost for good."""
     check_bind(settings)
+    check_token(settings)
+    if not settings.llm_configured:  # said by the server only: import, export and prune need no LLM
+        log.warning(
+            "no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION; "
+            "the agent-model mode (PrepareEvaluation / CompleteEvaluation) works"
+        )
     async with open_runtime(settings) as runtime, AsyncExitStack() as stack:
         health_servicer = health.aio.HealthServicer()
         server, port = create_server(runtime.deps, settings, health_servicer)
-        metrics_server = start_metrics(runtime, settings)
-        if metrics_server is not None:
-            stack.callback(metrics_server.close)
         probe = DatabaseProbe(runtime.database.url, min(settings.db_timeout_s, settings.health_interval_s * 2))
         stack.push_async_callback(probe.close)
         watch = HealthWatch(
             health_servicer, ("", SERVICE_NAME), health_probes(runtime, settings, probe), settings.health_interval_s
         )
+        metrics_server = start_metrics(runtime, settings, watch.report)
+        if metrics_server is not None:
+            stack.callback(metrics_server.close)
         await server.start()
         await watch.set_all(health_pb2.HealthCheckResponse.SERVING)
         host = settings.listen.rsplit(":", 1)[0]
         metrics_address = metrics_server.address if metrics_server is not None else None
         page = await start_page(runtime.deps, settings)
         page_address = None if page is None else f"{(settings.http_listen or '').rsplit(':', 1)[0]}:{page.port}"
-        print(startup_line(settings, f"{host}:{port}", metrics_address, page_address), flush=True)
+        announce(
+            startup_line(settings, f"{host}:{port}", metrics_address, page_address),
+            event="config",
+            metrics=metrics_address or "off",
+            review_page=page_address or "off",
+        )
         if not settings.auth_token:
-            print(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}", flush=True)
-        print(f"factmemory listening on {host}:{port}", flush=True)
+            announce(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}")
+        announce(f"factmemory listening on {host}:{port}", event="listening", address=f"{host}:{port}")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -406,14 +461,18 @@ async def serve(settings: Settings) -> int:
         watching = asyncio.create_task(watch.run())
         watching.add_done_callback(lambda _: stop.set())
         retention = start_retention(runtime, settings)
+        replica_watch = start_replica_watch(runtime, settings, health_servicer)
         try:
             await stop.wait()
         finally:
             log.info("shutting down: draining in-flight calls for up to %.0f s", settings.grace_s)
             watching.cancel()
+            if replica_watch is not None:
+                replica_watch.cancel()
             if retention is not None:
                 retention.cancel()
                 await asyncio.gather(retention, return_exceptions=True)  # done before the pool closes
+            watch.status = NOT_SERVING  # /healthz says it too
             await health_servicer.enter_graceful_shutdown()
             if page is not None:
                 await page.stop()

@@ -9,13 +9,16 @@ import logging
 import sys
 import time
 from importlib.metadata import version
+from pathlib import Path
 from uuid import UUID
 
 from pydantic import ValidationError
 
 from factmemory import cli_review
+from factmemory.api.audit import audited
 from factmemory.api.logs import configure_logging
 from factmemory.cli_review import CommandLineError, Connection, OneLineParser
+from factmemory.domain.resolutions import import_actor
 from factmemory.settings import ClientSettings, Settings
 
 log = logging.getLogger("factmemory")
@@ -85,21 +88,23 @@ def _uuid(value: str, name: str) -> UUID:
 
 def _export(settings: Settings, args: argparse.Namespace) -> int:
     from factmemory.app import open_deps
+    from factmemory.usecases.agents import list_agents
     from factmemory.usecases.browse import export_entity
 
-    agent_id, entity_id = _uuid(args.agent_id, "agent_id"), _uuid(args.entity_id, "entity_id")
+    entity_id = _uuid(args.entity_id, "entity_id")
 
     async def run() -> dict[str, object]:
         async with open_deps(settings) as deps:
-            return await export_entity(deps, agent_id, entity_id)
+            agent = args.agent_id
+            if not cli_review.is_uuid(agent):  # a name: the one agent it means, or one line naming the matches
+                agent = cli_review.pick_agent(agent, (await list_agents(deps, agent, "", cli_review.NAME_MATCHES))[0])
+            return await export_entity(deps, _uuid(agent, "agent_id"), entity_id)
 
     print(json.dumps(asyncio.run(run()), indent=2, sort_keys=True, ensure_ascii=False))
     return 0
 
 
 def _import(settings: Settings, args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from factmemory.adapters import eliza
     from factmemory.app import open_deps
     from factmemory.usecases.imports import import_facts
@@ -118,10 +123,15 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
             report = await import_facts(deps, facts, source, skipped)
         return report.model_dump() | {"seconds": round(time.perf_counter() - started, 2)}
 
+    source = f"file {args.file}" if args.file else "the elizaOS database"
     try:
-        report = asyncio.run(run())
+        with audited("import", "cli", import_actor(Path(args.file).name if args.file else "elizaos-postgres")) as entry:
+            entry.note(agent_id=args.agent)
+            report = asyncio.run(run())
+            entry.note(imported=report["imported"], already_imported=report["already_imported"])
     except (OSError, ValueError) as exc:  # unreadable file, bad JSON, unreachable database
-        print(f"factmemory: import failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        where = "" if isinstance(exc, OSError) and exc.filename else f"{source}: "  # the error names the file
+        print(f"factmemory: import failed: {where}{describe(exc)}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(report, sort_keys=True))
@@ -151,7 +161,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--log-level", help="default INFO for serve, migrate and import; WARNING otherwise")
     parser.add_argument("--version", action="version", version=f"%(prog)s {version('factmemory')}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
-    sub.add_parser("serve", help="run the gRPC service (configured by FACTMEMORY_* variables)")
+    sub.add_parser(
+        "serve",
+        help="run the gRPC service (configured by FACTMEMORY_* variables)",
+        description="Run the gRPC service, the review page (FACTMEMORY_HTTP_LISTEN) and the metrics endpoint "
+        "(FACTMEMORY_METRICS_LISTEN). Every setting is an environment variable:",
+        epilog=_settings_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub.add_parser("migrate", help="apply pending database migrations and exit")
     prune = sub.add_parser(
         "prune",
@@ -174,6 +191,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _settings_help() -> str:
+    import factmemory.settings as module
+    from factmemory.api.settings_doc import settings_help
+
+    source = Path(module.__file__).read_text(encoding="utf-8")
+    return settings_help(Settings, source)
+
+
+def describe(exc: BaseException) -> str:
+    """An expected failure as one line, without Python's exception names."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text"
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"cannot read {exc.filename}: {(exc.strerror or str(exc)).lower()}"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 def _config_error(exc: ValidationError) -> str:
     first = exc.errors()[0]
     field = ".".join(str(p) for p in first["loc"]) or "(settings)"
@@ -185,7 +223,7 @@ def _expected_failures() -> tuple[type[BaseException], ...]:
     from factmemory.adapters.postgres.database import DatabaseSetupError
     from factmemory.app import DependencyLost, InsecureBind, ListenError
 
-    return (UsageError, InsecureBind, ListenError, DatabaseSetupError, DependencyLost, OSError)
+    return (UsageError, CommandLineError, InsecureBind, ListenError, DatabaseSetupError, DependencyLost, OSError)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -206,14 +244,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     commands = {"serve": _serve, "migrate": _migrate, "export": _export, "import": _import, "prune": _prune}
     try:
-        configure_logging(level, settings.log_format)
+        configure_logging(level, settings.log_format, settings.native_stderr)
         return commands[args.command](settings, args)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:
         if isinstance(exc, _expected_failures()):
-            print(f"factmemory: {exc}", file=sys.stderr)
-            return 2 if isinstance(exc, UsageError) else 1
+            print(f"factmemory: {describe(exc)}", file=sys.stderr)
+            return 2 if isinstance(exc, UsageError | CommandLineError) else 1
         log.debug("unexpected failure", exc_info=True)
         print(
             f"factmemory: unexpected error: {type(exc).__name__}: {exc} (--log-level DEBUG shows the traceback)",

@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, Protocol, TextIO
 from uuid import UUID
 
 import grpc
@@ -29,7 +29,11 @@ STATUSES = {
     "accepted": pb.CANDIDATE_STATUS_ACCEPTED,
     "rejected": pb.CANDIDATE_STATUS_REJECTED,
 }
-SOURCES = {"contradict": pb.CANDIDATE_SOURCE_CONTRADICT, "dedup_conflict": pb.CANDIDATE_SOURCE_DEDUP_CONFLICT}
+SOURCES = {
+    "contradict": pb.CANDIDATE_SOURCE_CONTRADICT,
+    "dedup_conflict": pb.CANDIDATE_SOURCE_DEDUP_CONFLICT,
+    "decay_floor": pb.CANDIDATE_SOURCE_DECAY_FLOOR,
+}
 VERIFICATIONS = {
     "self_reported": pb.VERIFICATION_STATUS_SELF_REPORTED,
     "confirmed": pb.VERIFICATION_STATUS_CONFIRMED,
@@ -43,7 +47,9 @@ RESOLUTIONS = {
     "keep-old": pb.RESOLUTION_KEEP_OLD,
     "merge": pb.RESOLUTION_MERGE,
 }
-COMMANDS = ("facts", "candidates", "entities", "forget", "export")
+COMMANDS = ("facts", "candidates", "entities", "forget", "export", "agents")
+# Agents read to find the one a name means: enough to list the matches of an ambiguous name.
+NAME_MATCHES = 50
 
 
 class CommandLineError(Exception):
@@ -85,6 +91,53 @@ def uuid_arg(value: str) -> str:
         raise argparse.ArgumentTypeError(f"not a UUID: {value[:60]!r}") from None
 
 
+def agent_arg(value: str) -> str:
+    """An agent id, or its name (looked up with ListAgents before the command runs)."""
+    try:
+        return str(UUID(value))
+    except ValueError:
+        pass
+    name = " ".join(value.split())
+    if not name:
+        raise argparse.ArgumentTypeError("an agent id or name is required")
+    return name
+
+
+def is_uuid(value: str) -> bool:
+    try:
+        UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+class Named(Protocol):
+    """An agent as listed (pb.AgentSummary, or the service's own summary for `export --direct`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def agent_id(self) -> object: ...
+
+
+def pick_agent(given: str, found: Sequence[Named]) -> str:
+    """The id of the one agent a person means by a name: an exact name (case-insensitive) wins over partial
+    matches; none, or several, is one line naming what matched."""
+    wanted = given.casefold()
+    exact = [a for a in found if a.name.casefold() == wanted]
+    matches = exact or list(found)
+    if len(matches) == 1:
+        return str(matches[0].agent_id)
+    if not matches:
+        raise CommandLineError(
+            f"no agent is named {given!r} and it is not an agent id (a UUID); `factmemory agents` lists the agents"
+        )
+    listed = ", ".join(f"{a.name or '(no name)'} {a.agent_id}" for a in matches[:10])
+    more = " and more" if len(matches) > 10 else ""
+    raise CommandLineError(f"{given!r} matches {len(matches)} agents: {listed}{more}; give the agent id")
+
+
 def confidence_arg(value: str) -> float:
     try:
         number = float(value)
@@ -110,7 +163,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     facts = sub.add_parser("facts", help="list, show, add, edit or delete one entity's facts")
     fsub = facts.add_subparsers(dest="action", required=True, parser_class=OneLineParser)
     scope = argparse.ArgumentParser(add_help=False)
-    scope.add_argument("agent_id", type=uuid_arg)
+    scope.add_argument("agent_id", type=agent_arg, help="the agent's id or name")
     scope.add_argument("entity_id", type=uuid_arg)
     listing = fsub.add_parser("list", parents=[parent, scope], help="every fact of the entity")
     listing.add_argument("--kind", choices=sorted(KINDS))
@@ -134,7 +187,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     candidates = sub.add_parser("candidates", help="the review queue: list and resolve")
     csub = candidates.add_subparsers(dest="action", required=True, parser_class=OneLineParser)
     queue = csub.add_parser("list", parents=[parent], help="an agent's review queue, oldest first")
-    queue.add_argument("agent_id", type=uuid_arg)
+    queue.add_argument("agent_id", type=agent_arg, help="the agent's id or name")
     queue.add_argument("--entity", type=uuid_arg)
     queue.add_argument("--status", choices=[*sorted(STATUSES), "any"], default="pending")
     queue.add_argument("--source", choices=sorted(SOURCES))
@@ -144,12 +197,16 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         resolve.add_argument("candidate_id", type=uuid_arg)
 
     entities = sub.add_parser("entities", parents=[parent], help="an agent's entities, most recent first")
-    entities.add_argument("agent_id", type=uuid_arg)
+    entities.add_argument("agent_id", type=agent_arg, help="the agent's id or name")
     entities.add_argument("--query", default="", help="start of an entity id, or part of a name")
     entities.add_argument("--limit", type=int, default=100)
 
     forget = sub.add_parser("forget", parents=[parent, scope], help="erase everything about one entity")
     forget.add_argument("--yes", action="store_true", help="required: the erasure cannot be undone")
+
+    agents = sub.add_parser("agents", parents=[parent], help="the agents, by name, most recent activity first")
+    agents.add_argument("--query", default="", help="part of a name, or the start of an id")
+    agents.add_argument("--limit", type=int, default=100)
 
     export = sub.add_parser("export", parents=[parent, scope], help="everything stored about one entity, as JSON")
     export.add_argument(
@@ -169,6 +226,8 @@ def run(args: argparse.Namespace, connection: Connection, out: TextIO | None = N
         with connection.channel() as channel:
             stub = pb_grpc.FactMemoryServiceStub(channel)
             call = Caller(stub, connection)
+            if getattr(args, "agent_id", None) and not is_uuid(args.agent_id):
+                args.agent_id = agent_named(call, args.agent_id)
             handler = HANDLERS[(args.command, getattr(args, "action", None))]
             handler(call, args, Printer(out, args.json))
         return 0
@@ -409,6 +468,38 @@ def entities_list(call: Caller, args: argparse.Namespace, printer: Printer) -> N
         printer.line("no entities")
 
 
+def agent_named(call: Caller, name: str) -> str:
+    found = call("ListAgents", pb.ListAgentsRequest(query=name, page_size=NAME_MATCHES)).agents
+    return pick_agent(name, found)
+
+
+def agent_line(agent: pb.AgentSummary) -> str:
+    return (
+        f"{agent.agent_id}  {agent.name or '(no name)'}  people={agent.entities} facts={agent.facts} "
+        f"pending={agent.pending_candidates}  last={_when(agent.last_activity)}"
+    )
+
+
+def agents_list(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
+    found = list(
+        _pages(
+            lambda token: call(
+                "ListAgents",
+                pb.ListAgentsRequest(query=args.query, page_size=min(max(args.limit, 1), 1000), page_token=token),
+            ),
+            "agents",
+            args.limit,
+        )
+    )
+    if printer.as_json:
+        printer.json([as_dict(a) for a in found])
+        return
+    for agent in found:
+        printer.line(agent_line(agent))
+    if not found:
+        printer.line("no agents")
+
+
 def forget(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
     if not args.yes:
         raise CommandLineError("forget erases everything about the entity and cannot be undone: add --yes")
@@ -447,4 +538,5 @@ HANDLERS: dict[tuple[str, str | None], Handler] = {
     ("entities", None): entities_list,
     ("forget", None): forget,
     ("export", None): export,
+    ("agents", None): agents_list,
 }

@@ -11,9 +11,12 @@ from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
+from factmemory.domain.agents import AgentSummary
 from factmemory.domain.confidence import Strengthened
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import MergedFact, OpenPair
+from factmemory.domain.excerpts import EvidenceSource
+from factmemory.domain.message_deletion import Cited
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -124,7 +127,7 @@ class WriteTransaction(Protocol):
         self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
     ) -> WriteContext: ...
 
-    async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool: ...
+    async def claim_evaluation(self, message_id: str, room_id: UUID | None, excerpt: str = "") -> bool: ...
 
     async def finish_evaluation(self, message_id: str, result: EvaluateResult) -> None: ...
 
@@ -156,7 +159,14 @@ class WriteTransaction(Protocol):
     async def record_name(self, name: str, at: datetime) -> None: ...
 
     async def insert_pair(
-        self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str, message_id: str, at: datetime
+        self,
+        fact_id: UUID,
+        other_fact_id: UUID,
+        similarity: float,
+        reason: str,
+        message_id: str,
+        at: datetime,
+        likelihood: float = 0.0,
     ) -> None: ...
 
     async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None: ...
@@ -227,7 +237,7 @@ class FactStore(Protocol):
         limit: int,
     ) -> WriteContext: ...
 
-    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int) -> list[OpenPair]: ...
+    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]: ...
 
     async def nearest(
         self,
@@ -267,6 +277,10 @@ class FactStore(Protocol):
         self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
     ) -> Fact | None: ...
 
+    async def evidence_sources(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]: ...
+
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]: ...
 
     async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None: ...
@@ -294,6 +308,40 @@ class FactStore(Protocol):
     async def export_rows(
         self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None, limit: int
     ) -> list[tuple[dict[str, Any], tuple[str, str]]]: ...
+
+
+class ForgetTransaction(Protocol):
+    """One entity's part of a ForgetMessages call, under its per-entity lock (adapters/postgres/messages.py)."""
+
+    async def tombstone(self, message_ids: Sequence[str], room_id: UUID | None) -> list[str]: ...
+
+    async def citing(self, message_ids: Sequence[str]) -> list[tuple[UUID, Cited]]: ...
+
+    async def delete_facts(self, fact_ids: Sequence[UUID], reason: str) -> int: ...
+
+    async def set_evidence(self, changes: Sequence[tuple[UUID, tuple[str, ...], float]], reason: str) -> None: ...
+
+    async def close_raised(self, message_ids: Sequence[str]) -> int: ...
+
+
+class MessageStore(Protocol):
+    """Deleted messages: which entities a room's evaluated messages belong to, and one transaction over entities."""
+
+    async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]: ...
+
+    def forgetting(
+        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime
+    ) -> AbstractAsyncContextManager[Sequence[ForgetTransaction]]: ...
+
+
+class AgentStore(Protocol):
+    """Agents by name (adapters/postgres/agents.py)."""
+
+    async def register(self, agent_id: UUID, name: str, at: datetime) -> None: ...
+
+    async def list_agents(
+        self, pattern: str, after: tuple[datetime, UUID] | None, limit: int
+    ) -> list[AgentSummary]: ...
 
 
 class Telemetry(Protocol):
@@ -324,6 +372,11 @@ class Telemetry(Protocol):
 
     def retention(self, what: str, count: int) -> None:
         """Rows retention changed: archived_facts, deleted_facts, reduced_evaluations, archived_candidates."""
+        ...
+
+    def auth_failure(self, surface: str, outcome: str) -> None:
+        """A wrong token (wrong_token) or an attempt refused untried (throttled_client, throttled_overall), on the
+        page (page) or the gRPC bearer check (grpc)."""
         ...
 
 
@@ -364,6 +417,9 @@ class NullTelemetry:
         return None
 
     def retention(self, what: str, count: int) -> None:
+        return None
+
+    def auth_failure(self, surface: str, outcome: str) -> None:
         return None
 
 

@@ -32,8 +32,10 @@ class Settings(BaseSettings):
     database_read_url: str | None = None
     # While the replica fails, reads go to the primary; the replica is tried again after this long.
     read_retry_s: float = Field(default=10.0, gt=0)
-    # Reads of an (agent, entity) this process wrote less than this long ago go to the primary (0 = never).
+    # No longer used (reads are routed by position, docs/scaling.md); accepted so that old configurations start.
     read_your_writes_s: float = Field(default=5.0, ge=0)
+    # A replica whose replay has not advanced for this long while the primary moved on is not read from.
+    read_replay_stall_s: float = Field(default=30.0, gt=0)
     data_dir: Path = Path(".factmemory")
     embedder: Literal["local", "openai"] = "local"
     embedding_model: str | None = None
@@ -52,6 +54,11 @@ class Settings(BaseSettings):
     pool_max_size: int = Field(default=16, ge=1)
     db_timeout_s: float = Field(default=10.0, gt=0)
     auth_token: str | None = None
+    # Guessing the token (page login, page and gRPC bearer): failures per client and overall within the window;
+    # beyond, attempts are refused untried until the window has passed (docs/operating.md, "Security").
+    auth_failures_per_client: int = Field(default=10, ge=1)
+    auth_failures_overall: int = Field(default=100, ge=1)
+    auth_failure_window_s: float = Field(default=60.0, gt=0)
     allow_remote_unauthenticated: bool = False
     tls_cert_file: Path | None = None
     tls_key_file: Path | None = None
@@ -90,6 +97,11 @@ class Settings(BaseSettings):
     # Prometheus metrics over HTTP: "PORT" (loopback) or "HOST:PORT"; unset = no metrics endpoint.
     metrics_listen: str | None = None
     log_format: Literal["text", "json"] = "text"
+    # With JSON logs, what native code (gRPC core, the embedded database) writes to stderr: each line wrapped as a
+    # JSON record ("json"), dropped ("silence") or left as it is ("raw"). GRPC_VERBOSITY / GRPC_TRACE still apply.
+    native_stderr: Literal["json", "silence", "raw"] = "json"
+    # Prometheus also exports a `<name>_created` timestamp series per counter and histogram; off unless asked for.
+    metrics_created_series: bool = False
     # How often health probes the database (and the embedder); the embedded database is restarted when it dies.
     health_interval_s: float = Field(default=2.0, gt=0)
     embedded_restart_attempts: int = Field(default=3, ge=0)
@@ -150,6 +162,11 @@ class ClientSettings(BaseSettings):
 
     address: str = "127.0.0.1:50051"
     auth_token: str | None = None
+    # Guessing the token (page login, page and gRPC bearer): failures per client and overall within the window;
+    # beyond, attempts are refused untried until the window has passed (docs/operating.md, "Security").
+    auth_failures_per_client: int = Field(default=10, ge=1)
+    auth_failures_overall: int = Field(default=100, ge=1)
+    auth_failure_window_s: float = Field(default=60.0, gt=0)
     # Who the history names for the changes made with these commands.
     reviewer: str = Field(default="", validation_alias=AliasChoices("FACTMEMORY_REVIEWER", "USER", "LOGNAME"))
     tls_ca_file: Path | None = None

@@ -77,6 +77,10 @@ class Standby:
     def stop(self) -> None:
         self._run("pg_ctl", "-w", "-D", str(self.pgdata), "-m", "fast", "stop")
 
+    def promote(self) -> None:
+        """Ends recovery: the standby becomes a primary of its own (a failover, or a copy someone promoted)."""
+        self._run("pg_ctl", "-w", "-D", str(self.pgdata), "promote")
+
     async def _execute(self, sql: str) -> None:
         conn = await asyncpg.connect(self.url)
         try:

@@ -5,6 +5,8 @@ Run standalone (used by the TypeScript tests):
     python -m factmemory_tools.scripted_llm --port 0 --script script.json   (or tests/support/llm_stub.py)
 prints `llm stub listening on http://127.0.0.1:<port>/v1` once ready.
 Script file: {"replies": [{"match": "<substring>", "content": {...}}], "default": {...}}.
+Speaks chat completions (/v1/chat/completions), the Responses API (/v1/responses, which the Vercel AI SDK behind
+@elizaos/plugin-openai uses) and embeddings (/v1/embeddings).
 """
 
 from __future__ import annotations
@@ -99,6 +101,7 @@ class ScriptedLLM:
         self.reject_json_schema = False
         self.reject_json_object = False
         self.latency_s = 0.0
+        self.embedding_dims = 8  # when a request names no dimensions
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self._server.daemon_threads = True
@@ -154,6 +157,14 @@ class ScriptedLLM:
             return self.default
 
     def _answer(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes, bool, float]:
+        return self._shaped(body, _chat_completion)
+
+    def _answer_responses(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes, bool, float]:
+        return self._shaped(body, _responses_reply)
+
+    def _shaped(
+        self, body: dict[str, Any], shape: Callable[[dict[str, Any], str, int, int], dict[str, Any]]
+    ) -> tuple[int, dict[str, str], bytes, bool, float]:
         fmt = (body.get("response_format") or {}).get("type")
         if (fmt == "json_schema" and self.reject_json_schema) or (fmt == "json_object" and self.reject_json_object):
             error = {"error": {"message": f"response_format {fmt} is not supported", "type": "invalid_request_error"}}
@@ -165,20 +176,10 @@ class ScriptedLLM:
             return rule.status, rule.headers, rule.body.encode(), rule.truncate, rule.delay_s
         content = rule.content if isinstance(rule.content, str) else json.dumps(rule.content)
         prompt_chars = sum(len(str(m.get("content", ""))) for m in body.get("messages", []))
-        completion = {
-            "id": "chatcmpl-stub",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model", "stub"),
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-            "usage": {
-                "prompt_tokens": rule.prompt_tokens or prompt_chars // 4,
-                "completion_tokens": rule.completion_tokens or len(content) // 4,
-                "total_tokens": (rule.prompt_tokens or prompt_chars // 4)
-                + (rule.completion_tokens or len(content) // 4),
-            },
-        }
-        return 200, {}, json.dumps(completion).encode(), False, rule.delay_s
+        prompt_tokens = rule.prompt_tokens or prompt_chars // 4
+        completion_tokens = rule.completion_tokens or len(content) // 4
+        reply = shape(body, content, prompt_tokens, completion_tokens)
+        return 200, {}, json.dumps(reply).encode(), False, rule.delay_s
 
     def _vectors(self, texts: list[str], dims: int) -> list[list[float]]:
         """The embedding of each text: a toy one here (subclasses answer with a real engine)."""
@@ -187,7 +188,7 @@ class ScriptedLLM:
     def _embeddings(self, body: dict[str, Any]) -> bytes:
         inputs = body.get("input")
         texts = [inputs] if isinstance(inputs, str) else [str(t) for t in inputs or []]
-        vectors = self._vectors(texts, int(body.get("dimensions") or 8))
+        vectors = self._vectors(texts, int(body.get("dimensions") or self.embedding_dims))
         data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)]
         return json.dumps(
             {
@@ -246,14 +247,76 @@ class ScriptedLLM:
                     else:
                         self._send(200, stub._embeddings(body))
                     return
+                responses_api = self.path.endswith("/responses")
+                if responses_api:
+                    body = _as_chat(body)
                 with stub._lock:
                     stub.requests.append(body)
-                status, headers, payload, truncate, delay = stub._answer(body)
+                answer = stub._answer_responses if responses_api else stub._answer
+                status, headers, payload, truncate, delay = answer(body)
                 if delay or stub.latency_s:
                     time.sleep(delay + stub.latency_s)
                 self._send(status, payload, headers, truncate)
 
         return Handler
+
+
+def _chat_completion(body: dict[str, Any], content: str, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.get("model", "stub"),
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+def _responses_reply(body: dict[str, Any], content: str, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
+    """The same answer in the Responses API's shape."""
+    return {
+        "id": "resp-stub",
+        "object": "response",
+        "created_at": int(time.time()),
+        "status": "completed",
+        "model": body.get("model", "stub"),
+        "incomplete_details": None,
+        "output": [
+            {
+                "type": "message",
+                "id": "msg-stub",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": content, "annotations": []}],
+            }
+        ],
+        "usage": {
+            "input_tokens": prompt_tokens,
+            "output_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+def _as_chat(body: dict[str, Any]) -> dict[str, Any]:
+    """A Responses API request seen as a chat request (messages with string content, response_format), so that
+    rules, recording and counting treat both APIs alike; the original fields stay, `api` says which it was."""
+    messages: list[dict[str, Any]] = []
+    if isinstance(body.get("instructions"), str):
+        messages.append({"role": "system", "content": body["instructions"]})
+    items = body.get("input")
+    for item in [{"role": "user", "content": items}] if isinstance(items, str) else items or []:
+        content = item.get("content")
+        if isinstance(content, list):
+            content = "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+        if isinstance(content, str):
+            messages.append({"role": item.get("role", "user"), "content": content})
+    fmt = ((body.get("text") or {}).get("format") or {}).get("type")
+    return body | {"api": "responses", "messages": messages} | ({"response_format": {"type": fmt}} if fmt else {})
 
 
 def _toy_embedding(text: str, dims: int) -> list[float]:
@@ -279,8 +342,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--script", help="JSON script file")
+    parser.add_argument("--embedding-dims", type=int, default=8, help="embedding size when a request names none")
     args = parser.parse_args()
     stub = ScriptedLLM(args.port)
+    stub.embedding_dims = args.embedding_dims
     if args.script:
         _load_script(stub, args.script)
     stub.start()

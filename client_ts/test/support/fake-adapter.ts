@@ -10,6 +10,7 @@ export class FakeAdapter {
   readonly entities: Entity[] = [];
   readonly relationships: Relationship[] = [];
   readonly logs: unknown[] = [];
+  readonly cache = new Map<string, unknown>();
   getMemoriesCalls = 0;
   #nextId = 0;
 
@@ -27,6 +28,16 @@ export class FakeAdapter {
     // Newest first, like the SQL adapter.
     const newestFirst = [...inRoom].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
     return newestFirst.slice(0, params.count ?? newestFirst.length);
+  }
+
+  async getCache<T>(key: string): Promise<T | undefined> {
+    return this.cache.get(key) as T | undefined;
+  }
+
+  async setCache<T>(key: string, value: T): Promise<boolean> {
+    // Stored as a copy, as a database would.
+    this.cache.set(key, JSON.parse(JSON.stringify(value)) as unknown);
+    return true;
   }
 
   async getEntitiesForRoom(_roomId: UUID): Promise<Entity[]> {

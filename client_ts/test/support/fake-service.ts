@@ -6,6 +6,17 @@ import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 
 import {
+  type CompleteEvaluationRequest,
+  type CompleteEvaluationResponse,
+  CompleteEvaluationResponseSchema,
+  type ForgetMessagesRequest,
+  type ForgetMessagesResponse,
+  ForgetMessagesResponseSchema,
+  type PrepareEvaluationRequest,
+  type PrepareEvaluationResponse,
+  PrepareEvaluationResponseSchema,
+  type RegisterAgentRequest,
+  RegisterAgentResponseSchema,
   type EvaluateBatchRequest,
   type EvaluateBatchResponse,
   EvaluateBatchResponseSchema,
@@ -33,6 +44,20 @@ export interface FakeServiceOptions {
     request: EvaluateBatchRequest,
     authorization: string | null,
   ) => EvaluateBatchResponse | Promise<EvaluateBatchResponse>;
+  prepareEvaluation?: (
+    request: PrepareEvaluationRequest,
+    authorization: string | null,
+  ) => PrepareEvaluationResponse | Promise<PrepareEvaluationResponse>;
+  completeEvaluation?: (
+    request: CompleteEvaluationRequest,
+    authorization: string | null,
+  ) => CompleteEvaluationResponse | Promise<CompleteEvaluationResponse>;
+  forgetMessages?: (
+    request: ForgetMessagesRequest,
+    authorization: string | null,
+  ) => ForgetMessagesResponse | Promise<ForgetMessagesResponse>;
+  /** Throw to fail the call; by default it succeeds. */
+  registerAgent?: (request: RegisterAgentRequest, authorization: string | null) => void | Promise<void>;
 }
 
 export interface FakeService {
@@ -40,6 +65,10 @@ export interface FakeService {
   evaluateRequests: EvaluateRequest[];
   evaluateBatchRequests: EvaluateBatchRequest[];
   provideRequests: ProvideRequest[];
+  prepareRequests: PrepareEvaluationRequest[];
+  completeRequests: CompleteEvaluationRequest[];
+  forgetRequests: ForgetMessagesRequest[];
+  registerRequests: RegisterAgentRequest[];
   authorization: (string | null)[];
   close(): Promise<void>;
 }
@@ -48,6 +77,10 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   const evaluateRequests: EvaluateRequest[] = [];
   const evaluateBatchRequests: EvaluateBatchRequest[] = [];
   const provideRequests: ProvideRequest[] = [];
+  const prepareRequests: PrepareEvaluationRequest[] = [];
+  const completeRequests: CompleteEvaluationRequest[] = [];
+  const forgetRequests: ForgetMessagesRequest[] = [];
+  const registerRequests: RegisterAgentRequest[] = [];
   const authorization: (string | null)[] = [];
   const record = (context: HandlerContext) => {
     const value = context.requestHeader.get("authorization");
@@ -73,6 +106,33 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
         provideRequests.push(request);
         return options.provide ? options.provide(request, auth) : create(ProvideResponseSchema, {});
       },
+      async prepareEvaluation(request, context) {
+        const auth = record(context);
+        prepareRequests.push(request);
+        return options.prepareEvaluation
+          ? options.prepareEvaluation(request, auth)
+          : create(PrepareEvaluationResponseSchema, {});
+      },
+      async completeEvaluation(request, context) {
+        const auth = record(context);
+        completeRequests.push(request);
+        return options.completeEvaluation
+          ? options.completeEvaluation(request, auth)
+          : create(CompleteEvaluationResponseSchema, {});
+      },
+      async forgetMessages(request, context) {
+        const auth = record(context);
+        forgetRequests.push(request);
+        return options.forgetMessages
+          ? options.forgetMessages(request, auth)
+          : create(ForgetMessagesResponseSchema, {});
+      },
+      async registerAgent(request, context) {
+        const auth = record(context);
+        registerRequests.push(request);
+        await options.registerAgent?.(request, auth);
+        return create(RegisterAgentResponseSchema, {});
+      },
     });
   const server = http2.createServer(connectNodeAdapter({ routes }));
   const sessions = new Set<http2.ServerHttp2Session>();
@@ -87,6 +147,10 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     evaluateRequests,
     evaluateBatchRequests,
     provideRequests,
+    prepareRequests,
+    completeRequests,
+    forgetRequests,
+    registerRequests,
     authorization,
     close: () =>
       new Promise<void>((resolve) => {
@@ -108,5 +172,14 @@ export function startRecordingProxy(upstream: FactMemoryClient): Promise<FakeSer
     provide: (request, authorization) => upstream.provide(request, { headers: headers(authorization) }),
     evaluateBatch: (request, authorization) =>
       upstream.evaluateBatch(request, { headers: headers(authorization) }),
+    prepareEvaluation: (request, authorization) =>
+      upstream.prepareEvaluation(request, { headers: headers(authorization) }),
+    completeEvaluation: (request, authorization) =>
+      upstream.completeEvaluation(request, { headers: headers(authorization) }),
+    forgetMessages: (request, authorization) =>
+      upstream.forgetMessages(request, { headers: headers(authorization) }),
+    registerAgent: async (request, authorization) => {
+      await upstream.registerAgent(request, { headers: headers(authorization) });
+    },
   });
 }

@@ -2,7 +2,7 @@
  * A full elizaOS runtime: @elizaos/plugin-sql on in-memory PGlite, migrated and initialized, with the
  * FactMemory plugin registered. Storage, entities and relationships are elizaOS's own, foreign keys included.
  */
-import { AgentRuntime, ChannelType, type Memory, type UUID } from "@elizaos/core";
+import { AgentRuntime, ChannelType, type Memory, type Plugin, type UUID } from "@elizaos/core";
 import sqlPlugin from "@elizaos/plugin-sql";
 
 import { factMemoryPlugin } from "../../src/index.js";
@@ -16,11 +16,18 @@ export interface SqlAgent {
   stop(): Promise<void>;
 }
 
+/**
+ * `plugins` are registered after the runtime is initialized, in this order (FactMemory alone by default).
+ * Without `agentId` the id comes from the name, and runtimes of one name share the agent row, settings included.
+ */
 export async function startSqlAgent(
   settings: Record<string, string>,
   people: ReadonlyArray<{ id: UUID; name: string }>,
+  plugins: readonly Plugin[] = [factMemoryPlugin],
+  agentId?: UUID,
 ): Promise<SqlAgent> {
   const runtime = new AgentRuntime({
+    ...(agentId !== undefined ? { agentId } : {}),
     character: {
       name: "Ava",
       bio: ["A helpful assistant."],
@@ -35,7 +42,7 @@ export async function startSqlAgent(
   if (!(await adapter.isReady())) await adapter.init();
   await runtime.runPluginMigrations();
   await runtime.initialize();
-  await runtime.registerPlugin(factMemoryPlugin);
+  for (const plugin of plugins) await runtime.registerPlugin(plugin);
   const pendingLogs = trackLogs(adapter as unknown as LogWriter);
 
   const roomId = uuid();

@@ -8,14 +8,18 @@ thread and asks the event loop for the count, waiting at most SCRAPE_QUERY_TIMEO
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Sequence
+from socketserver import ThreadingMixIn
 from typing import Any
-from wsgiref.simple_server import WSGIServer
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+import prometheus_client
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make_wsgi_app
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -27,12 +31,18 @@ SCRAPE_QUERY_TIMEOUT_S = 2.0
 RPC_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 LLM_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0)
 EMBED_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+HEALTH_PATHS = ("/healthz", "/readyz")
 
 
 class PrometheusTelemetry:
     """Every counter, histogram and gauge of the service (names in README, "Metrics and logs")."""
 
-    def __init__(self) -> None:
+    def __init__(self, created_series: bool = False) -> None:
+        # prometheus_client's switch is process-wide: a `_created` series per counter and histogram, or none.
+        if created_series:
+            prometheus_client.enable_created_metrics()  # type: ignore[no-untyped-call]
+        else:
+            prometheus_client.disable_created_metrics()  # type: ignore[no-untyped-call]
         self.registry = CollectorRegistry()
         r = self.registry
         self.rpc_calls = Counter(
@@ -97,6 +107,13 @@ class PrometheusTelemetry:
         self.retention_rows = Counter(
             "factmemory_retention_rows", "rows retention archived, deleted or reduced, by what", ["what"], registry=r
         )
+        self.auth_failures = Counter(
+            "factmemory_auth_failures",
+            "wrong access tokens (wrong_token) and attempts refused untried while guessing is throttled "
+            "(throttled_client, throttled_overall), by surface (page, grpc)",
+            ["surface", "outcome"],
+            registry=r,
+        )
 
     def rpc(self, method: str, code: str, seconds: float) -> None:
         self.rpc_calls.labels(method, code).inc()
@@ -144,6 +161,9 @@ class PrometheusTelemetry:
 
     def retention(self, what: str, count: int) -> None:
         self.retention_rows.labels(what).inc(max(0, count))
+
+    def auth_failure(self, surface: str, outcome: str) -> None:
+        self.auth_failures.labels(surface, outcome).inc()
 
 
 class DatabaseGauges(Collector):
@@ -210,21 +230,53 @@ class ObservedEmbedder:
         return getattr(self._inner, name)
 
 
-class MetricsServer:
-    """The HTTP endpoint serving /metrics from one registry, on its own thread."""
+Health = Callable[[], tuple[bool, dict[str, Any]]]
 
-    def __init__(self, registry: CollectorRegistry, address: str) -> None:
+
+def _health_app(metrics: Callable[..., Iterable[bytes]], health: Health | None) -> Callable[..., Iterable[bytes]]:
+    """/healthz and /readyz answer from the service's health state (200 SERVING, else 503); the rest is metrics."""
+
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") in HEALTH_PATHS and health is not None:
+            ok, body = health()
+            status = "200 OK" if ok else "503 Service Unavailable"
+            start_response(status, [("Content-Type", "application/json"), ("Cache-Control", "no-store")])
+            return [json.dumps(body, sort_keys=True).encode()]
+        return metrics(environ, start_response)
+
+    return app
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class _Threading(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+class _Threading6(_Threading):
+    address_family = socket.AF_INET6
+
+
+class MetricsServer:
+    """The HTTP endpoint serving /metrics from one registry, and /healthz, /readyz from `health`, on its own thread."""
+
+    def __init__(self, registry: CollectorRegistry, address: str, health: Health | None = None) -> None:
         host, _, port = address.rpartition(":")
-        self._server: WSGIServer
-        self._thread: threading.Thread
-        self._server, self._thread = start_http_server(
-            int(port), addr=host.strip("[]") or "127.0.0.1", registry=registry
-        )
+        host = host.strip("[]") or "127.0.0.1"
+        server_class = _Threading6 if ":" in host else _Threading
+        app = _health_app(make_wsgi_app(registry), health)
+        self._server: WSGIServer = make_server(host, int(port), app, server_class, handler_class=_Quiet)
+        self._thread = threading.Thread(target=self._server.serve_forever, name="metrics", daemon=True)
+        self._thread.start()
 
     @property
     def address(self) -> str:
         host, port = self._server.server_address[:2]
-        return f"{host!s}:{port}"
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        return f"[{name}]:{port}" if ":" in name else f"{name}:{port}"
 
     def close(self) -> None:
         self._server.shutdown()

@@ -56,7 +56,7 @@ class Limits:
 # Candidate pools: how many stored facts each path reads to choose from.
 RETRIEVE_PER_KIND = 15  # Evaluate: the nearest facts per kind shown to the model
 DEDUP_NEIGHBOURS = 8  # Evaluate: the nearest facts of its kind each add is compared with (rule and pairs)
-MAX_PAIRS_SHOWN = 3  # Evaluate: open possible-duplicate pairs shown (oldest first), two fact lines each
+MAX_PAIRS_SHOWN = 3  # Evaluate: open possible-duplicate pairs shown (likeliest first), two fact lines each
 POOL_FACTOR = 4  # Provide: facts read per kind, as a multiple of the limit asked for...
 MIN_POOL = 24  # ...and at least this many
 PER_TERM = 8  # Provide: full-text candidates per query word
@@ -75,3 +75,8 @@ MAX_SEARCH_CHARS = 100
 MAX_PAGE_TOKEN_CHARS = 200
 # What a history entry's reason, an evaluation's success reason and an error shown on a page keep of their text.
 MAX_REASON_CHARS = 500
+# ForgetMessages: message ids per call.
+MAX_MESSAGE_IDS = 1000
+
+# Every message of a batch keeps at least this much of the prompt budget, whatever the budget (docs/operating.md).
+MIN_BATCH_MESSAGE_TOKENS = 16

@@ -42,6 +42,7 @@ class CandidateSource(enum.StrEnum):
 
     CONTRADICT = "contradict"  # the model proposed a replacement claim
     DEDUP_CONFLICT = "dedup_conflict"  # the write-time rule kept an add beside a conflicting fact
+    DECAY_FLOOR = "decay_floor"  # a model decay would have deleted a protected fact (domain/protection.py)
 
 
 class CandidateStatus(enum.StrEnum):
@@ -208,6 +209,14 @@ class EvaluateResult(Frozen):
     usage: Usage = Usage()
     replayed: bool = False
     dropped: Dropped = Dropped()
+    # The message was deleted (ForgetMessages): nothing was or will be learned from it, nor shown as context.
+    forgotten: bool = False
+    # A replay made no call: usage is zero and this is what the first evaluation cost.
+    original_usage: Usage = Usage()
+
+    def as_replay(self) -> EvaluateResult:
+        """This stored result returned again: nothing applied, no model call (usage zero), the first cost kept."""
+        return self.model_copy(update={"replayed": True, "usage": Usage(), "original_usage": self.usage})
 
 
 class EvaluateBatchResult(Frozen):

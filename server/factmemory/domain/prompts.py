@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from factmemory.domain.dedup.planning import OpenPair
-from factmemory.domain.limits import Limits
+from factmemory.domain.limits import MIN_BATCH_MESSAGE_TOKENS, Limits
 from factmemory.domain.models import CATEGORIES, ChatMessage, Fact, Item, Kind, RoomEntity
 from factmemory.domain.text import bound_tokens, estimate_tokens, inert
 
@@ -166,8 +166,12 @@ def build_prompt(
     listed = any(e.id == message.entity_id for e in room_entities)
     needs_id = not listed and bool({Item.RELATIONSHIPS, Item.IDENTITIES} & items)
     who = f"{speaker} ({inert(message.entity_id)})" if needs_id else speaker
+    fixed = estimate_tokens(SYSTEM) + sum(estimate_tokens(p) + 1 for p in head) + estimate_tokens(who) + 40
     tail = (
-        [f"Speaker: {who}", _block("current_messages", batch_lines([*earlier, message], limits))]
+        [
+            f"Speaker: {who}",
+            _block("current_messages", batch_lines([*earlier, message], limits, limits.prompt_max_tokens - fixed)),
+        ]
         if earlier
         else [
             f"Speaker: {who}, {message.created_at:%Y-%m-%d %H:%M}",
@@ -194,17 +198,38 @@ def build_prompt(
     return Prompt(system=SYSTEM, user="\n".join(head + middle + tail), handles=handles, messages=len(earlier) + 1)
 
 
-def batch_lines(messages: Sequence[ChatMessage], limits: Limits) -> str:
-    """'[M1] 09:12 text', oldest first, each bounded like a current message; a date line where the day changes."""
-    lines: list[str] = []
+def batch_lines(messages: Sequence[ChatMessage], limits: Limits, budget: int | None = None) -> str:
+    """'[M1] 09:12 text', oldest first; a date line where the day changes. Each text is bounded like a current
+    message and, with a budget (tokens for the whole block), to its fair share of it (fair_shares)."""
+    prefixes: list[str] = []
     day = None
     for number, message in enumerate(messages, start=1):
+        date_line = ""
         if message.created_at.date() != day:
             day = message.created_at.date()
-            lines.append(f"[{day:%Y-%m-%d}]")
-        text = bound_tokens(inert(message.text), limits.prompt_current_message_max_tokens)
-        lines.append(f"[M{number}] {message.created_at:%H:%M} {text}")
-    return "\n".join(lines)
+            date_line = f"[{day:%Y-%m-%d}]\n"
+        prefixes.append(f"{date_line}[M{number}] {message.created_at:%H:%M} ")
+    texts = [inert(m.text) for m in messages]
+    caps = [limits.prompt_current_message_max_tokens] * len(messages)
+    if budget is not None:  # the prefixes, and a token per line for rounding, come off the budget first
+        overhead = estimate_tokens("\n".join(prefixes)) + len(messages)
+        sizes = [estimate_tokens(t) for t in texts]
+        caps = fair_shares(sizes, budget - overhead, limits.prompt_current_message_max_tokens)
+    return "\n".join(p + bound_tokens(t, cap) for p, t, cap in zip(prefixes, texts, caps, strict=True))
+
+
+def fair_shares(sizes: Sequence[int], total: int, cap: int) -> list[int]:
+    """Tokens each text may keep so that together they fit `total`: max-min fair (a text shorter than its share
+    keeps all of it, the rest is split evenly among the longer ones), each at most `cap` and at least
+    MIN_BATCH_MESSAGE_TOKENS (or its own size), so every message of a batch is still seen."""
+    shares = [0] * len(sizes)
+    remaining, left = max(total, 0), len(sizes)
+    for i in sorted(range(len(sizes)), key=lambda i: sizes[i]):
+        wanted = min(sizes[i], cap)
+        shares[i] = max(min(wanted, remaining // left), min(wanted, MIN_BATCH_MESSAGE_TOKENS))
+        remaining -= shares[i]
+        left -= 1
+    return shares
 
 
 BLOCK_TAGS = (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -19,6 +20,7 @@ from factmemory.domain.models import (
     CandidateStatus,
     FactEdit,
     HistoryAction,
+    HistoryEntry,
     Kind,
     Resolution,
 )
@@ -71,6 +73,13 @@ _DEDUP_CONFLICT = {
         Resolution.MERGE, CandidateStatus.ACCEPTED, HistoryAction.MERGED, replace_old_claim=True, fold_new_into_old=True
     ),
 }
+# A decay that would have deleted a protected fact: accept deletes it, reject keeps it as it is.
+_DECAY_FLOOR = {
+    Resolution.ACCEPT: ResolutionPlan(
+        Resolution.ACCEPT, CandidateStatus.ACCEPTED, HistoryAction.CANDIDATE_ACCEPTED, delete_old=True
+    ),
+    Resolution.REJECT: ResolutionPlan(Resolution.REJECT, CandidateStatus.REJECTED, HistoryAction.CANDIDATE_REJECTED),
+}
 # The two-valued `decision` of the first contract, for dedup conflicts: accept folded the new fact into the
 # old one (a merge); reject now removes the new fact, so a rejected conflict stops reaching every prompt.
 _LEGACY_DEDUP = {Resolution.ACCEPT: Resolution.MERGE, Resolution.REJECT: Resolution.KEEP_OLD}
@@ -80,6 +89,8 @@ def plan_resolution(source: CandidateSource, resolution: Resolution, has_new_fac
     """The plan for a resolution of a candidate of this source; InvalidInput when it does not apply."""
     if source is CandidateSource.CONTRADICT:
         table = _CONTRADICT
+    elif source is CandidateSource.DECAY_FLOOR:
+        table = _DECAY_FLOOR
     else:
         resolution = _LEGACY_DEDUP.get(resolution, resolution)
         table = _DEDUP_CONFLICT
@@ -151,6 +162,11 @@ def reviewer_actor(identity: str) -> str:
 
 def message_actor(message_id: str) -> str:
     return f"message:{message_id}"
+
+
+def evidence_ids(history: Iterable[HistoryEntry]) -> list[str]:
+    """The message ids the history names as actors ('message:<id>'), in order, once each."""
+    return list(dict.fromkeys(h.actor.partition(":")[2] for h in history if h.actor.startswith("message:")))
 
 
 def import_actor(source: str) -> str:

@@ -3,10 +3,12 @@ exporting it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
 from factmemory.domain.errors import NotFound
+from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -21,6 +23,7 @@ from factmemory.domain.paging import EXPORT_SECTIONS, PAGE_OVERHEAD_BYTES, Expor
 from factmemory.domain.resolutions import (
     decode_position,
     encode_position,
+    evidence_ids,
     search_pattern,
 )
 from factmemory.usecases.deps import Deps
@@ -46,6 +49,17 @@ async def get_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID) -
     if fact is None:
         raise NotFound(f"fact {fact_id} not found for this agent and entity")
     return fact, await deps.store.fact_history(agent_id, entity_id, fact_id)
+
+
+async def evidence_sources(
+    deps: Deps, agent_id: UUID, fact: Fact, history: Sequence[HistoryEntry]
+) -> dict[str, EvidenceSource]:
+    """The kept excerpt of each message behind a fact (its evidence and the messages its history names)."""
+    ids = list(dict.fromkeys([*fact.evidence_message_ids, *evidence_ids(history)]))
+    if not ids:
+        return {}
+    found = await deps.store.evidence_sources(agent_id, fact.entity_id, ids)
+    return {s.message_id: s for s in found}
 
 
 async def fact_history(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:

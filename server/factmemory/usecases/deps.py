@@ -10,7 +10,16 @@ from factmemory.domain.limits import RETRIEVE_PER_KIND as RETRIEVE_PER_KIND  # r
 from factmemory.domain.limits import Limits
 from factmemory.domain.ranking import Weights
 from factmemory.domain.tickets import TicketPolicy
-from factmemory.ports import Embedder, Extractor, FactStore, NullTelemetry, Telemetry, TicketStore
+from factmemory.ports import (
+    AgentStore,
+    Embedder,
+    Extractor,
+    FactStore,
+    MessageStore,
+    NullTelemetry,
+    Telemetry,
+    TicketStore,
+)
 from factmemory.usecases.stopwatch import StageLog
 
 
@@ -50,3 +59,6 @@ class Deps:
     telemetry: Telemetry = field(default_factory=NullTelemetry)
     # PrepareEvaluation / CompleteEvaluation (None: those RPCs answer FAILED_PRECONDITION).
     agent_model: AgentModel | None = None
+    # Deleted messages (ForgetMessages) and agents by name; None where a caller builds Deps without them.
+    messages: MessageStore | None = None
+    agents: AgentStore | None = None

@@ -94,6 +94,9 @@ class _Stub(Protocol):
     DeleteFact: _Unary[pb.DeleteFactRequest, pb.DeleteFactResponse]
     GetFact: _Unary[pb.GetFactRequest, pb.GetFactResponse]
     ListEntities: _Unary[pb.ListEntitiesRequest, pb.ListEntitiesResponse]
+    ForgetMessages: _Unary[pb.ForgetMessagesRequest, pb.ForgetMessagesResponse]
+    RegisterAgent: _Unary[pb.RegisterAgentRequest, pb.RegisterAgentResponse]
+    ListAgents: _Unary[pb.ListAgentsRequest, pb.ListAgentsResponse]
     PrepareEvaluation: _Unary[pb.PrepareEvaluationRequest, pb.PrepareEvaluationResponse]
     CompleteEvaluation: _Unary[pb.CompleteEvaluationRequest, pb.CompleteEvaluationResponse]
 
@@ -126,7 +129,8 @@ class FactMemoryClient:
         self._retry = retry
 
     async def evaluate(self, request: pb.EvaluateRequest, *, timeout_s: float | None = None) -> pb.EvaluateResponse:
-        """Learns from one message; the same message again returns the stored result (`replayed`)."""
+        """Learns from one message; the same message again returns the stored result (`replayed`, with `usage`
+        zero since no call was made, and `original_usage` what the first evaluation cost)."""
         return await self._call(self._stub.Evaluate, request, timeout_s)
 
     async def evaluate_batch(
@@ -206,6 +210,24 @@ class FactMemoryClient:
     ) -> pb.ListEntitiesResponse:
         """An agent's people: name, facts per kind, pending candidates, last activity."""
         return await self._call(self._stub.ListEntities, request, timeout_s)
+
+    async def forget_messages(
+        self, request: pb.ForgetMessagesRequest, *, timeout_s: float | None = None
+    ) -> pb.ForgetMessagesResponse:
+        """Deleted messages (or a cleared room) leave the memory and are never learned again; a repeat reports 0."""
+        return await self._call(self._stub.ForgetMessages, request, timeout_s)
+
+    async def register_agent(
+        self, request: pb.RegisterAgentRequest, *, timeout_s: float | None = None
+    ) -> pb.RegisterAgentResponse:
+        """Records the agent's name (the review page and the command line show and accept it)."""
+        return await self._call(self._stub.RegisterAgent, request, timeout_s)
+
+    async def list_agents(
+        self, request: pb.ListAgentsRequest, *, timeout_s: float | None = None
+    ) -> pb.ListAgentsResponse:
+        """The agents by name, with their people, facts and pending counts, most recent activity first."""
+        return await self._call(self._stub.ListAgents, request, timeout_s)
 
     async def close(self, grace: float | None = None) -> None:
         """Closes the channel; calls in flight end with CANCELLED (after `grace` seconds, if given)."""

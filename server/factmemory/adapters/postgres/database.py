@@ -9,11 +9,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
 from factmemory.adapters.postgres.embedded import EmbeddedPostgres
+from factmemory.adapters.postgres.urls import UNPARSABLE, describe_url, target
 
 log = logging.getLogger(__name__)
 
@@ -42,20 +42,11 @@ class SchemaMismatch(DatabaseSetupError):
     """The database was created for another embedding size than the one configured."""
 
 
-def describe_url(url: str) -> str:
-    """host:port/database of a PostgreSQL URL, never its user or password (for logs and error messages)."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or parse_qs(parts.query).get("host", ["local socket"])[0]
-        where = f"{host}:{parts.port}" if parts.port else host
-    except ValueError:
-        return "(unparsable database URL)"
-    return f"{where}/{parts.path.lstrip('/') or '(default database)'}"
-
-
 async def _connect(url: str) -> asyncpg.Connection:
     try:
         return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
+    except ValueError as exc:  # the URL did not parse: its text may quote the password
+        raise DatabaseSetupError(f"cannot connect to the database: {UNPARSABLE}") from exc
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DatabaseSetupError(f"cannot connect to the database at {describe_url(url)}: {reason}") from exc
@@ -124,6 +115,8 @@ class Database:
 async def open_database(configured: str | None, data_dir: Path) -> AsyncIterator[Database]:
     """The configured URL, or an embedded server started (off the event loop) for the lifetime."""
     if configured:
+        if target(configured) is None:
+            raise DatabaseSetupError(f"FACTMEMORY_DATABASE_URL: {UNPARSABLE}")
         yield Database(configured)
         return
     embedded = EmbeddedPostgres(data_dir)

@@ -44,7 +44,8 @@ SELECT platform, handle, confidence, created_at, updated_at FROM identities
  LIMIT $5
 """
 EXPORT_EVALUATIONS = """
-SELECT message_id, room_id, result, prompt_tokens, completion_tokens, success_completed, success_reason, created_at
+SELECT message_id, room_id, result, prompt_tokens, completion_tokens, success_completed, success_reason, created_at,
+       excerpt
   FROM evaluations
  WHERE agent_id = $1 AND entity_id = $2
    AND ($3::timestamptz IS NULL OR (created_at, message_id) > ($3::timestamptz, $4::text))

@@ -1,12 +1,17 @@
 """Reads on a streaming replica (FACTMEMORY_DATABASE_READ_URL), writes and Evaluate on the primary.
 
-A read goes to the replica unless
-- this process wrote the same (agent, entity) less than `read_your_writes_s` ago (the replica may not have replayed
-  it yet): then it goes to the primary, so a caller sees its own write (agent-wide reads: any write of the agent);
-- the replica failed recently: the call that saw it fail is answered by the primary, and so is every read after it
-  until `retry_s` has passed; then one read tries the replica again.
-The replica may lag: a write made through another process, or longer ago than the window while replay is slow, may
-be missing from a read (docs/scaling.md, "Read replica").
+A read goes to the replica only when the replica has replayed everything the read must see, decided by position
+and never by a timer (docs/scaling.md, "Read replica"):
+- a read of one (agent, entity): the entity's version row (read_positions, bumped by triggers in the same
+  transaction as every change of the entity, forget included) is read on the primary, then again on the replica IN
+  THE SNAPSHOT THAT ANSWERS; the replica answers only when its copy has reached the primary's. This holds for every
+  service process and across restarts, since the position lives with the data;
+- an agent-wide read (ListEntities, the agent's queue): the replica answers only when its replay position has
+  reached the primary's WAL position of the moment the read started (read before the replica's snapshot is taken).
+Otherwise the primary answers. Also the primary, with a metric and a log line:
+- while the replica is not a valid read target (replica_check: not a standby, another cluster, replay stalled, a
+  missing database, table or privilege, a malformed URL); a read that meets such a failure marks it so at once;
+- while the replica is unreachable: the call that saw it fail, and every read after it until `retry_s` passed.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from uuid import UUID
 import asyncpg
 
 from factmemory.adapters.postgres.connection import TRANSIENT_DB_ERRORS
+from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.ports import Telemetry
 
 log = logging.getLogger(__name__)
@@ -27,14 +33,20 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Query = Callable[[asyncpg.Connection], Awaitable[T]]
 
-MAX_REMEMBERED_WRITES = 50_000
 # A replica connection that cannot be made within this time counts as down (the primary answers instead).
 REPLICA_ACQUIRE_TIMEOUT_S = 2.0
 
+# The entity's version: on the primary (what the read must see), then on the replica in the answering snapshot.
+ENTITY_POSITION = """
+SELECT coalesce((SELECT version FROM read_positions WHERE agent_id = $1 AND entity_id = $2), 0)
+"""
+# An agent-wide read must see every commit made before it started.
+PRIMARY_WAL_POSITION = "SELECT pg_current_wal_lsn()::text"
+REPLAYED_AT_LEAST = "SELECT coalesce(pg_last_wal_replay_lsn() >= $1::text::pg_lsn, false)"
+
 
 class ReadRoute:
-    """Chooses the pool of each read; keeps whether the replica is up. Telemetry: reads by target and reason,
-    fallbacks by reason, replica up (1/0)."""
+    """Chooses the database of each read. Telemetry: reads by target and reason, fallbacks by reason, replica up."""
 
     def __init__(
         self,
@@ -42,70 +54,105 @@ class ReadRoute:
         replica: asyncpg.Pool,
         telemetry: Telemetry,
         retry_s: float,
-        read_your_writes_s: float,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.primary = primary
         self.replica = replica
         self._telemetry = telemetry
         self._retry_s = retry_s
-        self._window_s = read_your_writes_s
         self._clock = clock
-        self._written: dict[tuple[UUID, UUID | None], float] = {}
         self._down_until: float | None = None
+        # Why the replica is not a valid read target ("" = it is); set by replica_check and by failing reads.
+        self.invalid = ""
         telemetry.replica_up(True)
 
     @property
     def replica_up(self) -> bool:
-        return self._down_until is None
+        return self._down_until is None and not self.invalid
 
     def wrote(self, agent_id: UUID, entity_id: UUID) -> None:
-        """Called after a write of (agent, entity) committed on the primary."""
-        if self._window_s <= 0:
-            return
-        now = self._clock()
-        if len(self._written) >= MAX_REMEMBERED_WRITES:
-            self._written = {k: at for k, at in self._written.items() if now - at < self._window_s}
-        self._written[(agent_id, entity_id)] = now
-        self._written[(agent_id, None)] = now
+        """Nothing to remember: the position of every write is kept by the database, in the write's transaction."""
 
-    def _recent(self, agent_id: UUID, entity_id: UUID | None) -> bool:
-        at = self._written.get((agent_id, entity_id))
-        return at is not None and self._clock() - at < self._window_s
+    def set_invalid(self, reason: str) -> None:
+        """Marks the replica unfit for reads (reason) or fit again (""); logs and reports each change."""
+        if reason == self.invalid:
+            return
+        if reason:
+            log.warning("read replica not used, reads go to the primary: %s", reason)
+        else:
+            log.warning("read replica valid again: reads may go to it")
+        self.invalid = reason
+        self._telemetry.replica_up(self.replica_up)
 
     async def run(self, agent_id: UUID, entity_id: UUID | None, query: Query[T]) -> T:
-        """The query's result from the replica, or from the primary when the rules above say so."""
-        if self._recent(agent_id, entity_id):
-            self._telemetry.read_routed("primary", "recent_write")
-            return await self._on(self.primary, query)
+        """The query's result from the replica when it has replayed what the read must see, else from the primary."""
+        if self.invalid:
+            return await self._fallback("replica_invalid", query)
         if self._down_until is not None and self._clock() < self._down_until:
-            self._telemetry.read_fallback("replica_down")
-            self._telemetry.read_routed("primary", "replica_down")
-            return await self._on(self.primary, query)
+            return await self._fallback("replica_down", query)
+        async with self.primary.acquire() as conn:
+            if entity_id is None:
+                expected: object = await conn.fetchval(PRIMARY_WAL_POSITION)
+            else:
+                expected = await conn.fetchval(ENTITY_POSITION, agent_id, entity_id)
         try:
             async with self.replica.acquire(timeout=REPLICA_ACQUIRE_TIMEOUT_S) as conn:
-                result = await query(conn)
+                answered, result = await _on_replica(conn, agent_id, entity_id, expected, query)
         except TRANSIENT_DB_ERRORS as exc:
-            if self._down_until is None:
-                log.warning(
-                    "read replica unavailable, reading from the primary (retried every %.0f s): %s: %s",
-                    self._retry_s,
-                    type(exc).__name__,
-                    str(exc).splitlines()[0] if str(exc) else "",
-                )
-            self._down_until = self._clock() + self._retry_s
-            self._telemetry.replica_up(False)
-            self._telemetry.read_fallback("replica_error")
-            self._telemetry.read_routed("primary", "replica_error")
-            return await self._on(self.primary, query)
+            self._went_down(exc)
+            return await self._fallback("replica_error", query)
+        except Exception as exc:  # any other failure of the replica: not a read target; never INTERNAL
+            self.set_invalid(f"a read failed on it: {describe_error(exc)}")
+            return await self._fallback("replica_invalid", query)
         if self._down_until is not None:
             log.warning("read replica back: reads go to it again")
             self._down_until = None
-            self._telemetry.replica_up(True)
+            self._telemetry.replica_up(self.replica_up)
+        if not answered:
+            self._telemetry.read_routed("primary", "replica_behind")
+            return await self._on(self.primary, query)
         self._telemetry.read_routed("replica", "")
-        return result
+        return result  # type: ignore[return-value]  # answered: the query's result
+
+    def _went_down(self, exc: BaseException) -> None:
+        if self._down_until is None:
+            log.warning(
+                "read replica unavailable, reading from the primary (retried every %.0f s): %s",
+                self._retry_s,
+                describe_error(exc),
+            )
+        self._down_until = self._clock() + self._retry_s
+        self._telemetry.replica_up(False)
+
+    async def _fallback(self, reason: str, query: Query[T]) -> T:
+        self._telemetry.read_fallback(reason)
+        self._telemetry.read_routed("primary", reason)
+        return await self._on(self.primary, query)
 
     @staticmethod
     async def _on(pool: asyncpg.Pool, query: Query[T]) -> T:
         async with pool.acquire() as conn:
             return await query(conn)
+
+
+async def _on_replica(
+    conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID | None, expected: object, query: Query[T]
+) -> tuple[bool, T | None]:
+    """(True, result) when the replica has replayed up to `expected`, else (False, None)."""
+    if entity_id is None:
+        # The replay position is read before the snapshot is taken, so the snapshot holds at least that much.
+        if not await conn.fetchval(REPLAYED_AT_LEAST, expected):
+            return False, None
+        async with conn.transaction(isolation="repeatable_read", readonly=True):
+            return True, await query(conn)
+    async with conn.transaction(isolation="repeatable_read", readonly=True):
+        if await conn.fetchval(ENTITY_POSITION, agent_id, entity_id) < expected:
+            return False, None
+        return True, await query(conn)
+
+
+def describe_error(exc: BaseException) -> str:
+    """The error's type, with the server's first line for a PostgreSQL error (it names no password). Any other
+    error's text is left out: a URL that does not parse may be quoted in it, password and all."""
+    text = str(exc).splitlines()[0][:MAX_REASON_CHARS] if isinstance(exc, asyncpg.PostgresError) and str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

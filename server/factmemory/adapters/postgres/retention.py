@@ -55,13 +55,14 @@ DELETE FROM facts
  WHERE agent_id = $1 AND entity_id = $2 AND id = ANY ($3::uuid[]) AND archived_at IS NOT NULL AND archived_at < $4
 """
 
-# What idempotency needs stays (agent, message id, entity, token counts); the stored response goes. A replay then
-# answers an empty result with the usage it had. Rows still being evaluated (result '{}') are left alone.
+# What idempotency needs stays (agent, message id, entity, token counts); the stored response and the message's
+# excerpt go. A replay then answers an empty result with the usage it had. Rows still being evaluated (result
+# '{}') are left alone.
 REDUCE_EVALUATIONS = """
 UPDATE evaluations e
    SET result = jsonb_build_object('usage', jsonb_build_object('prompt_tokens', e.prompt_tokens,
                                                                'completion_tokens', e.completion_tokens)),
-       success_reason = NULL, reduced_at = $2
+       success_reason = NULL, excerpt = NULL, reduced_at = $2
   FROM (SELECT agent_id, message_id FROM evaluations
          WHERE reduced_at IS NULL AND created_at < $1 AND result <> '{}'::jsonb
          ORDER BY created_at

@@ -110,6 +110,13 @@ SELECT id, fact_id, at, action, actor, reason, before, after FROM fact_history
  ORDER BY at, id
 """
 
+# The kept excerpts of the messages that are a fact's evidence (reduced or forgotten evaluations have none).
+EVIDENCE_SOURCES = """
+SELECT message_id, excerpt, created_at FROM evaluations
+ WHERE agent_id = $1 AND entity_id = $2 AND message_id = ANY ($3::text[]) AND excerpt IS NOT NULL
+ ORDER BY created_at, message_id
+"""
+
 FORGET_HISTORY = "DELETE FROM fact_history WHERE agent_id = $1 AND entity_id = $2"
 FORGET_NAME = "DELETE FROM entities WHERE agent_id = $1 AND entity_id = $2"
 FORGET_MARK = "SELECT set_config('factmemory.action', 'forgotten', true)"

@@ -12,6 +12,7 @@ from uuid import UUID
 
 import asyncpg
 
+from factmemory.adapters.postgres import import_ledger
 from factmemory.adapters.postgres import review_tx as review
 from factmemory.adapters.postgres.connection import (
     LOCK_ENTITY,
@@ -36,7 +37,6 @@ from factmemory.adapters.postgres.rows import (
     DISPUTED_BY,
     FACT_COLUMNS,
     IMPORT_FACT,
-    IMPORTED_IDS,
     fact_values,
     mark,
     row_to_fact,
@@ -45,6 +45,7 @@ from factmemory.adapters.postgres.rows import (
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.dedup.planning import OpenPair
+from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -76,15 +77,18 @@ __all__ = [
 
 T = TypeVar("T")
 
+# The likeliest open pairs not expired: recorded within $4 turns (revisions) of the entity's current one.
 OPEN_PAIRS = f"""
 SELECT p.first_id, p.second_id, {FACT_COLUMNS}
-  FROM (SELECT fact_id AS first_id, other_fact_id AS second_id, created_at AS pair_created
-          FROM possible_duplicates
-         WHERE agent_id = $1 AND entity_id = $2 AND status = 'open'
-         ORDER BY created_at, fact_id, other_fact_id
+  FROM (SELECT d.fact_id AS first_id, d.other_fact_id AS second_id, d.likelihood, d.created_at AS pair_created
+          FROM possible_duplicates d
+          LEFT JOIN entity_revisions r ON r.agent_id = d.agent_id AND r.entity_id = d.entity_id
+         WHERE d.agent_id = $1 AND d.entity_id = $2 AND d.status = 'open'
+           AND (d.created_revision IS NULL OR d.created_revision > coalesce(r.revision, 0) - $4)
+         ORDER BY d.likelihood DESC, d.created_at, d.fact_id, d.other_fact_id
          LIMIT $3) p
   JOIN facts ON facts.agent_id = $1 AND facts.id IN (p.first_id, p.second_id)
- ORDER BY p.pair_created, p.first_id, p.second_id, facts.id
+ ORDER BY p.likelihood DESC, p.pair_created, p.first_id, p.second_id, facts.id
 """
 
 GET_EVALUATIONS = """
@@ -174,10 +178,10 @@ class Store:
         async with connection(self._pool) as conn:
             return await read_write_context(conn, agent_id, entity_id, kinds, vectors, claims, limit)
 
-    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int) -> list[OpenPair]:
-        """The oldest open possible-duplicate pairs, with both facts."""
+    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]:
+        """The likeliest open possible-duplicate pairs recorded within ttl_turns turns, with both facts."""
         async with connection(self._pool) as conn:
-            rows = await conn.fetch(OPEN_PAIRS, agent_id, entity_id, limit)
+            rows = await conn.fetch(OPEN_PAIRS, agent_id, entity_id, limit, ttl_turns)
         facts: dict[tuple[UUID, UUID], list[Fact]] = {}
         for row in rows:
             facts.setdefault((row["first_id"], row["second_id"]), []).append(row_to_fact(row))
@@ -286,6 +290,14 @@ class Store:
         )
         return None if row is None else row_to_fact(row)
 
+    async def evidence_sources(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]:
+        rows = await self._read(
+            agent_id, entity_id, lambda conn: conn.fetch(review.EVIDENCE_SOURCES, agent_id, entity_id, message_ids)
+        )
+        return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
+
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
         rows = await self._read(
             agent_id, entity_id, lambda conn: conn.fetch(review.HISTORY, agent_id, entity_id, fact_id)
@@ -320,11 +332,13 @@ class Store:
         )
 
     async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int:
-        """Inserts the facts not imported before (by import_source_id); returns how many were new."""
+        """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many."""
         async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             await mark(conn, HistoryAction.IMPORTED, actor)
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
+            fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
+            facts = [f for f in facts if f.import_source_id in fresh]
             await conn.executemany(IMPORT_FACT, [fact_values(agent_id, entity_id, f) for f in facts])
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
         self._wrote(agent_id, entity_id)
@@ -332,8 +346,7 @@ class Store:
 
     async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]:
         async with connection(self._pool) as conn:
-            rows = await conn.fetch(IMPORTED_IDS, agent_id, entity_id, list(source_ids))
-        return {r["import_source_id"] for r in rows}
+            return await import_ledger.known(conn, agent_id, source_ids)
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
         async with connection(self._pool) as conn, conn.transaction():

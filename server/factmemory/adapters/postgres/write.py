@@ -95,8 +95,8 @@ RETURNING entity_id, platform, handle, confidence
 # Not between two facts a reviewer kept as both true.
 INSERT_PAIR = """
 INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, reason,
-                                 evidence_message_id, created_at)
-SELECT $1, $2, LEAST($3::uuid, $4::uuid), GREATEST($3::uuid, $4::uuid), $5, $6, $7, $8
+                                 evidence_message_id, created_at, likelihood, created_revision)
+SELECT $1, $2, LEAST($3::uuid, $4::uuid), GREATEST($3::uuid, $4::uuid), $5, $6, $7, $8, $9, $10
  WHERE NOT EXISTS (SELECT 1 FROM kept_pairs k
                     WHERE k.agent_id = $1 AND k.entity_id = $2
                       AND k.fact_a = LEAST($3::uuid, $4::uuid) AND k.fact_b = GREATEST($3::uuid, $4::uuid))
@@ -139,8 +139,8 @@ UPDATE fact_candidates
 """
 
 CLAIM_EVALUATION = """
-INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result)
-VALUES ($1, $2, $3, $4, '{}'::jsonb)
+INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result, excerpt)
+VALUES ($1, $2, $3, $4, '{}'::jsonb, NULLIF($5, ''))
 ON CONFLICT (agent_id, message_id) DO NOTHING
 RETURNING message_id
 """
@@ -170,9 +170,9 @@ class PostgresWriteTransaction:
     ) -> WriteContext:
         return await read_write_context(self._conn, self.agent_id, self.entity_id, kinds, vectors, claims, limit)
 
-    async def claim_evaluation(self, message_id: str, room_id: UUID | None) -> bool:
-        """Reserves the message; False when it was evaluated already (the caller then replays)."""
-        row = await self._conn.fetchval(CLAIM_EVALUATION, self.agent_id, message_id, self.entity_id, room_id)
+    async def claim_evaluation(self, message_id: str, room_id: UUID | None, excerpt: str = "") -> bool:
+        """Reserves the message (keeping its excerpt); False when it was evaluated already (the caller replays)."""
+        row = await self._conn.fetchval(CLAIM_EVALUATION, self.agent_id, message_id, self.entity_id, room_id, excerpt)
         self._actor = f"message:{message_id}"
         return row is not None
 
@@ -263,11 +263,28 @@ class PostgresWriteTransaction:
         return cast(UUID | None, candidate_id)
 
     async def insert_pair(
-        self, fact_id: UUID, other_fact_id: UUID, similarity: float, reason: str, message_id: str, at: datetime
+        self,
+        fact_id: UUID,
+        other_fact_id: UUID,
+        similarity: float,
+        reason: str,
+        message_id: str,
+        at: datetime,
+        likelihood: float = 0.0,
     ) -> None:
-        """Records two facts as possible duplicates (once per pair, whatever the order)."""
+        """Records two facts as possible duplicates (once per pair, whatever the order) at this turn's revision."""
         await self._conn.execute(
-            INSERT_PAIR, self.agent_id, self.entity_id, fact_id, other_fact_id, similarity, reason, message_id, at
+            INSERT_PAIR,
+            self.agent_id,
+            self.entity_id,
+            fact_id,
+            other_fact_id,
+            similarity,
+            reason,
+            message_id,
+            at,
+            likelihood,
+            self.revision,
         )
 
     async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None:

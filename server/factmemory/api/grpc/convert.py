@@ -73,6 +73,7 @@ CANDIDATE_STATUSES_IN: dict[int, CandidateStatus] = {v: k for k, v in CANDIDATE_
 CANDIDATE_SOURCES = {
     CandidateSource.CONTRADICT: pb.CANDIDATE_SOURCE_CONTRADICT,
     CandidateSource.DEDUP_CONFLICT: pb.CANDIDATE_SOURCE_DEDUP_CONFLICT,
+    CandidateSource.DECAY_FLOOR: pb.CANDIDATE_SOURCE_DECAY_FLOOR,
 }
 CANDIDATE_SOURCES_IN: dict[int, CandidateSource] = {v: k for k, v in CANDIDATE_SOURCES.items()}
 RESOLUTIONS = {
@@ -454,6 +455,7 @@ def evaluate_response(result: EvaluateResult, limits: Limits) -> pb.EvaluateResp
         else pb.SuccessVerdict(completed=result.success.completed, reason=result.success.reason),
         usage=usage_pb(result.usage),
         replayed=result.replayed,
+        original_usage=usage_pb(result.original_usage),
         dropped=pb.DroppedCounts(
             ops=result.dropped.ops, relationships=result.dropped.relationships, identities=result.dropped.identities
         ),

@@ -37,8 +37,15 @@ class HealthWatch:
         self._probes = tuple(probes)
         self._interval_s = interval_s
         self.failing: tuple[str, ...] = ()
+        self.status: int = NOT_SERVING  # what gRPC health answers; read by /healthz on the metrics thread
+
+    def report(self) -> tuple[bool, dict[str, object]]:
+        """The same state as gRPC health, for an HTTP probe: (serving, {"status": ..., "failing": [...]})."""
+        name = health_pb2.HealthCheckResponse.ServingStatus.Name(self.status)
+        return self.status == SERVING, {"status": name, "failing": list(self.failing)}
 
     async def set_all(self, status: int) -> None:
+        self.status = status
         for service in self._services:
             await self._servicer.set(service, status)
 

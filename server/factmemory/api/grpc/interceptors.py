@@ -10,20 +10,18 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from factmemory.api.grpc.metrics import note_request
+from factmemory.api.guessing import GuessLimiter, client_of_peer
 
 
 class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """Requires `authorization: Bearer <token>` on every RPC but health checks and reflection."""
+    """Requires `authorization: Bearer <token>` on every RPC but health checks and reflection. Guessing is limited
+    per client and overall (api/guessing.py): a throttled client is refused (RESOURCE_EXHAUSTED) whatever it sent."""
 
     OPEN_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
 
-    def __init__(self, token: str) -> None:
+    def __init__(self, token: str, limiter: GuessLimiter) -> None:
         self._expected = f"Bearer {token}".encode()
-
-        async def deny(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token")
-
-        self._deny = grpc.unary_unary_rpc_method_handler(deny)
+        self._limiter = limiter
 
     async def intercept_service(
         self,
@@ -34,9 +32,28 @@ class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             return await continuation(details)
         given = next((v for k, v in details.invocation_metadata or () if k == "authorization"), "")
         given_bytes = given.encode() if isinstance(given, str) else bytes(given)
-        if hmac.compare_digest(given_bytes, self._expected):
-            return await continuation(details)
-        return self._deny
+        matches = hmac.compare_digest(given_bytes, self._expected)
+        handler = await continuation(details) if matches else None
+        if matches and (handler is None or handler.unary_unary is None):
+            return handler
+        limiter = self._limiter
+
+        async def checked(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            # The peer is known only here; no await between the check and the record (parallel-safe).
+            client = client_of_peer(context.peer())
+            if limiter.refused(client):
+                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many failed attempts; retry later")
+            if handler is None:  # not matches
+                limiter.failed(client)
+                await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token")
+                raise AssertionError("abort raises")
+            return await handler.unary_unary(request, context)
+
+        if handler is None:
+            return grpc.unary_unary_rpc_method_handler(checked)
+        return grpc.unary_unary_rpc_method_handler(
+            checked, request_deserializer=handler.request_deserializer, response_serializer=handler.response_serializer
+        )
 
 
 class DecodeGuard(grpc.aio.ServerInterceptor):  # type: ignore[misc]

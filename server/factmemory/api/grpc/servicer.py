@@ -7,15 +7,18 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import grpc
 from google.protobuf.json_format import MessageToDict
 
+from factmemory.api.audit import AuditEntry, audited
 from factmemory.api.grpc import agent_model, convert
 from factmemory.api.grpc.convert import parse_uuid
 from factmemory.api.grpc.metrics import record_evaluation
+from factmemory.domain.agents import AgentSummary
 from factmemory.domain.errors import (
     Aborted,
     BadModelReply,
@@ -29,7 +32,7 @@ from factmemory.domain.errors import (
 )
 from factmemory.domain.resolutions import encode_position, reviewer_actor
 from factmemory.ports import CALL_SCOPE, CallScope
-from factmemory.usecases import browse, edits, evaluate, provide, review
+from factmemory.usecases import agents, browse, edits, evaluate, forget_messages, provide, review
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
@@ -99,6 +102,12 @@ def _reviewer(context: grpc.aio.ServicerContext) -> str:
     """'reviewer:<identity>' from the request metadata, for the history of what the call changes."""
     given = next((v for k, v in context.invocation_metadata() or () if k == REVIEWER_METADATA), "")
     return reviewer_actor(given if isinstance(given, str) else bytes(given).decode("utf-8", "replace"))
+
+
+def _audit(action: str, request: Any, context: grpc.aio.ServicerContext) -> AbstractContextManager[AuditEntry]:
+    """One audit line for a review RPC: its ids as sent (bounded), the reviewer, the result."""
+    ids = ("agent_id", "entity_id", "fact_id", "candidate_id")
+    return audited(action, "grpc", _reviewer(context), **{k: getattr(request, k) for k in ids if hasattr(request, k)})
 
 
 def _scope(request: Any) -> tuple[Any, Any]:
@@ -193,16 +202,20 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ResolveCandidate(
         self, request: pb.ResolveCandidateRequest, context: grpc.aio.ServicerContext
     ) -> pb.ResolveCandidateResponse:
-        agent_id, entity_id = _scope(request)
-        candidate, fact = await review.resolve_candidate(
-            self._deps,
-            agent_id,
-            entity_id,
-            parse_uuid(request.candidate_id, "candidate_id"),
-            convert.resolution(request.resolution, request.decision),
-            _reviewer(context),
-            _now(),
-        )
+        with _audit("resolve_candidate", request, context) as entry:
+            agent_id, entity_id = _scope(request)
+            resolution = convert.resolution(request.resolution, request.decision)
+            entry.note(resolution=resolution.value)
+            candidate, fact = await review.resolve_candidate(
+                self._deps,
+                agent_id,
+                entity_id,
+                parse_uuid(request.candidate_id, "candidate_id"),
+                resolution,
+                _reviewer(context),
+                _now(),
+            )
+            entry.note(fact_id=None if fact is None else fact.id)
         return pb.ResolveCandidateResponse(
             candidate=convert.candidate_pb(candidate, self._limits),
             fact=None if fact is None else convert.fact_pb(fact, self._limits),
@@ -210,39 +223,44 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
 
     @mapped
     async def AddFact(self, request: pb.AddFactRequest, context: grpc.aio.ServicerContext) -> pb.AddFactResponse:
-        agent_id, entity_id = _scope(request)
-        fact = await edits.add_fact(
-            self._deps,
-            agent_id,
-            entity_id,
-            convert.required_kind(request.kind),
-            request.category,
-            request.claim,
-            _reviewer(context),
-            request.confidence if request.HasField("confidence") else None,
-            MessageToDict(request.structured_fields),
-        )
+        with _audit("add_fact", request, context) as entry:
+            agent_id, entity_id = _scope(request)
+            fact = await edits.add_fact(
+                self._deps,
+                agent_id,
+                entity_id,
+                convert.required_kind(request.kind),
+                request.category,
+                request.claim,
+                _reviewer(context),
+                request.confidence if request.HasField("confidence") else None,
+                MessageToDict(request.structured_fields),
+            )
+            entry.note(fact_id=fact.id)
         return pb.AddFactResponse(fact=convert.fact_pb(fact, self._limits))
 
     @mapped
     async def UpdateFact(
         self, request: pb.UpdateFactRequest, context: grpc.aio.ServicerContext
     ) -> pb.UpdateFactResponse:
-        agent_id, entity_id = _scope(request)
-        edit = convert.fact_edit(request, self._limits.max_claim_chars * 4, self._limits.max_name_chars)
-        fact = await edits.update_fact(
-            self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"), edit, _reviewer(context)
-        )
+        with _audit("update_fact", request, context) as entry:
+            agent_id, entity_id = _scope(request)
+            edit = convert.fact_edit(request, self._limits.max_claim_chars * 4, self._limits.max_name_chars)
+            entry.note(fields=",".join(k for k, v in edit.model_dump().items() if v is not None))
+            fact = await edits.update_fact(
+                self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"), edit, _reviewer(context)
+            )
         return pb.UpdateFactResponse(fact=convert.fact_pb(fact, self._limits))
 
     @mapped
     async def DeleteFact(
         self, request: pb.DeleteFactRequest, context: grpc.aio.ServicerContext
     ) -> pb.DeleteFactResponse:
-        agent_id, entity_id = _scope(request)
-        await edits.delete_fact(
-            self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"), _reviewer(context)
-        )
+        with _audit("delete_fact", request, context):
+            agent_id, entity_id = _scope(request)
+            await edits.delete_fact(
+                self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"), _reviewer(context)
+            )
         return pb.DeleteFactResponse()
 
     @mapped
@@ -279,9 +297,11 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ForgetEntity(
         self, request: pb.ForgetEntityRequest, context: grpc.aio.ServicerContext
     ) -> pb.ForgetEntityResponse:
-        counts = await browse.forget_entity(
-            self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id")
-        )
+        with _audit("forget_entity", request, context) as entry:
+            counts = await browse.forget_entity(
+                self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id")
+            )
+            entry.note(facts_deleted=counts.facts, evaluations_deleted=counts.evaluations)
         return pb.ForgetEntityResponse(
             facts_deleted=counts.facts,
             candidates_deleted=counts.candidates,
@@ -304,3 +324,53 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return pb.ExportEntityResponse(
             json=json.dumps(data, sort_keys=True, ensure_ascii=False), next_page_token=convert.export_token(position)
         )
+
+    @mapped
+    async def ForgetMessages(
+        self, request: pb.ForgetMessagesRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ForgetMessagesResponse:
+        counts = await forget_messages.forget_messages(
+            self._deps,
+            parse_uuid(request.agent_id, "agent_id"),
+            convert.optional_uuid(request.entity_id, "entity_id"),
+            [convert.canonical_id(m) for m in request.message_ids],
+            convert.optional_uuid(request.room_id, "room_id"),
+            _now(),
+            self._limits.max_id_chars,
+        )
+        return pb.ForgetMessagesResponse(
+            messages_forgotten=counts.messages,
+            facts_deleted=counts.facts_deleted,
+            facts_updated=counts.facts_updated,
+            candidates_closed=counts.candidates_closed,
+        )
+
+    @mapped
+    async def RegisterAgent(
+        self, request: pb.RegisterAgentRequest, context: grpc.aio.ServicerContext
+    ) -> pb.RegisterAgentResponse:
+        await agents.register_agent(self._deps, parse_uuid(request.agent_id, "agent_id"), request.name, _now())
+        return pb.RegisterAgentResponse()
+
+    @mapped
+    async def ListAgents(
+        self, request: pb.ListAgentsRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ListAgentsResponse:
+        found, token = await agents.list_agents(
+            self._deps,
+            convert.query(request.query, self._limits),
+            request.page_token,
+            convert.page_size(request.page_size, self._limits),
+        )
+        return pb.ListAgentsResponse(agents=[_agent_pb(a) for a in found], next_page_token=token)
+
+
+def _agent_pb(agent: AgentSummary) -> pb.AgentSummary:
+    return pb.AgentSummary(
+        agent_id=str(agent.agent_id),
+        name=agent.name,
+        entities=agent.entities,
+        facts=agent.facts,
+        pending_candidates=agent.pending_candidates,
+        last_activity=convert.to_timestamp(agent.last_activity),
+    )

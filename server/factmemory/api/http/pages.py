@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,14 +25,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from factmemory.api.audit import audited
+from factmemory.api.guessing import GuessLimiter, GuessLimits
 from factmemory.api.http import security, views
 from factmemory.api.http.security import SESSION_COOKIE, RequireToken, Sessions, checked_form
 from factmemory.domain.errors import Conflict, FactMemoryError, InvalidInput, NotConfigured, NotFound, Unavailable
 from factmemory.domain.limits import MAX_PAGE_TOKEN_CHARS, MAX_REASON_CHARS, MAX_SEARCH_CHARS
 from factmemory.domain.models import (
-    CURRENT_CATEGORIES,
-    DURABLE_CATEGORIES,
-    UNCATEGORIZED,
     CandidateSource,
     CandidateStatus,
     EntitySummary,
@@ -40,7 +40,7 @@ from factmemory.domain.models import (
     Verification,
 )
 from factmemory.domain.resolutions import reviewer_actor
-from factmemory.usecases import browse, edits, review
+from factmemory.usecases import agents, browse, edits, review
 from factmemory.usecases.deps import Deps
 
 HERE = Path(__file__).parent
@@ -59,6 +59,9 @@ class PageConfig:
     token: str | None = None
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    guess_limits: GuessLimits = field(default_factory=GuessLimits)
+    # The clock of the guessing limits (monotonic seconds).
+    monotonic: Callable[[], float] = time.monotonic
 
 
 def templates() -> Jinja2Templates:
@@ -77,6 +80,7 @@ class Pages:
 
     def __init__(self, deps: Deps, config: PageConfig, sessions: Sessions) -> None:
         self.deps, self.config, self.sessions = deps, config, sessions
+        self.guesses = GuessLimiter("page", deps.telemetry, config.guess_limits, config.monotonic)
         self.templates = templates()
 
     # --- rendering helpers --------------------------------------------------------------------------------------
@@ -88,6 +92,9 @@ class Pages:
         base = {
             "csrf": request.state.csrf,
             "auth": bool(self.config.token),
+            "signed_in": self.sessions.valid(request.cookies.get(SESSION_COOKIE, "")),
+            "back": "",
+            "back_label": "",
             "queue_count": queue,
             "agent_id": agent_id,
             "active": "",
@@ -126,13 +133,16 @@ class Pages:
     # --- start, login -------------------------------------------------------------------------------------------
 
     async def start(self, request: Request) -> Response:
-        agent = request.query_params.get("agent", "").strip()
-        if agent:
-            try:
-                return RedirectResponse(f"/agents/{UUID(agent)}/entities", status_code=303)
-            except ValueError:
-                return await self.render(request, "start.html", 400, error="That is not an agent id (a UUID).")
-        return await self.render(request, "start.html", error="")
+        """The agents by name with their people and pending counts; an agent id given opens that agent, anything
+        else searches the names."""
+        agent = request.query_params.get("agent", "").strip()[:MAX_SEARCH_CHARS]
+        try:
+            return RedirectResponse(f"/agents/{UUID(agent)}/entities", status_code=303)
+        except ValueError:
+            pass
+        token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
+        found, next_token = await agents.list_agents(self.deps, agent, token, PAGE_SIZE)
+        return await self.render(request, "start.html", agents=found, q=agent, next_token=next_token)
 
     async def login_form(self, request: Request) -> Response:
         if not self.config.token:
@@ -144,8 +154,22 @@ class Pages:
     async def login(self, request: Request) -> Response:
         form = await checked_form(request)
         token = form.get("token")
+        reviewer = str(form.get("name", ""))[:REVIEWER_NAME_CHARS]
+        client = security.client_of(request.scope)
+        if self.guesses.refused(client):  # refused untried: no await between this check and the record below
+            return await self.render(
+                request,
+                "login.html",
+                429,
+                error="Too many failed attempts; wait a minute and try again.",
+                next=security.local_path(str(form.get("next", ""))),
+            )
         if not self.config.token or not isinstance(token, str) or not security.same(token, self.config.token):
-            await asyncio.sleep(FAILED_LOGIN_DELAY_S)  # slows guessing; the token itself should be long
+            self.guesses.failed(client)
+            # The audit line names who tried and from where, never what was typed as the token.
+            with audited("login", "page", reviewer_actor(reviewer), client=client) as entry:
+                entry.result = "refused"
+            await asyncio.sleep(FAILED_LOGIN_DELAY_S)  # slows each guess; the limiter bounds how many
             return await self.render(
                 request,
                 "login.html",
@@ -153,12 +177,15 @@ class Pages:
                 error="That token is not right.",
                 next=security.local_path(str(form.get("next", ""))),
             )
+        with audited("login", "page", reviewer_actor(reviewer), client=client_of(request)):
+            self.sessions.close(request.state.session)  # the pre-login id is never promoted (session fixation)
+            session = self.sessions.open(reviewer)
         response = RedirectResponse(security.local_path(str(form.get("next", ""))), status_code=303)
         response.headers.append(
             "set-cookie",
             security.cookie(
                 SESSION_COOKIE,
-                self.sessions.open(str(form.get("name", ""))[:REVIEWER_NAME_CHARS]),
+                session,
                 request.url.scheme == "https",
                 security.SESSION_TTL_S,
             ),
@@ -167,7 +194,8 @@ class Pages:
 
     async def logout(self, request: Request) -> Response:
         await checked_form(request)
-        self.sessions.close(request.cookies.get(SESSION_COOKIE, ""))
+        with audited("logout", "page", self.actor(request)):
+            self.sessions.close(request.cookies.get(SESSION_COOKIE, ""))
         response = RedirectResponse("/login" if self.config.token else "/", status_code=303)
         response.headers.append("set-cookie", security.cookie(SESSION_COOKIE, "", False, 0))
         return response
@@ -184,6 +212,12 @@ class Pages:
         )
 
     async def entity(self, request: Request) -> Response:
+        return await self.entity_page(request)
+
+    async def entity_page(
+        self, request: Request, status_code: int = 200, typed: dict[str, str] | None = None, error: str = ""
+    ) -> Response:
+        """The entity's facts and the Add form (holding what was typed, with the error, when adding failed)."""
         agent_id, entity_id = self.scope(request)
         summary = await self.summary(agent_id, entity_id)
         facts = await self.all_facts(agent_id, entity_id)
@@ -204,51 +238,80 @@ class Pages:
             category_chart=views.category_chart(facts),
             decay_days=decay,
             truncated=len(facts) >= MAX_FACTS_SHOWN,
-            categories=self.categories(),
-            kinds=list(Kind),
+            choices=views.kind_category_choices(),
+            typed=views.AddForm.of(typed or {}),
+            error=error,
+            status_code=status_code,
         )
 
     async def add_fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         form = text_fields(await checked_form(request))
-        kind = views.parse_kind(form.get("kind", ""))
-        await edits.add_fact(
-            self.deps,
-            agent_id,
-            entity_id,
-            kind,
-            form.get("category", "").strip(),
-            form.get("claim", ""),
-            self.actor(request),
-            confidence=views.optional_confidence(form.get("confidence", "")),
-        )
+        with audited("add_fact", "page", self.actor(request), agent_id=agent_id, entity_id=entity_id) as entry:
+            try:
+                kind, category = views.parse_kind_category(form)
+                fact = await edits.add_fact(
+                    self.deps,
+                    agent_id,
+                    entity_id,
+                    kind,
+                    category,
+                    form.get("claim", ""),
+                    self.actor(request),
+                    confidence=views.optional_confidence(form.get("confidence", "")),
+                )
+            except InvalidInput as exc:  # the form comes back as typed, with the reason, on the entity's page
+                entry.failed(exc)
+                return await self.entity_page(request, 400, form, str(exc))
+            entry.note(fact_id=fact.id)
         return self.back(f"/agents/{agent_id}/entities/{entity_id}", "added")
 
     # --- one fact: history, edit, delete ------------------------------------------------------------------------
 
     async def fact(self, request: Request) -> Response:
+        return await self.fact_page(request)
+
+    async def fact_page(
+        self, request: Request, status_code: int = 200, typed: dict[str, str] | None = None, error: str = ""
+    ) -> Response:
+        """One fact: its sources, its history and the Edit form (holding what was typed when saving failed)."""
         agent_id, entity_id = self.scope(request)
         fact, history = await browse.get_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"])
+        rows = views.source_rows(fact, await browse.evidence_sources(self.deps, agent_id, fact, history))
         return await self.render(
             request,
             "fact.html",
+            status_code,
             agent_id=agent_id,
             entity_id=entity_id,
             fact=fact,
             history=history,
-            categories=self.categories(),
-            kinds=list(Kind),
+            sources=rows,
+            quotes={row.message_id: row for row in rows},
+            choices=views.kind_category_choices(),
+            typed=views.EditForm.of(fact, typed or {}),
             verifications=list(Verification),
+            error=error,
         )
 
     async def edit_fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         fact_id: UUID = request.path_params["fact_id"]
         form = text_fields(await checked_form(request))
-        fact, _ = await browse.get_fact(self.deps, agent_id, entity_id, fact_id)
-        edit = views.edit_from_form(fact, form)
-        if edit != views.NO_EDIT:
-            await edits.update_fact(self.deps, agent_id, entity_id, fact_id, edit, self.actor(request))
+        target = {"agent_id": agent_id, "entity_id": entity_id, "fact_id": fact_id}
+        with audited("update_fact", "page", self.actor(request), **target) as entry:
+            fact, _ = await browse.get_fact(self.deps, agent_id, entity_id, fact_id)
+            try:
+                edit = views.edit_from_form(fact, form)
+                if edit != views.NO_EDIT:
+                    await edits.update_fact(self.deps, agent_id, entity_id, fact_id, edit, self.actor(request))
+            except InvalidInput as exc:  # the form comes back as typed, with the reason
+                entry.failed(exc)
+                return await self.fact_page(request, 400, form, str(exc))
+            if edit == views.NO_EDIT:
+                entry.result = "unchanged"
+            else:
+                entry.note(fields=",".join(views.edited_fields(edit)))
         return self.back(
             f"/agents/{agent_id}/entities/{entity_id}/facts/{fact_id}",
             "saved" if edit != views.NO_EDIT else "unchanged",
@@ -257,7 +320,10 @@ class Pages:
     async def delete_fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         await checked_form(request)
-        await edits.delete_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"], self.actor(request))
+        fact_id: UUID = request.path_params["fact_id"]
+        target = {"agent_id": agent_id, "entity_id": entity_id, "fact_id": fact_id}
+        with audited("delete_fact", "page", self.actor(request), **target):
+            await edits.delete_fact(self.deps, agent_id, entity_id, fact_id, self.actor(request))
         return self.back(f"/agents/{agent_id}/entities/{entity_id}", "deleted")
 
     # --- review queue -------------------------------------------------------------------------------------------
@@ -279,22 +345,21 @@ class Pages:
             source=source.value if source else "",
             sources=list(CandidateSource),
             next_token=next_token,
-            choices=views.RESOLUTIONS,
+            choices={c.id: views.resolution_choices(c) for c in pending},
         )
 
     async def resolve(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         form = text_fields(await checked_form(request))
-        resolution = views.parse_resolution(form.get("resolution", ""))
-        await review.resolve_candidate(
-            self.deps,
-            agent_id,
-            entity_id,
-            request.path_params["candidate_id"],
-            resolution,
-            self.actor(request),
-            self.config.clock(),
-        )
+        candidate_id: UUID = request.path_params["candidate_id"]
+        target = {"agent_id": agent_id, "entity_id": entity_id, "candidate_id": candidate_id}
+        with audited("resolve_candidate", "page", self.actor(request), **target) as entry:
+            resolution = views.parse_resolution(form.get("resolution", ""))
+            entry.note(resolution=resolution.value)
+            _, fact = await review.resolve_candidate(
+                self.deps, agent_id, entity_id, candidate_id, resolution, self.actor(request), self.config.clock()
+            )
+            entry.note(fact_id=fact.id if fact is not None else None)
         back = f"/agents/{agent_id}/queue"
         if views.parse_source(form.get("source", "")):
             back += f"?source={form['source']}"
@@ -311,9 +376,11 @@ class Pages:
     async def forget(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         form = text_fields(await checked_form(request))
-        if form.get("confirm") != str(entity_id):
-            raise InvalidInput("type the entity id to confirm forgetting it")
-        await browse.forget_entity(self.deps, agent_id, entity_id)
+        with audited("forget_entity", "page", self.actor(request), agent_id=agent_id, entity_id=entity_id) as entry:
+            if form.get("confirm") != str(entity_id):
+                raise InvalidInput("type the entity id to confirm forgetting it")
+            counts = await browse.forget_entity(self.deps, agent_id, entity_id)
+            entry.note(facts_deleted=counts.facts, evaluations_deleted=counts.evaluations)
         return self.back(f"/agents/{agent_id}/entities", "forgotten")
 
     async def export(self, request: Request) -> Response:
@@ -343,10 +410,6 @@ class Pages:
         sep = "&" if "?" in path else "?"
         return RedirectResponse(f"{path}{sep}{urlencode({'done': notice})}", status_code=303)
 
-    @staticmethod
-    def categories() -> dict[str, tuple[str, ...]]:
-        return {Kind.DURABLE.value: (*DURABLE_CATEGORIES, UNCATEGORIZED), Kind.CURRENT.value: CURRENT_CATEGORIES}
-
     # --- errors -------------------------------------------------------------------------------------------------
 
     async def domain_error(self, request: Request, exc: Exception) -> Response:
@@ -360,6 +423,7 @@ class Pages:
 
     async def error_page(self, request: Request, status: int, message: str) -> Response:
         agent_id = request.path_params.get("agent_id")
+        back, back_label = views.back_link(request.url.path, request.method, status)
         try:
             return await self.render(
                 request,
@@ -368,9 +432,15 @@ class Pages:
                 status=status,
                 message=message[:MAX_REASON_CHARS],
                 agent_id=agent_id if isinstance(agent_id, UUID) else None,
+                back=back,
+                back_label=back_label,
             )
         except FactMemoryError:  # the navigation's queue count failed too: a page without it
             return await self.render(request, "error.html", status, status=status, message=message[:MAX_REASON_CHARS])
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else ""
 
 
 def text_fields(form: FormData) -> dict[str, str]:
@@ -403,8 +473,8 @@ def create_app(deps: Deps, config: PageConfig) -> Starlette:
     ]
     middleware = [
         Middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts)),
-        Middleware(security.CsrfCookie),
-        Middleware(RequireToken, token=config.token, sessions=pages.sessions),
+        Middleware(security.SessionCsrf, sessions=pages.sessions),
+        Middleware(RequireToken, token=config.token, sessions=pages.sessions, guesses=pages.guesses),
     ]
     handlers: dict[Any, Any] = {FactMemoryError: pages.domain_error, HTTPException: pages.http_error}
     return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)

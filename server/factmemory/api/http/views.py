@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -11,7 +12,11 @@ from uuid import UUID
 
 from factmemory.api.http import charts
 from factmemory.domain.errors import InvalidInput
+from factmemory.domain.excerpts import EvidenceSource, best_sentence
 from factmemory.domain.models import (
+    CURRENT_CATEGORIES,
+    DURABLE_CATEGORIES,
+    UNCATEGORIZED,
     Candidate,
     CandidateSource,
     CandidateStatus,
@@ -94,8 +99,8 @@ def queue_label(count: int, more: bool) -> str:
 def edit_from_form(fact: Fact, form: dict[str, str]) -> FactEdit:
     """Only the fields the reviewer changed, so the history shows what was edited; bad numbers are InvalidInput."""
     claim = " ".join(form.get("claim", "").split())
-    category = form.get("category", "").strip()
-    kind = _enum(Kind, form.get("kind", ""), fact.kind)
+    kind_text, category = kind_category_text(form)
+    kind = _enum(Kind, kind_text, fact.kind)
     verification = _enum(Verification, form.get("verification", ""), fact.verification_status)
     confidence = parse_confidence(form.get("confidence", ""), fact.confidence)
     return FactEdit(
@@ -132,18 +137,63 @@ def _enum(cls: type[E], text: str, default: E) -> E:
 
 
 NO_EDIT = FactEdit()
-# What the queue offers per source (label, resolution): a contradiction can replace the claim, be dropped, or be
-# kept as a fact of its own; a conflicting near-duplicate (kept beside the stored fact) can be dropped, replace
-# the stored fact, stay as a separate fact, or be merged into the stored fact (its claim and evidence).
-RESOLUTIONS: dict[str, tuple[tuple[str, Resolution], ...]] = {
-    "contradict": (("Accept", Resolution.ACCEPT), ("Reject", Resolution.REJECT), ("Keep both", Resolution.KEEP_BOTH)),
-    "dedup_conflict": (
-        ("Merge", Resolution.MERGE),
-        ("Reject", Resolution.REJECT),
-        ("Keep the new one only", Resolution.KEEP_NEW),
-        ("Keep both", Resolution.KEEP_BOTH),
-    ),
-}
+LABEL_CLAIM_CHARS = 60
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One resolution button: a label and a one-line help that say the result in plain words."""
+
+    resolution: Resolution
+    label: str
+    help: str
+    danger: bool = False  # something stored is removed or replaced
+
+
+def quoted(claim: str, max_chars: int = LABEL_CLAIM_CHARS) -> str:
+    """A claim as a label shows it: in quotes, shortened at a word when long."""
+    line = " ".join(claim.split())
+    if len(line) > max_chars:
+        cut = line[: max_chars - 1]
+        line = (cut[: cut.rfind(" ")] if " " in cut else cut).rstrip() + "…"
+    return f"‘{line}’"
+
+
+def resolution_choices(item: Candidate) -> list[Choice]:
+    """What the queue offers for one item, each saying what it does. None is highlighted: for opposites ("loves
+    coffee" / "hates coffee") every choice but "keep both" removes or replaces something, and the operator
+    decides. A contradiction proposes a claim; a dedup conflict's new claim is already a fact beside the old."""
+    old = quoted(item.fact.claim) if item.fact is not None else "the stored fact"
+    new = quoted(item.proposed_claim)
+    if item.source is CandidateSource.DECAY_FLOOR:
+        return [
+            Choice(Resolution.REJECT, f"Keep {old}", "the fact stays as it is; the model's decay is dropped"),
+            Choice(Resolution.ACCEPT, f"Delete {old}", "the model's decay takes effect (its history stays)", True),
+        ]
+    if item.source is CandidateSource.CONTRADICT:
+        return [
+            Choice(
+                Resolution.ACCEPT,
+                f"Replace {old} with {new}",
+                "the fact takes the new claim; the old one stays in its history",
+                True,
+            ),
+            Choice(Resolution.REJECT, f"Keep {old}", f"drop the proposal {new}; nothing stored changes"),
+            Choice(Resolution.KEEP_BOTH, "Keep both", f"add {new} as a separate fact beside {old}"),
+        ]
+    return [
+        Choice(
+            Resolution.MERGE,
+            f"Replace {old} with {new}",
+            "one fact remains with the new claim, the evidence of both and the old fact's history",
+            True,
+        ),
+        Choice(Resolution.KEEP_NEW, f"Keep only {new}", f"delete {old} (its history stays)", True),
+        Choice(Resolution.REJECT, f"Keep only {old}", f"delete the new fact {new}", True),
+        Choice(Resolution.KEEP_BOTH, "Keep both", "two separate facts, never flagged against each other again"),
+    ]
+
+
 # What a redirect after a post may announce (the URL carries only the key).
 NOTICES: dict[str, str] = {
     "added": "Fact added.",
@@ -156,8 +206,104 @@ NOTICES: dict[str, str] = {
     Resolution.KEEP_BOTH.value: "Kept both as separate facts.",
     Resolution.KEEP_NEW.value: "Kept the new fact; the stored one is removed.",
     Resolution.KEEP_OLD.value: "Kept the stored fact; the new one is removed.",
-    Resolution.MERGE.value: "Merged: the stored fact takes the new claim and its evidence.",
+    Resolution.MERGE.value: "Replaced: the stored fact took the new claim and its evidence.",
 }
+
+
+def edited_fields(edit: FactEdit) -> list[str]:
+    """The names of the fields an edit changes (for the audit line; never their values)."""
+    return [name for name, value in edit.model_dump().items() if value is not None]
+
+
+KIND_CATEGORY_SEP = ":"
+
+
+def kind_category_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The one select of the forms: each kind with only its own categories, so no invalid pair can be chosen."""
+    allowed = {Kind.DURABLE: (*DURABLE_CATEGORIES, UNCATEGORIZED), Kind.CURRENT: CURRENT_CATEGORIES}
+    return [
+        (kind.value, [(f"{kind.value}{KIND_CATEGORY_SEP}{c}", c.replace("_", " ")) for c in names])
+        for kind, names in allowed.items()
+    ]
+
+
+def kind_category_text(form: dict[str, str]) -> tuple[str, str]:
+    """(kind, category) as posted: the combined `kind_category` field, else the separate ones."""
+    combined = form.get("kind_category", "").strip()
+    if combined:
+        kind, _, category = combined.partition(KIND_CATEGORY_SEP)
+        return kind.strip(), category.strip()
+    return form.get("kind", "").strip(), form.get("category", "").strip()
+
+
+def parse_kind_category(form: dict[str, str]) -> tuple[Kind, str]:
+    """The kind and category of an added fact; the pair itself is checked by the use-case (check_category)."""
+    kind, category = kind_category_text(form)
+    return parse_kind(kind), category
+
+
+@dataclass(frozen=True)
+class AddForm:
+    """What the Add form shows: empty, or what was typed when adding failed."""
+
+    kind_category: str = ""
+    claim: str = ""
+    confidence: str = ""
+
+    @staticmethod
+    def of(form: dict[str, str]) -> AddForm:
+        kind, category = kind_category_text(form)
+        chosen = f"{kind}{KIND_CATEGORY_SEP}{category}" if kind else ""
+        return AddForm(chosen, form.get("claim", "")[:2000], form.get("confidence", "")[:20])
+
+
+@dataclass(frozen=True)
+class EditForm:
+    """What the Edit form shows: the fact, or what was typed when saving failed."""
+
+    kind_category: str
+    claim: str
+    confidence: str
+    verification: str
+
+    @staticmethod
+    def of(fact: Fact, form: dict[str, str]) -> EditForm:
+        kind, category = kind_category_text(form)
+        return EditForm(
+            f"{kind}{KIND_CATEGORY_SEP}{category}" if kind else f"{fact.kind.value}{KIND_CATEGORY_SEP}{fact.category}",
+            form.get("claim", fact.claim)[:2000],
+            form.get("confidence", f"{fact.confidence:.2f}")[:20],
+            form.get("verification", fact.verification_status.value)[:40],
+        )
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    """A message behind a fact: the sentence of it that matches the claim, and the whole kept excerpt."""
+
+    message_id: str
+    quote: str
+    excerpt: str
+    evaluated_at: datetime
+
+
+def source_rows(fact: Fact, sources: dict[str, EvidenceSource]) -> list[SourceRow]:
+    """The kept excerpts, oldest first, each with its sentence closest to the fact's claim."""
+    ordered = sorted(sources.values(), key=lambda s: (s.evaluated_at, s.message_id))
+    return [SourceRow(s.message_id, best_sentence(s.excerpt, fact.claim), s.excerpt, s.evaluated_at) for s in ordered]
+
+
+_ENTITY_PATH = re.compile(r"^(/agents/[0-9a-f-]{36}/entities/[0-9a-f-]{36})(/facts/[0-9a-f-]{36})?(?:/|$)")
+
+
+def back_link(path: str, method: str, status: int) -> tuple[str, str]:
+    """Where an error page leads back to: the fact or the person the failed action was about (when it exists)."""
+    found = _ENTITY_PATH.match(path)
+    if found is None or (status == 404 and method == "GET"):
+        return "", ""
+    if found.group(2) and not path.endswith("/delete"):
+        return found.group(1) + found.group(2), "Back to the fact"
+    return found.group(1), "Back to the person"
 
 
 def parse_kind(text: str) -> Kind:

@@ -3,9 +3,11 @@
 Three layers keep duplicates from piling up (docs/dedup.md):
 1. the model is shown the nearest facts and asked to strengthen instead of adding;
 2. at write time an add with the same exact-duplicate key (the normalised claim, computed by the database) or the
-   same claim by the lexical rule (`rule.decide` says SAME) becomes a strengthen; every other add kept next to a
-   fact passing the similarity pre-filter records a *possible duplicate* pair;
-3. the next Evaluate of that person shows each open pair, marked, and the model may `merge` it (`merged_values`).
+   same claim by the lexical rule (`rule.decide` says SAME) becomes a strengthen; an add kept next to a fact passing
+   the similarity pre-filter records a *possible duplicate* pair when the rule finds a conflict or the fact stands
+   out from the person's other facts (`prefilter.stand_out`, stored as the pair's likelihood);
+3. the next Evaluates of that person show the likeliest open pairs, marked, and the model may `merge` one
+   (`merged_values`); a pair not shown within PAIR_TTL_TURNS turns of the person expires.
 """
 
 from __future__ import annotations
@@ -19,13 +21,15 @@ from uuid import UUID
 import numpy as np
 
 from factmemory.domain.confidence import raised
-from factmemory.domain.dedup.rule import DedupVerdict, decide
+from factmemory.domain.dedup.prefilter import stand_out, stands_out
+from factmemory.domain.dedup.rule import DedupVerdict, decide, named_difference
 from factmemory.domain.limits import MAX_PAIRS_SHOWN as MAX_PAIRS_SHOWN  # re-exported
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, Verification
 from factmemory.domain.ops import PlannedAdd
 
-# Possible-duplicate pairs recorded per kept add: its nearest neighbour above the pre-filter. Unrelated facts of one
-# kind can pass the pre-filter too (docs/dedup.md), so more would add pairs faster than turns show them.
+# Possible-duplicate pairs recorded per kept add: the first neighbour above the pre-filter that the rule finds in
+# conflict or that stands out from the person's other facts (prefilter.py); more would add pairs faster than turns
+# show them.
 PAIRS_PER_ADD = 1
 
 
@@ -61,6 +65,7 @@ class PairPlan:
     other: Target
     similarity: float
     reason: str
+    likelihood: float  # the neighbour's stand-out (prefilter.stand_out): open pairs are shown highest first
 
 
 @dataclass(frozen=True)
@@ -131,22 +136,26 @@ def _exact(
 def _plan_one(add: PlannedAdd, key: str | None, options: Sequence[_Option], threshold: float) -> AddPlan:
     conflict: tuple[Fact, str] | None = None
     pairs: list[PairPlan] = []
-    for option in options:
+    similarities = [o.similarity for o in options]
+    for index, option in enumerate(options):
         if option.similarity < threshold:
             break
+        conflicting = False
         if option.category in (add.category, UNCATEGORIZED):  # the rule compares within a category
             decision = decide(add.claim, option.claim, option.similarity, threshold)
             if decision.verdict is DedupVerdict.SAME:
                 return AddPlan(
                     add, key, same_as=option.target, reason=f"same claim as an existing fact: {decision.reason}"
                 )
-            if decision.verdict is DedupVerdict.CONFLICT and conflict is None and isinstance(option.target, Existing):
+            conflicting = decision.verdict is DedupVerdict.CONFLICT
+            if conflicting and conflict is None and isinstance(option.target, Existing):
                 conflict = (option.target.fact, decision.reason)
             why = decision.reason
         else:
             why = f"similar claim in {option.category}"
-        if len(pairs) < PAIRS_PER_ADD:
-            pairs.append(PairPlan(option.target, option.similarity, why))
+        likelihood = stand_out(similarities, index, threshold)
+        if len(pairs) < PAIRS_PER_ADD and (conflicting or stands_out(likelihood)):
+            pairs.append(PairPlan(option.target, option.similarity, why, round(likelihood, 4)))
     return AddPlan(add, key, conflict=conflict, pairs=tuple(pairs))
 
 
@@ -176,12 +185,26 @@ def merged_values(keep: Fact, duplicate: Fact, strengthen_step: float) -> Merged
     )
 
 
+def merge_refusal(keep: Fact, duplicate: Fact) -> str | None:
+    """Why a model's merge of these two facts is refused (they name different things), or None to apply it.
+
+    A weak model merges some pairs that differ; those that differ in a name or a number are caught here (the rule's
+    other conflicts, such as tense or negation, also split true paraphrases, so the model decides those)."""
+    found = named_difference(keep.claim, duplicate.claim)
+    return None if found is None else f"not merged, they name different things: {found}"
+
+
 @dataclass(frozen=True)
 class OpenPair:
     """Two stored facts of one kind recorded as possible duplicates and not shown to the model yet."""
 
     first: Fact
     second: Fact
+
+
+# A pair not shown within this many turns of the person (writes under the per-entity lock) is no longer offered,
+# so an import or a long history of pairs cannot keep newer pairs out of the prompt.
+PAIR_TTL_TURNS = 20
 
 
 def known_facts(

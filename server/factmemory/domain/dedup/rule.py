@@ -545,3 +545,14 @@ def decide(new_claim: str, existing_claim: str, similarity: float, threshold: fl
         if reason is not None:
             return DedupDecision(DedupVerdict.SAME, reason)
     return _classify_difference(a, b, d)
+
+
+def named_difference(claim_a: str, claim_b: str) -> str | None:
+    """'numbers differ: ...' or 'names differ: ...' when each claim has a number (or a name) the other lacks.
+
+    Such claims are about different things whatever else they share ("working on the Marigold pilot" / "the
+    Sandpiper pilot", "bought a desk for $405" / "$935"), so no merge may fold one into the other."""
+    d = _diff(_analyse(claim_a), _analyse(claim_b))
+    return _slot_finding(d, "numbers", None, number=True, name=False) or _slot_finding(
+        d, "names", None, number=False, name=True
+    )

@@ -118,7 +118,7 @@ async def _stored(deps: Deps, agent_id: UUID, body: TicketBody, skip: Collection
     """The stored results of the ticket's messages (those in `skip` aside), as replays."""
     wanted = [i for i in body.message_ids if i not in skip]
     found = await deps.store.get_evaluations(agent_id, wanted) if wanted else {}
-    return {i: result.model_copy(update={"replayed": True}) for i, (_, result) in found.items()}
+    return {i: result.as_replay() for i, (_, result) in found.items()}
 
 
 def _results(body: TicketBody, results: dict[str, EvaluateResult], usage: Usage) -> EvaluateBatchResult:

@@ -12,6 +12,7 @@ from uuid import UUID
 
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import AddPlan, Neighbour, plan_adds
+from factmemory.domain.excerpts import excerpt
 from factmemory.domain.forgetting import check_not_forgotten
 from factmemory.domain.limits import DEDUP_NEIGHBOURS, Limits
 from factmemory.domain.models import AppliedOp, ChatMessage, EvaluateResult, Kind, Usage
@@ -104,7 +105,7 @@ async def _write(
     async with deps.store.turn(request.agent_id, request.entity_id) as turn:
         check_not_forgotten(shown.forget_epoch, turn.forget_epoch)
         for message in request.messages:
-            if not await turn.claim_evaluation(message.id, request.room_id):
+            if not await turn.claim_evaluation(message.id, request.room_id, excerpt(message.text)):
                 raise AlreadyEvaluated(usage)
         names = [m.name.strip() for m in request.messages if m.name.strip()]
         if names:

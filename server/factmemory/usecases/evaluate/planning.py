@@ -12,7 +12,7 @@ from uuid import UUID
 from pydantic import Field
 
 from factmemory.domain.contract import strict_schema
-from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, OpenPair, known_facts
+from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_TURNS, OpenPair, known_facts
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.models import ChatMessage, EvaluateInput, EvaluateResult, Fact, Frozen, Item, Kind
 from factmemory.domain.prompts import Prompt, build_prompt
@@ -120,7 +120,7 @@ def _pending(
     request: EvaluateInput, pending: Sequence[ChatMessage], stored: dict[str, EvaluateResult]
 ) -> EvaluateInput:
     """The request for the messages not evaluated yet; those that were become context."""
-    done = [m for m in request.messages if m.id in stored]
+    done = [m for m in request.messages if m.id in stored and not stored[m.id].forgotten]  # deleted: not context
     recent = sorted([*request.recent_messages, *done], key=lambda m: m.created_at)
     return request.model_copy(
         update={"earlier": tuple(pending[:-1]), "message": pending[-1], "recent_messages": tuple(recent)}
@@ -134,7 +134,7 @@ async def _known(
     if Item.FACTS not in request.items:
         return [], [], []
     with watch.stage("retrieve"):
-        open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN)
+        open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS)
     with watch.stage("embed"):  # what is left of it after the reads above
         vector = await query
     if vector is None:  # pragma: no cover - facts are asked for (checked above)
@@ -161,5 +161,5 @@ async def stored_results(deps: Deps, request: EvaluateInput) -> dict[str, Evalua
         entity_id, result = found[message.id]
         if entity_id != request.entity_id:
             raise InvalidInput(f"message {message.id!r} was already evaluated for another entity; ids must be unique")
-        out[message.id] = result.model_copy(update={"replayed": True})
+        out[message.id] = result.as_replay()
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from uuid import UUID
 
-from factmemory.domain.dedup.planning import AddPlan, Existing, Target, merged_values
+from factmemory.domain.dedup.planning import AddPlan, Existing, Target, merge_refusal, merged_values
 from factmemory.domain.models import AppliedOp, CandidateSource, ChatMessage, Fact, OpType, Verification
 from factmemory.domain.new_fact import new_fact
 from factmemory.domain.ops import (
@@ -19,6 +19,7 @@ from factmemory.domain.ops import (
     PlannedChange,
     PlannedMerge,
 )
+from factmemory.domain.protection import decay_needs_review
 from factmemory.domain.resolutions import kind_of
 from factmemory.ports import Vector, WriteTransaction
 from factmemory.usecases import fact_writes
@@ -98,7 +99,9 @@ async def _apply_add(
     for pair in plan.pairs:
         other = _target_id(pair.other, added)
         if other is not None and other != fact.id:
-            await turn.insert_pair(other, fact.id, pair.similarity, pair.reason, message.id, message.created_at)
+            await turn.insert_pair(
+                other, fact.id, pair.similarity, pair.reason, message.id, message.created_at, pair.likelihood
+            )
     if plan.conflict is None:
         return AppliedOp(op=add.op, fact=fact)
     existing, why = plan.conflict
@@ -124,6 +127,11 @@ async def _apply_add(
 async def _apply_merge(turn: WriteTransaction, message: ChatMessage, merge: PlannedMerge) -> AppliedOp:
     keep, duplicate = await turn.get_fact(merge.fact.id), await turn.get_fact(merge.duplicate.id)
     fact = None
+    refusal = None if keep is None or duplicate is None else merge_refusal(keep, duplicate)
+    if refusal is not None:
+        return AppliedOp(
+            op=merge.op, rejected=True, handle=merge.handle, duplicate_handle=merge.duplicate_handle, reason=refusal
+        )
     if keep is not None and duplicate is not None:
         fact = await turn.merge_facts(
             keep.id,
@@ -170,6 +178,9 @@ async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: Pl
         )
         return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle, reason=change.reason)
     if change.op is OpType.DECAY:
+        guarded = await _guard_decay(turn, message, change)
+        if guarded is not None:
+            return guarded
         fact, deleted = await fact_writes.decay(turn, change.fact.id, DECAY_STEP, DELETE_BELOW)
         return (
             gone
@@ -183,3 +194,26 @@ async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: Pl
         current.id, change.proposed_claim, change.reason, CandidateSource.CONTRADICT, message.id, message.created_at
     )
     return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle, reason=change.reason)
+
+
+async def _guard_decay(turn: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp | None:
+    """A decay that would delete a confirmed or health fact: the fact stays, a review candidate is created."""
+    current = await turn.get_fact(change.fact.id)
+    why = None if current is None else decay_needs_review(current, DECAY_STEP, DELETE_BELOW)
+    if current is None or why is None:
+        return None
+    candidate = await turn.insert_candidate(
+        current.id,
+        current.claim,
+        f"a decay would delete this {why}: {change.reason}"[:500],
+        CandidateSource.DECAY_FLOOR,
+        message.id,
+        message.created_at,
+    )
+    return AppliedOp(
+        op=change.op,
+        fact=current,
+        candidate_id=candidate,
+        handle=change.handle,
+        reason=f"not decayed below the deletion floor ({why}); review candidate created",
+    )

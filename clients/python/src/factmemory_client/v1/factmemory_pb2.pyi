@@ -70,6 +70,7 @@ class CandidateSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CANDIDATE_SOURCE_UNSPECIFIED: _ClassVar[CandidateSource]
     CANDIDATE_SOURCE_CONTRADICT: _ClassVar[CandidateSource]
     CANDIDATE_SOURCE_DEDUP_CONFLICT: _ClassVar[CandidateSource]
+    CANDIDATE_SOURCE_DECAY_FLOOR: _ClassVar[CandidateSource]
 
 class HistoryAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -123,6 +124,7 @@ RESOLUTION_MERGE: Resolution
 CANDIDATE_SOURCE_UNSPECIFIED: CandidateSource
 CANDIDATE_SOURCE_CONTRADICT: CandidateSource
 CANDIDATE_SOURCE_DEDUP_CONFLICT: CandidateSource
+CANDIDATE_SOURCE_DECAY_FLOOR: CandidateSource
 HISTORY_ACTION_UNSPECIFIED: HistoryAction
 HISTORY_ACTION_CREATED: HistoryAction
 HISTORY_ACTION_STRENGTHENED: HistoryAction

@@ -5,3 +5,11 @@ declare module "@elizaos/plugin-sql" {
   const sqlPlugin: Plugin;
   export default sqlPlugin;
 }
+
+// @elizaos/plugin-bootstrap 1.7.2 ships no type declarations.
+declare module "@elizaos/plugin-bootstrap" {
+  import type { Plugin } from "@elizaos/core";
+
+  const bootstrapPlugin: Plugin;
+  export default bootstrapPlugin;
+}

@@ -1,0 +1,213 @@
+/**
+ * Batched evaluation: instead of one Evaluate per message, a person's messages wait until `every` of them
+ * (or a quiet period) and go to the service as ONE EvaluateBatch, one LLM call for all of them.
+ *
+ * What waits is kept in a store (the runtime's cache) as the Evaluate requests they would have been, so a
+ * stopped process loses nothing: pending messages are sent on shutdown, and whatever a crash left behind
+ * is sent on the next start. The service applies each message exactly once (idempotent per message id), so
+ * sending a message twice, after a crash between the service's answer and the store's update, is harmless.
+ */
+import { create, fromJson, toJson } from "@bufbuild/protobuf";
+import { EvaluateBatchRequestSchema, EvaluateRequestSchema, } from "./gen/factmemory/v1/factmemory_pb.js";
+/** The service's default FACTMEMORY_MAX_BATCH_MESSAGES: a longer queue goes out in batches of this size. */
+export const MAX_BATCH_MESSAGES = 16;
+/** The service's default limit on agent_responses (FACTMEMORY_MAX_RECENT_MESSAGES). */
+export const MAX_AGENT_RESPONSES = 50;
+const STORE_VERSION = 1;
+export class Batcher {
+    #options;
+    /** Per person and room, oldest first. */
+    #pending = new Map();
+    #timers = new Map();
+    /** One send at a time per person and room. */
+    #sending = new Map();
+    #saved = Promise.resolve();
+    #closed = false;
+    constructor(options) {
+        this.#options = options;
+    }
+    /** Messages waiting, in all rooms. */
+    get waiting() {
+        let count = 0;
+        for (const list of this.#pending.values())
+            count += list.length;
+        return count;
+    }
+    /**
+     * Queues one message's request. When its person has `every` messages waiting they are sent, and this
+     * message's own result comes back; otherwise it waits (and the quiet timer starts again).
+     */
+    async add(request) {
+        const key = keyOf(request);
+        const list = this.#pending.get(key) ?? [];
+        const id = request.message?.id ?? "";
+        if (!list.some((queued) => queued.message?.id === id))
+            list.push(request);
+        this.#pending.set(key, list);
+        await this.#save();
+        if (list.length >= this.#options.every) {
+            const results = await this.flush(key);
+            return results.get(id) ?? { queued: true, waiting: this.#pending.get(key)?.length ?? 0 };
+        }
+        this.#arm(key);
+        return { queued: true, waiting: list.length };
+    }
+    /** Sends what waits for one person and room (in batches of at most MAX_BATCH_MESSAGES); results by message id. */
+    flush(key) {
+        clearTimeout(this.#timers.get(key));
+        this.#timers.delete(key);
+        const previous = this.#sending.get(key) ?? Promise.resolve();
+        const next = previous.catch(() => undefined).then(() => this.#sendAll(key));
+        this.#sending.set(key, next);
+        void next
+            .finally(() => {
+            if (this.#sending.get(key) === next)
+                this.#sending.delete(key);
+        })
+            .catch(() => undefined);
+        return next;
+    }
+    /** Sends everything that waits; failures are reported and the messages stay pending. */
+    async flushAll() {
+        await Promise.all([...this.#pending.keys()].map((key) => this.flush(key).catch((error) => this.#options.onError("EvaluateBatch", error))));
+    }
+    /** Takes up what an earlier process left in the store, then sends it. */
+    async restore() {
+        let stored;
+        try {
+            stored = await this.#options.store.load();
+        }
+        catch (error) {
+            this.#options.onError("loading pending messages", error);
+            return;
+        }
+        for (const request of parseStored(stored)) {
+            const key = keyOf(request);
+            const list = this.#pending.get(key) ?? [];
+            if (!list.some((queued) => queued.message?.id === request.message?.id))
+                list.push(request);
+            this.#pending.set(key, list.sort(byTime));
+        }
+        await this.flushAll();
+    }
+    /** Drops the waiting messages that `deleted` matches (deleted messages, a cleared room); returns how many. */
+    async drop(deleted) {
+        let dropped = 0;
+        for (const [key, list] of this.#pending) {
+            const kept = list.filter((request) => !deleted(request));
+            dropped += list.length - kept.length;
+            if (kept.length > 0)
+                this.#pending.set(key, kept);
+            else
+                this.#pending.delete(key);
+        }
+        if (dropped > 0)
+            await this.#save();
+        return dropped;
+    }
+    /** Stops the quiet timers (call after flushAll at shutdown). */
+    close() {
+        this.#closed = true;
+        for (const timer of this.#timers.values())
+            clearTimeout(timer);
+        this.#timers.clear();
+    }
+    async #sendAll(key) {
+        const results = new Map();
+        for (;;) {
+            const batch = (this.#pending.get(key) ?? []).slice(0, MAX_BATCH_MESSAGES);
+            if (batch.length === 0)
+                return results;
+            let response;
+            try {
+                response = await this.#options.send(mergeBatch(batch));
+            }
+            catch (error) {
+                this.#arm(key); // try again after a quiet period (and with the next message, shutdown or start)
+                throw error;
+            }
+            const sent = new Set(batch.map((request) => request.message?.id));
+            batch.forEach((request, i) => {
+                const result = response.results[i];
+                if (result && request.message)
+                    results.set(request.message.id, result);
+            });
+            const rest = (this.#pending.get(key) ?? []).filter((request) => !sent.has(request.message?.id));
+            if (rest.length > 0)
+                this.#pending.set(key, rest);
+            else
+                this.#pending.delete(key);
+            await this.#save();
+        }
+    }
+    #arm(key) {
+        if (this.#closed || this.#options.quietMs <= 0)
+            return;
+        clearTimeout(this.#timers.get(key));
+        const timer = setTimeout(() => {
+            this.#timers.delete(key);
+            this.flush(key).catch((error) => this.#options.onError("EvaluateBatch", error));
+        }, this.#options.quietMs);
+        timer.unref(); // a waiting batch never keeps the process alive; shutdown sends it
+        this.#timers.set(key, timer);
+    }
+    /** Writes the whole queue, one write at a time, in order. */
+    #save() {
+        const snapshot = {
+            version: STORE_VERSION,
+            requests: [...this.#pending.values()].flat().map((request) => toJson(EvaluateRequestSchema, request)),
+        };
+        this.#saved = this.#saved
+            .then(() => this.#options.store.save(snapshot))
+            .catch((error) => this.#options.onError("saving pending messages", error));
+        return this.#saved;
+    }
+}
+/** One EvaluateBatch for the queued requests of one person and room (oldest first). */
+export function mergeBatch(requests) {
+    const last = requests[requests.length - 1];
+    const items = new Set(requests.flatMap((request) => request.items));
+    const responses = new Map();
+    for (const response of requests.flatMap((request) => request.agentResponses)) {
+        responses.set(response.id, response);
+    }
+    return create(EvaluateBatchRequestSchema, {
+        agentId: last.agentId,
+        entityId: last.entityId,
+        roomId: last.roomId,
+        messages: requests.flatMap((request) => (request.message ? [request.message] : [])),
+        // The room as it was at the newest message holds the earlier ones; the service skips the batch's own.
+        recentMessages: last.recentMessages,
+        items: [...items].sort((a, b) => a - b),
+        roomEntities: last.roomEntities,
+        agentResponses: [...responses.values()].slice(-MAX_AGENT_RESPONSES),
+        didRespond: requests.some((request) => request.didRespond),
+    });
+}
+function keyOf(request) {
+    return `${request.entityId}:${request.roomId}`;
+}
+function byTime(a, b) {
+    const at = (request) => Number(request.message?.createdAt?.seconds ?? 0n);
+    return at(a) - at(b);
+}
+/** The requests of a stored queue; anything unreadable is skipped (a queue from another version). */
+function parseStored(stored) {
+    if (typeof stored !== "object" || stored === null || Array.isArray(stored))
+        return [];
+    if (stored["version"] !== STORE_VERSION || !Array.isArray(stored["requests"]))
+        return [];
+    const out = [];
+    for (const json of stored["requests"]) {
+        try {
+            const request = fromJson(EvaluateRequestSchema, json);
+            if (request.message?.id)
+                out.push(request);
+        }
+        catch {
+            // not a request of this version: nothing to send
+        }
+    }
+    return out;
+}
+//# sourceMappingURL=batch.js.map

@@ -1,0 +1,83 @@
+import { Batcher } from "./batch.js";
+import { contextFor, describeError, LOG_SOURCE } from "./context.js";
+import { Item } from "./gen/factmemory/v1/factmemory_pb.js";
+import { evaluateMany } from "./model-mode.js";
+import { mirrorRelationships } from "./relationships.js";
+/** The runtime cache key of the queue (one per agent). */
+export function pendingKey(agentId) {
+    return `factmemory:pending:${agentId}`;
+}
+const batchers = new WeakMap();
+export function batcherFor(runtime) {
+    let batcher = batchers.get(runtime);
+    if (!batcher) {
+        const plugin = contextFor(runtime);
+        const key = pendingKey(runtime.agentId);
+        const warn = (what, error) => runtime.logger.warn({ src: LOG_SOURCE, error: describeError(error) }, `FactMemory: ${what} failed`);
+        batcher = new Batcher({
+            every: plugin.settings.evaluateEvery,
+            quietMs: plugin.settings.evaluateQuietMs,
+            store: {
+                load: () => runtime.getCache(key),
+                save: async (value) => {
+                    await runtime.setCache(key, value);
+                },
+            },
+            send: async (request) => {
+                try {
+                    const response = await evaluateMany(runtime, request);
+                    plugin.outage.succeeded();
+                    if (request.items.includes(Item.RELATIONSHIPS)) {
+                        const relationships = response.results.flatMap((result) => result.relationships);
+                        await mirrorRelationships(runtime, relationships, (error) => warn("mirroring a relationship", error));
+                    }
+                    return response;
+                }
+                catch (error) {
+                    plugin.outage.failed("EvaluateBatch", error);
+                    throw error;
+                }
+            },
+            onError: (what, error) => {
+                if (what !== "EvaluateBatch")
+                    warn(what, error); // a failed send is logged by the outage log
+            },
+        });
+        batchers.set(runtime, batcher);
+    }
+    return batcher;
+}
+/**
+ * Sends, once the runtime is initialized (its database open), the messages an earlier process left waiting:
+ * after a crash, or after batching was turned off. Never throws.
+ */
+export function restorePending(runtime) {
+    return runtime.initPromise
+        .then(() => batcherFor(runtime).restore())
+        .catch((error) => runtime.logger.warn({ src: LOG_SOURCE, error: describeError(error) }, "FactMemory: sending the pending messages failed"));
+}
+/**
+ * Registered when batching is on: the runtime stops its services on shutdown, and this one sends what waits.
+ * Shaped like an elizaOS Service without extending it, so that the package loads without @elizaos/core
+ * (the client alone needs nothing of elizaOS at run time).
+ */
+export class FactMemoryBatchService {
+    static serviceType = "factmemory-batch";
+    capabilityDescription = "Sends the messages FactMemory batches (FACT_MEMORY_EVALUATE_EVERY) when the agent stops";
+    #runtime;
+    constructor(runtime) {
+        this.#runtime = runtime;
+    }
+    static async start(runtime) {
+        return new FactMemoryBatchService(runtime);
+    }
+    static async stop(_runtime) { }
+    async stop() {
+        const batcher = batcherFor(this.#runtime);
+        await batcher.flushAll();
+        batcher.close();
+    }
+}
+/** The service as registerService takes it. */
+export const batchService = FactMemoryBatchService;
+//# sourceMappingURL=batching.js.map

@@ -1,0 +1,59 @@
+import { batchService, restorePending } from "./batching.js";
+import { contextFor, describeError, LOG_SOURCE } from "./context.js";
+import { deletionEvents, restoreDeletions } from "./deletions.js";
+import { factMemoryEvaluator, identityEvaluator, relationshipEvaluator, successEvaluator, } from "./evaluators.js";
+import { factMemoryProvider } from "./provider.js";
+import { registerAgentName } from "./register.js";
+import { DEFAULT_EVALUATE_EVERY, DEFAULT_EVALUATE_QUIET_MS, DEFAULT_MODEL, DEFAULT_TIMEOUT_MS, DEFAULT_URL, } from "./settings.js";
+import { supersedeBootstrapMemory } from "./supersede.js";
+export const factMemoryPlugin = {
+    name: "factmemory",
+    description: "Long-term memory about people: learns facts after each turn and puts them in the next prompt",
+    evaluators: [factMemoryEvaluator, relationshipEvaluator, identityEvaluator, successEvaluator],
+    providers: [factMemoryProvider],
+    events: deletionEvents,
+    config: {
+        FACT_MEMORY_URL: DEFAULT_URL,
+        FACT_MEMORY_TOKEN: null,
+        FACT_MEMORY_TIMEOUT_MS: DEFAULT_TIMEOUT_MS,
+        FACT_MEMORY_EVALUATE_EVERY: DEFAULT_EVALUATE_EVERY,
+        FACT_MEMORY_EVALUATE_QUIET_MS: DEFAULT_EVALUATE_QUIET_MS,
+        FACT_MEMORY_MODEL: DEFAULT_MODEL,
+        FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY: false,
+    },
+    // Only reads settings and creates the (lazy) client: an agent must start even when the service is down.
+    // In the background, once the runtime is up: messages an earlier run left waiting for their batch and
+    // deletions it could not send are sent, and the character's name is registered.
+    init: async (_config, runtime) => {
+        const { settings } = contextFor(runtime);
+        for (const problem of settings.problems)
+            runtime.logger.warn({ src: LOG_SOURCE }, `FactMemory: ${problem}`);
+        if (!settings.keepBootstrapMemory)
+            supersedeBootstrapMemory(runtime);
+        if (settings.evaluateEvery > 1) {
+            // Not awaited: registerService waits for the runtime's initialization, which waits for this init.
+            void runtime
+                .registerService(batchService)
+                .catch((error) => runtime.logger.warn({ src: LOG_SOURCE, error: describeError(error) }, "FactMemory: batch service failed"));
+        }
+        void restorePending(runtime);
+        void restoreDeletions(runtime);
+        void registerAgentName(runtime);
+        runtime.logger.info({ src: LOG_SOURCE, url: settings.url, evaluateEvery: settings.evaluateEvery, model: settings.model }, "FactMemory plugin ready");
+    },
+};
+export default factMemoryPlugin;
+export { createFactMemoryClient, REVIEWER_HEADER, } from "./client.js";
+export { Batcher, MAX_BATCH_MESSAGES, mergeBatch, } from "./batch.js";
+export { batcherFor, FactMemoryBatchService, pendingKey } from "./batching.js";
+export { closeContext } from "./context.js";
+export { evaluateWithAgentModel, MAX_PREPARE_ATTEMPTS, promptText, } from "./agent-model.js";
+export { deletionEvents, ForgetQueue, forgetKey, forgetMessageRequest, forgetRoomRequest, } from "./deletions.js";
+export { evaluateMany, evaluateOne, isNoServiceModel, modeAfterFailure } from "./model-mode.js";
+export { registerAgentName } from "./register.js";
+export { supersedeBootstrapMemory } from "./supersede.js";
+export { factMemoryEvaluator, factMemoryEvaluators, identityEvaluator, relationshipEvaluator, successEvaluator, } from "./evaluators.js";
+export { factMemoryProvider, PROVIDER_NAME } from "./provider.js";
+export { readSettings } from "./settings.js";
+export * from "./gen/factmemory/v1/factmemory_pb.js";
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,111 @@
+/** The FACT_MEMORY provider: what the agent knows about the sender, in every turn's prompt. */
+import { toJson } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { contextFor, LOG_SOURCE, describeError } from "./context.js";
+import { ScoredFactSchema } from "./gen/factmemory/v1/factmemory_pb.js";
+import { buildProvideRequest, loadConversation } from "./request.js";
+export const PROVIDER_NAME = "FACT_MEMORY";
+/** How long a message's facts block is reused: composeState runs providers several times in one turn. */
+const MEMO_TTL_MS = 60_000;
+const MEMO_MAX_ENTRIES = 256;
+export const EMPTY_RESULT = Object.freeze({
+    text: "",
+    values: { factMemory: "" },
+    data: { durable: [], current: [] },
+});
+/** Shapes a Provide response for composeState; facts go out as JSON because state gets logged and cached. */
+export function toProviderResult(response) {
+    return {
+        text: response.text,
+        values: { factMemory: response.text },
+        data: {
+            durable: response.durable.map((fact) => toJson(ScoredFactSchema, fact)),
+            current: response.current.map((fact) => toJson(ScoredFactSchema, fact)),
+        },
+    };
+}
+const memos = new WeakMap();
+export const factMemoryProvider = {
+    name: PROVIDER_NAME,
+    description: "Long-term facts about the person speaking: who they are and what is going on for them now",
+    // Not dynamic: composeState includes it on every turn without the planner having to ask for it.
+    dynamic: false,
+    get: async (runtime, message) => provide(runtime, message),
+};
+/** Never throws and never takes longer than the configured deadline: a turn must not wait on memory. */
+async function provide(runtime, message) {
+    if (message.entityId === runtime.agentId)
+        return EMPTY_RESULT;
+    try {
+        const key = message.id;
+        if (!key)
+            return await fetchFacts(runtime, message);
+        const memo = memoFor(runtime);
+        const hit = memo.get(key);
+        if (hit && Date.now() - hit.at < MEMO_TTL_MS)
+            return await hit.result;
+        const result = fetchFacts(runtime, message);
+        remember(memo, key, result);
+        return await result;
+    }
+    catch (error) {
+        runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error) }, "FactMemory provider failed");
+        return EMPTY_RESULT;
+    }
+}
+async function fetchFacts(runtime, message) {
+    const plugin = contextFor(runtime);
+    const deadline = Date.now() + plugin.settings.timeoutMs;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new ConnectError("FactMemory provider deadline exceeded", Code.DeadlineExceeded)), plugin.settings.timeoutMs);
+    try {
+        // The deadline covers the room lookups too, not only the RPC: a slow database must not hold up the turn.
+        const response = await Promise.race([
+            requestFacts(runtime, message, deadline, abort.signal),
+            rejectOnAbort(abort.signal),
+        ]);
+        plugin.outage.succeeded();
+        return toProviderResult(response);
+    }
+    catch (error) {
+        plugin.outage.failed("Provide", error);
+        return EMPTY_RESULT;
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+async function requestFacts(runtime, message, deadline, signal) {
+    const conversation = await loadConversation(runtime, message.roomId, (what, error) => runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error) }, `FactMemory: ${what} failed`));
+    const request = buildProvideRequest({
+        agentId: runtime.agentId,
+        agentName: runtime.character?.name ?? "",
+        message,
+        conversation,
+    });
+    const timeoutMs = Math.max(1, deadline - Date.now());
+    return contextFor(runtime).client.provide(request, { timeoutMs, signal });
+}
+function rejectOnAbort(signal) {
+    return new Promise((_, reject) => {
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    });
+}
+function memoFor(runtime) {
+    let memo = memos.get(runtime);
+    if (!memo) {
+        memo = new Map();
+        memos.set(runtime, memo);
+    }
+    return memo;
+}
+function remember(memo, key, result) {
+    const now = Date.now();
+    for (const [old, entry] of memo) {
+        if (memo.size < MEMO_MAX_ENTRIES && now - entry.at < MEMO_TTL_MS)
+            break;
+        memo.delete(old);
+    }
+    memo.set(key, { at: now, result });
+}
+//# sourceMappingURL=provider.js.map

@@ -1,0 +1,52 @@
+import { type Timestamp } from "@bufbuild/protobuf/wkt";
+import type { Entity, IAgentRuntime, Memory } from "@elizaos/core";
+import { type ChatMessage, type EvaluateRequest, type Item, type ProvideRequest } from "./gen/factmemory/v1/factmemory_pb.js";
+/** How many of the room's last messages go with each request. */
+export declare const RECENT_MESSAGE_COUNT = 12;
+/**
+ * The service's default request limits: one over-long chat message must not turn the whole turn into
+ * INVALID_ARGUMENT, so texts and names are cut to fit and room entities capped here.
+ */
+export declare const MAX_TEXT_CHARS = 8000;
+export declare const MAX_NAME_CHARS = 200;
+export declare const MAX_ROOM_ENTITIES = 100;
+/** What the runtime knows about the room of a message, loaded once per request. */
+export interface Conversation {
+    /** Oldest first. */
+    recent: Memory[];
+    entities: Entity[];
+}
+export interface EvaluateInput {
+    agentId: string;
+    agentName: string;
+    message: Memory;
+    conversation: Conversation;
+    responses: readonly Memory[];
+    items: readonly Item[];
+    didRespond: boolean;
+}
+export interface ProvideInput {
+    agentId: string;
+    agentName: string;
+    message: Memory;
+    conversation: Conversation;
+}
+/** Builds the merged post-turn request for the items whose evaluators ran. */
+export declare function buildEvaluateRequest(input: EvaluateInput): EvaluateRequest;
+/** Builds the per-turn facts request about the sender of `message`. */
+export declare function buildProvideRequest(input: ProvideInput): ProvideRequest;
+/** Loads the room's recent messages and entities; a runtime without a database gives an empty room. */
+export declare function loadConversation(runtime: IAgentRuntime, roomId: Memory["roomId"], onError: (what: string, error: unknown) => void): Promise<Conversation>;
+/** AgentRuntime forwards storage calls to `adapter`, which is absent until a database plugin registers one. */
+export declare function hasDatabase(runtime: IAgentRuntime): boolean;
+/**
+ * Orders memories oldest first. Adapters return the newest first; when every memory has a createdAt the
+ * timestamps decide, otherwise the adapter's order is trusted.
+ */
+export declare function oldestFirst(memories: readonly Memory[]): Memory[];
+export declare function toChatMessage(memory: Memory, names: ReadonlyMap<string, string>): ChatMessage;
+export declare function toTimestamp(epochMs: number): Timestamp;
+/** Entity id -> the name people use for it; the agent is known by its character's name. */
+export declare function nameBook(agentId: string, agentName: string, entities: readonly Entity[]): Map<string, string>;
+/** Drops NUL characters (the service refuses them) and cuts to `max` characters. */
+export declare function fit(text: string, max: number): string;

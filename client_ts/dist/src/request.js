@@ -1,0 +1,125 @@
+/** Turns elizaOS memories and entities into factmemory.v1 requests. */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { ChatMessageSchema, EvaluateRequestSchema, ProvideRequestSchema, RoomEntitySchema, } from "./gen/factmemory/v1/factmemory_pb.js";
+/** How many of the room's last messages go with each request. */
+export const RECENT_MESSAGE_COUNT = 12;
+/**
+ * The service's default request limits: one over-long chat message must not turn the whole turn into
+ * INVALID_ARGUMENT, so texts and names are cut to fit and room entities capped here.
+ */
+export const MAX_TEXT_CHARS = 8_000;
+export const MAX_NAME_CHARS = 200;
+export const MAX_ROOM_ENTITIES = 100;
+/** Builds the merged post-turn request for the items whose evaluators ran. */
+export function buildEvaluateRequest(input) {
+    const names = nameBook(input.agentId, input.agentName, input.conversation.entities);
+    return create(EvaluateRequestSchema, {
+        agentId: input.agentId,
+        entityId: input.message.entityId,
+        roomId: input.message.roomId,
+        message: toChatMessage(input.message, names),
+        recentMessages: input.conversation.recent.map((memory) => toChatMessage(memory, names)),
+        items: [...input.items],
+        roomEntities: roomEntities(input.conversation.entities, [input.message.entityId, input.agentId]),
+        agentResponses: input.responses.map((memory) => toChatMessage(memory, names)),
+        didRespond: input.didRespond,
+    });
+}
+/** Builds the per-turn facts request about the sender of `message`. */
+export function buildProvideRequest(input) {
+    const names = nameBook(input.agentId, input.agentName, input.conversation.entities);
+    const recent = withCurrent(input.conversation.recent, input.message);
+    return create(ProvideRequestSchema, {
+        agentId: input.agentId,
+        entityId: input.message.entityId,
+        roomId: input.message.roomId,
+        recentMessages: recent.map((memory) => toChatMessage(memory, names)),
+        subjectName: fit(senderName(input.message, names) ?? "", MAX_NAME_CHARS),
+    });
+}
+/** Loads the room's recent messages and entities; a runtime without a database gives an empty room. */
+export async function loadConversation(runtime, roomId, onError) {
+    if (!hasDatabase(runtime))
+        return { recent: [], entities: [] };
+    const [recent, entities] = await Promise.all([
+        runtime
+            .getMemories({ tableName: "messages", roomId, count: RECENT_MESSAGE_COUNT })
+            .then(oldestFirst)
+            .catch((error) => (onError("getMemories", error), [])),
+        runtime.getEntitiesForRoom(roomId).catch((error) => (onError("getEntitiesForRoom", error), [])),
+    ]);
+    return { recent, entities };
+}
+/** AgentRuntime forwards storage calls to `adapter`, which is absent until a database plugin registers one. */
+export function hasDatabase(runtime) {
+    return !("adapter" in runtime) || runtime.adapter != null;
+}
+/**
+ * Orders memories oldest first. Adapters return the newest first; when every memory has a createdAt the
+ * timestamps decide, otherwise the adapter's order is trusted.
+ */
+export function oldestFirst(memories) {
+    const reversed = [...memories].reverse();
+    if (reversed.every((memory) => typeof memory.createdAt === "number")) {
+        reversed.sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
+    }
+    return reversed;
+}
+export function toChatMessage(memory, names) {
+    return create(ChatMessageSchema, {
+        id: memory.id ?? "",
+        entityId: memory.entityId,
+        name: fit(senderName(memory, names) ?? "", MAX_NAME_CHARS),
+        text: fit(memory.content.text ?? "", MAX_TEXT_CHARS),
+        ...(typeof memory.createdAt === "number" ? { createdAt: toTimestamp(memory.createdAt) } : {}),
+    });
+}
+export function toTimestamp(epochMs) {
+    return timestampFromMs(Math.trunc(epochMs));
+}
+/** Entity id -> the name people use for it; the agent is known by its character's name. */
+export function nameBook(agentId, agentName, entities) {
+    const names = new Map();
+    for (const entity of entities) {
+        const first = entity.names.find((name) => name.trim() !== "");
+        if (entity.id && first)
+            names.set(entity.id, first);
+    }
+    if (agentName)
+        names.set(agentId, agentName);
+    return names;
+}
+function senderName(memory, names) {
+    const known = names.get(memory.entityId);
+    if (known)
+        return known;
+    // The message service records the platform's display name here.
+    const fromMetadata = memory.metadata?.entityName;
+    return typeof fromMetadata === "string" && fromMetadata !== "" ? fromMetadata : undefined;
+}
+/** The room's entities, the sender and the agent first so that a cap never drops them. */
+function roomEntities(entities, first) {
+    const rank = (entity) => (entity.id && first.includes(entity.id) ? 0 : 1);
+    return [...entities]
+        .sort((a, b) => rank(a) - rank(b))
+        .flatMap(toRoomEntity)
+        .slice(0, MAX_ROOM_ENTITIES);
+}
+function toRoomEntity(entity) {
+    if (!entity.id)
+        return [];
+    const names = entity.names.filter((name) => name.trim() !== "").map((name) => fit(name, MAX_NAME_CHARS));
+    return [create(RoomEntitySchema, { id: entity.id, names })];
+}
+/** Drops NUL characters (the service refuses them) and cuts to `max` characters. */
+export function fit(text, max) {
+    const clean = text.includes("\0") ? text.replaceAll("\0", "") : text;
+    return clean.length <= max ? clean : clean.slice(0, max);
+}
+/** The current message is the most relevant one for retrieval; make sure it is last even if not yet stored. */
+function withCurrent(recent, message) {
+    const others = recent.filter((memory) => memory.id === undefined || memory.id !== message.id);
+    return [...others, message];
+}
+//# sourceMappingURL=request.js.map

@@ -1,0 +1,95 @@
+/**
+ * Agent-model mode: the service composes the prompt and JSON schema (PrepareEvaluation), the agent's own model
+ * answers it through runtime.useModel, and the service applies the raw reply (CompleteEvaluation) exactly as it
+ * applies its own model's. One model call per turn (or batch); another one only when a write landed in between.
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { IAgentRuntime, JSONSchema } from "@elizaos/core";
+
+import type { FactMemoryClient } from "./client.js";
+import type {
+  EvaluateBatchRequest,
+  EvaluateRequest,
+  EvaluateResponse,
+  PromptMessage,
+} from "./gen/factmemory/v1/factmemory_pb.js";
+import type { AgentModelType } from "./settings.js";
+
+/** Prepare/complete rounds before giving up when other writes keep landing (ABORTED) between the two. */
+export const MAX_PREPARE_ATTEMPTS = 3;
+
+/** What the model is asked: the service's prompt messages, in order, and the JSON schema of the reply. */
+export interface ModelQuestion {
+  prompt: readonly PromptMessage[];
+  jsonSchema: string;
+  schemaName: string;
+}
+
+/** Answers a question with the model's raw reply text. */
+export type AskModel = (question: ModelQuestion) => Promise<string>;
+
+export type Prepared =
+  { case: "single"; value: EvaluateRequest } | { case: "batch"; value: EvaluateBatchRequest };
+
+/**
+ * Prepare, ask, complete; prepared again (and asked again) when the service answers ABORTED because the
+ * person's memory changed after the prompt was composed, at most MAX_PREPARE_ATTEMPTS times.
+ * Returns one result per message of the request, in its order.
+ */
+export async function evaluateWithAgentModel(
+  client: FactMemoryClient,
+  request: Prepared,
+  ask: AskModel,
+  timeoutMs: number,
+): Promise<EvaluateResponse[]> {
+  const { agentId, entityId } = request.value;
+  for (let attempt = 1; ; attempt += 1) {
+    const prepared = await client.prepareEvaluation({ request }, { timeoutMs });
+    if (prepared.ticket === "") return prepared.results; // evaluated before: the stored results
+    const reply = await ask({
+      prompt: prepared.prompt,
+      jsonSchema: prepared.jsonSchema,
+      schemaName: prepared.schemaName,
+    });
+    try {
+      const completed = await client.completeEvaluation(
+        { agentId, entityId, ticket: prepared.ticket, reply },
+        { timeoutMs },
+      );
+      return completed.results;
+    } catch (error) {
+      if (ConnectError.from(error).code !== Code.Aborted || attempt >= MAX_PREPARE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** The prompt as one text: plugins' TEXT_SMALL/OBJECT_SMALL handlers take a single prompt string. */
+export function promptText(prompt: readonly PromptMessage[]): string {
+  return prompt.map((message) => message.content).join("\n\n");
+}
+
+/** OBJECT_SMALL when a model plugin provides it (structured output), else TEXT_SMALL; a setting overrides. */
+export function agentModelType(
+  runtime: Pick<IAgentRuntime, "getModel">,
+  setting: AgentModelType | undefined,
+): AgentModelType {
+  if (setting !== undefined) return setting;
+  return runtime.getModel("OBJECT_SMALL") ? "OBJECT_SMALL" : "TEXT_SMALL";
+}
+
+/** Asks the agent's model (its provider, routing, settings and usage events apply) at temperature 0. */
+export function askRuntimeModel(runtime: IAgentRuntime, setting: AgentModelType | undefined): AskModel {
+  return async (question) => {
+    const prompt = promptText(question.prompt);
+    if (agentModelType(runtime, setting) === "OBJECT_SMALL") {
+      const object: unknown = await runtime.useModel("OBJECT_SMALL", {
+        prompt,
+        schema: JSON.parse(question.jsonSchema) as JSONSchema,
+        temperature: 0,
+      });
+      return typeof object === "string" ? object : JSON.stringify(object);
+    }
+    const text: unknown = await runtime.useModel("TEXT_SMALL", { prompt, temperature: 0 });
+    return typeof text === "string" ? text : JSON.stringify(text);
+  };
+}

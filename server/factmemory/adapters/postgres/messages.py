@@ -1,0 +1,145 @@
+"""Deleted messages in PostgreSQL (ForgetMessages): tombstones in `evaluations` (migration 0015), the facts that
+cite a message, their evidence rewritten or the fact deleted, the review items the messages raised closed."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from uuid import UUID
+
+import asyncpg
+
+from factmemory.adapters.postgres.connection import LOCK_ENTITY, connection, row_count
+from factmemory.adapters.postgres.rows import mark
+from factmemory.domain.errors import InvalidInput
+from factmemory.domain.message_deletion import ACTOR, Cited
+from factmemory.domain.models import HistoryAction
+
+ENTITIES_IN_ROOM = """
+SELECT DISTINCT entity_id FROM evaluations
+ WHERE agent_id = $1 AND room_id = $2 AND forgotten_at IS NULL
+ ORDER BY entity_id
+"""
+
+# Message ids are unique per agent (Evaluate refuses one evaluated for another entity): forgetting one of another
+# entity is the caller's mistake.
+OF_ANOTHER_ENTITY = """
+SELECT message_id FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($3::text[]) AND entity_id <> $2
+ ORDER BY message_id
+ LIMIT 1
+"""
+
+# Evaluated messages become tombstones: the stored response goes (what replays and retention keep: token counts);
+# a replay answers an empty result, and the batch path leaves the message out of the model's context.
+TOMBSTONE_EVALUATED = """
+UPDATE evaluations
+   SET result = jsonb_build_object('forgotten', true,
+                                   'usage', jsonb_build_object('prompt_tokens', prompt_tokens,
+                                                               'completion_tokens', completion_tokens)),
+       success_completed = NULL, success_reason = NULL, forgotten_at = $5, reduced_at = coalesce(reduced_at, $5)
+ WHERE agent_id = $1 AND entity_id = $2 AND forgotten_at IS NULL
+   AND (message_id = ANY ($3::text[]) OR ($4::uuid IS NOT NULL AND room_id = $4::uuid))
+RETURNING message_id
+"""
+
+# Messages deleted before they were evaluated: a tombstone of their own, so a late Evaluate applies nothing.
+TOMBSTONE_UNSEEN = """
+INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result, created_at, forgotten_at, reduced_at)
+SELECT $1, m, $2, $4, '{"forgotten": true, "usage": {}}'::jsonb, $5, $5, $5 FROM unnest($3::text[]) AS m
+ON CONFLICT (agent_id, message_id) DO NOTHING
+RETURNING message_id
+"""
+
+# A person vouched for a fact when a reviewer's entry is in its history (AddFact, UpdateFact, a resolution).
+CITING = """
+SELECT id, evidence_message_ids, confidence,
+       EXISTS (SELECT 1 FROM fact_history h
+                WHERE h.agent_id = $1 AND h.entity_id = $2 AND h.fact_id = facts.id
+                  AND h.actor LIKE 'reviewer:%') AS vouched
+  FROM facts
+ WHERE agent_id = $1 AND entity_id = $2 AND evidence_message_ids && $3::text[]
+ ORDER BY id
+   FOR UPDATE
+"""
+
+DELETE_FACTS = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = ANY ($3::uuid[])"
+
+SET_EVIDENCE = """
+UPDATE facts SET evidence_message_ids = $4, confidence = $5 WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+"""
+
+CLOSE_RAISED_CANDIDATES = """
+UPDATE fact_candidates SET status = 'rejected', resolved_at = $4, resolved_by = $5
+ WHERE agent_id = $1 AND entity_id = $2 AND status = 'pending' AND evidence_message_id = ANY ($3::text[])
+"""
+
+CLOSE_RAISED_PAIRS = """
+UPDATE possible_duplicates SET status = 'closed', closed_at = $4
+ WHERE agent_id = $1 AND entity_id = $2 AND status = 'open' AND evidence_message_id = ANY ($3::text[])
+"""
+
+
+class ForgetTx:
+    """One entity's ForgetMessages transaction, holding the per-entity lock (implements ports.ForgetTransaction)."""
+
+    def __init__(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, at: datetime) -> None:
+        self._conn = conn
+        self._scope = (agent_id, entity_id)
+        self._at = at
+
+    async def tombstone(self, message_ids: Sequence[str], room_id: UUID | None) -> list[str]:
+        """Tombstones the messages (and those evaluated in room_id); returns the ids not forgotten before."""
+        other = await self._conn.fetchval(OF_ANOTHER_ENTITY, *self._scope, list(message_ids))
+        if other is not None:
+            raise InvalidInput(f"message {other!r} was evaluated for another entity; nothing was forgotten")
+        evaluated = await self._conn.fetch(TOMBSTONE_EVALUATED, *self._scope, list(message_ids), room_id, self._at)
+        unseen = await self._conn.fetch(TOMBSTONE_UNSEEN, *self._scope, list(message_ids), room_id, self._at)
+        return [r["message_id"] for r in [*evaluated, *unseen]]
+
+    async def citing(self, message_ids: Sequence[str]) -> list[tuple[UUID, Cited]]:
+        rows = await self._conn.fetch(CITING, *self._scope, list(message_ids))
+        return [
+            (
+                r["id"],
+                Cited(evidence=tuple(r["evidence_message_ids"]), confidence=r["confidence"], vouched=r["vouched"]),
+            )
+            for r in rows
+        ]
+
+    async def delete_facts(self, fact_ids: Sequence[UUID], reason: str) -> int:
+        await mark(self._conn, HistoryAction.DELETED, ACTOR, reason)
+        return row_count(await self._conn.execute(DELETE_FACTS, *self._scope, list(fact_ids)))
+
+    async def set_evidence(self, changes: Sequence[tuple[UUID, tuple[str, ...], float]], reason: str) -> None:
+        await mark(self._conn, HistoryAction.EDITED, ACTOR, reason)
+        await self._conn.executemany(SET_EVIDENCE, [(*self._scope, i, list(e), c) for i, e, c in changes])
+
+    async def close_raised(self, message_ids: Sequence[str]) -> int:
+        """Closes the pending candidates and open possible-duplicate pairs the messages raised; returns the
+        number of candidates closed."""
+        ids = list(message_ids)
+        closed = await self._conn.execute(CLOSE_RAISED_CANDIDATES, *self._scope, ids, self._at, ACTOR)
+        await self._conn.execute(CLOSE_RAISED_PAIRS, *self._scope, ids, self._at)
+        return row_count(closed)
+
+
+class PostgresMessages:
+    """ForgetMessages' reads and transactions through the service's pool (implements ports.MessageStore)."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]:
+        async with connection(self._pool) as conn:
+            return [r["entity_id"] for r in await conn.fetch(ENTITIES_IN_ROOM, agent_id, room_id)]
+
+    @asynccontextmanager
+    async def forgetting(
+        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime
+    ) -> AsyncIterator[list[ForgetTx]]:
+        """One transaction over the entities, each one's lock taken in id order; commits on success."""
+        async with connection(self._pool) as conn, conn.transaction():
+            for entity_id in sorted(set(entity_ids)):
+                await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+            yield [ForgetTx(conn, agent_id, e, at) for e in sorted(set(entity_ids))]

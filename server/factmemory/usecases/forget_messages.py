@@ -1,0 +1,81 @@
+"""Deleted messages leave the memory: their facts go or are recounted, what they raised closes, they are never
+learned again. One transaction under the lock of each entity concerned; a repeat changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from factmemory.domain.errors import InvalidInput, NotConfigured
+from factmemory.domain.message_deletion import REASON, after_deletion, check_message_ids
+from factmemory.ports import ForgetTransaction
+from factmemory.usecases.deps import Deps
+
+
+@dataclass(frozen=True)
+class MessagesForgotten:
+    messages: int = 0
+    facts_deleted: int = 0
+    facts_updated: int = 0
+    candidates_closed: int = 0
+
+    def __add__(self, other: MessagesForgotten) -> MessagesForgotten:
+        return MessagesForgotten(
+            self.messages + other.messages,
+            self.facts_deleted + other.facts_deleted,
+            self.facts_updated + other.facts_updated,
+            self.candidates_closed + other.candidates_closed,
+        )
+
+
+async def forget_messages(
+    deps: Deps,
+    agent_id: UUID,
+    entity_id: UUID | None,
+    message_ids: Sequence[str],
+    room_id: UUID | None,
+    at: datetime,
+    max_id_chars: int,
+) -> MessagesForgotten:
+    """The messages (and, with room_id, every message evaluated in that room) of the entity (of every entity of the
+    agent when entity_id is None and room_id is set) are forgotten; returns what changed."""
+    if deps.messages is None:
+        raise NotConfigured("this service was built without message deletion")
+    check_message_ids(message_ids, max_id_chars)
+    if not message_ids and room_id is None:
+        raise InvalidInput("give message_ids, room_id or both")
+    if entity_id is not None:
+        entities = [entity_id]
+    elif room_id is not None and not message_ids:
+        entities = await deps.messages.entities_in_room(agent_id, room_id)
+    else:
+        raise InvalidInput("entity_id is required, except to clear a room (room_id without message_ids)")
+    total = MessagesForgotten()
+    async with deps.messages.forgetting(agent_id, entities, at) as transactions:
+        for tx in transactions:
+            total += await _forget(tx, message_ids, room_id)
+    return total
+
+
+async def _forget(tx: ForgetTransaction, message_ids: Sequence[str], room_id: UUID | None) -> MessagesForgotten:
+    """One entity: tombstones first, then only the messages newly forgotten are taken out (a repeat does nothing)."""
+    forgotten = await tx.tombstone(message_ids, room_id)
+    if not forgotten:
+        return MessagesForgotten()
+    closed = await tx.close_raised(forgotten)
+    gone = set(forgotten)
+    deleted: list[UUID] = []
+    changed: list[tuple[UUID, tuple[str, ...], float]] = []
+    for fact_id, cited in await tx.citing(forgotten):
+        outcome = after_deletion(cited, gone)
+        if outcome.delete:
+            deleted.append(fact_id)
+        else:
+            changed.append((fact_id, outcome.evidence, outcome.confidence))
+    if changed:
+        await tx.set_evidence(changed, REASON)
+    if deleted:
+        await tx.delete_facts(deleted, REASON)
+    return MessagesForgotten(len(forgotten), len(deleted), len(changed), closed)

@@ -1,0 +1,3 @@
+from factmemory_tools.dedup.run import main
+
+main()
