@@ -8,9 +8,9 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from factmemory.domain.limits import MAX_EXCERPT_CHARS as MAX_EXCERPT_CHARS  # re-exported
 from factmemory.domain.ops import clean_text
 
-MAX_EXCERPT_CHARS = 280
 ELLIPSIS = "…"
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 _WORD = re.compile(r"\w{3,}")

@@ -76,6 +76,8 @@ MAX_DISPUTE_CHARS = 48
 # The review page: what its search box and a page token keep of the query string.
 MAX_SEARCH_CHARS = 100
 MAX_PAGE_TOKEN_CHARS = 200
+MAX_EXCERPT_CHARS = 280  # the sentence of a message shown as a fact's evidence
+MAX_FORM_ECHO_CHARS = 2000  # a claim typed into a form, shown again when saving it failed
 # What a history entry's reason, an evaluation's success reason and an error shown on a page keep of their text.
 MAX_REASON_CHARS = 500
 # ForgetMessages: message ids per call.

@@ -13,6 +13,7 @@ from uuid import UUID
 from factmemory.api.http import charts
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.excerpts import EvidenceSource, best_sentence
+from factmemory.domain.limits import MAX_FORM_ECHO_CHARS
 from factmemory.domain.models import (
     CURRENT_CATEGORIES,
     DURABLE_CATEGORIES,
@@ -254,7 +255,7 @@ class AddForm:
     def of(form: dict[str, str]) -> AddForm:
         kind, category = kind_category_text(form)
         chosen = f"{kind}{KIND_CATEGORY_SEP}{category}" if kind else ""
-        return AddForm(chosen, form.get("claim", "")[:2000], form.get("confidence", "")[:20])
+        return AddForm(chosen, form.get("claim", "")[:MAX_FORM_ECHO_CHARS], form.get("confidence", "")[:20])
 
 
 @dataclass(frozen=True)
@@ -271,7 +272,7 @@ class EditForm:
         kind, category = kind_category_text(form)
         return EditForm(
             f"{kind}{KIND_CATEGORY_SEP}{category}" if kind else f"{fact.kind.value}{KIND_CATEGORY_SEP}{fact.category}",
-            form.get("claim", fact.claim)[:2000],
+            form.get("claim", fact.claim)[:MAX_FORM_ECHO_CHARS],
             form.get("confidence", f"{fact.confidence:.2f}")[:20],
             form.get("verification", fact.verification_status.value)[:40],
         )
