@@ -29,7 +29,7 @@ import { cleanEnv, repoRoot, startProcess } from "./support/processes.js";
 import { type SqlAgent, startSqlAgent } from "./support/sql-runtime.js";
 
 const TURNS = 10;
-const TOKEN = "eliza-token";
+const TOKEN = "eliza-integration-token";
 const HOBBIES = [
   "chess",
   "the piano",
