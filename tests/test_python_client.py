@@ -327,6 +327,13 @@ def readme_example() -> str:
     return section.split("```python\n", 1)[1].split("```", 1)[0]
 
 
+def test_the_front_readme_shows_the_example_that_runs() -> None:
+    """The repository's README shows the same add-then-provide block that the test below runs."""
+    front = (REPO / "README.md").read_text(encoding="utf-8")
+    section = front.split("<!-- add-then-provide -->", 1)[1].split("<!-- /add-then-provide -->", 1)[0]
+    assert section.split("```python\n", 1)[1].split("```", 1)[0] == readme_example()
+
+
 def test_the_readme_installs_without_placeholders(client_python: Path) -> None:
     text = README.read_text(encoding="utf-8")
     assert "<" + "git-host>" not in text and "<owner>" not in text and "/path/to" not in text
