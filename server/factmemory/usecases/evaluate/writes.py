@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from uuid import UUID
 
 from factmemory.domain.dedup.planning import AddPlan, Existing, Target, merge_refusal, merged_values
+from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import AppliedOp, CandidateSource, ChatMessage, Fact, OpType, Verification
 from factmemory.domain.new_fact import new_fact
 from factmemory.domain.ops import (
@@ -205,7 +206,7 @@ async def _guard_decay(turn: WriteTransaction, message: ChatMessage, change: Pla
     candidate = await turn.insert_candidate(
         current.id,
         current.claim,
-        f"a decay would delete this {why}: {change.reason}"[:500],
+        f"a decay would delete this {why}: {change.reason}"[:MAX_REASON_CHARS],
         CandidateSource.DECAY_FLOOR,
         message.id,
         message.created_at,
