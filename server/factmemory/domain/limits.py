@@ -85,3 +85,6 @@ MAX_MESSAGE_IDS = 1000
 
 # Every message of a batch keeps at least this much of the prompt budget, whatever the budget (docs/operating.md).
 MIN_BATCH_MESSAGE_TOKENS = 16
+# Stand-out of a possible duplicate (domain/dedup/prefilter.py): with fewer other candidates than this the mean is
+# padded with the pre-filter threshold (a person with one or two facts says nothing about their unrelated facts).
+MIN_OTHERS = 3

@@ -12,15 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from factmemory.domain.limits import MIN_OTHERS
+
 # Minimum stand-out (nearest minus the mean of the other candidates read) for a possible-duplicate pair.
 # TUNED on the new set of issue 25 (tests/data/dedup-heldout-fillers.tsv: 40 unrelated adds, the largest 0.080,
 # one above) and the labelled pairs (tests/data/dedup-pairs.tsv: paraphrases 0.099 and up), after the held-out
 # pairs (tests/data/dedup-heldout.tsv) had been looked at; `scripts/measure_dedup.py --stand-out` prints them all.
 MIN_STAND_OUT: Final = 0.07
-
-# With fewer other candidates than this the mean is padded with the pre-filter threshold: a person with one or
-# two facts says nothing about where this embedder puts their unrelated facts, the threshold is the best guess.
-MIN_OTHERS: Final = 3
 
 
 def stand_out(similarities: Sequence[float], index: int, threshold: float) -> float:
