@@ -36,6 +36,7 @@ ENTITY_TABLES = {
     "read_positions",
     "import_ledger",
     "evaluation_tickets",
+    "entity_lexemes",
     "agents",
 }
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
