@@ -309,3 +309,24 @@ async def test_a_message_deleted_between_prepare_and_complete_is_not_learned(ser
     assert await facts_of(service, person) == []
     again = await service.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=request))
     assert not again.ticket and [r.replayed for r in again.results] == [True]  # no call is composed for it
+
+
+async def test_a_deletion_is_one_audit_line_with_its_counts(
+    service: Service, llm: ScriptedLLM, caplog: pytest.LogCaptureFixture
+) -> None:
+    person = Person()
+    said = await learn(service, llm, person, "I keep bees on the roof", add_durable("keeps bees", "preference"))
+    caplog.set_level("INFO", logger="factmemory.audit")
+
+    await service.stub.ForgetMessages(forget(person, said))
+    with pytest.raises(grpc.aio.AioRpcError):
+        await service.stub.ForgetMessages(forget(person, "reviewer:x"))
+
+    lines = [r for r in caplog.records if r.name == "factmemory.audit"]
+    assert [(r.action, r.result) for r in lines] == [  # type: ignore[attr-defined]
+        ("forget_messages", "ok"),
+        ("forget_messages", "invalid_input"),
+    ]
+    first = lines[0]
+    assert (first.agent_id, first.entity_id) == (person.agent_id, person.entity_id)  # type: ignore[attr-defined]
+    assert (first.message_ids, first.messages_forgotten, first.facts_deleted) == ("1", "1", "1")  # type: ignore[attr-defined]

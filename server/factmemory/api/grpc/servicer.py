@@ -329,15 +329,18 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ForgetMessages(
         self, request: pb.ForgetMessagesRequest, context: grpc.aio.ServicerContext
     ) -> pb.ForgetMessagesResponse:
-        counts = await forget_messages.forget_messages(
-            self._deps,
-            parse_uuid(request.agent_id, "agent_id"),
-            convert.optional_uuid(request.entity_id, "entity_id"),
-            [convert.canonical_id(m) for m in request.message_ids],
-            convert.optional_uuid(request.room_id, "room_id"),
-            _now(),
-            self._limits.max_id_chars,
-        )
+        with _audit("forget_messages", request, context) as entry:
+            entry.note(room_id=request.room_id, message_ids=len(request.message_ids))
+            counts = await forget_messages.forget_messages(
+                self._deps,
+                parse_uuid(request.agent_id, "agent_id"),
+                convert.optional_uuid(request.entity_id, "entity_id"),
+                [convert.canonical_id(m) for m in request.message_ids],
+                convert.optional_uuid(request.room_id, "room_id"),
+                _now(),
+                self._limits.max_id_chars,
+            )
+            entry.note(messages_forgotten=counts.messages, facts_deleted=counts.facts_deleted)
         return pb.ForgetMessagesResponse(
             messages_forgotten=counts.messages,
             facts_deleted=counts.facts_deleted,
