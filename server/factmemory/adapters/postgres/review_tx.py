@@ -117,10 +117,6 @@ SELECT message_id, excerpt, created_at FROM evaluations
  ORDER BY created_at, message_id
 """
 
-FORGET_HISTORY = "DELETE FROM fact_history WHERE agent_id = $1 AND entity_id = $2"
-FORGET_NAME = "DELETE FROM entities WHERE agent_id = $1 AND entity_id = $2"
-FORGET_MARK = "SELECT set_config('factmemory.action', 'forgotten', true)"
-
 # Every entity that has facts, candidates or a recorded name, with its counts and last activity; one query.
 # $2 is a LIKE pattern (escaped) matched against the id's text and, anywhere, the name.
 LIST_ENTITIES = """

@@ -21,10 +21,10 @@ from factmemory.adapters.postgres.connection import (
     TRANSIENT_DB_ERRORS,
     connection,
     open_pool,
-    row_count,
     unavailable,
 )
 from factmemory.adapters.postgres.export import export_rows
+from factmemory.adapters.postgres.forgetting import forget_entity, forget_epoch
 from factmemory.adapters.postgres.lexical import LEXICAL_BY_KIND
 from factmemory.adapters.postgres.nearest import (
     HALF_MARGIN,
@@ -106,21 +106,6 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts
 
 COUNT_FACTS = "SELECT count(*) FROM facts WHERE agent_id = $1 AND entity_id = $2"
 
-# ForgetEntity is final (migration 0005): every forget bumps the (agent, entity) epoch; a turn started before it
-# sees another epoch under the lock and commits nothing.
-GET_FORGET_EPOCH = "SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2"
-BUMP_FORGET_EPOCH = """
-INSERT INTO forget_epochs (agent_id, entity_id) VALUES ($1, $2)
-ON CONFLICT (agent_id, entity_id) DO UPDATE SET epoch = forget_epochs.epoch + 1, forgotten_at = now()
-"""
-FORGET_FACTS = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2"
-FORGET_CANDIDATES = "DELETE FROM fact_candidates WHERE agent_id = $1 AND entity_id = $2"
-FORGET_RELATIONSHIPS = """
-DELETE FROM relationships WHERE agent_id = $1 AND (source_entity_id = $2 OR target_entity_id = $2)
-"""
-FORGET_IDENTITIES = "DELETE FROM identities WHERE agent_id = $1 AND entity_id = $2"
-FORGET_EVALUATIONS = "DELETE FROM evaluations WHERE agent_id = $1 AND entity_id = $2"
-
 
 class Store:
     """Typed access to the facts database through a pool. With a ReadRoute (FACTMEMORY_DATABASE_READ_URL), the
@@ -163,7 +148,7 @@ class Store:
         entity's revision and forget epoch as they are under the lock (the use-case decides what they mean)."""
         async with connection(self._pool) as conn, conn.transaction():
             revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id))
-            epoch = await _epoch(conn, agent_id, entity_id)
+            epoch = await forget_epoch(conn, agent_id, entity_id)
             yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision), epoch)
         self._wrote(agent_id, entity_id)
 
@@ -192,7 +177,7 @@ class Store:
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
         """How many times this (agent, entity) was forgotten; an Evaluate reads it before it learns anything."""
         async with connection(self._pool) as conn:
-            return await _epoch(conn, agent_id, entity_id)
+            return await forget_epoch(conn, agent_id, entity_id)
 
     async def get_evaluations(
         self, agent_id: UUID, message_ids: Sequence[str]
@@ -394,23 +379,9 @@ class Store:
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
         async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            await conn.execute(review.FORGET_MARK)
-            candidates = await conn.execute(FORGET_CANDIDATES, agent_id, entity_id)
-            facts = await conn.execute(FORGET_FACTS, agent_id, entity_id)
-            relationships = await conn.execute(FORGET_RELATIONSHIPS, agent_id, entity_id)
-            identities = await conn.execute(FORGET_IDENTITIES, agent_id, entity_id)
-            evaluations = await conn.execute(FORGET_EVALUATIONS, agent_id, entity_id)
-            await conn.execute(review.FORGET_HISTORY, agent_id, entity_id)
-            await conn.execute(review.FORGET_NAME, agent_id, entity_id)
-            await conn.execute(BUMP_FORGET_EPOCH, agent_id, entity_id)
+            counts = await forget_entity(conn, agent_id, entity_id)
         self._wrote(agent_id, entity_id)
-        return ForgetCounts(
-            facts=row_count(facts),
-            candidates=row_count(candidates),
-            relationships=row_count(relationships),
-            identities=row_count(identities),
-            evaluations=row_count(evaluations),
-        )
+        return counts
 
     async def export_rows(
         self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None, limit: int
@@ -419,7 +390,3 @@ class Store:
         return await self._read(
             agent_id, entity_id, lambda conn: export_rows(conn, agent_id, entity_id, section, after, limit)
         )
-
-
-async def _epoch(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> int:
-    return int(await conn.fetchval(GET_FORGET_EPOCH, agent_id, entity_id) or 0)

@@ -1,119 +1,44 @@
-"""Protobuf <-> domain values. Requests are validated here: bad input raises InvalidInput, naming the field."""
+"""Requests -> domain inputs: every field checked and bounded (a wrong one is InvalidInput), and the export
+page token both ways."""
 
 from __future__ import annotations
 
 import base64
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from uuid import UUID
 
-from google.protobuf.message import Message
-from google.protobuf.timestamp_pb2 import Timestamp
-
+from factmemory.api.grpc.convert.tables import (
+    CANDIDATE_SOURCES_IN,
+    CANDIDATE_STATUSES_IN,
+    ITEMS,
+    KINDS_IN,
+    RESOLUTIONS_IN,
+    VERIFICATIONS_IN,
+    canonical_id,
+    optional_uuid,
+    parse_uuid,
+    to_datetime,
+)
 from factmemory.domain import times
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import (
     ALL_ITEMS,
-    AppliedOp,
-    Candidate,
     CandidateSource,
     CandidateStatus,
     ChatMessage,
-    EntitySummary,
-    EvaluateBatchResult,
     EvaluateInput,
-    EvaluateResult,
-    Fact,
     FactEdit,
-    HistoryAction,
-    HistoryEntry,
     Item,
     Kind,
-    OpType,
     ProvideInput,
-    ProvideResult,
     Resolution,
     RoomEntity,
-    ScoredFact,
-    Usage,
-    Verification,
 )
-from factmemory.domain.paging import ExportPosition, check_position, fitting
+from factmemory.domain.paging import ExportPosition, check_position
 from factmemory.v1 import factmemory_pb2 as pb
-
-ITEMS: dict[int, Item] = {
-    pb.ITEM_FACTS: Item.FACTS,
-    pb.ITEM_RELATIONSHIPS: Item.RELATIONSHIPS,
-    pb.ITEM_IDENTITIES: Item.IDENTITIES,
-    pb.ITEM_SUCCESS: Item.SUCCESS,
-}
-KINDS = {Kind.DURABLE: pb.KIND_DURABLE, Kind.CURRENT: pb.KIND_CURRENT}
-KINDS_IN: dict[int, Kind] = {v: k for k, v in KINDS.items()}
-OPS = {
-    OpType.ADD_DURABLE: pb.OP_TYPE_ADD_DURABLE,
-    OpType.ADD_CURRENT: pb.OP_TYPE_ADD_CURRENT,
-    OpType.STRENGTHEN: pb.OP_TYPE_STRENGTHEN,
-    OpType.DECAY: pb.OP_TYPE_DECAY,
-    OpType.CONTRADICT: pb.OP_TYPE_CONTRADICT,
-    OpType.MERGE: pb.OP_TYPE_MERGE,
-}
-VERIFICATIONS = {
-    Verification.SELF_REPORTED: pb.VERIFICATION_STATUS_SELF_REPORTED,
-    Verification.CONFIRMED: pb.VERIFICATION_STATUS_CONFIRMED,
-    Verification.CONTRADICTED: pb.VERIFICATION_STATUS_CONTRADICTED,
-}
-CANDIDATE_STATUSES = {
-    CandidateStatus.PENDING: pb.CANDIDATE_STATUS_PENDING,
-    CandidateStatus.ACCEPTED: pb.CANDIDATE_STATUS_ACCEPTED,
-    CandidateStatus.REJECTED: pb.CANDIDATE_STATUS_REJECTED,
-}
-CANDIDATE_STATUSES_IN: dict[int, CandidateStatus] = {v: k for k, v in CANDIDATE_STATUSES.items()}
-CANDIDATE_SOURCES = {
-    CandidateSource.CONTRADICT: pb.CANDIDATE_SOURCE_CONTRADICT,
-    CandidateSource.DEDUP_CONFLICT: pb.CANDIDATE_SOURCE_DEDUP_CONFLICT,
-    CandidateSource.DECAY_FLOOR: pb.CANDIDATE_SOURCE_DECAY_FLOOR,
-}
-CANDIDATE_SOURCES_IN: dict[int, CandidateSource] = {v: k for k, v in CANDIDATE_SOURCES.items()}
-RESOLUTIONS = {
-    Resolution.ACCEPT: pb.RESOLUTION_ACCEPT,
-    Resolution.REJECT: pb.RESOLUTION_REJECT,
-    Resolution.KEEP_BOTH: pb.RESOLUTION_KEEP_BOTH,
-    Resolution.KEEP_NEW: pb.RESOLUTION_KEEP_NEW,
-    Resolution.KEEP_OLD: pb.RESOLUTION_KEEP_OLD,
-    Resolution.MERGE: pb.RESOLUTION_MERGE,
-}
-RESOLUTIONS_IN: dict[int, Resolution] = {v: k for k, v in RESOLUTIONS.items()}
-VERIFICATIONS_IN: dict[int, Verification] = {v: k for k, v in VERIFICATIONS.items()}
-HISTORY_ACTIONS: dict[HistoryAction, pb.HistoryAction] = {
-    action: getattr(pb, f"HISTORY_ACTION_{action.name}") for action in HistoryAction
-}
-
-
-def parse_uuid(value: str, field: str) -> UUID:
-    """A required UUID field."""
-    if not value:
-        raise InvalidInput(f"{field} is required")
-    try:
-        return UUID(value)
-    except ValueError:
-        raise InvalidInput(f"{field} must be a UUID, got {value[:40]!r}") from None
-
-
-def optional_uuid(value: str, field: str) -> UUID | None:
-    return parse_uuid(value, field) if value else None
-
-
-def canonical_id(value: str) -> str:
-    """A UUID in its one spelling (lower case, hyphenated), whatever way it was written; other ids unchanged.
-
-    Ids are keys (idempotency, speaker matching): '{A...}', 'urn:uuid:a...' and 'a...' without hyphens are the
-    same message."""
-    try:
-        return str(UUID(value))
-    except ValueError:
-        return value
 
 
 def _text(value: str, field: str, max_chars: int) -> str:
@@ -122,26 +47,6 @@ def _text(value: str, field: str, max_chars: int) -> str:
     if "\x00" in value:
         raise InvalidInput(f"{field} contains a NUL character")
     return value
-
-
-def to_datetime(ts: Timestamp, field: str, default: datetime) -> datetime:
-    if ts.seconds == 0 and ts.nanos == 0:
-        return default
-    try:
-        value = ts.ToDatetime(tzinfo=UTC)
-    except (ValueError, OverflowError, OSError):
-        raise InvalidInput(f"{field} is not a valid timestamp") from None
-    if not times.in_range(value):
-        raise InvalidInput(f"{field} must be {times.RANGE_TEXT}, got {value:%Y-%m-%d}")
-    return value
-
-
-def to_timestamp(value: datetime | None) -> Timestamp | None:
-    if value is None:
-        return None
-    ts = Timestamp()
-    ts.FromDatetime(value)
-    return ts
 
 
 def to_message(msg: pb.ChatMessage, field: str, now: datetime, limits: Limits, require_id: bool = False) -> ChatMessage:
@@ -343,154 +248,6 @@ def fact_edit(req: pb.UpdateFactRequest, max_claim_chars: int, max_category_char
     return edit
 
 
-def history_pb(entry: HistoryEntry) -> pb.HistoryEntry:
-    out = pb.HistoryEntry(
-        id=str(entry.id),
-        fact_id=str(entry.fact_id),
-        at=to_timestamp(entry.at),
-        action=HISTORY_ACTIONS[entry.action],
-        actor=entry.actor,
-        reason=entry.reason,
-    )
-    if entry.before is not None:
-        out.before.update(entry.before)
-    if entry.after is not None:
-        out.after.update(entry.after)
-    return out
-
-
-def entity_pb(summary: EntitySummary) -> pb.EntitySummary:
-    return pb.EntitySummary(
-        entity_id=str(summary.entity_id),
-        name=summary.name,
-        durable_facts=summary.durable_facts,
-        current_facts=summary.current_facts,
-        pending_candidates=summary.pending_candidates,
-        last_activity=to_timestamp(summary.last_activity),
-    )
-
-
-def fact_pb(fact: Fact, limits: Limits) -> pb.Fact:
-    """A fact with its latest limits.max_evidence_ids evidence ids and their total count."""
-    evidence = fact.evidence_message_ids[-limits.max_evidence_ids :] if limits.max_evidence_ids else ()
-    out = pb.Fact(
-        id=str(fact.id),
-        agent_id=str(fact.agent_id),
-        entity_id=str(fact.entity_id),
-        kind=KINDS[fact.kind],
-        category=fact.category,
-        claim=fact.claim,
-        confidence=fact.confidence,
-        evidence_message_ids=list(evidence),
-        evidence_count=max(fact.evidence_count, len(fact.evidence_message_ids)),
-        verification_status=VERIFICATIONS[fact.verification_status],
-        created_at=to_timestamp(fact.created_at),
-        last_confirmed_at=to_timestamp(fact.last_confirmed_at),
-        valid_at=to_timestamp(fact.valid_at),
-        previous_claims=list(fact.previous_claims),
-        disputed_by=fact.disputed_by,
-    )
-    out.structured_fields.update(fact.structured_fields)
-    return out
-
-
-def scored_pb(scored: ScoredFact, limits: Limits) -> pb.ScoredFact:
-    return pb.ScoredFact(
-        fact=fact_pb(scored.fact, limits),
-        relevance=scored.relevance,
-        time_weight=scored.time_weight,
-        score=scored.score,
-    )
-
-
-def applied_op_pb(op: AppliedOp, limits: Limits) -> pb.AppliedOp:
-    return pb.AppliedOp(
-        op=OPS[op.op],
-        fact=None if op.fact is None else fact_pb(op.fact, limits),
-        deduplicated=op.deduplicated,
-        deleted=op.deleted,
-        candidate_id="" if op.candidate_id is None else str(op.candidate_id),
-        rejected=op.rejected,
-        reason=op.reason,
-        handle=op.handle,
-        duplicate_handle=op.duplicate_handle,
-        duplicate_fact_id="" if op.duplicate_fact_id is None else str(op.duplicate_fact_id),
-    )
-
-
-def evaluate_batch_response(
-    req: pb.EvaluateBatchRequest, batch: EvaluateBatchResult, limits: Limits
-) -> pb.EvaluateBatchResponse:
-    """The results in the request's order (the use-case takes the messages oldest first)."""
-    return pb.EvaluateBatchResponse(
-        results=[evaluate_response(batch.result_of(canonical_id(m.id)), limits) for m in req.messages],
-        usage=usage_pb(batch.usage),
-    )
-
-
-def usage_pb(usage: Usage) -> pb.Usage:
-    return pb.Usage(
-        llm_calls=usage.llm_calls, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens
-    )
-
-
-def evaluate_response(result: EvaluateResult, limits: Limits) -> pb.EvaluateResponse:
-    return pb.EvaluateResponse(
-        ops=[applied_op_pb(o, limits) for o in result.ops],
-        relationships=[
-            pb.Relationship(
-                source_entity_id=r.source_entity_id,
-                target_entity_id=r.target_entity_id,
-                tags=list(r.tags),
-                interaction_count=r.interaction_count,
-            )
-            for r in result.relationships
-        ],
-        identities=[
-            pb.Identity(entity_id=i.entity_id, platform=i.platform, handle=i.handle, confidence=i.confidence)
-            for i in result.identities
-        ],
-        success=None
-        if result.success is None
-        else pb.SuccessVerdict(completed=result.success.completed, reason=result.success.reason),
-        usage=usage_pb(result.usage),
-        replayed=result.replayed,
-        original_usage=usage_pb(result.original_usage),
-        dropped=pb.DroppedCounts(
-            ops=result.dropped.ops, relationships=result.dropped.relationships, identities=result.dropped.identities
-        ),
-    )
-
-
-def provide_response(result: ProvideResult, limits: Limits) -> pb.ProvideResponse:
-    return pb.ProvideResponse(
-        text=result.text,
-        durable=[scored_pb(s, limits) for s in result.durable],
-        current=[scored_pb(s, limits) for s in result.current],
-        degraded=result.degraded,
-        degraded_reason=result.degraded_reason,
-    )
-
-
-def candidate_pb(candidate: Candidate, limits: Limits) -> pb.Candidate:
-    return pb.Candidate(
-        id=str(candidate.id),
-        agent_id=str(candidate.agent_id),
-        entity_id=str(candidate.entity_id),
-        fact=None if candidate.fact is None else fact_pb(candidate.fact, limits),
-        proposed_claim=candidate.proposed_claim,
-        reason=candidate.reason,
-        source=candidate.source.value,
-        evidence_message_id=candidate.evidence_message_id,
-        status=CANDIDATE_STATUSES[candidate.status],
-        created_at=to_timestamp(candidate.created_at),
-        resolved_at=to_timestamp(candidate.resolved_at),
-        related_fact_id="" if candidate.related_fact_id is None else str(candidate.related_fact_id),
-        resolution=pb.RESOLUTION_UNSPECIFIED if candidate.resolution is None else RESOLUTIONS[candidate.resolution],
-        resolved_by=candidate.resolved_by,
-    )
-
-
 def export_token(position: ExportPosition | None) -> str:
     """An opaque page token for an export position ("" for none)."""
     if position is None:
@@ -510,8 +267,3 @@ def export_position(token: str) -> ExportPosition | None:
     if not isinstance(section, str) or not (after is None or isinstance(after, list)):
         raise InvalidInput("page_token is not a token this service issued")
     return check_position(section, after)
-
-
-def within_bytes(messages: Sequence[Message], budget: int) -> int:
-    """How many of the encoded messages fit in one response of budget bytes (at least one)."""
-    return fitting([m.ByteSize() + 8 for m in messages], budget)

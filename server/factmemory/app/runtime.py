@@ -1,0 +1,148 @@
+"""Open what the service needs once (embedder, database, pools, LLM client), close it in reverse order, and
+the background tasks that run on it (retention, the replica watch)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import asyncpg
+import openai
+from grpc_health.v1 import health, health_pb2
+
+from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedder
+from factmemory.adapters.llm.extractor import Extractor
+from factmemory.adapters.metrics import ObservedEmbedder, PrometheusTelemetry
+from factmemory.adapters.postgres.agents import PostgresAgents
+from factmemory.adapters.postgres.connection import open_pool
+from factmemory.adapters.postgres.database import Database, migrate, open_database
+from factmemory.adapters.postgres.messages import PostgresMessages
+from factmemory.adapters.postgres.replica import ReadRoute
+from factmemory.adapters.postgres.replica_check import ReplicaCheck
+from factmemory.adapters.postgres.retention import PostgresRetention
+from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.tickets import Tickets
+from factmemory.adapters.retry import RetryPolicy
+from factmemory.app.config import retention_policy, ticket_policy, tuning
+from factmemory.ports import Embedder, NullTelemetry, Telemetry
+from factmemory.settings import Settings
+from factmemory.usecases.deps import AgentModel, Deps
+from factmemory.usecases.retention import run_periodically
+
+# The health status of the read replica alone: NOT_SERVING while reads go to the primary because it is not valid.
+READ_REPLICA_HEALTH = "factmemory.v1.ReadReplica"
+
+
+def _openai_client(settings: Settings, timeout_s: float, max_retries: int) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(
+        api_key=settings.openai_api_key or "not-needed",
+        base_url=settings.openai_base_url,
+        timeout=timeout_s,
+        max_retries=max_retries,
+    )
+
+
+async def start_embedder(settings: Settings) -> Embedder:
+    """The local engine's worker processes are started from the event loop's thread: they are tied to it."""
+    if settings.embedder == "local":
+        return await LocalEmbedder.start(
+            settings.effective_embedding_model, settings.effective_embedding_workers, settings.embedding_max_tokens
+        )
+    # Retries are ours (RetryPolicy), as for the LLM.
+    client = _openai_client(settings, settings.embedding_timeout_s, 0)
+    retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
+    return OpenAIEmbedder(client, settings.effective_embedding_model, settings.embedding_dimensions, retry)
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """What serve needs besides the use-case bundle: the database (for health and restarts) and the metrics."""
+
+    deps: Deps
+    database: Database
+    pool: asyncpg.Pool
+    metrics: PrometheusTelemetry | None
+    replica_check: ReplicaCheck | None = None
+
+
+@asynccontextmanager
+async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
+    """Everything the service needs, opened once; closed in reverse order on exit."""
+    async with AsyncExitStack() as stack:
+        metrics = PrometheusTelemetry(settings.metrics_created_series) if settings.metrics_address else None
+        telemetry: Telemetry = metrics or NullTelemetry()
+        embedder = await start_embedder(settings)
+        stack.push_async_callback(embedder.close)
+        if metrics is not None:
+            embedder = ObservedEmbedder(embedder, metrics)
+        database = await stack.enter_async_context(open_database(settings.database_url, settings.data_dir))
+        await migrate(database.url, embedder.dimensions)
+        pool = await stack.enter_async_context(
+            open_pool(database.url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s)
+        )
+        reads, replica_check = None, None
+        if settings.database_read_url:
+            # min_size 0: the service starts while the replica is down (reads fall back to the primary).
+            read_pool = await stack.enter_async_context(
+                open_pool(settings.database_read_url, 0, settings.pool_max_size, settings.db_timeout_s)
+            )
+            reads = ReadRoute(pool, read_pool, telemetry, settings.read_retry_s)
+            replica_check = ReplicaCheck(reads, settings.read_replay_stall_s)
+            await replica_check.check()  # at start-up: a read target that is not valid is never read from
+        extractor = None
+        if settings.llm_configured:
+            # Retries are ours (RetryPolicy), so a long Retry-After is not waited for inside a call.
+            client = _openai_client(settings, settings.llm_timeout_s, 0)
+            stack.push_async_callback(client.close)
+            retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
+            extractor = Extractor(client, settings.llm_model, retry, telemetry)
+        deps = Deps(
+            store=Store(pool, reads),
+            embedder=embedder,
+            extractor=extractor,
+            tuning=tuning(settings),
+            telemetry=telemetry,
+            messages=PostgresMessages(pool),
+            agents=PostgresAgents(pool),
+            agent_model=AgentModel(Tickets(pool), ticket_policy(settings)),
+        )
+        yield Runtime(deps, database, pool, metrics, replica_check)
+
+
+@asynccontextmanager
+async def open_deps(settings: Settings) -> AsyncIterator[Deps]:
+    """Everything the use-cases need, opened once; closed in reverse order on exit."""
+    async with open_runtime(settings) as runtime:
+        yield runtime.deps
+
+
+def start_retention(runtime: Runtime, settings: Settings) -> asyncio.Task[None] | None:
+    """The background sweep (FACTMEMORY_RETENTION_INTERVAL_S; 0 = off)."""
+    if not settings.retention_interval_s:
+        return None
+    return asyncio.create_task(
+        run_periodically(
+            PostgresRetention(runtime.pool),
+            retention_policy(settings),
+            settings.retention_interval_s,
+            lambda: datetime.now(UTC),
+            runtime.deps.telemetry,
+        )
+    )
+
+
+def start_replica_watch(
+    runtime: Runtime, settings: Settings, health_servicer: health.aio.HealthServicer
+) -> asyncio.Task[None] | None:
+    """Checks the read target every health interval; its verdict sets the read-replica health status."""
+    if runtime.replica_check is None:
+        return None
+
+    async def report(reason: str) -> None:
+        status = health_pb2.HealthCheckResponse.NOT_SERVING if reason else health_pb2.HealthCheckResponse.SERVING
+        await health_servicer.set(READ_REPLICA_HEALTH, status)
+
+    return asyncio.create_task(runtime.replica_check.run(settings.health_interval_s, report))

@@ -1,0 +1,41 @@
+"""The review commands of `factmemory`: facts, candidates, entities, forget, export, against a running service.
+
+Human-readable output by default, --json for scripts. Every failure is one line on stderr and a non-zero exit:
+2 for a wrong command line, 1 for an error the service reported, 3 when the service cannot be reached.
+arguments: the command line; commands: running one (the list commands are one table); lines: the output."""
+
+from factmemory.cli_review.arguments import (
+    COMMANDS,
+    EXIT_ERROR,
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+    NAME_MATCHES,
+    CommandLineError,
+    Connection,
+    OneLineParser,
+    add_client_options,
+    add_commands,
+    agent_arg,
+    is_uuid,
+    pick_agent,
+    uuid_arg,
+)
+from factmemory.cli_review.commands import run
+
+__all__ = [
+    "COMMANDS",
+    "EXIT_ERROR",
+    "EXIT_UNREACHABLE",
+    "EXIT_USAGE",
+    "NAME_MATCHES",
+    "CommandLineError",
+    "Connection",
+    "OneLineParser",
+    "add_client_options",
+    "add_commands",
+    "agent_arg",
+    "is_uuid",
+    "pick_agent",
+    "run",
+    "uuid_arg",
+]

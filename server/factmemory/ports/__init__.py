@@ -1,0 +1,39 @@
+"""What the use-cases need from the edges: protocols for the fact store and its write transaction, the extractor
+and the embedder, and the plain values that cross them. Adapters implement these; use-cases import only these.
+
+One module per port family (values, engines, facts, stores, telemetry); this package re-exports them all, so
+`from factmemory.ports import FactStore` is the one way to name a port."""
+
+from factmemory.domain.new_fact import NewFact
+from factmemory.domain.vectors import Matrix, Vector
+from factmemory.ports.engines import Embedder, Extractor
+from factmemory.ports.facts import FactStore, ReviewTransaction, WriteTransaction
+from factmemory.ports.stores import AgentStore, ForgetTransaction, MessageStore, RetentionStore, TicketStore
+from factmemory.ports.telemetry import NullTelemetry, Telemetry
+from factmemory.ports.values import CALL_SCOPE, NO_HOP, CallScope, FactChange, Hop, Position, Similar, WriteContext
+
+__all__ = [
+    "CALL_SCOPE",
+    "NO_HOP",
+    "AgentStore",
+    "CallScope",
+    "Embedder",
+    "Extractor",
+    "FactChange",
+    "FactStore",
+    "ForgetTransaction",
+    "Hop",
+    "Matrix",
+    "MessageStore",
+    "NewFact",
+    "NullTelemetry",
+    "Position",
+    "RetentionStore",
+    "ReviewTransaction",
+    "Similar",
+    "Telemetry",
+    "TicketStore",
+    "Vector",
+    "WriteContext",
+    "WriteTransaction",
+]

@@ -1,0 +1,241 @@
+"""The fact store and its two transactions (Evaluate's write, a reviewer's action)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Any, Protocol
+from uuid import UUID
+
+from factmemory.domain.confidence import Strengthened
+from factmemory.domain.dedup.planning import MergedFact, OpenPair
+from factmemory.domain.excerpts import EvidenceSource
+from factmemory.domain.models import (
+    Candidate,
+    CandidateSource,
+    CandidateStatus,
+    EntitySummary,
+    EvaluateResult,
+    Fact,
+    ForgetCounts,
+    HistoryAction,
+    HistoryEntry,
+    Identity,
+    Kind,
+    Relationship,
+    Resolution,
+)
+from factmemory.domain.new_fact import NewFact
+from factmemory.domain.vectors import Vector
+from factmemory.ports.values import NO_HOP, FactChange, Hop, Position, Similar, WriteContext
+
+
+class WriteTransaction(Protocol):
+    """One Evaluate's write transaction, holding the per-(agent, entity) lock."""
+
+    agent_id: UUID
+    entity_id: UUID
+    revision: int  # the entity's revision, bumped by taking the lock
+    forget_epoch: int  # how many times the entity was forgotten, read under the lock
+
+    async def write_context(
+        self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
+    ) -> WriteContext: ...
+
+    async def claim_evaluation(self, message_id: str, room_id: UUID | None, excerpt: str = "") -> bool: ...
+
+    async def finish_evaluation(self, message_id: str, result: EvaluateResult) -> None: ...
+
+    async def get_fact(self, fact_id: UUID) -> Fact | None: ...
+
+    async def insert_fact(self, new: NewFact) -> Fact: ...
+
+    # The values domain.confidence decided; None when the fact is gone.
+    async def set_strengthened(self, fact_id: UUID, values: Strengthened) -> Fact | None: ...
+
+    async def set_decayed(self, fact_id: UUID, confidence: float) -> Fact | None: ...
+
+    async def delete_fact(self, fact_id: UUID, reason: str) -> bool: ...
+
+    # None when a reviewer kept the two facts as both true: they are never flagged against each other again.
+    async def insert_candidate(
+        self,
+        fact_id: UUID,
+        proposed_claim: str,
+        reason: str,
+        source: str,
+        message_id: str,
+        at: datetime,
+        related_fact_id: UUID | None = None,
+    ) -> UUID | None: ...
+
+    async def reclassify(self, fact_id: UUID, kind: Kind, category: str) -> Fact | None: ...
+
+    async def record_name(self, name: str, at: datetime) -> None: ...
+
+    async def insert_pair(
+        self,
+        fact_id: UUID,
+        other_fact_id: UUID,
+        similarity: float,
+        reason: str,
+        message_id: str,
+        at: datetime,
+        likelihood: float = 0.0,
+    ) -> None: ...
+
+    async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None: ...
+
+    async def merge_facts(
+        self, keep_id: UUID, duplicate_id: UUID, merged: MergedFact, at: datetime, reason: str = ""
+    ) -> Fact | None: ...
+
+    async def upsert_relationship(
+        self, source: UUID, target: UUID, tags: Sequence[str], at: datetime, max_tags: int
+    ) -> Relationship: ...
+
+    async def upsert_identity(
+        self, entity_id: UUID, platform: str, handle: str, confidence: float, at: datetime
+    ) -> Identity: ...
+
+
+class ReviewTransaction(Protocol):
+    """One reviewer action as one transaction, holding the per-(agent, entity) lock. Every change of a fact
+    is recorded in its history under the last mark()."""
+
+    agent_id: UUID
+    entity_id: UUID
+
+    async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None: ...
+
+    async def get_fact(self, fact_id: UUID) -> Fact | None: ...
+
+    async def get_candidate(self, candidate_id: UUID) -> Candidate | None: ...
+
+    async def insert_fact(self, new: NewFact) -> Fact: ...
+
+    async def change_fact(self, fact_id: UUID, change: FactChange) -> Fact | None: ...
+
+    async def delete_fact(self, fact_id: UUID) -> bool: ...
+
+    async def record(self, fact_id: UUID, action: HistoryAction, actor: str, reason: str) -> None:
+        """A history entry for an event that changes no field of the fact (a rejected candidate, ...)."""
+        ...
+
+    async def close_candidate(
+        self, candidate_id: UUID, status: CandidateStatus, resolution: Resolution, actor: str, at: datetime
+    ) -> Candidate: ...
+
+    async def keep_pair(self, first: UUID, second: UUID) -> None: ...
+
+
+class FactStore(Protocol):
+    """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
+
+    def turn(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
+
+    async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int: ...
+
+    async def get_evaluations(
+        self, agent_id: UUID, message_ids: Sequence[str]
+    ) -> dict[str, tuple[UUID, EvaluateResult]]:
+        """The stored results (with their entity) of the messages evaluated before, by message id."""
+        ...
+
+    async def write_context(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        kinds: Sequence[Kind],
+        vectors: Sequence[Vector],
+        claims: Sequence[str],
+        limit: int,
+    ) -> WriteContext: ...
+
+    async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]: ...
+
+    async def nearest(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]: ...
+
+    async def hybrid(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        terms: Sequence[str],
+        per_term: int,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]: ...
+
+    async def lexical(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        text: str,
+        rare_df: int,
+        rare_terms: int,
+        hop: Hop = NO_HOP,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]: ...
+
+    async def text_search(
+        self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int
+    ) -> list[Similar]: ...
+
+    async def list_facts(
+        self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None, limit: int
+    ) -> list[Fact]: ...
+
+    def review(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[ReviewTransaction]: ...
+
+    async def get_fact(
+        self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
+    ) -> Fact | None: ...
+
+    async def evidence_sources(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]: ...
+
+    async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]: ...
+
+    async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None: ...
+
+    async def list_candidates(
+        self,
+        agent_id: UUID,
+        entity_id: UUID | None,
+        status: CandidateStatus | None,
+        source: CandidateSource | None,
+        after: Position | None,
+        limit: int,
+    ) -> list[Candidate]: ...
+
+    async def list_entities(
+        self, agent_id: UUID, pattern: str, after: Position | None, limit: int
+    ) -> list[EntitySummary]: ...
+
+    async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int: ...
+
+    async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]: ...
+
+    async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts: ...
+
+    async def export_rows(
+        self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None, limit: int
+    ) -> list[tuple[dict[str, Any], tuple[str, str]]]: ...

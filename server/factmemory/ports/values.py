@@ -1,0 +1,80 @@
+"""The plain values that cross the ports: similar facts, a fact change, the write context, the call scope."""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from factmemory.domain.models import (
+    Fact,
+    Kind,
+    Verification,
+)
+from factmemory.domain.vectors import Vector
+
+
+@dataclass(frozen=True)
+class Similar:
+    """A stored fact with its cosine similarity (or text rank) to a query, and, from `lexical`, the share of the
+    query's word weight it contains (0 when not asked)."""
+
+    fact: Fact
+    similarity: float
+    lexical: float = 0.0
+    via: UUID | None = None  # found through this fact (the second hop of store.lexical), not by the query
+
+
+@dataclass(frozen=True)
+class Hop:
+    """The second hop of store.lexical: the `seeds` facts nearest the query link to the facts sharing a word with
+    them that is in at most `max_df` of the entity's facts, at most `limit` of those (0 seeds: no hop)."""
+
+    seeds: int = 0
+    max_df: int = 6
+    limit: int = 24
+
+
+NO_HOP = Hop()
+
+
+@dataclass(frozen=True)
+class FactChange:
+    """A change of one stored fact; None leaves a field as it is."""
+
+    claim: str | None = None
+    category: str | None = None
+    kind: Kind | None = None
+    confidence: float | None = None
+    verification: Verification | None = None
+    embedding: Vector | None = None
+    embedding_model: str | None = None
+    keep_previous_claim: bool = False  # the replaced claim joins previous_claims
+    add_evidence: tuple[str, ...] = ()
+    confirmed_at: datetime | None = None
+
+
+Position = tuple[datetime, UUID]
+
+
+@dataclass(frozen=True)
+class CallScope:
+    """On whose behalf, and until when, the current call works: shared engines queue fairly by `caller` and
+    drop work whose `deadline` (time.monotonic()) has passed. Set per RPC by the API layer."""
+
+    caller: str
+    deadline: float | None
+
+
+CALL_SCOPE: ContextVar[CallScope | None] = ContextVar("factmemory_call_scope", default=None)
+
+
+@dataclass(frozen=True)
+class WriteContext:
+    """What the adds of one turn are compared with, read at one revision of the entity."""
+
+    revision: int
+    neighbours: list[list[Similar]]  # per add, nearest first, same kind
+    keys: list[str | None]  # per add, its exact-duplicate key (None when the claim has no letters or digits)
+    by_key: dict[tuple[Kind, str, str], Fact]  # (kind, category, key) -> the stored fact with that key
