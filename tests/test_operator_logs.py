@@ -65,7 +65,7 @@ class Served:
 
 @pytest.fixture
 def served(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> Iterator[Served]:
-    env = environment(pg_url, llm, tmp_path, GRPC_VERBOSITY="debug")
+    env = environment(pg_url, llm, tmp_path, GRPC_VERBOSITY="debug", FACTMEMORY_READ_YOUR_WRITES_S="5")
     proc = subprocess.Popen(
         [sys.executable, "-m", "factmemory", "serve"],
         env=env,
@@ -204,6 +204,9 @@ async def test_every_line_is_json_and_every_action_is_one_audit_line(served: Ser
     out, err = served.proc.communicate(timeout=60)
     records = parse_all("".join(served.stdout) + out) + parse_all(err)
     assert any(r["logger"] == "factmemory.native" for r in records), "gRPC core said nothing: the routing is untested"
+    deprecated = [r for r in records if "FACTMEMORY_READ_YOUR_WRITES_S" in r.get("message", "")]
+    assert [r["level"] for r in deprecated] == ["WARNING"]  # set, started anyway, said once with its replacements
+    assert "FACTMEMORY_READ_RETRY_S" in deprecated[0]["message"]
     assert audit_lines(records) == [
         ("grpc", "add_fact", "ok"),
         ("grpc", "update_fact", "ok"),

@@ -32,8 +32,9 @@ class Settings(BaseSettings):
     database_read_url: str | None = None
     # While the replica fails, reads go to the primary; the replica is tried again after this long.
     read_retry_s: float = Field(default=10.0, gt=0)
-    # No longer used (reads are routed by position, docs/scaling.md); accepted so that old configurations start.
-    read_your_writes_s: float = Field(default=5.0, ge=0)
+    # Deprecated, does nothing: reads are routed by replay position (docs/scaling.md). Accepted so that old
+    # configurations start; start-up warns when it is set (app/config.py deprecations()).
+    read_your_writes_s: float | None = Field(default=None, ge=0)
     # A replica whose replay has not advanced for this long while the primary moved on is not read from.
     read_replay_stall_s: float = Field(default=30.0, gt=0)
     data_dir: Path = Path(".factmemory")

@@ -1,1 +1,2 @@
-"""Protocol edges: gRPC (and, later, HTTP)."""
+"""Protocol edges: gRPC (api/grpc: the service, conversion, interceptors, health) and HTTP (api/http: the review
+page); the audit and access logs, token guessing limits and log set-up they share."""

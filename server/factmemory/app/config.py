@@ -171,3 +171,15 @@ def page_config(settings: Settings) -> PageConfig:
     named = f"[{host}]" if ":" in host else host  # a Host header writes an IPv6 address in brackets
     hosts = ("*",) if host in ("0.0.0.0", "::", "") else ("127.0.0.1", "localhost", "[::1]", named)
     return PageConfig(token=settings.auth_token, allowed_hosts=hosts, guess_limits=guess_limits(settings))
+
+
+def deprecations(settings: Settings) -> list[str]:
+    """One warning line per setting that is still accepted but does nothing, naming what replaced it."""
+    out = []
+    if settings.read_your_writes_s is not None:
+        out.append(
+            "FACTMEMORY_READ_YOUR_WRITES_S is deprecated and does nothing: reads go to the replica once it has "
+            "replayed the caller's writes (by position); FACTMEMORY_READ_RETRY_S and FACTMEMORY_READ_REPLAY_STALL_S "
+            "tune the replica. Remove it from the configuration (docs/configuration.md)"
+        )
+    return out

@@ -21,7 +21,7 @@ from factmemory.api.grpc.servicer import FactMemoryServicer
 from factmemory.api.guessing import GuessLimiter
 from factmemory.api.http.server import PageListener
 from factmemory.api.logs import announce
-from factmemory.app.config import check_bind, check_token, guess_limits, page_config, startup_line
+from factmemory.app.config import check_bind, check_token, deprecations, guess_limits, page_config, startup_line
 from factmemory.app.runtime import Runtime, open_runtime, start_replica_watch, start_retention
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
@@ -131,6 +131,8 @@ async def serve(settings: Settings) -> int:
     in-flight calls, close everything. Returns the exit code: non-zero when a dependency was lost for good."""
     check_bind(settings)
     check_token(settings)
+    for line in deprecations(settings):
+        log.warning(line)
     if not settings.llm_configured:  # said by the server only: import, export and prune need no LLM
         log.warning(
             "no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION; "
