@@ -10,7 +10,17 @@ from factmemory.ports.engines import Embedder, Extractor
 from factmemory.ports.facts import FactStore, ReviewTransaction, WriteTransaction
 from factmemory.ports.stores import AgentStore, ForgetTransaction, MessageStore, RetentionStore, TicketStore
 from factmemory.ports.telemetry import NullTelemetry, Telemetry
-from factmemory.ports.values import CALL_SCOPE, NO_HOP, CallScope, FactChange, Hop, Position, Similar, WriteContext
+from factmemory.ports.values import (
+    CALL_SCOPE,
+    NO_HOP,
+    CallScope,
+    FactChange,
+    Hop,
+    Position,
+    Similar,
+    TurnStart,
+    WriteContext,
+)
 
 __all__ = [
     "CALL_SCOPE",
@@ -33,6 +43,7 @@ __all__ = [
     "Similar",
     "Telemetry",
     "TicketStore",
+    "TurnStart",
     "Vector",
     "WriteContext",
     "WriteTransaction",

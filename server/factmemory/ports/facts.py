@@ -28,7 +28,7 @@ from factmemory.domain.models import (
 )
 from factmemory.domain.new_fact import NewFact
 from factmemory.domain.vectors import Vector
-from factmemory.ports.values import NO_HOP, FactChange, Hop, Position, Similar, WriteContext
+from factmemory.ports.values import NO_HOP, FactChange, Hop, Position, Similar, TurnStart, WriteContext
 
 
 class WriteTransaction(Protocol):
@@ -135,7 +135,11 @@ class FactStore(Protocol):
 
     def turn(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
 
-    async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int: ...
+    async def turn_start(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str], pairs_limit: int, ttl_turns: int
+    ) -> TurnStart:
+        """The forget epoch, the stored results of `message_ids` and the open pairs: one round trip."""
+        ...
 
     async def get_evaluations(
         self, agent_id: UUID, message_ids: Sequence[str]

@@ -1,4 +1,5 @@
-"""The plain values that cross the ports: similar facts, a fact change, the write context, the call scope."""
+"""The plain values that cross the ports: similar facts, a fact change, what a turn reads first, the write
+context, the call scope."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
+from factmemory.domain.dedup.planning import OpenPair
 from factmemory.domain.models import (
+    EvaluateResult,
     Fact,
     Kind,
     Verification,
@@ -78,3 +81,14 @@ class WriteContext:
     neighbours: list[list[Similar]]  # per add, nearest first, same kind
     keys: list[str | None]  # per add, its exact-duplicate key (None when the claim has no letters or digits)
     by_key: dict[tuple[Kind, str, str], Fact]  # (kind, category, key) -> the stored fact with that key
+
+
+@dataclass(frozen=True)
+class TurnStart:
+    """What an Evaluate reads first, in one round trip: the entity's forget epoch (a ForgetEntity after this makes
+    the turn write nothing), the stored results of its messages evaluated before (with their entity), and the open
+    possible-duplicate pairs shown to the model."""
+
+    forget_epoch: int
+    evaluations: dict[str, tuple[UUID, EvaluateResult]]
+    open_pairs: list[OpenPair]

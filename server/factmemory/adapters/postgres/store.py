@@ -44,6 +44,7 @@ from factmemory.adapters.postgres.rows import (
     row_to_fact,
     row_to_history,
 )
+from factmemory.adapters.postgres.turn_start import read_turn_start
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.dedup.planning import OpenPair
@@ -60,7 +61,7 @@ from factmemory.domain.models import (
     HistoryEntry,
     Kind,
 )
-from factmemory.ports import NO_HOP, Hop, NewFact, Position, Similar, Vector, WriteContext
+from factmemory.ports import NO_HOP, Hop, NewFact, Position, Similar, TurnStart, Vector, WriteContext
 
 if TYPE_CHECKING:
     from factmemory.adapters.postgres.replica import ReadRoute
@@ -78,20 +79,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-# The likeliest open pairs not expired: recorded within $4 turns (revisions) of the entity's current one.
-OPEN_PAIRS = f"""
-SELECT p.first_id, p.second_id, {FACT_COLUMNS}
-  FROM (SELECT d.fact_id AS first_id, d.other_fact_id AS second_id, d.likelihood, d.created_at AS pair_created
-          FROM possible_duplicates d
-          LEFT JOIN entity_revisions r ON r.agent_id = d.agent_id AND r.entity_id = d.entity_id
-         WHERE d.agent_id = $1 AND d.entity_id = $2 AND d.status = 'open'
-           AND (d.created_revision IS NULL OR d.created_revision > coalesce(r.revision, 0) - $4)
-         ORDER BY d.likelihood DESC, d.created_at, d.fact_id, d.other_fact_id
-         LIMIT $3) p
-  JOIN facts ON facts.agent_id = $1 AND facts.id IN (p.first_id, p.second_id)
- ORDER BY p.likelihood DESC, p.pair_created, p.first_id, p.second_id, facts.id
-"""
 
 GET_EVALUATIONS = """
 SELECT message_id, entity_id, result FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($2::text[])
@@ -165,19 +152,16 @@ class Store:
         async with connection(self._pool) as conn:
             return await read_write_context(conn, agent_id, entity_id, kinds, vectors, claims, limit)
 
+    async def turn_start(
+        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str], pairs_limit: int, ttl_turns: int
+    ) -> TurnStart:
+        """Before anything is learned, one round trip: the forget epoch, the stored results, the open pairs."""
+        async with connection(self._pool) as conn:
+            return await read_turn_start(conn, agent_id, entity_id, message_ids, pairs_limit, ttl_turns)
+
     async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]:
         """The likeliest open possible-duplicate pairs recorded within ttl_turns turns, with both facts."""
-        async with connection(self._pool) as conn:
-            rows = await conn.fetch(OPEN_PAIRS, agent_id, entity_id, limit, ttl_turns)
-        facts: dict[tuple[UUID, UUID], list[Fact]] = {}
-        for row in rows:
-            facts.setdefault((row["first_id"], row["second_id"]), []).append(row_to_fact(row))
-        return [OpenPair(*pair) for pair in facts.values() if len(pair) == 2]
-
-    async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
-        """How many times this (agent, entity) was forgotten; an Evaluate reads it before it learns anything."""
-        async with connection(self._pool) as conn:
-            return await forget_epoch(conn, agent_id, entity_id)
+        return (await self.turn_start(agent_id, entity_id, (), limit, ttl_turns)).open_pairs
 
     async def get_evaluations(
         self, agent_id: UUID, message_ids: Sequence[str]

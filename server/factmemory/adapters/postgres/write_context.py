@@ -1,5 +1,5 @@
-"""What the write path reads before its plan: the entity's revision, each add's nearest facts of its kind, and the
-stored facts with the same exact-duplicate key."""
+"""What the write path reads before its plan, in one statement: the entity's revision, each add's nearest facts of
+its kind, and the stored facts with the same exact-duplicate key."""
 
 from __future__ import annotations
 
@@ -7,29 +7,46 @@ from collections.abc import Sequence
 from uuid import UUID
 
 import asyncpg
+from pgvector import Vector as PgVector
 
 from factmemory.adapters.postgres.rows import FACT_COLUMNS, row_to_fact
 from factmemory.domain.models import Fact, Kind
 from factmemory.ports import Similar, Vector, WriteContext
 
-# The write-time dedup neighbours of one add: the nearest facts of its kind (the rule itself compares within a
-# category; possible duplicates are recorded across categories of the kind).
-SIMILAR_IN_KIND = f"""
-SELECT {FACT_COLUMNS}, 1 - (embedding <=> $4) AS similarity
-  FROM facts
- WHERE agent_id = $1 AND entity_id = $2 AND kind = $3 AND archived_at IS NULL
- ORDER BY embedding <=> $4, id
- LIMIT $5
+# $3, $4, $5: each add's kind, vector and claim (add n is the nth). Rows: the revision (in `n`); per add its
+# exact-duplicate key (migration 0003: factmemory_claim_key, the one home of the normalisation) and its $6 nearest
+# facts of its kind (the rule itself compares within a category; possible duplicates are recorded across categories
+# of the kind), nearest first; the stored facts having one of the keys. One statement: one snapshot, so the
+# revision is the one the neighbours were read at.
+WRITE_CONTEXT = f"""
+WITH adds AS MATERIALIZED (
+    SELECT a.n, a.kind, a.vec, factmemory_claim_key(a.claim) AS key
+      FROM unnest($3::text[], $4::vector[], $5::text[]) WITH ORDINALITY AS a(kind, vec, claim, n)
+)
+SELECT t.part, t.n, t.key, t.distance, {FACT_COLUMNS}
+  FROM (SELECT 'revision' AS part,
+               coalesce((SELECT revision FROM entity_revisions WHERE agent_id = $1 AND entity_id = $2), 0)::bigint
+                   AS n,
+               NULL::text AS key, NULL::float8 AS distance, NULL::uuid AS fact_id
+        UNION ALL
+        SELECT 'key', adds.n, adds.key, NULL, NULL FROM adds
+        UNION ALL
+        SELECT 'near', adds.n, NULL, near.distance, near.id
+          FROM adds
+         CROSS JOIN LATERAL (SELECT f.id, f.embedding <=> adds.vec AS distance
+                               FROM facts f
+                              WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.kind = adds.kind
+                                AND f.archived_at IS NULL
+                              ORDER BY f.embedding <=> adds.vec, f.id
+                              LIMIT $6) near
+        UNION ALL
+        SELECT 'keyed', NULL, f.claim_key, NULL, f.id
+          FROM facts f
+         WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.claim_key IN (SELECT key FROM adds WHERE key IS NOT NULL)
+       ) t
+  LEFT JOIN facts ON facts.agent_id = $1 AND facts.id = t.fact_id
+ ORDER BY t.part, t.n, t.distance, t.fact_id
 """
-
-# The exact-duplicate key of each claim (migration 0003: factmemory_claim_key, the one home of the normalisation).
-CLAIM_KEYS = "SELECT factmemory_claim_key(c) AS key FROM unnest($1::text[]) WITH ORDINALITY AS t(c, n) ORDER BY n"
-
-FACTS_BY_KEY = f"""
-SELECT {FACT_COLUMNS}, claim_key FROM facts WHERE agent_id = $1 AND entity_id = $2 AND claim_key = ANY ($3::text[])
-"""
-
-GET_REVISION = "SELECT revision FROM entity_revisions WHERE agent_id = $1 AND entity_id = $2"
 
 
 async def read_write_context(
@@ -41,18 +58,30 @@ async def read_write_context(
     claims: Sequence[str],
     limit: int,
 ) -> WriteContext:
-    """The entity's revision first, then what the adds are compared with: a write that commits in between only
-    makes the revision look older (so the plan is redone), never newer."""
-    revision = await conn.fetchval(GET_REVISION, agent_id, entity_id) or 0
-    neighbours = []
-    for kind, vector in zip(kinds, vectors, strict=True):
-        rows = await conn.fetch(SIMILAR_IN_KIND, agent_id, entity_id, kind.value, vector, limit)
-        neighbours.append([Similar(row_to_fact(r), float(r["similarity"])) for r in rows])
-    keys: list[str | None] = [r["key"] for r in await conn.fetch(CLAIM_KEYS, list(claims))] if claims else []
+    """The revision and what the adds are compared with, at one snapshot. (An array of vectors is sent as
+    pgvector values: asyncpg would take a bare numpy vector for a dimension of the array.)"""
+    rows = await conn.fetch(
+        WRITE_CONTEXT,
+        agent_id,
+        entity_id,
+        [k.value for k in kinds],
+        [PgVector(v) for v in vectors],
+        list(claims),
+        limit,
+    )
+    revision = 0
+    neighbours: list[list[Similar]] = [[] for _ in kinds]
+    keys: list[str | None] = [None for _ in claims]
     by_key: dict[tuple[Kind, str, str], Fact] = {}
-    wanted = sorted({k for k in keys if k})
-    if wanted:
-        for row in await conn.fetch(FACTS_BY_KEY, agent_id, entity_id, wanted):
+    for row in rows:
+        part = row["part"]
+        if part == "revision":
+            revision = int(row["n"])
+        elif part == "key":
+            keys[row["n"] - 1] = row["key"]
+        elif part == "near":
+            neighbours[row["n"] - 1].append(Similar(row_to_fact(row), 1 - float(row["distance"])))
+        else:
             fact = row_to_fact(row)
-            by_key[(fact.kind, fact.category, row["claim_key"])] = fact
-    return WriteContext(int(revision), neighbours, keys, by_key)
+            by_key[(fact.kind, fact.category, row["key"])] = fact
+    return WriteContext(revision, neighbours, keys, by_key)

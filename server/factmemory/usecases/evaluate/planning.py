@@ -65,8 +65,14 @@ async def compose(
     try:
         with watch.stage("retrieve"):
             # Read before anything is learned: a ForgetEntity that completes meanwhile makes the turn write nothing.
-            forget_epoch = await deps.store.forget_epoch(request.agent_id, request.entity_id)
-            stored = await stored_results(deps, request)
+            start = await deps.store.turn_start(
+                request.agent_id,
+                request.entity_id,
+                [m.id for m in request.messages],
+                MAX_PAIRS_SHOWN if Item.FACTS in request.items else 0,
+                PAIR_TTL_TURNS,
+            )
+            stored = replays(request, start.evaluations)
         pending = [m for m in request.messages if m.id not in stored]
         if not pending:
             return stored, None
@@ -74,7 +80,7 @@ async def compose(
         if len(pending) < len(request.messages):  # the query stands for the messages still to learn from
             _discard(query)
             query = asyncio.ensure_future(_query(deps, turn))
-        durable, current, pairs = await _known(deps, turn, watch, query)
+        durable, current, pairs = await _known(deps, turn, start.open_pairs, watch, query)
     finally:
         _discard(query)
     limits = deps.tuning.limits.for_messages(len(turn.messages))
@@ -94,7 +100,7 @@ async def compose(
         turn=turn,
         handles=prompt.handles,
         pairs=tuple((p.first.id, p.second.id) for p in pairs),
-        forget_epoch=forget_epoch,
+        forget_epoch=start.forget_epoch,
     )
     return stored, Composed(prompt, shown)
 
@@ -128,14 +134,16 @@ def _pending(
 
 
 async def _known(
-    deps: Deps, request: EvaluateInput, watch: Stopwatch, query: Awaitable[Vector | None]
+    deps: Deps,
+    request: EvaluateInput,
+    open_pairs: list[OpenPair],
+    watch: Stopwatch,
+    query: Awaitable[Vector | None],
 ) -> tuple[list[Fact], list[Fact], list[OpenPair]]:
     """The stored facts the model is shown: the nearest of each kind, and the open possible-duplicate pairs."""
     if Item.FACTS not in request.items:
         return [], [], []
-    with watch.stage("retrieve"):
-        open_pairs = await deps.store.open_pairs(request.agent_id, request.entity_id, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS)
-    with watch.stage("embed"):  # what is left of it after the reads above
+    with watch.stage("embed"):  # what is left of it after the first read
         vector = await query
     if vector is None:  # pragma: no cover - facts are asked for (checked above)
         return [], [], []
@@ -151,9 +159,8 @@ async def _known(
     )
 
 
-async def stored_results(deps: Deps, request: EvaluateInput) -> dict[str, EvaluateResult]:
+def replays(request: EvaluateInput, found: dict[str, tuple[UUID, EvaluateResult]]) -> dict[str, EvaluateResult]:
     """The stored results of the request's messages evaluated before (by any call), as replays."""
-    found = await deps.store.get_evaluations(request.agent_id, [m.id for m in request.messages])
     out: dict[str, EvaluateResult] = {}
     for message in request.messages:
         if message.id not in found:

@@ -1,0 +1,67 @@
+"""What an Evaluate reads first, in one statement: the entity's forget epoch, the stored results of the turn's
+messages, and the open possible-duplicate pairs shown to the model (with both facts)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from uuid import UUID
+
+import asyncpg
+
+from factmemory.adapters.postgres.rows import FACT_COLUMNS, row_to_fact
+from factmemory.domain.dedup.planning import OpenPair
+from factmemory.domain.models import EvaluateResult, Fact
+from factmemory.ports import TurnStart
+
+# The likeliest open pairs not expired: recorded within $5 turns (revisions) of the entity's current one, at most $4.
+OPEN_PAIRS = """
+SELECT d.fact_id AS first_id, d.other_fact_id AS second_id,
+       row_number() OVER (ORDER BY d.likelihood DESC, d.created_at, d.fact_id, d.other_fact_id) AS rank
+  FROM possible_duplicates d
+  LEFT JOIN entity_revisions r ON r.agent_id = d.agent_id AND r.entity_id = d.entity_id
+ WHERE d.agent_id = $1 AND d.entity_id = $2 AND d.status = 'open'
+   AND (d.created_revision IS NULL OR d.created_revision > coalesce(r.revision, 0) - $5)
+ ORDER BY d.likelihood DESC, d.created_at, d.fact_id, d.other_fact_id
+ LIMIT $4
+"""
+
+# One row for the epoch, one per stored evaluation of the messages $3, one per fact of each open pair (its rank
+# first). A row claimed by a call still running (result '{}') is read and left out by the caller.
+TURN_START = f"""
+WITH pairs AS ({OPEN_PAIRS})
+SELECT t.part, t.epoch, t.message_id, t.evaluated_entity, t.result, t.rank, t.first_id, t.second_id, {FACT_COLUMNS}
+  FROM (SELECT 'epoch' AS part,
+               coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) AS epoch,
+               NULL::text AS message_id, NULL::uuid AS evaluated_entity, NULL::jsonb AS result,
+               NULL::bigint AS rank, NULL::uuid AS first_id, NULL::uuid AS second_id
+        UNION ALL
+        SELECT 'evaluation', NULL, e.message_id, e.entity_id, e.result, NULL, NULL, NULL
+          FROM evaluations e
+         WHERE e.agent_id = $1 AND e.message_id = ANY ($3::text[])
+        UNION ALL
+        SELECT 'pair', NULL, NULL, NULL, NULL, p.rank, p.first_id, p.second_id FROM pairs p) t
+  LEFT JOIN facts ON t.part = 'pair' AND facts.agent_id = $1 AND facts.id IN (t.first_id, t.second_id)
+ ORDER BY t.part, t.rank, facts.id
+"""
+
+
+async def read_turn_start(
+    conn: asyncpg.Connection,
+    agent_id: UUID,
+    entity_id: UUID,
+    message_ids: Sequence[str],
+    pairs_limit: int,
+    ttl_turns: int,
+) -> TurnStart:
+    rows = await conn.fetch(TURN_START, agent_id, entity_id, list(message_ids), pairs_limit, ttl_turns)
+    epoch = 0
+    evaluations: dict[str, tuple[UUID, EvaluateResult]] = {}
+    pairs: dict[tuple[UUID, UUID], list[Fact]] = {}
+    for row in rows:
+        if row["part"] == "epoch":
+            epoch = int(row["epoch"])
+        elif row["part"] == "evaluation" and row["result"]:
+            evaluations[row["message_id"]] = (row["evaluated_entity"], EvaluateResult.model_validate(row["result"]))
+        elif row["part"] == "pair" and row["id"] is not None:  # a fact of the pair deleted meanwhile: no pair
+            pairs.setdefault((row["first_id"], row["second_id"]), []).append(row_to_fact(row))
+    return TurnStart(epoch, evaluations, [OpenPair(*found) for found in pairs.values() if len(found) == 2])
