@@ -74,6 +74,7 @@ async def test_one_evaluate_reads_in_three_round_trips_before_the_lock_and_write
         Reply(
             facts_reply(
                 change("strengthen", "D1"),
+                change("contradict", "C1", "rested now", proposed_claim="is rested"),
                 add_durable("plays chess on weekends", "preference"),
                 add_durable("keeps bees in the garden", "life_event"),
             )
@@ -81,8 +82,10 @@ async def test_one_evaluate_reads_in_three_round_trips_before_the_lock_and_write
     )
     result = await evaluate(deps, convert.evaluate_input(person.evaluate(text), NOW, LIMITS))
 
+    assert result.ops[1].candidate_id is not None
     assert [(op.op.value, op.rejected, op.deduplicated) for op in result.ops] == [
         ("strengthen", False, False),
+        ("contradict", False, False),
         ("add_durable", False, False),
         ("add_durable", False, False),
     ]
@@ -92,6 +95,7 @@ async def test_one_evaluate_reads_in_three_round_trips_before_the_lock_and_write
     writes = [q for q in locked if q not in ("BEGIN;", "COMMIT;")]
     # the lock, the forget epoch (a statement of its own: a statement's snapshot is taken before it waits for the
     # lock, so it would miss a ForgetEntity that committed meanwhile), the claim of the message, the name, the
-    # strengthen (read, then set what domain.confidence decided), two inserts, and the message's result
-    assert len(writes) == 9, writes
+    # strengthen (read, then set what domain.confidence decided), the contradiction (read the fact, then the review
+    # candidate with the fact's history entry), two inserts, and the message's result
+    assert len(writes) == 11, writes
     assert sum("INSERT INTO facts" in q for q in writes) == 2  # each insert carries its history mark

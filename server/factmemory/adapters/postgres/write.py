@@ -14,7 +14,6 @@ from factmemory.adapters.postgres.rows import (
     DELETE_FACT,
     FACT_COLUMNS,
     INSERT_FACT,
-    RECORD,
     RECORD_NAME,
     fact_values,
     mark_cte,
@@ -57,15 +56,25 @@ UPDATE facts SET kind = $4, category = $5, valid_at = CASE WHEN $4 = 'current' T
 RETURNING {FACT_COLUMNS}
 """
 
-# Not between two facts a reviewer kept as both true.
+# Not between two facts a reviewer kept as both true. The contradicted fact's history entry ($11 action, $12 actor,
+# $13 reason) is written by the same statement: one round trip.
 INSERT_CANDIDATE = """
-INSERT INTO fact_candidates (id, agent_id, entity_id, fact_id, related_fact_id, proposed_claim, reason, source,
-                             evidence_message_id, status, created_at)
-SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10
- WHERE NOT EXISTS (SELECT 1 FROM kept_pairs k
-                    WHERE k.agent_id = $2 AND k.entity_id = $3
-                      AND k.fact_a = LEAST($4::uuid, $5::uuid) AND k.fact_b = GREATEST($4::uuid, $5::uuid))
-RETURNING id
+WITH candidate AS (
+    INSERT INTO fact_candidates (id, agent_id, entity_id, fact_id, related_fact_id, proposed_claim, reason, source,
+                                 evidence_message_id, status, created_at)
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10
+     WHERE NOT EXISTS (SELECT 1 FROM kept_pairs k
+                        WHERE k.agent_id = $2 AND k.entity_id = $3
+                          AND k.fact_a = LEAST($4::uuid, $5::uuid) AND k.fact_b = GREATEST($4::uuid, $5::uuid))
+    RETURNING id
+), recorded AS (
+    INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
+    SELECT f.agent_id, f.entity_id, f.id, $11, $12, $13, factmemory_fact_snapshot(f),
+           factmemory_fact_snapshot(f)
+      FROM facts f, candidate
+     WHERE f.agent_id = $2 AND f.entity_id = $3 AND f.id = $4
+)
+SELECT id FROM candidate
 """
 
 UPSERT_RELATIONSHIP = """
@@ -249,17 +258,10 @@ class PostgresWriteTransaction:
             source,
             message_id,
             at,
+            HistoryAction.CONTRADICTED.value,
+            self._actor,
+            f"{source}: {proposed_claim}"[:MAX_REASON_CHARS],
         )
-        if candidate_id is not None:
-            await self._conn.execute(
-                RECORD,
-                self.agent_id,
-                self.entity_id,
-                fact_id,
-                HistoryAction.CONTRADICTED.value,
-                self._actor,
-                f"{source}: {proposed_claim}"[:MAX_REASON_CHARS],
-            )
         return cast(UUID | None, candidate_id)
 
     async def insert_pair(
