@@ -131,20 +131,24 @@ UPDATE facts
 RETURNING {FACT_COLUMNS}
 """
 
-CLOSE_CANDIDATES_BETWEEN = """
-UPDATE fact_candidates SET status = 'rejected', resolution = 'merge', resolved_by = $5, resolved_at = $6
- WHERE agent_id = $1 AND entity_id = $2 AND status = 'pending'
-   AND ((fact_id = $3 AND related_fact_id = $4) OR (fact_id = $4 AND related_fact_id = $3))
-"""
-
-# Every candidate of the duplicate moves to the kept fact, resolved ones too (their history stays with it); a
-# candidate about the two facts themselves keeps no related fact.
+# The duplicate's candidates in one statement: a pending one between the two facts is closed (resolved by the merge),
+# and every one of the duplicate moves to the kept fact, resolved ones too (their history stays with it); a
+# candidate about the two facts themselves keeps no related fact. ($3 kept, $4 duplicate, $5 actor, $6 at.)
 MOVE_CANDIDATES = """
 UPDATE fact_candidates
-   SET fact_id = CASE WHEN fact_id = $4 THEN $3 ELSE fact_id END,
+   SET status = CASE WHEN between_the_two THEN 'rejected' ELSE status END,
+       resolution = CASE WHEN between_the_two THEN 'merge' ELSE resolution END,
+       resolved_by = CASE WHEN between_the_two THEN $5 ELSE resolved_by END,
+       resolved_at = CASE WHEN between_the_two THEN $6 ELSE resolved_at END,
+       fact_id = CASE WHEN fact_id = $4 THEN $3 ELSE fact_id END,
        related_fact_id = CASE WHEN fact_id IN ($3, $4) AND related_fact_id IN ($3, $4) THEN NULL
                               WHEN related_fact_id = $4 THEN $3 ELSE related_fact_id END
- WHERE agent_id = $1 AND entity_id = $2 AND (fact_id = $4 OR related_fact_id = $4)
+  FROM (SELECT c.id AS candidate_id,
+               c.status = 'pending' AND ((c.fact_id = $3 AND c.related_fact_id = $4)
+                                         OR (c.fact_id = $4 AND c.related_fact_id = $3)) AS between_the_two
+          FROM fact_candidates c
+         WHERE c.agent_id = $1 AND c.entity_id = $2 AND (c.fact_id = $4 OR c.related_fact_id = $4)) moving
+ WHERE fact_candidates.agent_id = $1 AND fact_candidates.id = moving.candidate_id
 """
 
 CLAIM_EVALUATION = """
@@ -314,8 +318,7 @@ class PostgresWriteTransaction:
         if row is None:
             return None
         scope = (self.agent_id, self.entity_id, keep_id, duplicate_id)
-        await self._conn.execute(CLOSE_CANDIDATES_BETWEEN, *scope, self._actor, at)
-        await self._conn.execute(MOVE_CANDIDATES, *scope)
+        await self._conn.execute(MOVE_CANDIDATES, *scope, self._actor, at)
         await self._conn.execute(DELETE_FACT, self.agent_id, self.entity_id, duplicate_id, *mark)
         return row_to_fact(row)
 
