@@ -1,7 +1,8 @@
 """The fact store: reads of the read RPCs (on the replica when there is one), the write transactions (Evaluate's,
 a reviewer's, an import's, forgetting), and the reads the write path makes before its lock. The statements live
-by what they do: rows (columns, row mapping, insert and delete), nearest (ranking), write and write_context (the
-write path), review_tx (a reviewer), export; connection holds the pool, transient errors and the per-entity lock."""
+by what they do: rows (columns, row mapping, insert and delete), nearest (ranking), turn_start, write and
+write_context (the write path), review_tx (a reviewer), forgetting (ForgetEntity), export; connection holds the
+pool, transient errors and the per-entity lock."""
 
 from __future__ import annotations
 
