@@ -4788,15 +4788,15 @@ var Batcher = class {
   }
   /** Drops the waiting messages that `deleted` matches (deleted messages, a cleared room); returns how many. */
   async drop(deleted) {
-    let dropped = 0;
+    let dropped2 = 0;
     for (const [key, list] of this.#pending) {
       const kept = list.filter((request3) => !deleted(request3));
-      dropped += list.length - kept.length;
+      dropped2 += list.length - kept.length;
       if (kept.length > 0) this.#pending.set(key, kept);
       else this.#pending.delete(key);
     }
-    if (dropped > 0) await this.#save();
-    return dropped;
+    if (dropped2 > 0) await this.#save();
+    return dropped2;
   }
   /** Stops the quiet timers (call after flushAll at shutdown). */
   close() {
@@ -7504,6 +7504,19 @@ function describeError(error2) {
 
 // src/agent-model.ts
 var MAX_PREPARE_ATTEMPTS = 3;
+var TicketRefused = class extends Error {
+  refusal;
+  forgotten;
+  constructor(refusal) {
+    super(`CompleteEvaluation refused the ticket: ${Code[refusal.code]}: ${refusal.rawMessage}`);
+    this.name = "TicketRefused";
+    this.refusal = refusal;
+    this.forgotten = refusal.code === Code.FailedPrecondition && /forgotten/i.test(refusal.rawMessage);
+  }
+};
+function isRefusedTicket(error2) {
+  return error2.code === Code.FailedPrecondition || error2.code === Code.NotFound;
+}
 async function evaluateWithAgentModel(client, request3, ask, timeoutMs) {
   const { agentId, entityId } = request3.value;
   for (let attempt = 1; ; attempt += 1) {
@@ -7521,7 +7534,14 @@ async function evaluateWithAgentModel(client, request3, ask, timeoutMs) {
       );
       return completed.results;
     } catch (error2) {
-      if (ConnectError.from(error2).code !== Code.Aborted || attempt >= MAX_PREPARE_ATTEMPTS) throw error2;
+      const refusal = ConnectError.from(error2);
+      if (refusal.code === Code.Aborted && attempt < MAX_PREPARE_ATTEMPTS) continue;
+      if (!isRefusedTicket(refusal)) throw error2;
+      const refused = new TicketRefused(refusal);
+      if (refused.forgotten) throw refused;
+      const again = await client.prepareEvaluation({ request: request3 }, { timeoutMs });
+      if (again.ticket === "") return again.results;
+      throw refused;
     }
   }
 }
@@ -7562,6 +7582,12 @@ function isNoServiceModel(error2) {
   const err = ConnectError.from(error2);
   return err.code === Code.FailedPrecondition && /no LLM (is )?configured/i.test(err.rawMessage);
 }
+var TurnDropped = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "TurnDropped";
+  }
+};
 function modeAfterFailure(mode, error2) {
   return mode === "auto" && isNoServiceModel(error2) ? "agent" : mode;
 }
@@ -7579,7 +7605,11 @@ async function evaluateOne(runtime, request3) {
     if (!result) throw new Error("the service returned no result for the message");
     return result;
   };
-  return withMode(runtime, plugin, viaAgent, () => plugin.client.evaluate(request3, { timeoutMs }));
+  const viaService = () => plugin.client.evaluate(request3, { timeoutMs });
+  return withMode(runtime, plugin, refusable(runtime, viaAgent, viaService, dropped), viaService);
+}
+function dropped(reason) {
+  throw new TurnDropped(reason);
 }
 async function evaluateMany(runtime, request3) {
   const plugin = contextFor(runtime);
@@ -7593,7 +7623,36 @@ async function evaluateMany(runtime, request3) {
     );
     return create(EvaluateBatchResponseSchema, { results });
   };
-  return withMode(runtime, plugin, viaAgent, () => plugin.client.evaluateBatch(request3, { timeoutMs }));
+  const viaService = () => plugin.client.evaluateBatch(request3, { timeoutMs });
+  const emptyResults = () => create(EvaluateBatchResponseSchema, {
+    results: request3.messages.map(() => create(EvaluateResponseSchema))
+  });
+  return withMode(runtime, plugin, refusable(runtime, viaAgent, viaService, emptyResults), viaService);
+}
+function refusable(runtime, viaAgent, viaService, drop) {
+  return async () => {
+    try {
+      return await viaAgent();
+    } catch (error2) {
+      if (!(error2 instanceof TicketRefused)) throw error2;
+      const why = `${error2.message}; a second call of the agent's model in one turn is not allowed`;
+      if (!error2.forgotten) {
+        try {
+          const result = await viaService();
+          runtime.logger.warn(
+            { src: LOG_SOURCE },
+            `FactMemory: ${why}: the service's model evaluated the turn`
+          );
+          return result;
+        } catch (fallback) {
+          if (!isNoServiceModel(fallback)) throw fallback;
+        }
+      }
+      const reason = error2.forgotten ? `${error2.message}: the person was forgotten meanwhile, so the turn is dropped (not learned)` : `${why}, and the service has no model: the turn is dropped (not learned)`;
+      runtime.logger.warn({ src: LOG_SOURCE }, `FactMemory: ${reason}`);
+      return drop(reason);
+    }
+  };
 }
 async function withMode(runtime, plugin, viaAgent, viaService) {
   if (plugin.mode === "agent") return viaAgent();
@@ -7609,6 +7668,27 @@ async function withMode(runtime, plugin, viaAgent, viaService) {
     );
     return viaAgent();
   }
+}
+
+// src/per-runtime.ts
+function perRuntime(make) {
+  const values = /* @__PURE__ */ new WeakMap();
+  return (runtime) => {
+    let value = values.get(runtime);
+    if (value === void 0) {
+      value = make(runtime);
+      values.set(runtime, value);
+    }
+    return value;
+  };
+}
+function cacheStore(runtime, key) {
+  return {
+    load: () => runtime.getCache(key),
+    save: async (value) => {
+      await runtime.setCache(key, value);
+    }
+  };
 }
 
 // src/request.ts
@@ -7761,48 +7841,36 @@ function asUuid(value) {
 function pendingKey(agentId) {
   return `factmemory:pending:${agentId}`;
 }
-var batchers = /* @__PURE__ */ new WeakMap();
-function batcherFor(runtime) {
-  let batcher = batchers.get(runtime);
-  if (!batcher) {
-    const plugin = contextFor(runtime);
-    const key = pendingKey(runtime.agentId);
-    const warn = (what, error2) => runtime.logger.warn({ src: LOG_SOURCE, error: describeError(error2) }, `FactMemory: ${what} failed`);
-    batcher = new Batcher({
-      every: plugin.settings.evaluateEvery,
-      quietMs: plugin.settings.evaluateQuietMs,
-      store: {
-        load: () => runtime.getCache(key),
-        save: async (value) => {
-          await runtime.setCache(key, value);
+var batcherFor = perRuntime((runtime) => {
+  const plugin = contextFor(runtime);
+  const warn = (what, error2) => runtime.logger.warn({ src: LOG_SOURCE, error: describeError(error2) }, `FactMemory: ${what} failed`);
+  return new Batcher({
+    every: plugin.settings.evaluateEvery,
+    quietMs: plugin.settings.evaluateQuietMs,
+    store: cacheStore(runtime, pendingKey(runtime.agentId)),
+    send: async (request3) => {
+      try {
+        const response = await evaluateMany(runtime, request3);
+        plugin.outage.succeeded();
+        if (request3.items.includes(2 /* RELATIONSHIPS */)) {
+          const relationships2 = response.results.flatMap((result) => result.relationships);
+          await mirrorRelationships(
+            runtime,
+            relationships2,
+            (error2) => warn("mirroring a relationship", error2)
+          );
         }
-      },
-      send: async (request3) => {
-        try {
-          const response = await evaluateMany(runtime, request3);
-          plugin.outage.succeeded();
-          if (request3.items.includes(2 /* RELATIONSHIPS */)) {
-            const relationships2 = response.results.flatMap((result) => result.relationships);
-            await mirrorRelationships(
-              runtime,
-              relationships2,
-              (error2) => warn("mirroring a relationship", error2)
-            );
-          }
-          return response;
-        } catch (error2) {
-          plugin.outage.failed("EvaluateBatch", error2);
-          throw error2;
-        }
-      },
-      onError: (what, error2) => {
-        if (what !== "EvaluateBatch") warn(what, error2);
+        return response;
+      } catch (error2) {
+        plugin.outage.failed("EvaluateBatch", error2);
+        throw error2;
       }
-    });
-    batchers.set(runtime, batcher);
-  }
-  return batcher;
-}
+    },
+    onError: (what, error2) => {
+      if (what !== "EvaluateBatch") warn(what, error2);
+    }
+  });
+});
 function restorePending(runtime) {
   return runtime.initPromise.then(() => batcherFor(runtime).restore()).catch(
     (error2) => runtime.logger.warn(
@@ -7930,39 +7998,27 @@ function parseStored2(stored) {
 function forgetKey(agentId) {
   return `factmemory:forget:${agentId}`;
 }
-var queues = /* @__PURE__ */ new WeakMap();
-function forgetQueueFor(runtime) {
-  let queue = queues.get(runtime);
-  if (!queue) {
-    const plugin = contextFor(runtime);
-    const key = forgetKey(runtime.agentId);
-    queue = new ForgetQueue({
-      delaysMs: FORGET_DELAYS_MS,
-      store: {
-        load: () => runtime.getCache(key),
-        save: async (value) => {
-          await runtime.setCache(key, value);
-        }
-      },
-      send: async (request3) => {
-        try {
-          const response = await plugin.client.forgetMessages(request3);
-          plugin.outage.succeeded();
-          return response;
-        } catch (error2) {
-          plugin.outage.failed("ForgetMessages", error2);
-          throw error2;
-        }
-      },
-      onError: (what, error2) => runtime.logger.warn(
-        { src: LOG_SOURCE, error: describeError(error2) },
-        what === "ForgetMessages" ? "FactMemory: ForgetMessages failed; it is kept and sent again when the agent next starts" : `FactMemory: ${what} failed`
-      )
-    });
-    queues.set(runtime, queue);
-  }
-  return queue;
-}
+var forgetQueueFor = perRuntime((runtime) => {
+  const plugin = contextFor(runtime);
+  return new ForgetQueue({
+    delaysMs: FORGET_DELAYS_MS,
+    store: cacheStore(runtime, forgetKey(runtime.agentId)),
+    send: async (request3) => {
+      try {
+        const response = await plugin.client.forgetMessages(request3);
+        plugin.outage.succeeded();
+        return response;
+      } catch (error2) {
+        plugin.outage.failed("ForgetMessages", error2);
+        throw error2;
+      }
+    },
+    onError: (what, error2) => runtime.logger.warn(
+      { src: LOG_SOURCE, error: describeError(error2) },
+      what === "ForgetMessages" ? "FactMemory: ForgetMessages failed; it is kept and sent again when the agent next starts" : `FactMemory: ${what} failed`
+    )
+  });
+});
 function forgetMessageRequest(agentId, message) {
   if (typeof message.id !== "string" || message.entityId === agentId) return void 0;
   return create(ForgetMessagesRequestSchema, {
@@ -8155,19 +8211,13 @@ function expectedItems(registeredNames, arrived, responses) {
 function inferDidRespond(arrived, responses) {
   return responses.length > 0 || [...arrived].some((item) => !ALWAYS_RUN.has(item));
 }
-var joins = /* @__PURE__ */ new WeakMap();
-function joinFor(runtime) {
-  let join = joins.get(runtime);
-  if (!join) {
-    join = new Join({
-      graceMs: JOIN_GRACE_MS,
-      expected: (context, arrived) => expectedItems(new Set(context.runtime.evaluators.map((e) => e.name)), arrived, context.responses),
-      send: sendEvaluate
-    });
-    joins.set(runtime, join);
-  }
-  return join;
-}
+var joinFor = perRuntime(
+  () => new Join({
+    graceMs: JOIN_GRACE_MS,
+    expected: (context, arrived) => expectedItems(new Set(context.runtime.evaluators.map((e) => e.name)), arrived, context.responses),
+    send: sendEvaluate
+  })
+);
 async function sendEvaluate(context, items) {
   const plugin = contextFor(context.runtime);
   if (plugin.settings.evaluateEvery > 1) {
@@ -8178,7 +8228,7 @@ async function sendEvaluate(context, items) {
     plugin.outage.succeeded();
     return response;
   } catch (error2) {
-    plugin.outage.failed("Evaluate", error2);
+    if (!(error2 instanceof TurnDropped)) plugin.outage.failed("Evaluate", error2);
     throw error2;
   }
 }
@@ -8415,15 +8465,15 @@ var superseding = /* @__PURE__ */ new WeakSet();
 function supersedeBootstrapMemory(runtime) {
   if (superseding.has(runtime)) return;
   superseding.add(runtime);
-  const dropped = /* @__PURE__ */ new Set();
+  const dropped2 = /* @__PURE__ */ new Set();
   let logged = false;
   const note = (what) => {
-    dropped.add(what);
+    dropped2.add(what);
     if (logged) return;
     logged = true;
     queueMicrotask(
       () => runtime.logger.info(
-        { src: LOG_SOURCE, superseded: [...dropped] },
+        { src: LOG_SOURCE, superseded: [...dropped2] },
         "FactMemory supersedes plugin-bootstrap's REFLECTION evaluator and FACTS provider: one memory per agent (FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY=true keeps them)"
       )
     );
@@ -8566,6 +8616,8 @@ export {
   RoomEntitySchema,
   ScoredFactSchema,
   SuccessVerdictSchema,
+  TicketRefused,
+  TurnDropped,
   UpdateFactRequestSchema,
   UpdateFactResponseSchema,
   UsageSchema,
