@@ -11,6 +11,7 @@ a defect. See docs/dedup.md for the rule, the tables (lexicon.py) and the measur
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import re
 from collections import Counter
@@ -41,6 +42,7 @@ from factmemory.domain.dedup.lexicon import (
     WORK_PREPOSITIONS,
     TokenKind,
 )
+from factmemory.domain.limits import CLAIM_ANALYSIS_MEMO
 
 
 class DedupVerdict(enum.Enum):
@@ -95,6 +97,7 @@ class _Claim:
         return Counter(t.key for t in self.tokens if t.kind == kind)
 
 
+@functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
 def _stem(word: str) -> str:
     """Light stemming: plural -s, -ies, -ing, final -e. Never -ed: tense must stay visible."""
     if any(c.isdigit() for c in word) or len(word) <= 3:
@@ -110,6 +113,7 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
+@functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
 def _loose(word: str) -> str:
     """A stem that also drops -ed, for matching opposites and tense pairs only."""
     stem = _stem(word)
@@ -234,6 +238,9 @@ def _resolve_symmetric_possessives(tokens: list[_Token]) -> list[_Token]:
     return out
 
 
+# A pure function of the text, asked for the same claims again and again (each add against its neighbours, every
+# Provide's duplicate check): kept per process.
+@functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
 def _analyse(claim: str) -> _Claim:
     words = _drop_light_work(_rewrite_phrases(_split_words(claim)))
     tokens = [t for t in (_classify(w) for w in words) if t is not None]
@@ -365,6 +372,7 @@ def _diff(a: _Claim, b: _Claim) -> _Diff:
     )
 
 
+@functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
 def _opposite(x: str, y: str) -> bool:
     lx, ly = _loose(x), _loose(y)
     if (lx, ly) in _ANTONYMS:
