@@ -1,7 +1,9 @@
 /**
  * Agent-model mode: the service composes the prompt and JSON schema (PrepareEvaluation), the agent's own model
  * answers it through runtime.useModel, and the service applies the raw reply (CompleteEvaluation) exactly as it
- * applies its own model's. One model call per turn (or batch); another one only when a write landed in between.
+ * applies its own model's. One model call per turn (or batch); another one only when a batch lost a race on one of
+ * its messages (ABORTED). A refused ticket (expired, evicted, the person forgotten) never gets a second agent
+ * model call: see TicketRefused.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { IAgentRuntime, JSONSchema } from "@elizaos/core";
@@ -32,8 +34,33 @@ export type Prepared =
   { case: "single"; value: EvaluateRequest } | { case: "batch"; value: EvaluateBatchRequest };
 
 /**
- * Prepare, ask, complete; prepared again (and asked again) when the service answers ABORTED because the
- * person's memory changed after the prompt was composed, at most MAX_PREPARE_ATTEMPTS times.
+ * CompleteEvaluation refused the ticket and its messages still need a model call, which would be the turn's second
+ * (issue 24: one model call per turn): the caller falls back to the service's model or drops the turn.
+ * `forgotten`: the person was forgotten (ForgetEntity) after the ticket was issued; their messages must not be
+ * learned again.
+ */
+export class TicketRefused extends Error {
+  readonly refusal: ConnectError;
+  readonly forgotten: boolean;
+
+  constructor(refusal: ConnectError) {
+    super(`CompleteEvaluation refused the ticket: ${Code[refusal.code]}: ${refusal.rawMessage}`);
+    this.name = "TicketRefused";
+    this.refusal = refusal;
+    this.forgotten = refusal.code === Code.FailedPrecondition && /forgotten/i.test(refusal.rawMessage);
+  }
+}
+
+/** A ticket the service will not complete (used, expired, forgotten since: FAILED_PRECONDITION; evicted: NOT_FOUND). */
+function isRefusedTicket(error: ConnectError): boolean {
+  return error.code === Code.FailedPrecondition || error.code === Code.NotFound;
+}
+
+/**
+ * Prepare, ask, complete; prepared again (and asked again) when the service answers ABORTED because another call
+ * evaluated some of the batch's messages meanwhile, at most MAX_PREPARE_ATTEMPTS times. A refused ticket is
+ * prepared again once, without a model call: that answers the stored results when the messages were applied
+ * meanwhile (the ticket used by a concurrent Complete, or the message deleted); else TicketRefused.
  * Returns one result per message of the request, in its order.
  */
 export async function evaluateWithAgentModel(
@@ -58,7 +85,15 @@ export async function evaluateWithAgentModel(
       );
       return completed.results;
     } catch (error) {
-      if (ConnectError.from(error).code !== Code.Aborted || attempt >= MAX_PREPARE_ATTEMPTS) throw error;
+      const refusal = ConnectError.from(error);
+      if (refusal.code === Code.Aborted && attempt < MAX_PREPARE_ATTEMPTS) continue;
+      if (!isRefusedTicket(refusal)) throw error;
+      const refused = new TicketRefused(refusal);
+      if (refused.forgotten) throw refused;
+      const again = await client.prepareEvaluation({ request }, { timeoutMs });
+      if (again.ticket === "") return again.results;
+      // The new ticket is left to expire: answering it would take the turn's second model call.
+      throw refused;
     }
   }
 }

@@ -89,6 +89,7 @@ export {
   MAX_PREPARE_ATTEMPTS,
   type ModelQuestion,
   promptText,
+  TicketRefused,
 } from "./agent-model.js";
 export {
   deletionEvents,
@@ -97,7 +98,7 @@ export {
   forgetMessageRequest,
   forgetRoomRequest,
 } from "./deletions.js";
-export { evaluateMany, evaluateOne, isNoServiceModel, modeAfterFailure } from "./model-mode.js";
+export { evaluateMany, evaluateOne, isNoServiceModel, modeAfterFailure, TurnDropped } from "./model-mode.js";
 export { registerAgentName } from "./register.js";
 export { supersedeBootstrapMemory } from "./supersede.js";
 export {

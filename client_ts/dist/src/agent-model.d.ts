@@ -1,3 +1,11 @@
+/**
+ * Agent-model mode: the service composes the prompt and JSON schema (PrepareEvaluation), the agent's own model
+ * answers it through runtime.useModel, and the service applies the raw reply (CompleteEvaluation) exactly as it
+ * applies its own model's. One model call per turn (or batch); another one only when a batch lost a race on one of
+ * its messages (ABORTED). A refused ticket (expired, evicted, the person forgotten) never gets a second agent
+ * model call: see TicketRefused.
+ */
+import { ConnectError } from "@connectrpc/connect";
 import type { IAgentRuntime } from "@elizaos/core";
 import type { FactMemoryClient } from "./client.js";
 import type { EvaluateBatchRequest, EvaluateRequest, EvaluateResponse, PromptMessage } from "./gen/factmemory/v1/factmemory_pb.js";
@@ -20,8 +28,21 @@ export type Prepared = {
     value: EvaluateBatchRequest;
 };
 /**
- * Prepare, ask, complete; prepared again (and asked again) when the service answers ABORTED because the
- * person's memory changed after the prompt was composed, at most MAX_PREPARE_ATTEMPTS times.
+ * CompleteEvaluation refused the ticket and its messages still need a model call, which would be the turn's second
+ * (issue 24: one model call per turn): the caller falls back to the service's model or drops the turn.
+ * `forgotten`: the person was forgotten (ForgetEntity) after the ticket was issued; their messages must not be
+ * learned again.
+ */
+export declare class TicketRefused extends Error {
+    readonly refusal: ConnectError;
+    readonly forgotten: boolean;
+    constructor(refusal: ConnectError);
+}
+/**
+ * Prepare, ask, complete; prepared again (and asked again) when the service answers ABORTED because another call
+ * evaluated some of the batch's messages meanwhile, at most MAX_PREPARE_ATTEMPTS times. A refused ticket is
+ * prepared again once, without a model call: that answers the stored results when the messages were applied
+ * meanwhile (the ticket used by a concurrent Complete, or the message deleted); else TicketRefused.
  * Returns one result per message of the request, in its order.
  */
 export declare function evaluateWithAgentModel(client: FactMemoryClient, request: Prepared, ask: AskModel, timeoutMs: number): Promise<EvaluateResponse[]>;
