@@ -7503,7 +7503,6 @@ function describeError(error2) {
 }
 
 // src/agent-model.ts
-var MAX_PREPARE_ATTEMPTS = 3;
 var TicketRefused = class extends Error {
   refusal;
   forgotten;
@@ -7515,34 +7514,31 @@ var TicketRefused = class extends Error {
   }
 };
 function isRefusedTicket(error2) {
-  return error2.code === Code.FailedPrecondition || error2.code === Code.NotFound;
+  return error2.code === Code.FailedPrecondition || error2.code === Code.NotFound || error2.code === Code.Aborted;
 }
 async function evaluateWithAgentModel(client, request3, ask, timeoutMs) {
   const { agentId, entityId } = request3.value;
-  for (let attempt = 1; ; attempt += 1) {
-    const prepared = await client.prepareEvaluation({ request: request3 }, { timeoutMs });
-    if (prepared.ticket === "") return prepared.results;
-    const reply = await ask({
-      prompt: prepared.prompt,
-      jsonSchema: prepared.jsonSchema,
-      schemaName: prepared.schemaName
-    });
-    try {
-      const completed = await client.completeEvaluation(
-        { agentId, entityId, ticket: prepared.ticket, reply },
-        { timeoutMs }
-      );
-      return completed.results;
-    } catch (error2) {
-      const refusal = ConnectError.from(error2);
-      if (refusal.code === Code.Aborted && attempt < MAX_PREPARE_ATTEMPTS) continue;
-      if (!isRefusedTicket(refusal)) throw error2;
-      const refused = new TicketRefused(refusal);
-      if (refused.forgotten) throw refused;
-      const again = await client.prepareEvaluation({ request: request3 }, { timeoutMs });
-      if (again.ticket === "") return again.results;
-      throw refused;
-    }
+  const prepared = await client.prepareEvaluation({ request: request3 }, { timeoutMs });
+  if (prepared.ticket === "") return prepared.results;
+  const reply = await ask({
+    prompt: prepared.prompt,
+    jsonSchema: prepared.jsonSchema,
+    schemaName: prepared.schemaName
+  });
+  try {
+    const completed = await client.completeEvaluation(
+      { agentId, entityId, ticket: prepared.ticket, reply },
+      { timeoutMs }
+    );
+    return completed.results;
+  } catch (error2) {
+    const refusal = ConnectError.from(error2);
+    if (!isRefusedTicket(refusal)) throw error2;
+    const refused = new TicketRefused(refusal);
+    if (refused.forgotten) throw refused;
+    const again = await client.prepareEvaluation({ request: request3 }, { timeoutMs });
+    if (again.ticket === "") return again.results;
+    throw refused;
   }
 }
 function promptText(prompt) {
@@ -8596,7 +8592,6 @@ export {
   ListFactsRequestSchema,
   ListFactsResponseSchema,
   MAX_BATCH_MESSAGES,
-  MAX_PREPARE_ATTEMPTS,
   OpType,
   OpTypeSchema,
   PROVIDER_NAME,

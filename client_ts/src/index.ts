@@ -86,7 +86,6 @@ export { closeContext } from "./context.js";
 export {
   type AskModel,
   evaluateWithAgentModel,
-  MAX_PREPARE_ATTEMPTS,
   type ModelQuestion,
   promptText,
   TicketRefused,

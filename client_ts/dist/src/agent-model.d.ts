@@ -1,17 +1,15 @@
 /**
  * Agent-model mode: the service composes the prompt and JSON schema (PrepareEvaluation), the agent's own model
  * answers it through runtime.useModel, and the service applies the raw reply (CompleteEvaluation) exactly as it
- * applies its own model's. One model call per turn (or batch); another one only when a batch lost a race on one of
- * its messages (ABORTED). A refused ticket (expired, evicted, the person forgotten) never gets a second agent
- * model call: see TicketRefused.
+ * applies its own model's. One model call per turn (or batch), never a second: a ticket refused (expired, evicted,
+ * the person forgotten) or aborted (a batch that lost a race on one of its messages) is prepared again without a
+ * model call, and what still needs one goes to the service's model or is dropped: see TicketRefused.
  */
 import { ConnectError } from "@connectrpc/connect";
 import type { IAgentRuntime } from "@elizaos/core";
 import type { FactMemoryClient } from "./client.js";
 import type { EvaluateBatchRequest, EvaluateRequest, EvaluateResponse, PromptMessage } from "./gen/factmemory/v1/factmemory_pb.js";
 import type { AgentModelType } from "./settings.js";
-/** Prepare/complete rounds before giving up when other writes keep landing (ABORTED) between the two. */
-export declare const MAX_PREPARE_ATTEMPTS = 3;
 /** What the model is asked: the service's prompt messages, in order, and the JSON schema of the reply. */
 export interface ModelQuestion {
     prompt: readonly PromptMessage[];
@@ -39,11 +37,10 @@ export declare class TicketRefused extends Error {
     constructor(refusal: ConnectError);
 }
 /**
- * Prepare, ask, complete; prepared again (and asked again) when the service answers ABORTED because another call
- * evaluated some of the batch's messages meanwhile, at most MAX_PREPARE_ATTEMPTS times. A refused ticket is
- * prepared again once, without a model call: that answers the stored results when the messages were applied
- * meanwhile (the ticket used by a concurrent Complete, or the message deleted); else TicketRefused.
- * Returns one result per message of the request, in its order.
+ * Prepare, ask, complete. A refused or aborted ticket is prepared again once, without a model call: that answers
+ * the stored results when the messages were applied meanwhile (the ticket used by a concurrent Complete, another
+ * call that evaluated them, or the message deleted); else TicketRefused. Returns one result per message of the
+ * request, in its order.
  */
 export declare function evaluateWithAgentModel(client: FactMemoryClient, request: Prepared, ask: AskModel, timeoutMs: number): Promise<EvaluateResponse[]>;
 /** The prompt as one text: plugins' TEXT_SMALL/OBJECT_SMALL handlers take a single prompt string. */
