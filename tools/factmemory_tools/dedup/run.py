@@ -11,10 +11,11 @@ replay: the recall data set (tools/factmemory_tools/recall), restated variant, r
   shown per prompt, ops rejected, and the provider's recall@12.
 
     PYTHONPATH=tools .venv/bin/python -m factmemory_tools.dedup heldout
-    PYTHONPATH=tools .venv/bin/python -m factmemory_tools.dedup replay [--people N] [--errors KIND,...] [--breakdown]
+    PYTHONPATH=tools .venv/bin/python -m factmemory_tools.dedup replay [--people N] [--errors K,..] [--runs R,..]
 
 --errors keeps only the named error kinds of the erring model (readd, category, handle, json, roommate, merge);
---breakdown replays the clean model, the erring model, then the erring model with one error kind at a time.
+--runs names the models replayed (default clean,erring; a kind's name alone: the erring model with only that kind);
+--breakdown replays the clean model, the erring model, then each error kind alone.
 """
 
 from __future__ import annotations
@@ -419,12 +420,11 @@ def replay_table(runs: Sequence[ReplayFigures]) -> list[str]:
     return lines
 
 
-def replay_runs(errors: Sequence[str] | None, breakdown: bool) -> list[tuple[str, Rates]]:
-    """The models to replay: clean, erring (all kinds or those named), and with --breakdown each kind alone."""
-    runs = [("clean model", CLEAN), ("erring model", ERRING if errors is None else erring_only(errors))]
-    if breakdown:
-        runs += [(f"only {kind}", erring_only([kind])) for kind in ERROR_KINDS]
-    return runs
+def replay_runs(errors: Sequence[str] | None, runs: Sequence[str]) -> list[tuple[str, Rates]]:
+    """The models to replay, by name: clean, erring (all its error kinds, or those of --errors), or one kind alone."""
+    erring = ERRING if errors is None else erring_only(errors)
+    named = {"clean": ("clean model", CLEAN), "erring": ("erring model", erring)}
+    return [named.get(run) or (f"only {run}", erring_only([run])) for run in runs]
 
 
 async def replay(
@@ -471,6 +471,10 @@ async def main_async(
         return await replay(stub, conn, llm, deps, people, runs_wanted)
 
 
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="factmemory_tools.dedup", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -480,13 +484,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--database-url", help="use this PostgreSQL (pgvector) instead of a fresh embedded one")
     parser.add_argument("--json", type=Path, help="also write the printed lines here as JSON")
     parser.add_argument("--errors", help=f"the erring model makes only these errors: {','.join(ERROR_KINDS)}")
-    parser.add_argument("--breakdown", action="store_true", help="also replay each error kind alone")
+    parser.add_argument(
+        "--runs", default="clean,erring", help="the models to replay: clean, erring, or an error kind alone"
+    )
+    parser.add_argument("--breakdown", action="store_true", help="--runs clean,erring and each error kind alone")
     args = parser.parse_args(argv)
-    errors = None if args.errors is None else [k.strip() for k in args.errors.split(",") if k.strip()]
-    unknown = sorted(set(errors or ()) - ERROR_KINDS.keys())
+    errors = None if args.errors is None else _names(args.errors)
+    wanted = ["clean", "erring", *ERROR_KINDS] if args.breakdown else _names(args.runs)
+    unknown = sorted((set(errors or ()) - ERROR_KINDS.keys()) | (set(wanted) - {"clean", "erring", *ERROR_KINDS}))
     if unknown:
-        parser.error(f"unknown error kinds {unknown}; known: {', '.join(ERROR_KINDS)}")
-    runs = replay_runs(errors, args.breakdown)
+        parser.error(f"unknown names {unknown}; error kinds: {', '.join(ERROR_KINDS)}")
+    runs = replay_runs(errors, wanted)
     lines = asyncio.run(main_async(args.mode, args.people, args.database_url, runs))
     print("\n".join(lines))
     if args.json:
