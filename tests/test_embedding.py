@@ -4,6 +4,7 @@ request, the queue is fair and drops abandoned work, shutdown is bounded, the en
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import statistics
@@ -26,7 +27,7 @@ from factmemory.domain.errors import NotConfigured, Unavailable
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from tests.conftest import Service, make_settings, start_service
 from tests.support.fm import Person, add_durable, facts_reply
-from tests.support.llm_stub import Fault, Reply, ScriptedLLM
+from tests.support.llm_stub import Fault, Reply, ScriptedLLM, toy_embedding
 from tests.test_reliability import spawn_server
 
 # Code points whose compatibility normalisation expands most (U+FDFA: 18 code points from 3 bytes).
@@ -358,6 +359,48 @@ async def test_transient_endpoint_failures_are_retried(llm: ScriptedLLM) -> None
     embedder = endpoint_embedder(llm)
     vectors = await embedder.passages(["likes tea"])
     assert vectors.shape == (1, 8) and len(llm.embedding_requests) == 3
+    await embedder.close()
+
+
+async def test_endpoint_vectors_are_read_as_base64_and_as_lists_alike(llm: ScriptedLLM) -> None:
+    """The request asks for base64 (as the OpenAI client does); an endpoint that sends lists of numbers anyway is
+    read the same, in input order, normalised."""
+    embedder = endpoint_embedder(llm)
+    as_base64 = await embedder.passages(["lives in Berlin", "likes tea"])
+    assert llm.embedding_requests[-1]["encoding_format"] == "base64"
+    texts = ["lives in Berlin", "likes tea"]
+    listed = json.dumps(
+        {
+            "object": "list",
+            "data": [
+                {"object": "embedding", "index": i, "embedding": v}
+                for i, v in reversed(list(enumerate(toy_embedding(t, 8) for t in texts)))
+            ],
+        }
+    )
+    llm.embedding_faults.append(Fault(200, body=listed))
+    as_lists = await embedder.queries(texts)
+    assert as_base64.shape == as_lists.shape == (2, 8)
+    assert np.allclose(as_base64, as_lists, atol=1e-6)
+    assert np.allclose(np.linalg.norm(as_lists, axis=1), 1.0, atol=1e-5)
+    await embedder.close()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "not json",
+        '{"data": [{"index": 0, "embedding": "%%%not base64"}]}',
+        '{"data": [{"index": 0, "embedding": "AAAA"}]}',  # one number, not 8
+        '{"data": [{"index": 0}]}',
+        '{"object": "list"}',
+    ],
+)
+async def test_an_unreadable_endpoint_reply_is_unavailable(llm: ScriptedLLM, body: str) -> None:
+    llm.embedding_faults.append(Fault(200, body=body))
+    embedder = endpoint_embedder(llm)
+    with pytest.raises(Unavailable):
+        await embedder.passages(["likes tea"])
     await embedder.close()
 
 

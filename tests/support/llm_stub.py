@@ -8,9 +8,10 @@ from factmemory_tools.scripted_llm import (
     current_message,
     main,
     per_message,
+    toy_embedding,
 )
 
-__all__ = ["Fault", "Reply", "ScriptedLLM", "batch_messages", "current_message", "per_message"]
+__all__ = ["Fault", "Reply", "ScriptedLLM", "batch_messages", "current_message", "per_message", "toy_embedding"]
 
 if __name__ == "__main__":
     main()

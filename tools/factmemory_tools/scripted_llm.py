@@ -12,8 +12,10 @@ Speaks chat completions (/v1/chat/completions), the Responses API (/v1/responses
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import re
+import struct
 import threading
 import time
 from collections.abc import Callable
@@ -183,13 +185,14 @@ class ScriptedLLM:
 
     def _vectors(self, texts: list[str], dims: int) -> list[list[float]]:
         """The embedding of each text: a toy one here (subclasses answer with a real engine)."""
-        return [_toy_embedding(t, dims) for t in texts]
+        return [toy_embedding(t, dims) for t in texts]
 
     def _embeddings(self, body: dict[str, Any]) -> bytes:
         inputs = body.get("input")
         texts = [inputs] if isinstance(inputs, str) else [str(t) for t in inputs or []]
         vectors = self._vectors(texts, int(body.get("dimensions") or self.embedding_dims))
-        data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)]
+        encode = _base64_vector if body.get("encoding_format") == "base64" else list  # as the OpenAI API does
+        data = [{"object": "embedding", "index": i, "embedding": encode(v)} for i, v in enumerate(vectors)]
         return json.dumps(
             {
                 "object": "list",
@@ -319,7 +322,12 @@ def _as_chat(body: dict[str, Any]) -> dict[str, Any]:
     return body | {"api": "responses", "messages": messages} | ({"response_format": {"type": fmt}} if fmt else {})
 
 
-def _toy_embedding(text: str, dims: int) -> list[float]:
+def _base64_vector(vector: list[float]) -> str:
+    """An embedding as the OpenAI API sends it when asked for base64: little-endian float32 bytes."""
+    return base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode()
+
+
+def toy_embedding(text: str, dims: int) -> list[float]:
     """A deterministic bag-of-words embedding (for the openai embedder path in tests)."""
     vector = [0.0] * dims
     for word in re.findall(r"\w+", text.lower()):

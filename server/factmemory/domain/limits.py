@@ -63,6 +63,8 @@ PER_TERM = 8  # Provide: full-text candidates per query word
 RARE_DF = 8  # Provide: lexical candidates are the facts of the turn's stems in at most this many of the person's...
 RARE_TERMS = 6  # ...for at most this many stems, the rarest first
 HOP_SEEDS = 4  # Provide: the second hop starts from this many facts nearest the turn (ports.Hop)
+SAME_CLAIM_MEMO = 65_536  # Provide: verdicts of the read-time duplicate check kept per process (pairs of claims)
+CLAIM_ANALYSIS_MEMO = 16_384  # the dedup rule's analysis of a claim (its words, classified) kept per process
 
 # Full-text lookups per turn: one GIN lookup each, so this bounds Provide's cost on large entities (at 100k facts,
 # p95 13.2 ms with 12 words, 7.1 ms with 6; recall on the project's set unchanged). Numbers and names go first.

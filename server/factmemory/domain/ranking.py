@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from factmemory.domain.dedup.rule import DedupVerdict, decide
+from factmemory.domain.limits import SAME_CLAIM_MEMO
 from factmemory.domain.models import Fact, Kind, ScoredFact
 from factmemory.domain.relevance import word_overlap
 
@@ -128,7 +129,7 @@ def _by_lowest_score(s: ScoredFact) -> tuple[float, str]:
     return (s.score, str(s.fact.id))
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=SAME_CLAIM_MEMO)
 def same_claim(a: str, b: str) -> bool:
     """The write-time dedup rule's SAME, on the words alone (its similarity pre-filter taken as passed).
 

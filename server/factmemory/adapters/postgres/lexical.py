@@ -7,13 +7,35 @@ from __future__ import annotations
 from factmemory.adapters.postgres.nearest import NEAREST_CTES, nearest_of_kind
 from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
 
+
+# Which of the entity's live facts contain one of `stems`, by the cheaper of two plans, chosen at run time by the
+# entity's size ($14: LEXEME_SCAN_MAX_FACTS): a small entity's range is read whole and filtered (the stems' GIN
+# index covers every entity, and a stem rare for this person can be in thousands of other people's facts); a large
+# entity's through that index. The filter of the first plan is written so that the index cannot serve it.
+def facts_with(stems: str, columns: str = "") -> str:
+    extra = f", {columns}" if columns else ""
+    return f"""
+    SELECT id{extra} FROM facts
+     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
+       AND (SELECT facts FROM size) <= $14 AND (lexemes || '{{}}'::text[]) && {stems}
+    UNION ALL
+    SELECT id{extra} FROM facts
+     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
+       AND (SELECT facts FROM size) > $14 AND lexemes && {stems}"""
+
+
+# Entities up to this many live facts are filtered row by row rather than looked up in the stems' index: reading
+# 1,000 facts of one person costs about as much as one GIN lookup of a stem common across all people (a judgement
+# from the plans of `factmemory-bench --explain`, not tuned on a data set).
+LEXEME_SCAN_MAX_FACTS = 1_000
+
 # Lexical evidence weighed by the person's facts (migration 0009): the turn's English stems ($8: the turn's text),
 # each weighted by its inverse document frequency over the entity's live facts, ln(N / df) from entity_lexemes (a
 # stem in every fact, such as the person's own name, weighs exactly 0); per candidate, the summed weight of the
 # turn's stems it contains (`lexical`) and of all the turn's stems the person has (`lexical_total`). Candidates:
 # nearest by vector per kind, plus every fact containing one of the turn's $10 rarest stems found in at most $9 of
 # the entity's facts.
-LEXICAL_CTES = """
+LEXICAL_CTES = f"""
 turn AS MATERIALIZED (SELECT DISTINCT unnest(factmemory_lexemes($8)) AS lexeme),
 counts AS MATERIALIZED (
     SELECT lexeme, facts FROM entity_lexemes
@@ -24,31 +46,37 @@ weights AS MATERIALIZED (
      WHERE c.lexeme <> ''),
 rare AS MATERIALIZED (
     SELECT array_agg(lexeme) AS stems
-      FROM (SELECT lexeme FROM weights WHERE df <= $9 ORDER BY df, lexeme LIMIT $10) AS r),"""
+      FROM (SELECT lexeme FROM weights WHERE df <= $9 ORDER BY df, lexeme LIMIT $10) AS r),
+size AS MATERIALIZED (SELECT coalesce((SELECT facts FROM counts WHERE lexeme = ''), 0) AS facts),
+rare_ids AS MATERIALIZED (
+    SELECT id FROM ({facts_with("(SELECT stems FROM rare)")}) AS r ORDER BY id LIMIT $9 * $10),"""
 # The second hop: the $11 facts nearest the turn (of either kind) are seeds; a word of a seed that is not in the
 # turn and is in at most $12 of the entity's facts (a name: "Ines has an aunt called Radomir") links the seed to
 # the other facts containing it ("Radomir is training for an ironman"), at most $13 of them, each with its
 # nearest seed (`via`).
-LINKED_CTES = """
+LINK_STEMS = "(SELECT coalesce(array_agg(lexeme), '{}') FROM links)"
+LINKED_CTES = f"""
 seeds AS MATERIALIZED (
     SELECT id, distance
       FROM (SELECT id, distance FROM durable_half UNION ALL SELECT id, distance FROM current_half) AS s
      ORDER BY distance, id
      LIMIT $11),
-links AS MATERIALIZED (
+seed_words AS MATERIALIZED (
     SELECT s.id AS seed, s.distance, l.lexeme
       FROM seeds s
       JOIN facts f ON f.agent_id = $1 AND f.id = s.id
      CROSS JOIN LATERAL unnest(f.lexemes) AS l(lexeme)
-      JOIN entity_lexemes e ON e.agent_id = $1 AND e.entity_id = $2 AND e.lexeme = l.lexeme AND e.facts <= $12
      WHERE l.lexeme NOT IN (SELECT lexeme FROM turn)),
+links AS MATERIALIZED (
+    SELECT w.seed, w.distance, w.lexeme
+      FROM seed_words w
+     WHERE (SELECT e.facts FROM entity_lexemes e
+             WHERE e.agent_id = $1 AND e.entity_id = $2 AND e.lexeme = w.lexeme) <= $12),
 linked AS MATERIALIZED (
     SELECT DISTINCT ON (f.id) f.id, k.seed
-      FROM facts f
+      FROM ({facts_with(LINK_STEMS, "lexemes")}) AS f
       JOIN links k ON k.lexeme = ANY (f.lexemes)
-     WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.archived_at IS NULL
-       AND f.lexemes && (SELECT coalesce(array_agg(lexeme), '{}') FROM links)
-       AND f.id NOT IN (SELECT id FROM seeds)
+     WHERE f.id NOT IN (SELECT id FROM seeds)
      ORDER BY f.id, k.distance, k.seed
      LIMIT $13)"""
 LEXICAL_COLUMNS = """,
@@ -63,9 +91,7 @@ UNION ALL
 UNION ALL
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{UNLINKED}
    FROM facts
-  WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND lexemes && (SELECT stems FROM rare)
-  ORDER BY id
-  LIMIT $9 * $10)
+  WHERE agent_id = $1 AND id IN (SELECT id FROM rare_ids))
 UNION ALL
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{LEXICAL_COLUMNS},
         (SELECT l.seed FROM linked l WHERE l.id = facts.id) AS via

@@ -25,7 +25,7 @@ from factmemory.adapters.postgres.connection import (
     unavailable,
 )
 from factmemory.adapters.postgres.export import export_rows
-from factmemory.adapters.postgres.lexical import LEXICAL_BY_KIND
+from factmemory.adapters.postgres.lexical import LEXEME_SCAN_MAX_FACTS, LEXICAL_BY_KIND
 from factmemory.adapters.postgres.nearest import (
     HALF_MARGIN,
     HYBRID_BY_KIND,
@@ -38,8 +38,8 @@ from factmemory.adapters.postgres.review_tx import ReviewTx
 from factmemory.adapters.postgres.rows import (
     DISPUTED_BY,
     FACT_COLUMNS,
-    IMPORT_FACT,
-    fact_values,
+    IMPORT_FACTS,
+    import_values,
     mark,
     row_to_fact,
     row_to_history,
@@ -272,6 +272,7 @@ class Store:
             hop.seeds,
             hop.max_df,
             hop.limit,
+            LEXEME_SCAN_MAX_FACTS,
         )
         rows = await self._read(
             agent_id,
@@ -382,7 +383,7 @@ class Store:
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
             fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
             facts = [f for f in facts if f.import_source_id in fresh]
-            await conn.executemany(IMPORT_FACT, [fact_values(agent_id, entity_id, f) for f in facts])
+            await conn.execute(IMPORT_FACTS, *import_values(agent_id, entity_id, facts))
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
         self._wrote(agent_id, entity_id)
         return int(after - before)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import Counter
@@ -24,6 +25,7 @@ from factmemory.domain.dedup.lexicon import (
     WORK_PREPOSITIONS,
     TokenKind,
 )
+from factmemory.domain.limits import CLAIM_ANALYSIS_MEMO
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class Claim:
         return Counter(t.key for t in self.tokens if t.kind == kind)
 
 
+@functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
 def _stem(word: str) -> str:
     """Light stemming: plural -s, -ies, -ing, final -e. Never -ed: tense must stay visible."""
     if any(c.isdigit() for c in word) or len(word) <= 3:
@@ -72,6 +75,7 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
+@functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
 def loose(word: str) -> str:
     """A stem that also drops -ed, for matching opposites and tense pairs only."""
     stem = _stem(word)
@@ -196,6 +200,9 @@ def _resolve_symmetric_possessives(tokens: list[Token]) -> list[Token]:
     return out
 
 
+# A pure function of the text, asked for the same claims again and again (each add against its neighbours, every
+# Provide's duplicate check): kept per process.
+@functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
 def analyse(claim: str) -> Claim:
     words = _drop_light_work(_rewrite_phrases(_split_words(claim)))
     tokens = [t for t in (_classify(w) for w in words) if t is not None]

@@ -3,6 +3,7 @@ roles, names, tense, qualifiers). Pure."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from factmemory.domain.dedup.lexicon import (
     STATUS_CHANGE,
     TEMPORAL,
 )
+from factmemory.domain.limits import CLAIM_ANALYSIS_MEMO
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ def diff(a: Claim, b: Claim) -> Diff:
     )
 
 
+@functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
 def _opposite(x: str, y: str) -> bool:
     lx, ly = loose(x), loose(y)
     if (lx, ly) in ANTONYMS:
