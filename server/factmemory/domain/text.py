@@ -12,7 +12,8 @@ _NO_TAGS = str.maketrans({"<": "\u2039", ">": "\u203a"})
 
 def one_line(text: str) -> str:
     """One line, single spaces, no control characters."""
-    return _WHITESPACE.sub(" ", "".join(c if c.isprintable() else " " for c in text)).strip()
+    printable = text if text.isprintable() else "".join(c if c.isprintable() else " " for c in text)
+    return _WHITESPACE.sub(" ", printable).strip()
 
 
 def inert(text: str) -> str:

@@ -103,6 +103,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         limits = {Kind.DURABLE: request.durable_limit, Kind.CURRENT: request.current_limit}
         sections = select(scored, limits, weights, same_claim if weights.dedup else None)
         durable, current = sections[Kind.DURABLE], sections[Kind.CURRENT]
+    with watch.stage("render"):
         text = render(durable, current, request.subject_name, request.now)
     deps.stages.record("provide", watch)
     return ProvideResult(

