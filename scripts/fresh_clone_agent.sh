@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times the path from a fresh clone to an elizaOS agent that remembers, by the README's steps:
-#   1. git clone;  2. ./dev run (sets up .venv, starts the service);  3. npm install --install-links <clone>/client_ts
+#   1. git clone;  2. ./dev run (sets up .venv, starts the service);  3. npm i <clone>/client_ts
 #   (+ @elizaos/core and @elizaos/plugin-sql, which any agent has);  4. a character with the plugin line: two turns,
 #   the second one's prompt holds the fact learned on the first.
 # The service's model is the scripted OpenAI-compatible server (no key needed). Prints one line per step and the total.
@@ -42,8 +42,8 @@ URL="http://$(grep -oE 'listening on [^ ]+' "$WORK/service.log" | head -1 | cut 
 step "   service restarted with OPENAI_BASE_URL set"
 
 mkdir "$WORK/agent" && cd "$WORK/agent" && npm init -y >/dev/null
-npm install --silent --prefer-offline --no-audit --no-fund --install-links "$WORK/factmemory/client_ts" @elizaos/core@1.7.2 @elizaos/plugin-sql@1.7.2
-step "3. npm install --install-links <clone>/client_ts"
+npm i --silent --prefer-offline --no-audit --no-fund "$WORK/factmemory/client_ts" @elizaos/core@1.7.2 @elizaos/plugin-sql@1.7.2
+step "3. npm i <clone>/client_ts"
 
 cat >agent.mjs <<JS
 import { AgentRuntime, ChannelType } from "@elizaos/core";

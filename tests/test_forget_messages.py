@@ -83,6 +83,49 @@ async def test_a_deleted_message_leaves_the_evidence_and_its_only_facts_go(servi
     assert by_claim(await facts_of(service, person)) == after
 
 
+async def links(service: Service, person: Person) -> tuple[set[tuple[str, tuple[str, ...]]], set[tuple[str, str]]]:
+    """The person's relationships (target, tags) and identities (platform, handle), from ExportEntity."""
+    page = await service.stub.ExportEntity(pb.ExportEntityRequest(agent_id=person.agent_id, entity_id=person.entity_id))
+    exported = json.loads(page.json)
+    return (
+        {(r["target_entity_id"], tuple(r["tags"])) for r in exported["relationships"]},
+        {(i["platform"], i["handle"]) for i in exported["identities"]},
+    )
+
+
+async def test_relationships_and_identities_learned_only_from_deleted_messages_go(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    person, kim = Person(), new_id()
+    room = [pb.RoomEntity(id=person.entity_id, names=["Sam"]), pb.RoomEntity(id=kim, names=["Kim"])]
+
+    async def said(text: str, tag: str, platform: str, handle: str) -> str:
+        reply = facts_reply()
+        reply["relationships"] = [{"source_entity_id": person.entity_id, "target_entity_id": kim, "tags": [tag]}]
+        reply["identities"] = [
+            {"entity_id": person.entity_id, "platform": platform, "handle": handle, "confidence": 0.9}
+        ]
+        llm.on(text, Reply(reply))
+        request = person.evaluate(text, room_entities=room)
+        await service.stub.Evaluate(request)
+        return request.message.id
+
+    first = await said("links one: Kim is my sister, I'm @sam on GitHub", "family", "github", "@sam")
+    second = await said("links two: Kim and I run the bakery, @sam2 on GitLab", "colleague", "gitlab", "@sam2")
+    assert await links(service, person) == ({(kim, ("colleague", "family"))}, {("github", "@sam"), ("gitlab", "@sam2")})
+
+    await service.stub.ForgetMessages(forget(person, second))
+    # The relationship still stands on the first message; the GitLab handle stood on the second alone.
+    assert await links(service, person) == ({(kim, ("colleague", "family"))}, {("github", "@sam")})
+
+    await service.stub.ForgetMessages(forget(person, first))
+    assert await links(service, person) == (set(), set())
+
+    replay = await service.stub.Evaluate(person.evaluate("links one again", message_id=first, room_entities=room))
+    assert replay.replayed and not replay.relationships and not replay.identities
+    assert await links(service, person) == (set(), set())
+
+
 async def test_a_replayed_evaluate_of_a_deleted_message_applies_nothing(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     llm.on("replayed: I live in Oslo", Reply(facts_reply(add_durable("lives in Oslo", "identity"))))

@@ -1,7 +1,9 @@
 /**
  * Agent-model mode: the service composes the prompt and JSON schema (PrepareEvaluation), the agent's own model
  * answers it through runtime.useModel, and the service applies the raw reply (CompleteEvaluation) exactly as it
- * applies its own model's. One model call per turn (or batch); another one only when a write landed in between.
+ * applies its own model's. One model call per turn (or batch), never a second: a ticket refused (expired, evicted,
+ * the person forgotten) or aborted (a batch that lost a race on one of its messages) is prepared again without a
+ * model call, and what still needs one goes to the service's model or is dropped: see TicketRefused.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { IAgentRuntime, JSONSchema } from "@elizaos/core";
@@ -14,9 +16,6 @@ import type {
   PromptMessage,
 } from "./gen/factmemory/v1/factmemory_pb.js";
 import type { AgentModelType } from "./settings.js";
-
-/** Prepare/complete rounds before giving up when other writes keep landing (ABORTED) between the two. */
-export const MAX_PREPARE_ATTEMPTS = 3;
 
 /** What the model is asked: the service's prompt messages, in order, and the JSON schema of the reply. */
 export interface ModelQuestion {
@@ -32,9 +31,38 @@ export type Prepared =
   { case: "single"; value: EvaluateRequest } | { case: "batch"; value: EvaluateBatchRequest };
 
 /**
- * Prepare, ask, complete; prepared again (and asked again) when the service answers ABORTED because the
- * person's memory changed after the prompt was composed, at most MAX_PREPARE_ATTEMPTS times.
- * Returns one result per message of the request, in its order.
+ * CompleteEvaluation refused the ticket and its messages still need a model call, which would be the turn's second
+ * (issue 24: one model call per turn): the caller falls back to the service's model or drops the turn.
+ * `forgotten`: the person was forgotten (ForgetEntity) after the ticket was issued; their messages must not be
+ * learned again.
+ */
+export class TicketRefused extends Error {
+  readonly refusal: ConnectError;
+  readonly forgotten: boolean;
+
+  constructor(refusal: ConnectError) {
+    super(`CompleteEvaluation refused the ticket: ${Code[refusal.code]}: ${refusal.rawMessage}`);
+    this.name = "TicketRefused";
+    this.refusal = refusal;
+    this.forgotten = refusal.code === Code.FailedPrecondition && /forgotten/i.test(refusal.rawMessage);
+  }
+}
+
+/**
+ * A ticket the service will not complete (used, expired, forgotten since: FAILED_PRECONDITION; evicted: NOT_FOUND;
+ * another call evaluated some of its messages meanwhile: ABORTED).
+ */
+function isRefusedTicket(error: ConnectError): boolean {
+  return (
+    error.code === Code.FailedPrecondition || error.code === Code.NotFound || error.code === Code.Aborted
+  );
+}
+
+/**
+ * Prepare, ask, complete. A refused or aborted ticket is prepared again once, without a model call: that answers
+ * the stored results when the messages were applied meanwhile (the ticket used by a concurrent Complete, another
+ * call that evaluated them, or the message deleted); else TicketRefused. Returns one result per message of the
+ * request, in its order.
  */
 export async function evaluateWithAgentModel(
   client: FactMemoryClient,
@@ -43,23 +71,28 @@ export async function evaluateWithAgentModel(
   timeoutMs: number,
 ): Promise<EvaluateResponse[]> {
   const { agentId, entityId } = request.value;
-  for (let attempt = 1; ; attempt += 1) {
-    const prepared = await client.prepareEvaluation({ request }, { timeoutMs });
-    if (prepared.ticket === "") return prepared.results; // evaluated before: the stored results
-    const reply = await ask({
-      prompt: prepared.prompt,
-      jsonSchema: prepared.jsonSchema,
-      schemaName: prepared.schemaName,
-    });
-    try {
-      const completed = await client.completeEvaluation(
-        { agentId, entityId, ticket: prepared.ticket, reply },
-        { timeoutMs },
-      );
-      return completed.results;
-    } catch (error) {
-      if (ConnectError.from(error).code !== Code.Aborted || attempt >= MAX_PREPARE_ATTEMPTS) throw error;
-    }
+  const prepared = await client.prepareEvaluation({ request }, { timeoutMs });
+  if (prepared.ticket === "") return prepared.results; // evaluated before: the stored results
+  const reply = await ask({
+    prompt: prepared.prompt,
+    jsonSchema: prepared.jsonSchema,
+    schemaName: prepared.schemaName,
+  });
+  try {
+    const completed = await client.completeEvaluation(
+      { agentId, entityId, ticket: prepared.ticket, reply },
+      { timeoutMs },
+    );
+    return completed.results;
+  } catch (error) {
+    const refusal = ConnectError.from(error);
+    if (!isRefusedTicket(refusal)) throw error;
+    const refused = new TicketRefused(refusal);
+    if (refused.forgotten) throw refused;
+    const again = await client.prepareEvaluation({ request }, { timeoutMs });
+    if (again.ticket === "") return again.results;
+    // The new ticket is left to expire: answering it would take the turn's second model call.
+    throw refused;
   }
 }
 

@@ -2,13 +2,13 @@
  * The runtime side of batched evaluation (FACT_MEMORY_EVALUATE_EVERY > 1): one Batcher per runtime, its queue
  * in the runtime's cache, and a service whose stop() sends what waits when the agent shuts down.
  */
-import type { JsonValue } from "@bufbuild/protobuf";
 import type { IAgentRuntime, Service } from "@elizaos/core";
 
 import { Batcher } from "./batch.js";
 import { contextFor, describeError, LOG_SOURCE } from "./context.js";
 import { Item } from "./gen/factmemory/v1/factmemory_pb.js";
 import { evaluateMany } from "./model-mode.js";
+import { cacheStore, perRuntime } from "./per-runtime.js";
 import { mirrorRelationships } from "./relationships.js";
 
 /** The runtime cache key of the queue (one per agent). */
@@ -16,48 +16,35 @@ export function pendingKey(agentId: string): string {
   return `factmemory:pending:${agentId}`;
 }
 
-const batchers = new WeakMap<IAgentRuntime, Batcher>();
-
-export function batcherFor(runtime: IAgentRuntime): Batcher {
-  let batcher = batchers.get(runtime);
-  if (!batcher) {
-    const plugin = contextFor(runtime);
-    const key = pendingKey(runtime.agentId);
-    const warn = (what: string, error: unknown) =>
-      runtime.logger.warn({ src: LOG_SOURCE, error: describeError(error) }, `FactMemory: ${what} failed`);
-    batcher = new Batcher({
-      every: plugin.settings.evaluateEvery,
-      quietMs: plugin.settings.evaluateQuietMs,
-      store: {
-        load: () => runtime.getCache<JsonValue>(key),
-        save: async (value) => {
-          await runtime.setCache(key, value);
-        },
-      },
-      send: async (request) => {
-        try {
-          const response = await evaluateMany(runtime, request);
-          plugin.outage.succeeded();
-          if (request.items.includes(Item.RELATIONSHIPS)) {
-            const relationships = response.results.flatMap((result) => result.relationships);
-            await mirrorRelationships(runtime, relationships, (error) =>
-              warn("mirroring a relationship", error),
-            );
-          }
-          return response;
-        } catch (error) {
-          plugin.outage.failed("EvaluateBatch", error);
-          throw error;
+export const batcherFor = perRuntime((runtime) => {
+  const plugin = contextFor(runtime);
+  const warn = (what: string, error: unknown) =>
+    runtime.logger.warn({ src: LOG_SOURCE, error: describeError(error) }, `FactMemory: ${what} failed`);
+  return new Batcher({
+    every: plugin.settings.evaluateEvery,
+    quietMs: plugin.settings.evaluateQuietMs,
+    store: cacheStore(runtime, pendingKey(runtime.agentId)),
+    send: async (request) => {
+      try {
+        const response = await evaluateMany(runtime, request);
+        plugin.outage.succeeded();
+        if (request.items.includes(Item.RELATIONSHIPS)) {
+          const relationships = response.results.flatMap((result) => result.relationships);
+          await mirrorRelationships(runtime, relationships, (error) =>
+            warn("mirroring a relationship", error),
+          );
         }
-      },
-      onError: (what, error) => {
-        if (what !== "EvaluateBatch") warn(what, error); // a failed send is logged by the outage log
-      },
-    });
-    batchers.set(runtime, batcher);
-  }
-  return batcher;
-}
+        return response;
+      } catch (error) {
+        plugin.outage.failed("EvaluateBatch", error);
+        throw error;
+      }
+    },
+    onError: (what, error) => {
+      if (what !== "EvaluateBatch") warn(what, error); // a failed send is logged by the outage log
+    },
+  });
+});
 
 /**
  * Sends, once the runtime is initialized (its database open), the messages an earlier process left waiting:

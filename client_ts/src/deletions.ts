@@ -15,6 +15,7 @@ import {
   ForgetMessagesRequestSchema,
   type ForgetMessagesResponse,
 } from "./gen/factmemory/v1/factmemory_pb.js";
+import { cacheStore, perRuntime } from "./per-runtime.js";
 import { type Sleep, withRetries } from "./retry.js";
 
 /** Waits between the tries of one ForgetMessages; after the last, it waits in the cache for the next start. */
@@ -113,43 +114,30 @@ export function forgetKey(agentId: string): string {
   return `factmemory:forget:${agentId}`;
 }
 
-const queues = new WeakMap<IAgentRuntime, ForgetQueue>();
-
-export function forgetQueueFor(runtime: IAgentRuntime): ForgetQueue {
-  let queue = queues.get(runtime);
-  if (!queue) {
-    const plugin = contextFor(runtime);
-    const key = forgetKey(runtime.agentId);
-    queue = new ForgetQueue({
-      delaysMs: FORGET_DELAYS_MS,
-      store: {
-        load: () => runtime.getCache<JsonValue>(key),
-        save: async (value) => {
-          await runtime.setCache(key, value);
-        },
-      },
-      send: async (request) => {
-        try {
-          const response = await plugin.client.forgetMessages(request);
-          plugin.outage.succeeded();
-          return response;
-        } catch (error) {
-          plugin.outage.failed("ForgetMessages", error);
-          throw error;
-        }
-      },
-      onError: (what, error) =>
-        runtime.logger.warn(
-          { src: LOG_SOURCE, error: describeError(error) },
-          what === "ForgetMessages"
-            ? "FactMemory: ForgetMessages failed; it is kept and sent again when the agent next starts"
-            : `FactMemory: ${what} failed`,
-        ),
-    });
-    queues.set(runtime, queue);
-  }
-  return queue;
-}
+export const forgetQueueFor = perRuntime((runtime) => {
+  const plugin = contextFor(runtime);
+  return new ForgetQueue({
+    delaysMs: FORGET_DELAYS_MS,
+    store: cacheStore(runtime, forgetKey(runtime.agentId)),
+    send: async (request) => {
+      try {
+        const response = await plugin.client.forgetMessages(request);
+        plugin.outage.succeeded();
+        return response;
+      } catch (error) {
+        plugin.outage.failed("ForgetMessages", error);
+        throw error;
+      }
+    },
+    onError: (what, error) =>
+      runtime.logger.warn(
+        { src: LOG_SOURCE, error: describeError(error) },
+        what === "ForgetMessages"
+          ? "FactMemory: ForgetMessages failed; it is kept and sent again when the agent next starts"
+          : `FactMemory: ${what} failed`,
+      ),
+  });
+});
 
 /** Pure: the ForgetMessages request for a deleted message; undefined for the agent's own or an id-less message. */
 export function forgetMessageRequest(

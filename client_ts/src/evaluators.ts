@@ -19,7 +19,8 @@ import {
   UsageSchema,
 } from "./gen/factmemory/v1/factmemory_pb.js";
 import { Join } from "./join.js";
-import { evaluateOne } from "./model-mode.js";
+import { evaluateOne, TurnDropped } from "./model-mode.js";
+import { perRuntime } from "./per-runtime.js";
 import { mirrorRelationships } from "./relationships.js";
 import { buildEvaluateRequest, loadConversation } from "./request.js";
 
@@ -143,21 +144,15 @@ export function inferDidRespond(arrived: ReadonlySet<Item>, responses: readonly 
 type Outcome = EvaluateResponse | Queued;
 
 // One join per runtime, so that runtimes in one process never share pending requests.
-const joins = new WeakMap<IAgentRuntime, Join<Item, EvaluateContext, Outcome>>();
-
-function joinFor(runtime: IAgentRuntime): Join<Item, EvaluateContext, Outcome> {
-  let join = joins.get(runtime);
-  if (!join) {
-    join = new Join<Item, EvaluateContext, Outcome>({
+const joinFor = perRuntime(
+  () =>
+    new Join<Item, EvaluateContext, Outcome>({
       graceMs: JOIN_GRACE_MS,
       expected: (context, arrived) =>
         expectedItems(new Set(context.runtime.evaluators.map((e) => e.name)), arrived, context.responses),
       send: sendEvaluate,
-    });
-    joins.set(runtime, join);
-  }
-  return join;
-}
+    }),
+);
 
 /** Sends the joined request; every failure is logged here, once per request rather than once per evaluator. */
 async function sendEvaluate(context: EvaluateContext, items: readonly Item[]): Promise<Outcome> {
@@ -171,7 +166,7 @@ async function sendEvaluate(context: EvaluateContext, items: readonly Item[]): P
     plugin.outage.succeeded();
     return response;
   } catch (error) {
-    plugin.outage.failed("Evaluate", error);
+    if (!(error instanceof TurnDropped)) plugin.outage.failed("Evaluate", error); // a drop warned already
     throw error;
   }
 }

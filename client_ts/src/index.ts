@@ -86,9 +86,9 @@ export { closeContext } from "./context.js";
 export {
   type AskModel,
   evaluateWithAgentModel,
-  MAX_PREPARE_ATTEMPTS,
   type ModelQuestion,
   promptText,
+  TicketRefused,
 } from "./agent-model.js";
 export {
   deletionEvents,
@@ -97,7 +97,7 @@ export {
   forgetMessageRequest,
   forgetRoomRequest,
 } from "./deletions.js";
-export { evaluateMany, evaluateOne, isNoServiceModel, modeAfterFailure } from "./model-mode.js";
+export { evaluateMany, evaluateOne, isNoServiceModel, modeAfterFailure, TurnDropped } from "./model-mode.js";
 export { registerAgentName } from "./register.js";
 export { supersedeBootstrapMemory } from "./supersede.js";
 export {

@@ -8,10 +8,7 @@
  * kept) and after (superseded), in both model modes.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import * as os from "node:os";
-import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 
 import type { Memory, Plugin, UUID } from "@elizaos/core";
 import bootstrapPlugin from "@elizaos/plugin-bootstrap";
@@ -25,7 +22,8 @@ import {
   Kind,
 } from "../src/index.js";
 import { uuid } from "./support/ids.js";
-import { cleanEnv, repoRoot, startProcess } from "./support/processes.js";
+import { startRealService } from "./support/real-service.js";
+import { type Cleanups, startOnce } from "./support/setup.js";
 import { type SqlAgent, startSqlAgent } from "./support/sql-runtime.js";
 
 const TURNS = 10;
@@ -101,57 +99,27 @@ interface Env {
   llmUrl: string;
   serviceUrl: string;
   client: FactMemoryClient;
+  llmRequests(): Promise<LlmRequest[]>;
 }
 
 describe("an elizaOS agent with plugin-bootstrap and plugin-openai", () => {
-  const root = repoRoot();
-  const cleanups: Array<() => unknown> = [];
-  let setup: Promise<Env>;
-  before(() => {
-    setup = start();
-    setup.catch(() => undefined);
-  });
-  const ready = () => setup;
+  const ready = startOnce(start);
 
-  after(async () => {
-    await setup?.catch(() => undefined);
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
-
-  async function start(): Promise<Env> {
-    const tmp = await mkdtemp(path.join(os.tmpdir(), "factmemory-eliza-"));
-    cleanups.push(() => rm(tmp, { recursive: true, force: true }));
-    const scriptFile = path.join(tmp, "llm-script.json");
-    await writeFile(scriptFile, JSON.stringify(script()));
-    const llm = await startProcess(
-      path.join(root, ".venv", "bin", "python"),
-      ["tests/support/llm_stub.py", "--port", "0", "--script", scriptFile, "--embedding-dims", "1536"],
-      { cwd: root, env: cleanEnv({}), ready: /llm stub listening on (http:\/\/\S+)/, timeoutMs: 30_000 },
-    );
-    cleanups.push(() => llm.stop());
-    const service = await startProcess(path.join(root, ".venv", "bin", "factmemory"), ["serve"], {
-      cwd: tmp,
-      env: cleanEnv({
-        FACTMEMORY_LISTEN: "127.0.0.1:0",
-        FACTMEMORY_DATA_DIR: path.join(tmp, "data"),
-        FACTMEMORY_AUTH_TOKEN: TOKEN,
-        OPENAI_BASE_URL: llm.ready,
-        OPENAI_API_KEY: "test",
-      }),
-      ready: /factmemory listening on (\S+:\d+)/,
-      timeoutMs: 180_000,
+  async function start(cleanups: Cleanups): Promise<Env> {
+    const real = await startRealService({
+      script: script(),
+      llmArgs: ["--embedding-dims", "1536"],
+      token: TOKEN,
     });
-    cleanups.push(() => service.stop());
-    const serviceUrl = `http://${service.ready}`;
-    const client = createFactMemoryClient({ url: serviceUrl, token: TOKEN, timeoutMs: 30_000 });
+    cleanups.push(() => real.stop());
+    const client = createFactMemoryClient({ url: real.url, token: TOKEN, timeoutMs: 30_000 });
     cleanups.push(() => client.close());
-    return { llmUrl: llm.ready, serviceUrl, client };
-  }
-
-  async function llmRequests(env: Env): Promise<LlmRequest[]> {
-    const response = await fetch(env.llmUrl.replace(/\/v1$/, "/_requests"));
-    assert.equal(response.status, 200);
-    return (await response.json()) as LlmRequest[];
+    return {
+      llmUrl: real.llmUrl,
+      serviceUrl: real.url,
+      client,
+      llmRequests: async () => (await real.llmRequests()) as LlmRequest[],
+    };
   }
 
   // plugin-sql shares one PGlite among the runtimes of a process: only the last agent closes it.
@@ -191,7 +159,7 @@ describe("an elizaOS agent with plugin-bootstrap and plugin-openai", () => {
    * FACTS provider by name, as a template that uses {{facts}} would), the agent's reply, the evaluators.
    */
   async function tenTurns(env: Env, agent: SqlAgent, person: UUID) {
-    const start = (await llmRequests(env)).length;
+    const start = (await env.llmRequests()).length;
     const messages: Memory[] = [];
     const blocks: number[] = [];
     for (let i = 0; i < TURNS; i += 1) {
@@ -203,7 +171,7 @@ describe("an elizaOS agent with plugin-bootstrap and plugin-openai", () => {
       const reply = await agent.reply(`Nice, tell me more about ${HOBBIES[i]}.`);
       await agent.runtime.evaluate(message, state, true, async () => [], [reply]);
     }
-    const calls = classify((await llmRequests(env)).slice(start));
+    const calls = classify((await env.llmRequests()).slice(start));
     return { messages, blocks, calls };
   }
 

@@ -1,13 +1,14 @@
 /**
- * The package as a user receives it. `npm pack` (which builds through the `prepare` script) makes a tarball;
+ * The package as a user receives it. `npm pack` (no build: the committed dist is packed) makes a tarball;
  * a scratch project in a temporary directory installs it next to @elizaos/core, type-checks a small program
  * under `moduleResolution: Bundler` and `NodeNext`, runs the compiled output with Node, and registers the
  * plugin in a real AgentRuntime loaded from the scratch project's own node_modules. Other scratch projects
  * install the package from a path, copied and linked.
  *
- * All of it starts from what a fresh clone holds (the committed build in dist/src, no node_modules): nothing is
- * built on install, so no compiler is needed. One scratch project installs from a real `git clone` of the
- * repository, by the README's line.
+ * All of it starts from what a fresh clone holds (the committed build: the bundle dist/factmemory.js and the
+ * declarations in dist/src; no node_modules): nothing is built on install, so no compiler is needed. One scratch
+ * project installs from a real `git clone` of the repository by the README's plain line, `npm i <clone>/client_ts`:
+ * npm only symlinks the folder and installs none of its dependencies, so the bundle must carry them.
  *
  * Installs prefer the npm cache that `npm ci` filled (`--prefer-offline`); the registry is asked only for
  * what the cache lacks.
@@ -15,7 +16,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, lstat, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -139,17 +140,10 @@ async function writeProject(dir: string, files: Record<string, string>): Promise
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
 }
 
-/** A copy of the package as a fresh clone has it (the committed dist/src, no node_modules); returns its path. */
+/** A copy of the package as a fresh clone has it (the committed dist, no node_modules); returns its path. */
 async function copySources(name: string): Promise<string> {
   const to = path.join(scratch, name);
-  for (const entry of [
-    "package.json",
-    "README.md",
-    "tsconfig.json",
-    "tsconfig.build.json",
-    "src",
-    "dist/src",
-  ]) {
+  for (const entry of ["package.json", "README.md", "tsconfig.json", "tsconfig.build.json", "src", "dist"]) {
     await cp(path.join(PACKAGE_ROOT, entry), path.join(to, entry), { recursive: true });
   }
   assert.equal(existsSync(path.join(to, "node_modules")), false);
@@ -229,14 +223,22 @@ describe("the packed package in a scratch project", { timeout: 240_000 }, () => 
     assert.equal(ran.code, 0, `tsc (${which}) failed:\n${ran.output}`);
   }
 
-  test("the tarball carries the built ESM and its declarations", () => {
-    for (const file of ["dist/src/index.js", "dist/src/index.d.ts", "dist/src/client.js", "package.json"]) {
+  test("the tarball carries the bundle, its notices and the declarations", () => {
+    for (const file of [
+      "dist/factmemory.js",
+      "dist/THIRD_PARTY_NOTICES.md",
+      "dist/src/index.d.ts",
+      "dist/src/client.d.ts",
+      "package.json",
+    ]) {
       assert.ok(packed.includes(file), `${file} not packed: ${packed.join(", ")}`);
     }
     assert.deepEqual(
-      packed.filter((f) => f.startsWith("dist/test") || f.startsWith("src/")),
+      packed.filter(
+        (f) => f.startsWith("dist/test") || f.startsWith("src/") || /^dist\/src\/.*\.js$/.test(f),
+      ),
       [],
-      "only the build of src is packed",
+      "only the bundle and the declarations of src are packed",
     );
   });
 
@@ -278,22 +280,36 @@ describe("the packed package in a scratch project", { timeout: 240_000 }, () => 
 });
 
 describe("installed from a checkout", { timeout: 240_000 }, () => {
-  // --install-links: npm copies the folder like a tarball and installs its dependencies in the project. A plain
-  // `npm i <folder>` only symlinks it, and Node then looks for the plugin's dependencies (@connectrpc/connect, ...)
-  // in the checkout, where there are none unless `npm ci` ran there.
-  test("a fresh git clone, by the README's line: npm i --install-links <clone>/client_ts, and the plugin registers", async () => {
+  // A plain `npm i <folder>` only symlinks the folder and installs none of its dependencies (npm 11): Node then
+  // resolves the plugin's imports from the checkout, where a fresh clone has no node_modules. The bundle
+  // (dist/factmemory.js) imports nothing but Node's builtins, so that is enough.
+  test("a fresh git clone, by the README's plain line: npm i <clone>/client_ts, and the plugin registers and calls", async () => {
     const clone = path.join(scratch, "clone");
     await ok("git", ["clone", "--quiet", path.resolve(PACKAGE_ROOT, ".."), clone], scratch);
-    assert.equal(existsSync(path.join(clone, "client_ts", "node_modules")), false);
+    const checkout = path.join(clone, "client_ts");
+    assert.equal(existsSync(path.join(checkout, "node_modules")), false);
     const project = path.join(scratch, "from-clone");
     await writeProject(project, { "runtime.mjs": RUNTIME_MJS });
     const manifest = JSON.parse(await readFile(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
       devDependencies: Record<string, string>;
     };
     const core = `@elizaos/core@${manifest.devDependencies["@elizaos/core"]}`;
-    await ok("npm", [...INSTALL, "--install-links", path.join(clone, "client_ts"), core], project);
-    const registered = reported((await ok("node", ["runtime.mjs"], project)).stdout, "REGISTERED");
-    assert.deepEqual(registered, {
+    await ok("npm", [...INSTALL, checkout, core], project);
+    const installed = path.join(project, "node_modules", ...NAME.split("/"));
+    assert.ok((await lstat(installed)).isSymbolicLink(), "npm linked the checkout");
+    assert.equal(await realpath(installed), await realpath(checkout));
+    // Nothing of the plugin's run-time dependencies anywhere Node would look: the bundle carries them.
+    for (const dir of [checkout, project]) {
+      for (const dependency of ["@connectrpc/connect", "@connectrpc/connect-node", "@bufbuild/protobuf"]) {
+        assert.equal(
+          existsSync(path.join(dir, "node_modules", dependency)),
+          false,
+          `${dependency} in ${dir}`,
+        );
+      }
+    }
+    const ran = (await ok("node", ["runtime.mjs"], project)).stdout;
+    assert.deepEqual(reported(ran, "REGISTERED"), {
       plugins: ["factmemory"],
       evaluators: [
         "FACT_MEMORY_FACTS",
@@ -303,13 +319,14 @@ describe("installed from a checkout", { timeout: 240_000 }, () => {
       ],
       providers: ["FACT_MEMORY"],
     });
+    assert.deepEqual(reported(ran, "CLIENT"), { code: UNAVAILABLE });
   });
 });
 
-/** Plain JavaScript, as a character file's project would load the plugin. */
+/** Plain JavaScript, as a character file's project would load the plugin; then one call of the client. */
 const RUNTIME_MJS = `
 import { AgentRuntime } from "@elizaos/core";
-import factMemoryPlugin from "${NAME}";
+import factMemoryPlugin, { createFactMemoryClient, Kind } from "${NAME}";
 const runtime = new AgentRuntime({ character: { name: "Ava", bio: ["A helpful assistant."] } });
 await runtime.registerPlugin(factMemoryPlugin);
 console.log("REGISTERED " + JSON.stringify({
@@ -317,5 +334,13 @@ console.log("REGISTERED " + JSON.stringify({
   evaluators: runtime.evaluators.map((e) => e.name),
   providers: runtime.providers.map((p) => p.name),
 }));
+const client = createFactMemoryClient({ url: "127.0.0.1:1", timeoutMs: 2000 });
+let code = "none";
+try {
+  await client.listFacts({ agentId: "a", entityId: "e", kind: Kind.DURABLE });
+} catch (error) {
+  code = error.code;
+}
+console.log("CLIENT " + JSON.stringify({ code }));
 process.exit(0);
 `;

@@ -1,13 +1,10 @@
 /**
  * Against the REAL Python service (.venv/bin/factmemory serve) and the scripted LLM
- * (tests/support/llm_stub.py), both started here on free ports. If either cannot start, these tests FAIL:
- * run ./dev test (or set up .venv) at the repo root first.
+ * (tests/support/llm_stub.py), both started on free ports by support/real-service.ts. If either cannot start,
+ * these tests FAIL: run ./dev test (or set up .venv) at the repo root first.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import * as os from "node:os";
-import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { UUID } from "@elizaos/core";
@@ -30,7 +27,9 @@ import {
 } from "../src/index.js";
 import { type FakeService, startRecordingProxy } from "./support/fake-service.js";
 import { uuid } from "./support/ids.js";
-import { cleanEnv, repoRoot, type Started, startProcess } from "./support/processes.js";
+import type { Started } from "./support/processes.js";
+import { startRealService } from "./support/real-service.js";
+import { type Cleanups, startOnce } from "./support/setup.js";
 import { emptyState } from "./support/runtime.js";
 import { type SqlAgent, startSqlAgent } from "./support/sql-runtime.js";
 import { hangingListener } from "./support/net.js";
@@ -128,54 +127,20 @@ interface Env {
   proxy: FakeService;
   service: Started;
   serviceUrl: string;
-  llmUrl: string;
+  /** Every request the scripted model received so far. */
+  llmRequests(): Promise<Array<Record<string, unknown>>>;
+  /** What after() stops; a test's extra runtimes join it. */
+  cleanups: Cleanups;
 }
 
 describe("with the real FactMemory service", () => {
-  const root = repoRoot();
-  // Everything started so far, stopped in reverse order by after() even when start-up failed half-way.
-  const cleanups: Array<() => unknown> = [];
-  // Started in before() but awaited by every test: if the service cannot start, each test FAILS with the
-  // reason (a throwing before hook would only mark them cancelled).
-  let setup: Promise<Env>;
-  before(() => {
-    setup = start();
-    setup.catch(() => undefined);
-  });
-  const ready = () => setup;
+  const ready = startOnce(start);
 
-  after(async () => {
-    await setup?.catch(() => undefined);
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
-
-  async function start(): Promise<Env> {
-    const tmp = await mkdtemp(path.join(os.tmpdir(), "factmemory-ts-"));
-    cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+  async function start(cleanups: Cleanups): Promise<Env> {
     const userId = uuid();
-    const scriptFile = path.join(tmp, "llm-script.json");
-    await writeFile(scriptFile, JSON.stringify(script(userId)));
-    const llm = await startProcess(
-      path.join(root, ".venv", "bin", "python"),
-      ["tests/support/llm_stub.py", "--port", "0", "--script", scriptFile],
-      { cwd: root, env: cleanEnv({}), ready: /llm stub listening on (http:\/\/\S+)/, timeoutMs: 30_000 },
-    );
-    cleanups.push(() => llm.stop());
-    const service = await startProcess(path.join(root, ".venv", "bin", "factmemory"), ["serve"], {
-      cwd: tmp,
-      env: cleanEnv({
-        FACTMEMORY_LISTEN: "127.0.0.1:0",
-        FACTMEMORY_DATA_DIR: path.join(tmp, "data"),
-        FACTMEMORY_AUTH_TOKEN: TOKEN,
-        OPENAI_BASE_URL: llm.ready,
-        OPENAI_API_KEY: "test",
-      }),
-      // The first start of a data dir runs initdb: allow for a slow machine.
-      ready: /factmemory listening on (\S+:\d+)/,
-      timeoutMs: 180_000,
-    });
-    cleanups.push(() => service.stop());
-    const serviceUrl = `http://${service.ready}`;
+    const real = await startRealService({ script: script(userId), token: TOKEN });
+    cleanups.push(() => real.stop());
+    const serviceUrl = real.url;
     const client = createFactMemoryClient({ url: serviceUrl, token: TOKEN, timeoutMs: 30_000 });
     cleanups.push(() => client.close());
     const upstream = createFactMemoryClient({ url: serviceUrl, timeoutMs: 60_000 });
@@ -188,13 +153,16 @@ describe("with the real FactMemory service", () => {
     ]);
     cleanups.push(() => agent.stop());
     cleanups.push(() => closeContext(agent.runtime));
-    return { agent, userId, client, proxy, service, serviceUrl, llmUrl: llm.ready };
-  }
-
-  async function llmRequests(llmUrl: string): Promise<Array<Record<string, unknown>>> {
-    const response = await fetch(llmUrl.replace(/\/v1$/, "/_requests"));
-    assert.equal(response.status, 200);
-    return (await response.json()) as Array<Record<string, unknown>>;
+    return {
+      agent,
+      userId,
+      client,
+      proxy,
+      service: real.service,
+      serviceUrl,
+      llmRequests: real.llmRequests,
+      cleanups,
+    };
   }
 
   test("client factory: a unary call with the bearer token", async () => {
@@ -299,11 +267,11 @@ describe("with the real FactMemory service", () => {
   });
 
   test("runtime.evaluate stores facts with ONE Evaluate call and ONE LLM call for four evaluators", async () => {
-    const { agent, userId, client, proxy, llmUrl } = await ready();
+    const { agent, userId, client, proxy, llmRequests } = await ready();
     await agent.say(userId, "hi, I'm Dana");
     const message = await agent.say(userId, BERLIN);
     const response = await agent.reply("Welcome to Berlin! Take a deep breath.");
-    const llmBefore = (await llmRequests(llmUrl)).length;
+    const llmBefore = (await llmRequests()).length;
     const evaluateBefore = proxy.evaluateRequests.length;
 
     const ran = await agent.runtime.evaluate(message, emptyState(), true, async () => [], [response]);
@@ -332,7 +300,7 @@ describe("with the real FactMemory service", () => {
         .sort(),
       ["Dana", "Sam"],
     );
-    const calls = (await llmRequests(llmUrl)).slice(llmBefore);
+    const calls = (await llmRequests()).slice(llmBefore);
     assert.equal(calls.length, 1, "one LLM call");
     // The one call asked for all four items.
     const asked = JSON.stringify(calls[0]);
@@ -408,8 +376,8 @@ describe("with the real FactMemory service", () => {
     );
     // plugin-sql shares one PGlite among the runtimes of a process: closing this one's adapter would close the
     // main agent's database too, so only the runtime is stopped (its services: the batch is sent).
-    cleanups.push(() => closeContext(batching.runtime));
-    cleanups.push(() => batching.runtime.stop());
+    env.cleanups.push(() => closeContext(batching.runtime));
+    env.cleanups.push(() => batching.runtime.stop());
     return batching;
   }
 
@@ -423,7 +391,7 @@ describe("with the real FactMemory service", () => {
     const lee = uuid();
     const batching = await batchingAgent(env, lee, 3);
     const batchesBefore = env.proxy.evaluateBatchRequests.length;
-    const llmBefore = (await llmRequests(env.llmUrl)).length;
+    const llmBefore = (await env.llmRequests()).length;
     const texts = [
       "I play the cello in a quartet",
       "we have a concert soon",
@@ -447,7 +415,7 @@ describe("with the real FactMemory service", () => {
       env.proxy.evaluateBatchRequests.at(-1)!.messages.map((m) => m.text),
       texts,
     );
-    assert.equal((await llmRequests(env.llmUrl)).length - llmBefore, 1, "one LLM call for three messages");
+    assert.equal((await env.llmRequests()).length - llmBefore, 1, "one LLM call for three messages");
     assert.deepEqual(
       (await batching.runtime.getCache<{ requests: unknown[] }>(key))?.requests,
       [],

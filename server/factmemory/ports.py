@@ -356,6 +356,8 @@ class ForgetTransaction(Protocol):
 
     async def close_raised(self, message_ids: Sequence[str]) -> int: ...
 
+    async def unlink(self, message_ids: Sequence[str]) -> tuple[int, int]: ...
+
 
 class MessageStore(Protocol):
     """Deleted messages: which entities a room's evaluated messages belong to, and one transaction over entities."""

@@ -1,9 +1,15 @@
+/**
+ * Agent-model mode: the service composes the prompt and JSON schema (PrepareEvaluation), the agent's own model
+ * answers it through runtime.useModel, and the service applies the raw reply (CompleteEvaluation) exactly as it
+ * applies its own model's. One model call per turn (or batch), never a second: a ticket refused (expired, evicted,
+ * the person forgotten) or aborted (a batch that lost a race on one of its messages) is prepared again without a
+ * model call, and what still needs one goes to the service's model or is dropped: see TicketRefused.
+ */
+import { ConnectError } from "@connectrpc/connect";
 import type { IAgentRuntime } from "@elizaos/core";
 import type { FactMemoryClient } from "./client.js";
 import type { EvaluateBatchRequest, EvaluateRequest, EvaluateResponse, PromptMessage } from "./gen/factmemory/v1/factmemory_pb.js";
 import type { AgentModelType } from "./settings.js";
-/** Prepare/complete rounds before giving up when other writes keep landing (ABORTED) between the two. */
-export declare const MAX_PREPARE_ATTEMPTS = 3;
 /** What the model is asked: the service's prompt messages, in order, and the JSON schema of the reply. */
 export interface ModelQuestion {
     prompt: readonly PromptMessage[];
@@ -20,9 +26,21 @@ export type Prepared = {
     value: EvaluateBatchRequest;
 };
 /**
- * Prepare, ask, complete; prepared again (and asked again) when the service answers ABORTED because the
- * person's memory changed after the prompt was composed, at most MAX_PREPARE_ATTEMPTS times.
- * Returns one result per message of the request, in its order.
+ * CompleteEvaluation refused the ticket and its messages still need a model call, which would be the turn's second
+ * (issue 24: one model call per turn): the caller falls back to the service's model or drops the turn.
+ * `forgotten`: the person was forgotten (ForgetEntity) after the ticket was issued; their messages must not be
+ * learned again.
+ */
+export declare class TicketRefused extends Error {
+    readonly refusal: ConnectError;
+    readonly forgotten: boolean;
+    constructor(refusal: ConnectError);
+}
+/**
+ * Prepare, ask, complete. A refused or aborted ticket is prepared again once, without a model call: that answers
+ * the stored results when the messages were applied meanwhile (the ticket used by a concurrent Complete, another
+ * call that evaluated them, or the message deleted); else TicketRefused. Returns one result per message of the
+ * request, in its order.
  */
 export declare function evaluateWithAgentModel(client: FactMemoryClient, request: Prepared, ask: AskModel, timeoutMs: number): Promise<EvaluateResponse[]>;
 /** The prompt as one text: plugins' TEXT_SMALL/OBJECT_SMALL handlers take a single prompt string. */

@@ -1,8 +1,12 @@
+/**
+ * The runtime side of batched evaluation (FACT_MEMORY_EVALUATE_EVERY > 1): one Batcher per runtime, its queue
+ * in the runtime's cache, and a service whose stop() sends what waits when the agent shuts down.
+ */
 import type { IAgentRuntime, Service } from "@elizaos/core";
 import { Batcher } from "./batch.js";
 /** The runtime cache key of the queue (one per agent). */
 export declare function pendingKey(agentId: string): string;
-export declare function batcherFor(runtime: IAgentRuntime): Batcher;
+export declare const batcherFor: (runtime: IAgentRuntime) => Batcher;
 /**
  * Sends, once the runtime is initialized (its database open), the messages an earlier process left waiting:
  * after a crash, or after batching was turned off. Never throws.

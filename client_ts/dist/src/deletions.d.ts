@@ -23,7 +23,7 @@ export declare class ForgetQueue {
 }
 /** The runtime cache key of the unsent deletions (one per agent). */
 export declare function forgetKey(agentId: string): string;
-export declare function forgetQueueFor(runtime: IAgentRuntime): ForgetQueue;
+export declare const forgetQueueFor: (runtime: IAgentRuntime) => ForgetQueue;
 /** Pure: the ForgetMessages request for a deleted message; undefined for the agent's own or an id-less message. */
 export declare function forgetMessageRequest(agentId: string, message: MessagePayload["message"]): ForgetMessagesRequest | undefined;
 /** Pure: the ForgetMessages request for a cleared channel: every person's messages in that room. */

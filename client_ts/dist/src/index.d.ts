@@ -6,9 +6,9 @@ export { createFactMemoryClient, type FactMemoryClient, type FactMemoryClientOpt
 export { Batcher, type BatcherOptions, MAX_BATCH_MESSAGES, mergeBatch, type PendingStore, type Queued, } from "./batch.js";
 export { batcherFor, FactMemoryBatchService, pendingKey } from "./batching.js";
 export { closeContext } from "./context.js";
-export { type AskModel, evaluateWithAgentModel, MAX_PREPARE_ATTEMPTS, type ModelQuestion, promptText, } from "./agent-model.js";
+export { type AskModel, evaluateWithAgentModel, type ModelQuestion, promptText, TicketRefused, } from "./agent-model.js";
 export { deletionEvents, ForgetQueue, forgetKey, forgetMessageRequest, forgetRoomRequest, } from "./deletions.js";
-export { evaluateMany, evaluateOne, isNoServiceModel, modeAfterFailure } from "./model-mode.js";
+export { evaluateMany, evaluateOne, isNoServiceModel, modeAfterFailure, TurnDropped } from "./model-mode.js";
 export { registerAgentName } from "./register.js";
 export { supersedeBootstrapMemory } from "./supersede.js";
 export { factMemoryEvaluator, factMemoryEvaluators, identityEvaluator, relationshipEvaluator, successEvaluator, } from "./evaluators.js";

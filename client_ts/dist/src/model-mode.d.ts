@@ -3,6 +3,10 @@ import { type EvaluateBatchRequest, type EvaluateBatchResponse, type EvaluateReq
 import type { ModelMode } from "./settings.js";
 /** The service's answer when it has no LLM of its own (FAILED_PRECONDITION "no LLM configured"). */
 export declare function isNoServiceModel(error: unknown): boolean;
+/** A turn dropped after a refused ticket; already logged (one warning), so the caller logs nothing more. */
+export declare class TurnDropped extends Error {
+    constructor(message: string);
+}
 /** Pure: the mode after a service call failed with `error` (auto turns into agent when the service has no model). */
 export declare function modeAfterFailure(mode: ModelMode, error: unknown): ModelMode;
 /** One message, by the service's model or the agent's. */

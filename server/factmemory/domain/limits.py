@@ -84,6 +84,9 @@ MAX_FORM_ECHO_CHARS = 2000  # a claim typed into a form, shown again when saving
 MAX_REASON_CHARS = 500
 # ForgetMessages: message ids per call.
 MAX_MESSAGE_IDS = 1000
+# ForgetMessages: the messages a relationship or an identity keeps as its evidence (the newest; beyond them it is
+# never deleted by a deletion, since older messages it stood on are no longer known).
+MAX_LINK_EVIDENCE = 50
 
 # Every message of a batch keeps at least this much of the prompt budget, whatever the budget (docs/operating.md).
 MIN_BATCH_MESSAGE_TOKENS = 16

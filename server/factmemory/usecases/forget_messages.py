@@ -20,6 +20,8 @@ class MessagesForgotten:
     facts_deleted: int = 0
     facts_updated: int = 0
     candidates_closed: int = 0
+    relationships_deleted: int = 0
+    identities_deleted: int = 0
 
     def __add__(self, other: MessagesForgotten) -> MessagesForgotten:
         return MessagesForgotten(
@@ -27,6 +29,8 @@ class MessagesForgotten:
             self.facts_deleted + other.facts_deleted,
             self.facts_updated + other.facts_updated,
             self.candidates_closed + other.candidates_closed,
+            self.relationships_deleted + other.relationships_deleted,
+            self.identities_deleted + other.identities_deleted,
         )
 
 
@@ -78,4 +82,5 @@ async def _forget(tx: ForgetTransaction, message_ids: Sequence[str], room_id: UU
         await tx.set_evidence(changed, REASON)
     if deleted:
         await tx.delete_facts(deleted, REASON)
-    return MessagesForgotten(len(forgotten), len(deleted), len(changed), closed)
+    relationships, identities = await tx.unlink(forgotten)
+    return MessagesForgotten(len(forgotten), len(deleted), len(changed), closed, relationships, identities)

@@ -69,6 +69,28 @@ SET_EVIDENCE = """
 UPDATE facts SET evidence_message_ids = $4, confidence = $5 WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 """
 
+# Relationships and identities (migration 0045): the deleted messages leave their evidence; a row left with none
+# goes when every turn that wrote it is known (evidence_complete). Message ids are unique per agent, so the ids
+# find their rows whichever entities they link.
+UNLINK_RELATIONSHIPS = """
+UPDATE relationships
+   SET evidence_message_ids = ARRAY(SELECT m FROM unnest(evidence_message_ids) WITH ORDINALITY AS u(m, o)
+                                     WHERE m <> ALL ($2::text[]) ORDER BY o)
+ WHERE agent_id = $1 AND evidence_message_ids && $2::text[]
+"""
+UNLINK_IDENTITIES = """
+UPDATE identities
+   SET evidence_message_ids = ARRAY(SELECT m FROM unnest(evidence_message_ids) WITH ORDINALITY AS u(m, o)
+                                     WHERE m <> ALL ($2::text[]) ORDER BY o)
+ WHERE agent_id = $1 AND evidence_message_ids && $2::text[]
+"""
+DELETE_UNSUPPORTED_RELATIONSHIPS = """
+DELETE FROM relationships WHERE agent_id = $1 AND evidence_message_ids = '{}' AND evidence_complete
+"""
+DELETE_UNSUPPORTED_IDENTITIES = """
+DELETE FROM identities WHERE agent_id = $1 AND evidence_message_ids = '{}' AND evidence_complete
+"""
+
 CLOSE_RAISED_CANDIDATES = """
 UPDATE fact_candidates SET status = 'rejected', resolved_at = $4, resolved_by = $5
  WHERE agent_id = $1 AND entity_id = $2 AND status = 'pending' AND evidence_message_id = ANY ($3::text[])
@@ -114,6 +136,16 @@ class ForgetTx:
     async def set_evidence(self, changes: Sequence[tuple[UUID, tuple[str, ...], float]], reason: str) -> None:
         await mark(self._conn, HistoryAction.EDITED, ACTOR, reason)
         await self._conn.executemany(SET_EVIDENCE, [(*self._scope, i, list(e), c) for i, e, c in changes])
+
+    async def unlink(self, message_ids: Sequence[str]) -> tuple[int, int]:
+        """Takes the messages out of every relationship's and identity's evidence and deletes those they alone
+        supported; returns how many relationships and identities were deleted."""
+        agent_id, ids = self._scope[0], list(message_ids)
+        await self._conn.execute(UNLINK_RELATIONSHIPS, agent_id, ids)
+        relationships = row_count(await self._conn.execute(DELETE_UNSUPPORTED_RELATIONSHIPS, agent_id))
+        await self._conn.execute(UNLINK_IDENTITIES, agent_id, ids)
+        identities = row_count(await self._conn.execute(DELETE_UNSUPPORTED_IDENTITIES, agent_id))
+        return relationships, identities
 
     async def close_raised(self, message_ids: Sequence[str]) -> int:
         """Closes the pending candidates and open possible-duplicate pairs the messages raised; returns the

@@ -24,7 +24,7 @@ from factmemory.adapters.postgres.rows import (
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.confidence import Strengthened
 from factmemory.domain.dedup.planning import MergedFact
-from factmemory.domain.limits import MAX_REASON_CHARS
+from factmemory.domain.limits import MAX_LINK_EVIDENCE, MAX_REASON_CHARS
 from factmemory.domain.models import EvaluateResult, Fact, HistoryAction, Identity, Kind, Relationship
 from factmemory.ports import NewFact, Vector, WriteContext
 
@@ -68,10 +68,13 @@ SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10
 RETURNING id
 """
 
+# Relationships and identities cite the turn's messages (migration 0045): at most $8 of the newest; a row whose
+# evidence outgrew that also stands on messages no longer recorded (evidence_complete false).
 UPSERT_RELATIONSHIP = """
 INSERT INTO relationships (agent_id, source_entity_id, target_entity_id, tags, interaction_count,
-                           created_at, updated_at)
-VALUES ($1, $2, $3, $4, 1, $5, $5)
+                           created_at, updated_at, evidence_message_ids, evidence_complete)
+VALUES ($1, $2, $3, $4, 1, $5, $5, ($7::text[])[greatest(1, cardinality($7::text[]) - $8 + 1):],
+        cardinality($7::text[]) <= $8)
 ON CONFLICT (agent_id, source_entity_id, target_entity_id) DO UPDATE
    -- At most $6 tags: the ones it had first, then new ones while room is left; sorted.
    SET tags = ARRAY(SELECT t FROM (SELECT t, min(o) AS first
@@ -79,16 +82,26 @@ ON CONFLICT (agent_id, source_entity_id, target_entity_id) DO UPDATE
                                     GROUP BY t ORDER BY first LIMIT $6) AS kept
                      ORDER BY t),
        interaction_count = relationships.interaction_count + 1,
-       updated_at = GREATEST(relationships.updated_at, EXCLUDED.updated_at)
+       updated_at = GREATEST(relationships.updated_at, EXCLUDED.updated_at),
+       evidence_message_ids = (relationships.evidence_message_ids || $7::text[])
+           [greatest(1, cardinality(relationships.evidence_message_ids || $7::text[]) - $8 + 1):],
+       evidence_complete = relationships.evidence_complete
+                           AND cardinality(relationships.evidence_message_ids || $7::text[]) <= $8
 RETURNING source_entity_id, target_entity_id, tags, interaction_count
 """
 
 UPSERT_IDENTITY = """
-INSERT INTO identities (agent_id, entity_id, platform, handle, confidence, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $6)
+INSERT INTO identities (agent_id, entity_id, platform, handle, confidence, created_at, updated_at,
+                        evidence_message_ids, evidence_complete)
+VALUES ($1, $2, $3, $4, $5, $6, $6, ($7::text[])[greatest(1, cardinality($7::text[]) - $8 + 1):],
+        cardinality($7::text[]) <= $8)
 ON CONFLICT (agent_id, entity_id, platform, handle) DO UPDATE
    SET confidence = GREATEST(identities.confidence, EXCLUDED.confidence),
-       updated_at = GREATEST(identities.updated_at, EXCLUDED.updated_at)
+       updated_at = GREATEST(identities.updated_at, EXCLUDED.updated_at),
+       evidence_message_ids = (identities.evidence_message_ids || $7::text[])
+           [greatest(1, cardinality(identities.evidence_message_ids || $7::text[]) - $8 + 1):],
+       evidence_complete = identities.evidence_complete
+                           AND cardinality(identities.evidence_message_ids || $7::text[]) <= $8
 RETURNING entity_id, platform, handle, confidence
 """
 
@@ -170,6 +183,8 @@ class PostgresWriteTransaction:
         self.revision = revision
         self.forget_epoch = forget_epoch
         self._actor = ""
+        # The messages this transaction claimed: what the relationships and identities it writes cite.
+        self._claimed: list[str] = []
 
     async def write_context(
         self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int
@@ -180,7 +195,13 @@ class PostgresWriteTransaction:
         """Reserves the message (keeping its excerpt); False when it was evaluated already (the caller replays)."""
         row = await self._conn.fetchval(CLAIM_EVALUATION, self.agent_id, message_id, self.entity_id, room_id, excerpt)
         self._actor = f"message:{message_id}"
+        if row is not None:
+            self._claimed.append(message_id)
         return row is not None
+
+    def _evidence(self) -> tuple[list[str], int]:
+        """A relationship's or identity's evidence: the claimed messages, and the cap (the SQL keeps the newest)."""
+        return list(self._claimed), MAX_LINK_EVIDENCE
 
     def _mark(self, action: HistoryAction, reason: str = "") -> tuple[str, str, str]:
         """The history mark of a write, sent with its statement (mark_cte)."""
@@ -342,7 +363,9 @@ class PostgresWriteTransaction:
     async def upsert_relationship(
         self, source: UUID, target: UUID, tags: Sequence[str], at: datetime, max_tags: int
     ) -> Relationship:
-        row = await self._conn.fetchrow(UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at, max_tags)
+        row = await self._conn.fetchrow(
+            UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at, max_tags, *self._evidence()
+        )
         return Relationship(
             source_entity_id=str(row["source_entity_id"]),
             target_entity_id=str(row["target_entity_id"]),
@@ -353,7 +376,9 @@ class PostgresWriteTransaction:
     async def upsert_identity(
         self, entity_id: UUID, platform: str, handle: str, confidence: float, at: datetime
     ) -> Identity:
-        row = await self._conn.fetchrow(UPSERT_IDENTITY, self.agent_id, entity_id, platform, handle, confidence, at)
+        row = await self._conn.fetchrow(
+            UPSERT_IDENTITY, self.agent_id, entity_id, platform, handle, confidence, at, *self._evidence()
+        )
         return Identity(
             entity_id=str(row["entity_id"]),
             platform=row["platform"],

@@ -340,7 +340,12 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
                 _now(),
                 self._limits.max_id_chars,
             )
-            entry.note(messages_forgotten=counts.messages, facts_deleted=counts.facts_deleted)
+            entry.note(
+                messages_forgotten=counts.messages,
+                facts_deleted=counts.facts_deleted,
+                relationships_deleted=counts.relationships_deleted,
+                identities_deleted=counts.identities_deleted,
+            )
         return pb.ForgetMessagesResponse(
             messages_forgotten=counts.messages,
             facts_deleted=counts.facts_deleted,
