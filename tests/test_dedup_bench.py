@@ -6,7 +6,8 @@ import json
 import random
 from typing import Any
 
-from factmemory_tools.dedup.model import MALFORMED, ErringModel, Rates, paraphrase
+from factmemory_tools.dedup.model import CLEAN, MALFORMED, ErringModel, Rates, paraphrase
+from factmemory_tools.dedup.run import ERRING, ERROR_KINDS, erring_only, replay_runs
 
 PROMPT = """<known_facts>
 [D1] (identity 0.70) lives in Porto
@@ -70,3 +71,14 @@ def test_paraphrase_rewrites_or_prefixes() -> None:
     rng = random.Random(1)
     assert paraphrase("lives in Lyon", rng) == "is based in Lyon"
     assert paraphrase("speaks Basque", rng) == "User speaks Basque"
+
+
+def test_one_error_kind_alone_keeps_the_other_kinds_clean() -> None:
+    assert erring_only(list(ERROR_KINDS)) == ERRING
+    assert erring_only([]) == CLEAN
+    merge_only = erring_only(["merge"])
+    assert merge_only.merge_accuracy == ERRING.merge_accuracy < 1 and merge_only.readd_other_words == 0
+    runs = replay_runs(None, ["clean", "erring", "category"])
+    assert [name for name, _ in runs] == ["clean model", "erring model", "only category"]
+    assert runs[2][1] == Rates(wrong_category=ERRING.wrong_category)
+    assert replay_runs(["json"], ["erring"])[0][1] == Rates(malformed_json=ERRING.malformed_json)

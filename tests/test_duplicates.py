@@ -136,7 +136,12 @@ def test_the_exact_key_wins_whatever_the_similarity() -> None:
     [other_category] = plan_adds(
         [add("живёт  в берлине.", category="relationship")], unit([1.0]), ["живёт в берлине"], [[]], by_key, THRESHOLD
     )
-    assert other_category.same_as is None
+    assert other_category.same_as == Existing(stored)  # a model's wrong category: the same words are one fact
+    assert "category identity, kept" in other_category.reason
+    [other_kind] = plan_adds(
+        [add("живёт  в берлине.", Kind.CURRENT, "feeling")], unit([1.0]), ["живёт в берлине"], [[]], by_key, THRESHOLD
+    )
+    assert other_kind.same_as is None
     [no_key] = plan_adds([add("!!!")], unit([1.0]), [None], [[]], {}, THRESHOLD)
     assert no_key.same_as is None
 
@@ -169,6 +174,15 @@ def test_two_adds_of_one_reply_one_fact_when_same_else_a_pair() -> None:
         THRESHOLD,
     )
     assert exact[1].same_as == EarlierAdd(0)
+    other_category = plan_adds(
+        [add("Lives in Berlin"), add("lives in  berlin", category="relationship")],
+        unit([1.0, 0.0], [0.0, 1.0]),
+        ["lives in berlin", "lives in berlin"],
+        [[], []],
+        {},
+        THRESHOLD,
+    )
+    assert other_category[1].same_as == EarlierAdd(0) and "category identity" in other_category[1].reason
     other_kind = plan_adds(
         [add("lives in Berlin"), add("resides in Berlin", Kind.CURRENT, "schedule_context")],
         unit([1.0, 0.0], [0.97, 0.25]),

@@ -96,6 +96,6 @@ async def test_one_evaluate_reads_in_three_round_trips_before_the_lock_and_write
     # the lock, the forget epoch (a statement of its own: a statement's snapshot is taken before it waits for the
     # lock, so it would miss a ForgetEntity that committed meanwhile), the claim of the message, the name, the
     # strengthen (read, then set what domain.confidence decided), the contradiction (read the fact, then the review
-    # candidate with the fact's history entry), two inserts, and the message's result
-    assert len(writes) == 11, writes
+    # candidate with the fact's history entry), two inserts, the expired pairs closed, and the message's result
+    assert len(writes) == 12, writes
     assert sum("INSERT INTO facts" in q for q in writes) == 2  # each insert carries its history mark

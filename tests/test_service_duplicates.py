@@ -298,6 +298,20 @@ async def test_exact_duplicates_with_other_case_and_spacing_become_one_fact(serv
     assert sorted(f.claim for f in await facts_of(service, person)) == ["Lives in Berlin", first]
 
 
+async def test_the_same_words_in_another_category_of_the_kind_strengthen_the_stored_fact(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    person = Person()
+    await learn(service, llm, person, "I'm from Porto", add_durable("Лиса живёт в Порту", "identity"))
+    response = await learn(service, llm, person, "Porto again", add_durable("лиса живёт в порту.", "preference"))
+    [op] = response.ops
+    assert op.deduplicated and op.op == pb.OP_TYPE_STRENGTHEN and "category identity" in op.reason
+    [fact] = await facts_of(service, person)
+    assert (fact.category, fact.claim) == ("identity", "Лиса живёт в Порту")
+    response = await learn(service, llm, person, "now", add_current("Лиса живёт в Порту", "going_through"))
+    assert not response.ops[0].deduplicated  # another kind is another fact
+
+
 class GatedStore:
     """The real store, except that reading the write context waits for a gate: another turn can commit between
     this turn's plan and its lock."""

@@ -5,6 +5,7 @@ Real gRPC, real PostgreSQL + pgvector, the real local embedder, the scripted LLM
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from uuid import UUID
 
 from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_TURNS
@@ -14,6 +15,12 @@ from tests.conftest import Service
 from tests.support.fm import NOW, Person, add_current, add_durable, facts_of, facts_reply, new_id
 from tests.support.llm_stub import Reply, ScriptedLLM
 from tests.test_service_duplicates import handles, learn, marked, merge, prompt_of
+
+PAIR_STATES = """
+SELECT f.claim AS first, o.claim AS second, p.status, p.closed_at
+  FROM possible_duplicates p JOIN facts f ON f.id = p.fact_id JOIN facts o ON o.id = p.other_fact_id
+ WHERE p.agent_id = $1 AND p.entity_id = $2
+"""
 
 CLAIMS = [f"{hobby} on weekends" for hobby in ("hikes", "paints", "sails", "cycles", "climbs", "fishes", "rows")]
 
@@ -92,3 +99,34 @@ async def test_a_merge_of_facts_that_name_different_things_is_rejected(service: 
         "working on the Marigold pilot",
         "working on the Sandpiper pilot",
     }
+
+
+async def pair_states(service: Service, person: Person) -> dict[frozenset[str], tuple[str, datetime | None]]:
+    async with service.pool.acquire() as conn:
+        rows = await conn.fetch(PAIR_STATES, UUID(person.agent_id), UUID(person.entity_id))
+    return {frozenset((r["first"], r["second"])): (r["status"], r["closed_at"]) for r in rows}
+
+
+async def test_the_turn_that_ages_a_pair_out_closes_it_as_expired(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    *likely, unlikely = await stored_pairs(service, person, [0.3, 0.3, 0.3, 0.01])
+    agent, entity = UUID(person.agent_id), UUID(person.entity_id)
+
+    async def turns_without_evaluate(n: int) -> None:  # writes under the lock that show no pair (reviews, imports)
+        for _ in range(n):
+            async with service.deps.store.turn(agent, entity):
+                pass
+
+    async def evaluate(text: str, when: datetime) -> str:
+        llm.on(text, Reply(facts_reply()))
+        await service.stub.Evaluate(person.evaluate(text, when))
+        return prompt_of(llm, text)
+
+    await turns_without_evaluate(PAIR_TTL_TURNS - 2)
+    first, second = NOW + timedelta(hours=1), NOW + timedelta(hours=2)  # the messages' times are the clock
+    await evaluate("what do I do on weekends?", first)  # the last turn within the TTL: shows the likely three
+    assert await pair_states(service, person) == {p: ("closed", first) for p in likely} | {unlikely: ("open", None)}
+    await turns_without_evaluate(1)
+    assert await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS) == []
+    assert marked(await evaluate("and on holidays?", second)) == set()
+    assert (await pair_states(service, person))[unlikely] == ("expired", second)

@@ -50,7 +50,8 @@ class ErringModel:
 
     def __init__(self, rates: Rates, seed: int = 25) -> None:
         self.rates = rates
-        self.rng = random.Random(seed)
+        # one stream per error kind, so turning one kind off does not change the choices of the other
+        self.json_rng, self.merge_rng = random.Random(f"{seed}-json"), random.Random(f"{seed}-merge")
         self.adds: list[dict[str, Any]] = []  # what the current message says, planned by the benchmark
         self.extra: list[dict[str, Any]] = []
         self.truth: dict[str, str] = {}  # claim -> the data-set fact it stands for (current person)
@@ -62,7 +63,7 @@ class ErringModel:
         prompt = "\n".join(m["content"] for m in body.get("messages", []) if isinstance(m.get("content"), str))
         shown = Shown()
         self.log.append(shown)
-        if self.rng.random() < self.rates.malformed_json:
+        if self.json_rng.random() < self.rates.malformed_json:
             self.malformed += 1
             return Reply(MALFORMED)
         claims = {m["handle"]: m["claim"] for m in FACT_LINE.finditer(prompt)}
@@ -88,7 +89,7 @@ class ErringModel:
             ta, tb = self.truth.get(ca), self.truth.get(cb)
             same = ta is not None and ta == tb
             shown.pairs.append((ca, cb, same))
-            correct = self.rng.random() < self.rates.merge_accuracy
+            correct = self.merge_rng.random() < self.rates.merge_accuracy
             if (same if correct else not same) and not {a, b} & used:
                 keep, duplicate = (b, a) if ta is not None and self.canonical.get(ta) == cb else (a, b)
                 used |= {a, b}

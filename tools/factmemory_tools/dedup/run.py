@@ -11,7 +11,11 @@ replay: the recall data set (tools/factmemory_tools/recall), restated variant, r
   shown per prompt, ops rejected, and the provider's recall@12.
 
     PYTHONPATH=tools .venv/bin/python -m factmemory_tools.dedup heldout
-    PYTHONPATH=tools .venv/bin/python -m factmemory_tools.dedup replay [--people N]
+    PYTHONPATH=tools .venv/bin/python -m factmemory_tools.dedup replay [--people N] [--errors K,..] [--runs R,..]
+
+--errors keeps only the named error kinds of the erring model (readd, category, handle, json, roommate, merge);
+--runs names the models replayed (default clean,erring; a kind's name alone: the erring model with only that kind);
+--breakdown replays the clean model, the erring model, then each error kind alone.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import uuid
 from collections import Counter
 from collections.abc import Sequence
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +66,22 @@ ERRING = Rates(
     roommate_fact=0.03,
     merge_accuracy=0.8,
 )
+# The erring model's error kinds, by the name --errors takes, and the Rates field each sets.
+ERROR_KINDS = {
+    "readd": "readd_other_words",
+    "category": "wrong_category",
+    "handle": "unknown_handle",
+    "json": "malformed_json",
+    "roommate": "roommate_fact",
+    "merge": "merge_accuracy",
+}
+
+
+def erring_only(kinds: Sequence[str]) -> Rates:
+    """The erring model with only these error kinds; the others as the clean model."""
+    return replace(CLEAN, **{ERROR_KINDS[k]: getattr(ERRING, ERROR_KINDS[k]) for k in kinds})
+
+
 # A merge deletes the pairs of the folded fact, so pairs are counted as they are inserted, in a table of the
 # benchmark's own (created in the benchmark's database; with --database-url, in that one).
 LOG_PAIRS = """
@@ -254,7 +274,8 @@ def _reason_kind(reason: str) -> str:
 async def replay_one(
     bench: QuietBench, speaker: Speaker, conn: asyncpg.Connection, data: dict[str, Any], name: str, rates: Rates
 ) -> ReplayFigures:
-    model, rng = speaker.model, random.Random(250)
+    # one random stream per error kind, so a run with one kind alone makes the same choices as the full erring run
+    model, rng = speaker.model, {kind: random.Random(f"250-{kind}") for kind in ERROR_KINDS}
     model.rates, out = rates, ReplayFigures(name, rates)
     variant = Variant(name, str(uuid.uuid4()))
     facts = {f["id"]: f for p in data["people"] for m in p["messages"] for f in m["facts"]}
@@ -275,21 +296,21 @@ async def replay_one(
                 f = facts[fact_id]
                 claim, category = f["claim"], f["category"]
                 again = fact_id in model.canonical
-                if again and rng.random() < rates.readd_other_words:
-                    claim = paraphrase(f["claim"], rng)
-                if rng.random() < rates.wrong_category:
-                    category = rng.choice([c for c in CATEGORIES[Kind(f["kind"])] if c != f["category"]])
+                if again and rng["readd"].random() < rates.readd_other_words:
+                    claim = paraphrase(f["claim"], rng["readd"])
+                if rng["category"].random() < rates.wrong_category:
+                    category = rng["category"].choice([c for c in CATEGORIES[Kind(f["kind"])] if c != f["category"]])
                 adds.append(add_op(f["kind"], category, claim, f.get("valid_at")))
                 ids.append(fact_id)
                 readd.append(claim != f["claim"])
-            if rng.random() < rates.roommate_fact:
-                f = rng.choice(others)
+            if rng["roommate"].random() < rates.roommate_fact:
+                f = rng["roommate"].choice(others)
                 adds.append(add_op(f["kind"], f["category"], f["claim"], f.get("valid_at")))
                 ids.append("roommate:" + f["id"])
                 readd.append(False)
             model.extra = (
                 [{"op": "strengthen", "fact": "D99", "reason": "mentioned again"}]
-                if rng.random() < rates.unknown_handle
+                if rng["handle"].random() < rates.unknown_handle
                 else []
             )
             response, seen = await speaker.say(variant.agent_id, entity, message["text"], adds, ids, message["at"])
@@ -399,8 +420,20 @@ def replay_table(runs: Sequence[ReplayFigures]) -> list[str]:
     return lines
 
 
+def replay_runs(errors: Sequence[str] | None, runs: Sequence[str]) -> list[tuple[str, Rates]]:
+    """The models to replay, by name: clean, erring (all its error kinds, or those of --errors), or one kind alone."""
+    erring = ERRING if errors is None else erring_only(errors)
+    named = {"clean": ("clean model", CLEAN), "erring": ("erring model", erring)}
+    return [named.get(run) or (f"only {run}", erring_only([run])) for run in runs]
+
+
 async def replay(
-    stub: pb_grpc.FactMemoryServiceStub, conn: asyncpg.Connection, llm: ScriptedLLM, deps: Any, people: int | None
+    stub: pb_grpc.FactMemoryServiceStub,
+    conn: asyncpg.Connection,
+    llm: ScriptedLLM,
+    deps: Any,
+    people: int | None,
+    runs_wanted: Sequence[tuple[str, Rates]],
 ) -> list[str]:
     data = load(False)
     if people is not None:
@@ -410,7 +443,7 @@ async def replay(
     llm.default = model
     speaker = Speaker(stub, model)
     runs = []
-    for name, rates in (("clean model", CLEAN), ("erring model", ERRING)):
+    for name, rates in runs_wanted:
         runs.append(await replay_one(bench, speaker, conn, data, name, rates))
         print(f"{name}: done", file=sys.stderr, flush=True)
     facts = sum(len(m["facts"]) for p in data["people"] for m in p["messages"])
@@ -422,7 +455,9 @@ async def replay(
     return head + replay_table(runs)
 
 
-async def main_async(mode: str, people: int | None, url: str | None) -> list[str]:
+async def main_async(
+    mode: str, people: int | None, url: str | None, runs_wanted: Sequence[tuple[str, Rates]]
+) -> list[str]:
     async with AsyncExitStack() as stack:
         database_url: str = url if url else await stack.enter_async_context(database())
         llm = stack.enter_context(ScriptedLLM())
@@ -433,7 +468,11 @@ async def main_async(mode: str, people: int | None, url: str | None) -> list[str
         await conn.execute(LOG_PAIRS)
         if mode == "heldout":
             return await heldout(stub, conn, llm)
-        return await replay(stub, conn, llm, deps, people)
+        return await replay(stub, conn, llm, deps, people, runs_wanted)
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -444,8 +483,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--people", type=int, help="replay only the first N people of the recall data set")
     parser.add_argument("--database-url", help="use this PostgreSQL (pgvector) instead of a fresh embedded one")
     parser.add_argument("--json", type=Path, help="also write the printed lines here as JSON")
+    parser.add_argument("--errors", help=f"the erring model makes only these errors: {','.join(ERROR_KINDS)}")
+    parser.add_argument(
+        "--runs", default="clean,erring", help="the models to replay: clean, erring, or an error kind alone"
+    )
+    parser.add_argument("--breakdown", action="store_true", help="--runs clean,erring and each error kind alone")
     args = parser.parse_args(argv)
-    lines = asyncio.run(main_async(args.mode, args.people, args.database_url))
+    errors = None if args.errors is None else _names(args.errors)
+    wanted = ["clean", "erring", *ERROR_KINDS] if args.breakdown else _names(args.runs)
+    unknown = sorted((set(errors or ()) - ERROR_KINDS.keys()) | (set(wanted) - {"clean", "erring", *ERROR_KINDS}))
+    if unknown:
+        parser.error(f"unknown names {unknown}; error kinds: {', '.join(ERROR_KINDS)}")
+    runs = replay_runs(errors, wanted)
+    lines = asyncio.run(main_async(args.mode, args.people, args.database_url, runs))
     print("\n".join(lines))
     if args.json:
         args.json.write_text(json.dumps(lines, indent=1) + "\n", encoding="utf-8")

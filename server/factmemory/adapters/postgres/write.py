@@ -131,6 +131,12 @@ UPDATE possible_duplicates SET status = 'closed', closed_at = $5
    AND other_fact_id = GREATEST($3::uuid, $4::uuid) AND status = 'open'
 """
 
+# Open pairs this turn ages out (recorded $3 or more turns ago): OPEN_PAIRS no longer offers them (migration 0050).
+EXPIRE_PAIRS = """
+UPDATE possible_duplicates SET status = 'expired', closed_at = $5
+ WHERE agent_id = $1 AND entity_id = $2 AND status = 'open' AND created_revision <= $4::bigint - $3::bigint
+"""
+
 # A merge: the kept fact takes the united values, the duplicate's candidates move to it (or close when they were
 # about the two facts themselves), and the duplicate is deleted (its pairs go with it).
 MERGE_INTO_KEPT = f"""
@@ -316,6 +322,11 @@ class PostgresWriteTransaction:
 
     async def close_pair(self, fact_id: UUID, other_fact_id: UUID, at: datetime) -> None:
         await self._conn.execute(CLOSE_PAIR, self.agent_id, self.entity_id, fact_id, other_fact_id, at)
+
+    async def expire_pairs(self, ttl_turns: int, at: datetime) -> int:
+        """Closes as expired the open pairs recorded ttl_turns or more turns before this one; how many."""
+        status = await self._conn.execute(EXPIRE_PAIRS, self.agent_id, self.entity_id, ttl_turns, self.revision, at)
+        return int(status.split()[-1])
 
     async def merge_facts(
         self, keep_id: UUID, duplicate_id: UUID, merged: MergedFact, at: datetime, reason: str = ""

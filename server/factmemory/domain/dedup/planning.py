@@ -106,7 +106,7 @@ def plan_adds(
     for index, (add, key) in enumerate(zip(adds, keys, strict=True)):
         exact = _exact(add, key, plans, by_key)
         if exact is not None:
-            plans.append(AddPlan(add, key, same_as=exact, reason="exactly the same claim as an existing fact"))
+            plans.append(AddPlan(add, key, same_as=exact, reason=_exact_reason(add, exact, plans)))
             continue
         options = [_Option(Existing(n.fact), n.fact.claim, n.fact.category, n.similarity) for n in neighbours[index]]
         options += [
@@ -122,15 +122,25 @@ def plan_adds(
 def _exact(
     add: PlannedAdd, key: str | None, plans: Sequence[AddPlan], by_key: dict[tuple[Kind, str, str], Fact]
 ) -> Target | None:
+    """The stored fact (or earlier add) with the add's exact-duplicate key: of its category first, else of another
+    category of its kind. The same words of one person and kind are one fact whatever category a model gives them
+    (small models pick the wrong category within the right kind), so that add strengthens the stored fact."""
     if key is None:
         return None
-    stored = by_key.get((add.kind, add.category, key))
+    same_kind = sorted((category, fact) for (kind, category, k), fact in by_key.items() if (kind, k) == (add.kind, key))
+    stored = by_key.get((add.kind, add.category, key)) or next((fact for _, fact in same_kind), None)
     if stored is not None:
         return Existing(stored)
-    for i, earlier in enumerate(plans):
-        if (earlier.add.kind, earlier.add.category, earlier.key) == (add.kind, add.category, key):
-            return earlier.same_as or EarlierAdd(i)
-    return None
+    earlier_adds = [i for i, earlier in enumerate(plans) if (earlier.add.kind, earlier.key) == (add.kind, key)]
+    in_category = [i for i in earlier_adds if plans[i].add.category == add.category]
+    first = next(iter(in_category or earlier_adds), None)
+    return None if first is None else plans[first].same_as or EarlierAdd(first)
+
+
+def _exact_reason(add: PlannedAdd, target: Target, plans: Sequence[AddPlan]) -> str:
+    category = target.fact.category if isinstance(target, Existing) else plans[target.index].add.category
+    where = "" if category == add.category else f" (category {category}, kept)"
+    return f"exactly the same claim as an existing fact{where}"
 
 
 def _plan_one(add: PlannedAdd, key: str | None, options: Sequence[_Option], threshold: float) -> AddPlan:

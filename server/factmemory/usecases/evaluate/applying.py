@@ -11,7 +11,7 @@ from functools import partial
 from uuid import UUID
 
 from factmemory.domain.contract import ExtractionReply
-from factmemory.domain.dedup.planning import AddPlan, Neighbour, plan_adds
+from factmemory.domain.dedup.planning import PAIR_TTL_TURNS, AddPlan, Neighbour, plan_adds
 from factmemory.domain.excerpts import excerpt
 from factmemory.domain.forgetting import check_not_forgotten
 from factmemory.domain.limits import DEDUP_NEIGHBOURS, Limits
@@ -118,6 +118,7 @@ async def _write(
         )
         for first, second in shown.pairs:  # shown once: merged (and gone) or left alone by the model
             await turn.close_pair(first, second, last.created_at)
+        await turn.expire_pairs(PAIR_TTL_TURNS, last.created_at)  # the next read would not offer them
         relationships = [
             await turn.upsert_relationship(s, t, tags, last.created_at, limits.max_tags)
             for s, t, tags in plan.relationships
