@@ -426,10 +426,13 @@ def _mem0_config(url: str, endpoint: str, workdir: Path) -> dict[str, Any]:
     }
 
 
+WRITE_TARGET = 0.95  # Evaluate / add() at the same LLM latency (round three: "at or under 0.95x mem0")
+
+
 def report(opts: Options, results: Results) -> dict[str, Any]:
     """One table: p50/p95 per system and phase, the ratio FactMemory / mem0, and the targets."""
     rows: list[dict[str, Any]] = []
-    targets = {"shared": 1.0, "memo": 0.8}
+    targets = {"shared": 1.0, "memo": 0.8}  # the performance issue's targets (round three)
     for phase, systems in results.read.items():
         ours, theirs = summary(systems["factmemory"]), summary(systems["mem0"])
         ratio = ours["p50"] / theirs["p50"]
@@ -458,8 +461,8 @@ def report(opts: Options, results: Results) -> dict[str, Any]:
                 "factmemory_p95": ours["p95"],
                 "mem0_p95": theirs["p95"],
                 "ratio": ratio,
-                "target": 1.0,
-                "result": "PASS" if ratio <= 1.0 else "MISS",
+                "target": WRITE_TARGET,
+                "result": "PASS" if ratio <= WRITE_TARGET else "MISS",
                 "llm_calls": results.llm_calls,
             }
         )
