@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     for row in table["rows"]:
         print(
             f"| {row['figure']} | {row['factmemory_p50']:.1f} / {row['factmemory_p95']:.1f} | "
-            f"{row['mem0_p50']:.1f} / {row['mem0_p95']:.1f} | {row['ratio']:.2f} | <= {row['target']:.1f} | "
+            f"{row['mem0_p50']:.1f} / {row['mem0_p95']:.1f} | {row['ratio']:.2f} | <= {row['target']:.2f} | "
             f"{row['result']} |"
         )
         if row.get("mem0_empty_results"):
