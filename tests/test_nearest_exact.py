@@ -13,7 +13,7 @@ from pgvector.asyncpg import register_vector
 
 from factmemory.adapters.postgres.database import migrate
 from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, NEAREST_CTES, SHORTLIST
-from factmemory.adapters.postgres.rows import vector_text
+from factmemory.adapters.postgres.rows import vector_array
 from factmemory.adapters.postgres.store import Store
 from factmemory.ports import Matrix
 from factmemory_tools.bench.run import EXACT_NEAREST as EXACT
@@ -29,8 +29,8 @@ SELECT (SELECT shortlisted FROM durable_cut) AS durable, (SELECT shortlisted FRO
 INSERT = """
 INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, confidence, created_at, last_confirmed_at,
                    embedding, embedding_model)
-SELECT u.id, $1, $2, u.kind, 'preference', u.claim, 0.7, $3, $3, u.embedding::vector, 'test'
-  FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[]) AS u(id, kind, claim, embedding)
+SELECT u.id, $1, $2, u.kind, 'preference', u.claim, 0.7, $3, $3, u.embedding, 'test'
+  FROM unnest($4::uuid[], $5::text[], $6::text[], $7::vector[]) AS u(id, kind, claim, embedding)
 """
 
 
@@ -44,11 +44,12 @@ def clustered(rng: np.random.Generator, count: int) -> Matrix:
 async def fill(conn: asyncpg.Connection, agent: uuid.UUID, entity: uuid.UUID, per_kind: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     rows = [
-        (uuid.uuid4(), kind, f"fact {i}", vector_text(vector))
+        (uuid.uuid4(), kind, f"fact {i}", vector)
         for kind in ("durable", "current")
         for i, vector in enumerate(clustered(rng, per_kind))
     ]
-    await conn.execute(INSERT, agent, entity, AT, *(list(column) for column in zip(*rows, strict=True)))
+    ids, kinds, claims, vectors = zip(*rows, strict=True)
+    await conn.execute(INSERT, agent, entity, AT, list(ids), list(kinds), list(claims), vector_array(vectors))
 
 
 async def test_a_large_entity_gets_exactly_the_exact_order(service: Service) -> None:

@@ -7,11 +7,12 @@ the action, actor and reason of a transaction with set_config(..., true) before 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID, uuid4
 
 import asyncpg
+from pgvector import Vector as PgVector
 
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import Fact, HistoryAction, HistoryEntry, Kind, Verification
@@ -64,9 +65,9 @@ RETURNING {FACT_COLUMNS}
 # walks the versions the earlier ones left (quadratic: 1,200 facts took ~10 s).
 IMPORT_FACTS = f"""{_INSERT_COLUMNS}
 SELECT u.id, $1, $2, u.kind, u.category, u.claim, u.fields, u.confidence, ARRAY[u.message_id], u.verification,
-       u.at, u.at, u.valid_at, u.embedding::vector, u.model, u.source
+       u.at, u.at, u.valid_at, u.embedding, u.model, u.source
   FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::float8[], $9::text[], $10::text[],
-              $11::timestamptz[], $12::timestamptz[], $13::text[], $14::text[], $15::text[])
+              $11::timestamptz[], $12::timestamptz[], $13::vector[], $14::text[], $15::text[])
        AS u(id, kind, category, claim, fields, confidence, message_id, verification, at, valid_at, embedding, model,
             source)
 ON CONFLICT (agent_id, entity_id, import_source_id) WHERE import_source_id IS NOT NULL DO NOTHING
@@ -161,9 +162,10 @@ def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...
     )
 
 
-def vector_text(vector: Any) -> str:
-    """pgvector's text form; each float32 written as the shortest decimal that reads back as the same float32."""
-    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+def vector_array(vectors: Iterable[Any]) -> list[PgVector]:
+    """Vectors as one array parameter (`$n::vector[]`): each wrapped as a pgvector value, since asyncpg would take
+    a bare numpy vector for one more dimension of the array."""
+    return [PgVector(v) for v in vectors]
 
 
 def import_values(agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact]) -> tuple[Any, ...]:
@@ -181,7 +183,7 @@ def import_values(agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact]) -> 
         [f.verification.value for f in facts],
         [f.at for f in facts],
         [f.valid_at for f in facts],
-        [vector_text(f.embedding) for f in facts],  # an array of vectors travels as text
+        vector_array(f.embedding for f in facts),
         [f.embedding_model for f in facts],
         [f.import_source_id for f in facts],
     )

@@ -7,9 +7,8 @@ from collections.abc import Sequence
 from uuid import UUID
 
 import asyncpg
-from pgvector import Vector as PgVector
 
-from factmemory.adapters.postgres.rows import FACT_COLUMNS, row_to_fact
+from factmemory.adapters.postgres.rows import FACT_COLUMNS, row_to_fact, vector_array
 from factmemory.domain.models import Fact, Kind
 from factmemory.ports import Similar, Vector, WriteContext
 
@@ -58,14 +57,13 @@ async def read_write_context(
     claims: Sequence[str],
     limit: int,
 ) -> WriteContext:
-    """The revision and what the adds are compared with, at one snapshot. (An array of vectors is sent as
-    pgvector values: asyncpg would take a bare numpy vector for a dimension of the array.)"""
+    """The revision and what the adds are compared with, at one snapshot."""
     rows = await conn.fetch(
         WRITE_CONTEXT,
         agent_id,
         entity_id,
         [k.value for k in kinds],
-        [PgVector(v) for v in vectors],
+        vector_array(vectors),
         list(claims),
         limit,
     )
