@@ -40,14 +40,14 @@ turn AS MATERIALIZED (SELECT DISTINCT unnest(factmemory_lexemes($8)) AS lexeme),
 counts AS MATERIALIZED (
     SELECT lexeme, facts FROM entity_lexemes
      WHERE agent_id = $1 AND entity_id = $2 AND lexeme = ANY (ARRAY(SELECT lexeme FROM turn) || ''::text)),
+size AS MATERIALIZED (SELECT coalesce((SELECT facts FROM counts WHERE lexeme = ''), 0) AS facts),
 weights AS MATERIALIZED (
     SELECT c.lexeme, c.facts AS df, ln(greatest(n.facts, c.facts)::float8 / c.facts) AS idf
-      FROM counts c CROSS JOIN (SELECT facts FROM counts WHERE lexeme = '') AS n
+      FROM counts c CROSS JOIN size AS n
      WHERE c.lexeme <> ''),
 rare AS MATERIALIZED (
     SELECT array_agg(lexeme) AS stems
       FROM (SELECT lexeme FROM weights WHERE df <= $9 ORDER BY df, lexeme LIMIT $10) AS r),
-size AS MATERIALIZED (SELECT coalesce((SELECT facts FROM counts WHERE lexeme = ''), 0) AS facts),
 rare_ids AS MATERIALIZED (
     SELECT id FROM ({facts_with("(SELECT stems FROM rare)")}) AS r ORDER BY id LIMIT $9 * $10),"""
 # The second hop: the $11 facts nearest the turn (of either kind) are seeds; a word of a seed that is not in the
