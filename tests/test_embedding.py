@@ -9,6 +9,7 @@ import os
 import signal
 import statistics
 import time
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -223,6 +224,15 @@ async def test_identical_texts_of_one_call_are_embedded_once(service: Service) -
     vectors = await embedder.passages(["likes green tea", "likes green tea", "owns a red bicycle"])
     assert vectors.shape == (3, 384) and np.allclose(vectors[0], vectors[1])
     assert embedder.pool.stats.texts == sent + 2
+
+
+async def test_each_engine_call_reports_its_own_time_so_the_hop_is_known(service: Service) -> None:
+    """The worker sends its seconds (fitting, engine) with the vectors; the pool keeps them and the hop beside."""
+    stats = embedder_of(service).pool.stats
+    calls = len(stats.engine_s)
+    await embedder_of(service).queries([f"a text not embedded before {uuid.uuid4()}"])
+    assert len(stats.engine_s) == len(stats.fit_s) == len(stats.hop_s) == calls + 1
+    assert stats.engine_s[-1] > 0 and stats.fit_s[-1] >= 0 and stats.hop_s[-1] >= 0
 
 
 async def flood_and_measure(
