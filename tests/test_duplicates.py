@@ -10,7 +10,7 @@ from uuid import uuid4
 import numpy as np
 import pytest
 
-from factmemory.domain.dedup.objects import object_difference
+from factmemory.domain.dedup.objects import number_only_in_one, object_difference
 from factmemory.domain.dedup.planning import (
     MAX_PAIRS_SHOWN,
     EarlierAdd,
@@ -108,6 +108,7 @@ def test_a_conflict_that_does_not_stand_out_goes_to_review_and_is_no_pair() -> N
         ("has type 2 diabetes", "has type 1 diabetes"),  # numbers differ
         ("feeling irritable about the family visit", "feeling irritable about the neighbours' renovation"),
         ("allergic to tree nuts", "allergic to shellfish"),  # what 'to' governs differs
+        ("works as a translator at Veltrix Health", "started a new job as a translator at Veltrix Health in June 2026"),
     ],
 )
 def test_a_pair_whose_merge_would_be_refused_is_not_offered(new: str, stored: str) -> None:
@@ -130,6 +131,20 @@ def test_one_frame_about_different_things_is_an_object_difference(a: str, b: str
     assert object_difference(a, b) is not None and object_difference(b, a) is not None
     refusal = merge_refusal(fact(a), fact(b))
     assert refusal is not None and refusal.startswith("not merged, they are about different things")
+
+
+def test_a_number_only_one_claim_states_refuses_the_merge_either_way() -> None:
+    event, role = (
+        "started a new job as a translator at Veltrix Health in June 2026",
+        "works as a translator at Veltrix Health",
+    )
+    assert number_only_in_one(event, role) == number_only_in_one(role, event) == "2026 only in one"
+    for keep, duplicate in ((event, role), (role, event)):
+        assert merge_refusal(fact(keep), fact(duplicate)) == (
+            "not merged, one states a number the other does not: 2026 only in one"
+        )
+    assert number_only_in_one("has two cats", "owns two cats") is None
+    assert number_only_in_one("moved to Berlin in 2023", "relocated to Berlin in 2023") is None
 
 
 def test_no_paraphrase_of_the_pair_sets_is_an_object_difference() -> None:

@@ -21,7 +21,7 @@ from uuid import UUID
 import numpy as np
 
 from factmemory.domain.confidence import raised
-from factmemory.domain.dedup.objects import object_difference
+from factmemory.domain.dedup.objects import number_only_in_one, object_difference
 from factmemory.domain.dedup.prefilter import stand_out, stands_out
 from factmemory.domain.dedup.rule import DedupVerdict, decide, named_difference
 from factmemory.domain.limits import MAX_PAIRS_SHOWN as MAX_PAIRS_SHOWN  # re-exported
@@ -205,14 +205,17 @@ def merge_refusal(keep: Fact, duplicate: Fact) -> str | None:
     if named is not None:
         return f"not merged, they name different things: {named}"
     about = object_difference(keep.claim, duplicate.claim)
-    return None if about is None else f"not merged, they are about different things: {about}"
+    if about is not None:
+        return f"not merged, they are about different things: {about}"
+    number = number_only_in_one(keep.claim, duplicate.claim)
+    return None if number is None else f"not merged, one states a number the other does not: {number}"
 
 
 def mergeable(claim: str, other: str) -> bool:
     """A pair worth offering: a merge of these two claims would not be refused (merge_refusal). Two facts that name
     different things are never one fact, so offering them would only spend prompt tokens and invite a wrong merge;
     the rule's review candidate (a conflict) still goes to a person."""
-    return named_difference(claim, other) is None and object_difference(claim, other) is None
+    return not (named_difference(claim, other) or object_difference(claim, other) or number_only_in_one(claim, other))
 
 
 @dataclass(frozen=True)
