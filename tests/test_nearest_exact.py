@@ -15,6 +15,7 @@ from factmemory.adapters.postgres.database import migrate
 from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, NEAREST_CTES, SHORTLIST
 from factmemory.adapters.postgres.rows import vector_array
 from factmemory.adapters.postgres.store import Store
+from factmemory.domain.models import Kind
 from factmemory.ports import Matrix
 from factmemory_tools.bench.run import EXACT_NEAREST as EXACT
 from tests.conftest import Service
@@ -121,3 +122,28 @@ async def test_migration_0008_backfills_the_half_precision_copy(empty_database: 
         assert storage == "m"  # the full vector stays in the row
     finally:
         await conn.close()
+
+
+EXACT_OF_KIND = """
+SELECT id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND kind = $3 AND archived_at IS NULL
+ ORDER BY embedding <=> $4, id LIMIT $5
+"""
+
+
+async def test_the_write_context_of_a_large_entity_has_exactly_the_nearest_facts(service: Service) -> None:
+    """Evaluate's duplicate check reads each add's neighbours from the same half-precision shortlist; with the HNSW
+    index gone (migration 0052) they are the exact nearest of the add's kind, in order, for a person with thousands
+    of facts too (the planner took the approximate graph here before)."""
+    store = service.deps.store
+    assert isinstance(store, Store)
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    async with store.pool.acquire() as conn:
+        await fill(conn, agent, entity, SHORTLIST * 3, seed=7)
+        await conn.execute("ANALYZE facts")
+        assert not await conn.fetch("SELECT 1 FROM pg_indexes WHERE tablename = 'facts' AND indexdef LIKE '%hnsw%'")
+        queries = clustered(np.random.default_rng(8), 6)
+        kinds = [Kind.DURABLE, Kind.CURRENT] * 3
+        context = await store.write_context(agent, entity, kinds, list(queries), [f"new {i}" for i in range(6)], 8)
+        for kind, query, near in zip(kinds, queries, context.neighbours, strict=True):
+            exact = [r["id"] for r in await conn.fetch(EXACT_OF_KIND, agent, entity, kind.value, query, 8)]
+            assert [s.fact.id for s in near] == exact

@@ -49,7 +49,9 @@ class Options:
 @dataclass
 class Results:
     read: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # phase -> system -> ms
-    write: dict[str, list[float]] = field(default_factory=dict)  # system -> ms
+    # flow -> system -> ms. Flows: "alone" (the write call by itself) and "after read" (the elizaOS turn: the
+    # provider read the same message first, untimed; mem0's search of it likewise before its add()).
+    write: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     llm_calls: dict[str, int] = field(default_factory=dict)
     block_ratios: dict[str, list[float]] = field(default_factory=dict)  # phase -> per-block p50 ratios
     mem0_empty: dict[str, int] = field(default_factory=dict)  # phase -> searches that found nothing
@@ -270,7 +272,7 @@ def run(opts: Options) -> Results:
     rng = random.Random(opts.seed)
     agent = uuid.uuid4()
     people = [uuid.uuid4() for _ in range(opts.people)]
-    turns = _turns(rng, opts.blocks * opts.adds_per_block * 2)
+    turns = _turns(rng, opts.blocks * opts.adds_per_block * 4)  # two write flows, each its own messages
     with tempfile.TemporaryDirectory(prefix="vs-mem0-") as tmp, ExitStack() as stack:
         workdir = Path(tmp)
         claims_file = workdir / "claims.json"
@@ -354,6 +356,7 @@ async def _phase(
                 await measure(opts, stub, health, mem0, agent, people, endpoint, phase, results)
                 if first:
                     await _writes(opts, stub, mem0, agent, people, turns, endpoint, results)
+                    await _writes(opts, stub, mem0, agent, people, turns, endpoint, results, after_read=True)
         finally:
             mem0.close()
 
@@ -367,11 +370,16 @@ async def _writes(
     turns: dict[str, list[str]],
     endpoint: str,
     results: Results,
+    after_read: bool = False,
 ) -> None:
-    """One Evaluate vs one add() of a turn like it, alternating blocks; each system gets its own new messages."""
+    """One Evaluate vs one add() of a turn like it, alternating blocks; each system gets its own new messages.
+    after_read: the turn of an elizaOS agent, whose provider reads with the message before the evaluator learns
+    from it: Provide (ours) or search() (mem0) of the same text first, untimed; only the write call is timed."""
 
     texts = list(turns)
-    rng = random.Random(opts.seed)
+    half = len(texts) // 2  # each flow its own new messages
+    texts = texts[half:] if after_read else texts[:half]
+    rng = random.Random(f"{opts.seed}-{after_read}")
     ours: list[float] = []
     theirs: list[float] = []
     for block in range(opts.blocks):
@@ -382,10 +390,16 @@ async def _writes(
             for text in mine if system == "ours" else others:
                 person = rng.choice(people)
                 if system == "ours":
+                    if after_read:
+                        await _provide(stub, agent, person, text)
                     ours.append(await _evaluate(stub, agent, person, text))
                 else:
+                    if after_read:
+                        mem0.call(cmd="search", user_id=str(person), query=text, limit=12)
                     theirs.append(float(mem0.call(cmd="add", user_id=str(person), text=text)["ms"]))
-    results.write = {"factmemory": ours, "mem0": theirs}
+    results.write["after read" if after_read else "alone"] = {"factmemory": ours, "mem0": theirs}
+    if after_read:
+        return
     requests = await asyncio.to_thread(_recorded_requests, endpoint)
     chats = [r for r in requests if "messages" in r]
     ours_calls = sum(1 for r in chats if "<current_message>" in json.dumps(r))
@@ -450,12 +464,13 @@ def report(opts: Options, results: Results) -> dict[str, Any]:
                 "result": "PASS" if ratio <= targets[phase] else "MISS",
             }
         )
-    if results.write:
-        ours, theirs = summary(results.write["factmemory"]), summary(results.write["mem0"])
+    for flow, systems in results.write.items():
+        ours, theirs = summary(systems["factmemory"]), summary(systems["mem0"])
         ratio = ours["p50"] / theirs["p50"]
+        what = "Evaluate vs add()" if flow == "alone" else "Evaluate vs add(), each after its read of the message"
         rows.append(
             {
-                "figure": f"write path, LLM {opts.llm_latency_ms:.0f} ms: Evaluate vs add()",
+                "figure": f"write path, LLM {opts.llm_latency_ms:.0f} ms: {what}",
                 "factmemory_p50": ours["p50"],
                 "mem0_p50": theirs["p50"],
                 "factmemory_p95": ours["p95"],

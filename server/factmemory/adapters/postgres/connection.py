@@ -22,11 +22,9 @@ ON CONFLICT (agent_id, entity_id) DO UPDATE SET revision = r.revision + 1
 RETURNING revision
 """
 
-# Run on every pooled connection (the benchmark runs them too, to EXPLAIN the plans the service gets).
-SESSION_SETTINGS = (
-    # pgvector 0.8: keep scanning the HNSW graph until enough rows pass the (agent, entity, kind) filter.
-    "SET hnsw.iterative_scan = relaxed_order",
-)
+# Run on every pooled connection (the benchmark runs them too, to EXPLAIN the plans the service gets). None today:
+# the HNSW setting that was here went with the index (migration 0052).
+SESSION_SETTINGS: tuple[str, ...] = ()
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
