@@ -48,6 +48,11 @@ def test_a_claim_the_message_says_of_another_person_is_found(claim: str, text: s
         ("plays the cello", "Jake plays the cello."),  # a bare name is not read as another person
         ("plays the cello", "Long day at work."),  # no grounding: an inference or a restated fact, left alone
         ("my sister and I play tennis", "My sister and I play tennis."),
+        (  # it names someone the room-mate's clause does not (the full replay's one false flag before the check)
+            "has a neighbour named Lazlo who waters the plants when they travel",
+            "My neighbour Lazlo waters my plants whenever I'm away. My room-mate Priya has a neighbour named Augustin"
+            " who waters the plants when they travel.",
+        ),
     ],
 )
 def test_a_claim_about_the_speaker_is_left_alone(claim: str, text: str) -> None:

@@ -10,8 +10,9 @@ what the message says of someone else, and the add is not stored (the op says wh
 Deliberately narrow (docs/dedup.md, "Room-mate's facts"): a clause whose subject is a bare name ("Jake plays the
 cello") is not read as another person's (a bare capitalised word also starts sentences), and a claim with no
 grounding in its message (a model's inference, a fact restated from earlier) is left alone. A claim that keeps the
-other person in its words ("room-mate plays the cello", "sister Mia is visiting") is about the speaker's
-relationship and is stored as before.
+other person in its words ("room-mate plays the cello", "sister Mia is visiting"), or names someone that clause does
+not name ("has a neighbour named Lazlo ..." beside "My room-mate Priya has a neighbour named Augustin ..."), is
+stored as before.
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ def other_person(claim: str, text: str) -> str | None:
     if any(c.other is None for c in grounded):
         return None
     about = grounded[0]
+    if {t.key for t in analyse(claim).content if t.name} - about.words:  # it names someone that clause does not
+        return None
     mentioned = claim_words | {w.lower() for w in claim.split()}
     return None if mentioned & about.names else about.other
 
