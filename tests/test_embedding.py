@@ -24,7 +24,7 @@ from factmemory.adapters.embedding.jobs import MAX_JOB_TEXTS, FairQueue, Job, sp
 from factmemory.adapters.embedding.pool import EnginePool
 from factmemory.adapters.embedding.text import fit_tokens, sanitize
 from factmemory.adapters.retry import RetryPolicy
-from factmemory.domain.errors import NotConfigured, Unavailable
+from factmemory.domain.errors import NotConfigured, Refused, Unavailable
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from tests.conftest import Service, make_settings, start_service
 from tests.support.fm import Person, add_durable, facts_reply
@@ -347,8 +347,10 @@ def endpoint_embedder(llm: ScriptedLLM) -> OpenAIEmbedder:
 @pytest.mark.parametrize(
     ("faults", "expected"),
     [
+        ([Fault(400)], Refused),
         ([Fault(401)], NotConfigured),
         ([Fault(403)], NotConfigured),
+        ([Fault(200, truncate=True)] * 3, Unavailable),
         ([Fault(404)], NotConfigured),
         ([Fault(503)] * 3, Unavailable),
         ([Fault(429, headers={"Retry-After": "60"})], Unavailable),
@@ -360,6 +362,34 @@ async def test_endpoint_failures_map_like_the_llm_edge(
     llm.embedding_faults.extend(faults)
     embedder = endpoint_embedder(llm)
     with pytest.raises(expected):
+        await embedder.passages(["likes tea"])
+    await embedder.close()
+
+
+@pytest.mark.parametrize("fault", [Fault(400), Fault(401), Fault(404), Fault(422), Fault(429), Fault(503), Fault(418)])
+async def test_a_failed_embeddings_call_raises_what_the_openai_client_raises(llm: ScriptedLLM, fault: Fault) -> None:
+    """The call goes over plain HTTP, not through the client's machinery; its failures must still be the client's
+    errors (class, status, message, body), which the retries and the domain errors are written against."""
+    client = openai.AsyncOpenAI(api_key="test", base_url=llm.base_url, max_retries=0, timeout=5)
+    llm.embedding_faults.extend([fault, fault])
+    with pytest.raises(openai.APIStatusError) as by_client:
+        await client.embeddings.create(model="m", input=["likes tea"])
+    embedder = OpenAIEmbedder(client, "m", 8, RetryPolicy(max_retries=0))
+    with pytest.raises(openai.APIStatusError) as direct:
+        await embedder._post(["likes tea"])
+    assert type(direct.value) is type(by_client.value)
+    assert (direct.value.status_code, direct.value.message, direct.value.body) == (
+        by_client.value.status_code,
+        by_client.value.message,
+        by_client.value.body,
+    )
+    await embedder.close()
+
+
+async def test_an_unreachable_endpoint_is_unavailable(unused_tcp_port: int) -> None:
+    client = openai.AsyncOpenAI(api_key="test", base_url=f"http://127.0.0.1:{unused_tcp_port}/v1", max_retries=0)
+    embedder = OpenAIEmbedder(client, "m", 8, RetryPolicy(max_retries=1, base_delay_s=0.01))
+    with pytest.raises(Unavailable, match="unreachable: APIConnectionError"):
         await embedder.passages(["likes tea"])
     await embedder.close()
 

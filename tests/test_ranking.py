@@ -5,8 +5,11 @@ from __future__ import annotations
 import math
 import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from factmemory.domain.models import Fact, Kind, ScoredFact
+import pytest
+
+from factmemory.domain.models import Fact, Kind, ScoredFact, Verification
 from factmemory.domain.ranking import LEGACY, Weights, same_claim, score, select, time_weight
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -143,3 +146,31 @@ def test_identical_input_identical_output_ties_by_id() -> None:
     two = select(list(reversed(tied)), {Kind.DURABLE: 3, Kind.CURRENT: 0}, Weights(), same=same_claim)
     assert one == two
     assert [s.fact.id.int for s in one[Kind.DURABLE]] == [1, 3, 5]
+
+
+def test_a_trusted_fact_is_the_validated_fact_and_must_have_every_field() -> None:
+    values: dict[str, Any] = {
+        "id": uuid.uuid4(),
+        "agent_id": uuid.uuid4(),
+        "entity_id": uuid.uuid4(),
+        "kind": Kind.DURABLE,
+        "category": "preference",
+        "claim": "likes green tea",
+        "structured_fields": {"drink": "tea"},
+        "confidence": 0.7,
+        "evidence_message_ids": ("m1",),
+        "evidence_count": 1,
+        "verification_status": Verification.SELF_REPORTED,
+        "created_at": datetime(2026, 11, 1, tzinfo=UTC),
+        "last_confirmed_at": datetime(2026, 11, 2, tzinfo=UTC),
+        "valid_at": None,
+        "previous_claims": (),
+        "disputed_by": "",
+        "archived_at": None,
+    }
+    trusted = Fact.trusted(**values)
+    assert trusted == Fact(**values)
+    assert trusted.model_dump() == Fact(**values).model_dump()
+    assert trusted.model_copy(update={"claim": "likes tea"}).claim == "likes tea"
+    with pytest.raises(AssertionError, match="archived_at"):
+        Fact.trusted(**{k: v for k, v in values.items() if k != "archived_at"})

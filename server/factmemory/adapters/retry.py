@@ -3,9 +3,11 @@ and which domain error a final failure becomes."""
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 
+import httpx2
 import openai
 
 from factmemory.domain.errors import FactMemoryError, NotConfigured, Refused, Unavailable
@@ -66,6 +68,44 @@ def as_domain_error(exc: Exception, edge: str) -> FactMemoryError:
         after = f" (retry after {hinted:.0f} s)" if hinted else ""
         return Unavailable(f"the {edge} endpoint failed with HTTP {exc.status_code}{after}")
     return Unavailable(f"the {edge} endpoint is unreachable: {type(exc).__name__}")
+
+
+# The client library's error for each HTTP status (openai's own mapping), for calls made without its machinery.
+_STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
+    400: openai.BadRequestError,
+    401: openai.AuthenticationError,
+    403: openai.PermissionDeniedError,
+    404: openai.NotFoundError,
+    409: openai.ConflictError,
+    422: openai.UnprocessableEntityError,
+    429: openai.RateLimitError,
+}
+
+
+def status_error(response: httpx2.Response) -> openai.APIStatusError:
+    """The error the openai client raises for a failed reply: the same class, message and body, so retries and the
+    domain errors above treat a call made directly over HTTP as they treat the client's."""
+    message, body = f"Error code: {response.status_code}", None
+    text = response.text.strip()
+    try:
+        body = json.loads(text)
+    except ValueError:
+        body = text
+    error = body.get("error", body) if isinstance(body, dict) else body
+    detail = error.get("message") if isinstance(error, dict) else None
+    if isinstance(detail, str) and detail:
+        message += f" - {detail}"
+    kind = _STATUS_ERRORS.get(response.status_code)
+    if kind is None:
+        kind = openai.InternalServerError if response.status_code >= 500 else openai.APIStatusError
+    return kind(message, response=response, body=error)
+
+
+def transport_error(exc: httpx2.TransportError) -> openai.APIConnectionError:
+    """A timeout or a connection failure as the openai client raises it."""
+    if isinstance(exc, httpx2.TimeoutException):
+        return openai.APITimeoutError(request=exc.request)
+    return openai.APIConnectionError(request=exc.request)
 
 
 def retry_reason(exc: Exception) -> str:

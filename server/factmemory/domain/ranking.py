@@ -59,7 +59,7 @@ def score(fact: Fact, relevance: float, now: datetime, decay_days: float, modifi
     weight = time_weight(fact, now, decay_days)
     factor = 1.0 - modifier + modifier * fact.confidence * weight
     # Built without validation: every field is computed here from a Fact (a Provide scores ~60 of them).
-    return ScoredFact.model_construct(fact=fact, relevance=clamped, time_weight=weight, score=clamped * factor)
+    return ScoredFact.trusted(fact=fact, relevance=clamped, time_weight=weight, score=clamped * factor)
 
 
 def _by_score(s: ScoredFact) -> tuple[float, str]:

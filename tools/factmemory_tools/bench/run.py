@@ -28,11 +28,14 @@ import numpy as np
 from pgvector.asyncpg import register_vector
 
 from factmemory.adapters.postgres.connection import SESSION_SETTINGS
-from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, SHORTLIST
+from factmemory.adapters.postgres.lexical import LEXEME_SCAN_MAX_FACTS, LEXICAL_BY_KIND
+from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, SHORTLIST, nearest_args
 from factmemory.domain.contract import strict_schema
+from factmemory.domain.limits import HOP_SEEDS, RARE_DF, RARE_TERMS
 from factmemory.domain.models import Item
 from factmemory.domain.prompts import FACT_LINE
 from factmemory.domain.vectors import centroid
+from factmemory.ports import Hop
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
@@ -383,15 +386,27 @@ class Bench:
     # -- Plans and memory ------------------------------------------------------------------------------------
 
     async def explain(self, label: str) -> None:
-        """EXPLAIN ANALYZE of the retrieval for a probe and the heavy entity, custom and generic plans."""
+        """EXPLAIN ANALYZE of Provide's one candidate query (store.lexical, with the provider's arguments) for a
+        probe and the heavy entity, custom and generic plans."""
         query = self.vectors[0]
+        text = "\n".join(data.CHAT_LINES[:5])
+        args = (
+            *nearest_args(query, 24, 24),
+            text,
+            RARE_DF,
+            RARE_TERMS,
+            HOP_SEEDS,
+            Hop().max_df,
+            Hop().limit,
+            LEXEME_SCAN_MAX_FACTS,
+        )
         plans: dict[str, Any] = {}
         for who, entity in (("regular", self.pop.probes[0]), ("heavy", self.pop.heavy)):
             for mode in ("auto", "force_generic_plan"):
                 await self.conn.execute(f"SET plan_cache_mode = {mode}")
-                statement = await self.conn.prepare("EXPLAIN (ANALYZE, BUFFERS) " + NEAREST_BY_KIND)
+                statement = await self.conn.prepare("EXPLAIN (ANALYZE, BUFFERS) " + LEXICAL_BY_KIND)
                 for _ in range(6):  # past the custom-plan trials, as a pooled connection would be
-                    rows = await statement.fetch(self.pop.agent_id, entity, query, 24, 24, SHORTLIST, HALF_MARGIN)
+                    rows = await statement.fetch(self.pop.agent_id, entity, *args)
                 plan = "\n".join(r[0] for r in rows)
                 plans[f"{who}.{mode}"] = re.sub(r"'\[[^\]]*\]'::vector", "$query_vector", plan)
         await self.conn.execute("SET plan_cache_mode = auto")
