@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from factmemory.adapters.embedding.jobs import FairQueue, Job, estimated_tokens, split_jobs
-from factmemory.adapters.embedding.worker import ERROR, HEADER, READY, STARTED, TIMINGS
+from factmemory.adapters.embedding.worker import ERROR, HEADER, READY, TIMINGS
 from factmemory.domain.errors import Unavailable
 from factmemory.ports import CALL_SCOPE, Matrix
 
@@ -108,18 +108,21 @@ class Worker:
         reports an error, WorkerDied when it dies."""
         assert self.process.stdin is not None
         frame = json.dumps({"query": is_query, "texts": texts}).encode()
+        # A worker that is gone before the call takes no part of it: its pipe refuses the frame (or its exit is
+        # known), and the job can go to another worker. Once the frame is in the pipe, the engine may have read
+        # it: a death from then on ends the call (a text that crashes the engine must not go round every worker).
+        # No frame says "started": that acknowledgement cost a pipe write and a wake-up of both processes a call.
         try:
+            if not self.alive:
+                raise WorkerDied("already gone")
             self.process.stdin.write(HEADER.pack(len(frame)) + frame)
             await self.process.stdin.drain()
-            kind, _ = await asyncio.wait_for(self._read(self.process), START_TIMEOUT_S)
-        except (ConnectionError, TimeoutError, WorkerDied) as exc:
+        except (ConnectionError, WorkerDied) as exc:
             await self.kill()
             raise WorkerDied(f"before the call started: {exc or type(exc).__name__}", started=False) from exc
-        if kind != STARTED:
-            await self.kill()
-            raise WorkerDied(f"unexpected frame {kind!r}")
         try:
-            kind, payload = await asyncio.wait_for(self._read(self.process), CALL_TIMEOUT_S)
+            async with asyncio.timeout(CALL_TIMEOUT_S):
+                kind, payload = await self._read(self.process)
         except TimeoutError as exc:
             await self.kill()
             raise WorkerDied(f"no answer within {CALL_TIMEOUT_S:.0f} s") from exc

@@ -4,7 +4,6 @@ takes down this process only. Started by embedding.pool with `python -m factmemo
 Frames on stdin/stdout, each a 4-byte big-endian length and a payload:
   parent -> worker: JSON {"query": bool, "texts": [str, ...]}   (texts already sanitised by embedding.text)
   worker -> parent: b"R" + JSON {"dimensions": int}              once, when the model is loaded
-                    b"S"                                         a request was read; the engine starts on it
                     b"V" + two float64 (seconds: fitting the texts to the token budget, the engine call)
                          + float32 vectors, row-major             one per request
                     b"E" + UTF-8 message                         the engine reported an error
@@ -28,7 +27,7 @@ from factmemory.adapters.embedding.text import fit_tokens
 
 HEADER = struct.Struct(">I")
 TIMINGS = struct.Struct(">dd")  # the worker's own seconds, at the head of a VECTORS frame
-READY, STARTED, VECTORS, ERROR = b"R", b"S", b"V", b"E"
+READY, VECTORS, ERROR = b"R", b"V", b"E"
 PR_SET_PDEATHSIG = 1
 
 
@@ -66,7 +65,6 @@ def serve(model: Any, budget: int, inp: IO[bytes], out: IO[bytes]) -> None:
     write_frame(out, READY + json.dumps({"dimensions": int(model.dim)}).encode())
     while (frame := read_frame(inp)) is not None:
         request = json.loads(frame)
-        write_frame(out, STARTED)
         is_query = bool(request["query"])
         count = functools.partial(model.token_count, is_query=is_query)
         started = time.perf_counter()
