@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import csv
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from uuid import uuid4
 
 import numpy as np
+import pytest
 
+from factmemory.domain.dedup.objects import number_only_in_one, object_difference
 from factmemory.domain.dedup.planning import (
     MAX_PAIRS_SHOWN,
     EarlierAdd,
@@ -15,6 +19,7 @@ from factmemory.domain.dedup.planning import (
     OpenPair,
     known_facts,
     merge_refusal,
+    mergeable,
     merged_values,
     plan_adds,
 )
@@ -28,6 +33,7 @@ from tests.support.fm import LIMITS
 
 AT = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 THRESHOLD = DEFAULT_DEDUP_THRESHOLDS["local"]
+DATA = Path(__file__).parent / "data"
 
 
 def fact(claim: str, kind: Kind = Kind.DURABLE, category: str = "identity", **kw: object) -> Fact:
@@ -86,13 +92,73 @@ def test_stand_out_is_padded_with_the_threshold_when_the_person_has_few_facts() 
     assert round(stand_out([0.95, 0.80, 0.80, 0.80], 0, 0.85), 6) == round(0.95 - 0.80, 6)
 
 
-def test_a_conflict_is_a_pair_even_when_it_does_not_stand_out() -> None:
+def test_a_conflict_that_does_not_stand_out_goes_to_review_and_is_no_pair() -> None:
     crowd = [Neighbour(fact(c, category="preference"), 0.92) for c in ("loves tea", "loves jazz", "loves hiking")]
     stored = fact("loves coffee", category="preference")
     near = [[Neighbour(stored, 0.925), *crowd]]
     [plan] = plan_adds([add("hates coffee", category="preference")], unit([1.0]), ["hates coffee"], near, {}, THRESHOLD)
-    assert plan.conflict is not None and [p.other for p in plan.pairs] == [Existing(stored)]
-    assert not stands_out(plan.pairs[0].likelihood)
+    assert plan.conflict is not None and plan.conflict[0] == stored and not plan.pairs
+    assert not stands_out(stand_out([0.925, 0.92, 0.92, 0.92], 0, THRESHOLD))
+
+
+@pytest.mark.parametrize(
+    ("new", "stored"),
+    [
+        ("lives in Munich", "lives in Berlin"),  # names differ
+        ("has type 2 diabetes", "has type 1 diabetes"),  # numbers differ
+        ("feeling irritable about the family visit", "feeling irritable about the neighbours' renovation"),
+        ("allergic to tree nuts", "allergic to shellfish"),  # what 'to' governs differs
+        ("works as a translator at Veltrix Health", "started a new job as a translator at Veltrix Health in June 2026"),
+    ],
+)
+def test_a_pair_whose_merge_would_be_refused_is_not_offered(new: str, stored: str) -> None:
+    """It stands out, but a merge of it is refused (merge_refusal): the review candidate, if any, is all it gets."""
+    existing = fact(stored)
+    [plan] = plan_adds([add(new)], unit([1.0]), [new], [[Neighbour(existing, 0.96)]], {}, THRESHOLD)
+    assert stands_out(stand_out([0.96], 0, THRESHOLD)) and not plan.pairs
+    assert merge_refusal(existing, fact(new)) is not None and not mergeable(new, stored)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("feeling irritable about the family visit", "feeling irritable about the neighbours' renovation"),
+        ("tired after a night shift", "tired after a long run"),
+        ("packing for the move to Leeds", "packing for the trip to Leeds"),
+    ],
+)
+def test_one_frame_about_different_things_is_an_object_difference(a: str, b: str) -> None:
+    assert object_difference(a, b) is not None and object_difference(b, a) is not None
+    refusal = merge_refusal(fact(a), fact(b))
+    assert refusal is not None and refusal.startswith("not merged, they are about different things")
+
+
+def test_a_number_only_one_claim_states_refuses_the_merge_either_way() -> None:
+    event, role = (
+        "started a new job as a translator at Veltrix Health in June 2026",
+        "works as a translator at Veltrix Health",
+    )
+    assert number_only_in_one(event, role) == number_only_in_one(role, event) == "2026 only in one"
+    for keep, duplicate in ((event, role), (role, event)):
+        assert merge_refusal(fact(keep), fact(duplicate)) == (
+            "not merged, one states a number the other does not: 2026 only in one"
+        )
+    assert number_only_in_one("has two cats", "owns two cats") is None
+    assert number_only_in_one("moved to Berlin in 2023", "relocated to Berlin in 2023") is None
+
+
+def test_no_paraphrase_of_the_pair_sets_is_an_object_difference() -> None:
+    """The labelled, held-out and blind paraphrases (tests/data/dedup-*.tsv): none is refused."""
+    rows = [
+        row
+        for name in ("dedup-pairs.tsv", "dedup-heldout.tsv", "dedup-blind.tsv")
+        for row in csv.DictReader((DATA / name).open(encoding="utf-8"), delimiter="\t")
+    ]
+    same = [(r["claim_a"], r["claim_b"]) for r in rows if r["label"] == "same"]
+    assert len(same) == 46
+    assert [pair for pair in same if merge_refusal(fact(pair[0]), fact(pair[1])) is not None] == []
+    different = [(r["claim_a"], r["claim_b"]) for r in rows if r["label"] == "different"]
+    assert sum(object_difference(a, b) is not None for a, b in different) == 9
 
 
 def test_same_claim_strengthens_and_records_no_pair() -> None:
@@ -108,7 +174,7 @@ def test_same_claim_strengthens_and_records_no_pair() -> None:
     assert plan.same_as == Existing(stored) and not plan.pairs
 
 
-def test_a_conflict_goes_to_review_and_is_also_a_pair() -> None:
+def test_a_conflict_that_stands_out_goes_to_review_and_is_also_a_pair() -> None:
     stored = fact("loves coffee", category="preference")
     [plan] = plan_adds(
         [add("hates coffee", category="preference")],

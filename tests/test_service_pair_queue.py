@@ -101,6 +101,21 @@ async def test_a_merge_of_facts_that_name_different_things_is_rejected(service: 
     }
 
 
+async def test_a_merge_of_one_frame_about_different_things_is_rejected(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    visit, works = "feeling irritable about the family visit", "feeling irritable about the neighbours' renovation"
+    await learn(service, llm, person, "visit", add_current(visit, "feeling"))
+    await learn(service, llm, person, "works", add_current(works, "feeling"))
+    llm.on("how am I?", Reply(facts_reply()))
+    await service.stub.Evaluate(person.evaluate("how am I?"))
+    shown = handles(prompt_of(llm, "how am I?"))
+    assert not marked(prompt_of(llm, "how am I?"))  # a pair whose merge would be refused is not offered
+    response = await learn(service, llm, person, "merge them", merge(shown[visit], shown[works]))
+    [op] = response.ops
+    assert op.rejected and op.reason.startswith("not merged, they are about different things: what 'about'")
+    assert {f.claim for f in await facts_of(service, person)} == {visit, works}
+
+
 async def pair_states(service: Service, person: Person) -> dict[frozenset[str], tuple[str, datetime | None]]:
     async with service.pool.acquire() as conn:
         rows = await conn.fetch(PAIR_STATES, UUID(person.agent_id), UUID(person.entity_id))

@@ -29,7 +29,7 @@ class Rates:
     wrong_category: float = 0.0  # an add gets another category of the same kind
     unknown_handle: float = 0.0  # a message's reply also strengthens a handle it was not shown
     malformed_json: float = 0.0  # a call answers broken JSON (the benchmark then sends the message again)
-    roommate_fact: float = 0.0  # a message's reply also adds another person's fact as the speaker's
+    roommate_fact: float = 0.0  # a reply also adds as the speaker's a room-mate's fact its message says (run.py)
     merge_accuracy: float = 1.0  # a marked pair gets the correct merge decision
 
 

@@ -66,6 +66,10 @@ ERRING = Rates(
     roommate_fact=0.03,
     merge_accuracy=0.8,
 )
+# How often a replayed message also says a room-mate's fact ("My room-mate Jake plays the cello."), in every run;
+# the erring model adds such a fact as the speaker's with probability roommate_fact / ROOMMATE_MENTIONS (1 for ERRING).
+ROOMMATE_MENTIONS = ERRING.roommate_fact
+ROOMMATES = ("Jake", "Priya", "Tomasz", "Aoife", "Kenji")
 # The erring model's error kinds, by the name --errors takes, and the Rates field each sets.
 ERROR_KINDS = {
     "readd": "readd_other_words",
@@ -259,6 +263,8 @@ class ReplayFigures:
     stored: int = 0
     duplicates: int = 0
     pairs_recorded: int = 0
+    roommate_added: int = 0  # room-mate's facts the model added as the speaker's
+    roommate_stored: int = 0
     recall: dict[str, Any] = field(default_factory=dict)
 
 
@@ -303,17 +309,20 @@ async def replay_one(
                 adds.append(add_op(f["kind"], category, claim, f.get("valid_at")))
                 ids.append(fact_id)
                 readd.append(claim != f["claim"])
-            if rng["roommate"].random() < rates.roommate_fact:
+            text = message["text"]
+            if rng["roommate"].random() < ROOMMATE_MENTIONS:  # in every run: the message says a room-mate's fact
                 f = rng["roommate"].choice(others)
-                adds.append(add_op(f["kind"], f["category"], f["claim"], f.get("valid_at")))
-                ids.append("roommate:" + f["id"])
-                readd.append(False)
+                text = f"{text} My room-mate {rng['roommate'].choice(ROOMMATES)} {f['claim']}."
+                if rng["roommate"].random() < rates.roommate_fact / ROOMMATE_MENTIONS:  # the model: the speaker's
+                    adds.append(add_op(f["kind"], f["category"], f["claim"], f.get("valid_at")))
+                    ids.append("roommate:" + f["id"])
+                    readd.append(False)
             model.extra = (
                 [{"op": "strengthen", "fact": "D99", "reason": "mentioned again"}]
                 if rng["handle"].random() < rates.unknown_handle
                 else []
             )
-            response, seen = await speaker.say(variant.agent_id, entity, message["text"], adds, ids, message["at"])
+            response, seen = await speaker.say(variant.agent_id, entity, text, adds, ids, message["at"])
             model.extra = []
             out.adds += len(adds)
             out.prompts += 1
@@ -342,6 +351,9 @@ async def replay_one(
                         keep, gone = seen[-1].claims.get(op.handle, ""), seen[-1].claims.get(op.duplicate_handle, "")
                         out.wrong_merge_examples.append(f"{keep} | {gone}")
             for add, fact_id, is_readd, op in zip(adds, ids, readd, response.ops, strict=False):
+                if fact_id.startswith("roommate:"):
+                    out.roommate_added += 1
+                    out.roommate_stored += not op.rejected
                 if op.rejected or fact_id.startswith("roommate:"):
                     continue
                 variant.stored.setdefault(fact_id, op.fact.id)
@@ -404,6 +416,9 @@ def replay_table(runs: Sequence[ReplayFigures]) -> list[str]:
     row(
         "pairs shown per prompt (not the same fact)",
         [f"{r.shown_pairs / r.prompts:.3f} ({r.unrelated_shown / r.prompts:.3f})" for r in runs],
+    )
+    row(
+        "room-mate's facts added as the speaker's / stored", [f"{r.roommate_added} / {r.roommate_stored}" for r in runs]
     )
     row("ops rejected", [f"{sum(r.rejected.values())}" for r in runs])
     row("calls failed (broken JSON; the message was sent again)", [str(r.failed_calls) for r in runs])

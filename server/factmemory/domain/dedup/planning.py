@@ -21,6 +21,7 @@ from uuid import UUID
 import numpy as np
 
 from factmemory.domain.confidence import raised
+from factmemory.domain.dedup.objects import number_only_in_one, object_difference
 from factmemory.domain.dedup.prefilter import stand_out, stands_out
 from factmemory.domain.dedup.rule import DedupVerdict, decide, named_difference
 from factmemory.domain.limits import MAX_PAIRS_SHOWN as MAX_PAIRS_SHOWN  # re-exported
@@ -150,21 +151,19 @@ def _plan_one(add: PlannedAdd, key: str | None, options: Sequence[_Option], thre
     for index, option in enumerate(options):
         if option.similarity < threshold:
             break
-        conflicting = False
         if option.category in (add.category, UNCATEGORIZED):  # the rule compares within a category
             decision = decide(add.claim, option.claim, option.similarity, threshold)
             if decision.verdict is DedupVerdict.SAME:
                 return AddPlan(
                     add, key, same_as=option.target, reason=f"same claim as an existing fact: {decision.reason}"
                 )
-            conflicting = decision.verdict is DedupVerdict.CONFLICT
-            if conflicting and conflict is None and isinstance(option.target, Existing):
+            if decision.verdict is DedupVerdict.CONFLICT and conflict is None and isinstance(option.target, Existing):
                 conflict = (option.target.fact, decision.reason)
             why = decision.reason
         else:
             why = f"similar claim in {option.category}"
         likelihood = stand_out(similarities, index, threshold)
-        if len(pairs) < PAIRS_PER_ADD and (conflicting or stands_out(likelihood)):
+        if len(pairs) < PAIRS_PER_ADD and stands_out(likelihood) and mergeable(add.claim, option.claim):
             pairs.append(PairPlan(option.target, option.similarity, why, round(likelihood, 4)))
     return AddPlan(add, key, conflict=conflict, pairs=tuple(pairs))
 
@@ -198,10 +197,25 @@ def merged_values(keep: Fact, duplicate: Fact, strengthen_step: float) -> Merged
 def merge_refusal(keep: Fact, duplicate: Fact) -> str | None:
     """Why a model's merge of these two facts is refused (they name different things), or None to apply it.
 
-    A weak model merges some pairs that differ; those that differ in a name or a number are caught here (the rule's
-    other conflicts, such as tense or negation, also split true paraphrases, so the model decides those)."""
-    found = named_difference(keep.claim, duplicate.claim)
-    return None if found is None else f"not merged, they name different things: {found}"
+    A weak model merges some pairs that differ; those that differ in a name or a number, or whose shared frame
+    governs different words ("about the family visit" / "about the neighbours' renovation", objects.py), are caught
+    here (the rule's other conflicts, such as tense or negation, also split true paraphrases, so the model decides
+    those)."""
+    named = named_difference(keep.claim, duplicate.claim)
+    if named is not None:
+        return f"not merged, they name different things: {named}"
+    about = object_difference(keep.claim, duplicate.claim)
+    if about is not None:
+        return f"not merged, they are about different things: {about}"
+    number = number_only_in_one(keep.claim, duplicate.claim)
+    return None if number is None else f"not merged, one states a number the other does not: {number}"
+
+
+def mergeable(claim: str, other: str) -> bool:
+    """A pair worth offering: a merge of these two claims would not be refused (merge_refusal). Two facts that name
+    different things are never one fact, so offering them would only spend prompt tokens and invite a wrong merge;
+    the rule's review candidate (a conflict) still goes to a person."""
+    return not (named_difference(claim, other) or object_difference(claim, other) or number_only_in_one(claim, other))
 
 
 @dataclass(frozen=True)
@@ -213,7 +227,10 @@ class OpenPair:
 
 
 # A pair not shown within this many turns of the person (writes under the per-entity lock) is no longer offered,
-# so an import or a long history of pairs cannot keep newer pairs out of the prompt.
+# so an import or a long history of pairs cannot keep newer pairs out of the prompt. Changing it needs no migration:
+# the read and the turn's expiry take it as a parameter. Migration 0050's one-time clean-up wrote 20 (this value
+# when it was written) as a literal on purpose: it closed what the read of that release no longer offered; a
+# database that runs it later is closed at 20 once, and its next turns follow this value (docs/dedup.md).
 PAIR_TTL_TURNS = 20
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import partial
 from uuid import UUID
 
+from factmemory.domain.attribution import screen_adds
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import PAIR_TTL_TURNS, AddPlan, Neighbour, plan_adds
 from factmemory.domain.excerpts import excerpt
@@ -94,7 +95,7 @@ def _plan(shown: Shown, reply: ExtractionReply, limits: Limits) -> tuple[list[Pl
     ops = reply.facts.ops[: limits.max_ops]
     sources = [messages[message_index(raw, len(messages))] for raw in ops]
     planned = plan_ops(ops, shown.handles, shown.turn.message.created_at, limits, [m.created_at for m in sources])
-    return planned, sources
+    return screen_adds(planned, [m.text for m in sources]), sources
 
 
 async def _write(

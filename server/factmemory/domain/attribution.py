@@ -1,0 +1,102 @@
+"""A claim the message says of another person, added as the speaker's: found in the message's text. Pure.
+
+Small models attribute facts about people the speaker mentions to the speaker: "My room-mate Jake plays the cello"
+becomes the speaker's `plays the cello`. Stored, such a fact is wrong about the person and takes a place in what
+the agent is given about them. The defense reads the message the add comes from: when the clause that grounds the
+claim best is one whose subject is another person named by a relation ("my room-mate Jake", "my sister"), with no
+first-person word in it, and the claim names neither that person nor the relation, the claim says of the speaker
+what the message says of someone else, and the add is not stored (the op says why).
+
+Deliberately narrow (docs/dedup.md, "Room-mate's facts"): a clause whose subject is a bare name ("Jake plays the
+cello") is not read as another person's (a bare capitalised word also starts sentences), and a claim with no
+grounding in its message (a model's inference, a fact restated from earlier) is left alone. A claim that keeps the
+other person in its words ("room-mate plays the cello", "sister Mia is visiting"), or names someone that clause does
+not name ("has a neighbour named Lazlo ..." beside "My room-mate Priya has a neighbour named Augustin ..."), is
+stored as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from factmemory.domain.dedup.claims import analyse
+from factmemory.domain.ops import Planned, PlannedAdd, RejectedOp
+
+# Relation words that name another person when they follow "my"/"our" at the start of a clause.
+RELATIONS: Final = frozenset(
+    {
+        "room-mate", "roommate", "flatmate", "flat-mate", "housemate", "sister", "brother", "mother", "mom", "mum",
+        "father", "dad", "wife", "husband", "partner", "boyfriend", "girlfriend", "fiance", "fiancee", "friend",
+        "colleague", "coworker", "co-worker", "boss", "manager", "neighbour", "neighbor", "son", "daughter",
+        "cousin", "aunt", "uncle", "grandmother", "grandma", "grandfather", "grandpa", "niece", "nephew",
+        "teammate", "classmate", "sibling", "kid", "child",
+    }
+)  # fmt: skip
+_FIRST_PERSON: Final = frozenset({"i", "i'm", "i've", "i'd", "i'll", "me", "myself", "we", "we're", "us"})
+# Where a clause ends: sentence punctuation, or a conjunction that starts a new subject ("..., and I ...").
+_CLAUSES: Final = re.compile(r"[.!?;\n]+|,?\s+(?:and|but|while|whereas|so)\s+(?=(?:I|I'm|I've|we|my|My)\b)|,\s+(?=I\b)")
+# "my (best|older|little ...)? <relation> (<Name>)?" at the start of a clause.
+_SUBJECT: Final = re.compile(
+    r"^\s*(?i:my|our)\s+(?i:(?:best|older|younger|little|big|new|old)\s+)?([\w-]+)(?:\s+([A-Z][\w-]*))?"
+)
+# The share of a claim's content words a clause must hold to ground it: half, chosen before any run (not tuned);
+# checked on the recall data sets (tools/factmemory_tools/recall/data: none of their 6,332 stated facts is flagged)
+# and on the replay's room-mate case (docs/dedup.md).
+MIN_GROUNDING: Final = 0.5
+
+
+@dataclass(frozen=True)
+class _Clause:
+    words: frozenset[str]  # content keys (the dedup rule's stems)
+    other: str | None  # "my room-mate Jake": the other person the clause is about, or None
+    names: frozenset[str]  # the relation word and the name, as keys
+
+
+def _keys(text: str) -> frozenset[str]:
+    return frozenset(t.key for t in analyse(text).content)
+
+
+def _clause(text: str) -> _Clause:
+    words = _keys(text)
+    match = _SUBJECT.match(text)
+    lowered = {w.strip(",'\"").lower() for w in text.split()}
+    if match is None or match.group(1).lower() not in RELATIONS or lowered & _FIRST_PERSON:
+        return _Clause(words, None, frozenset())
+    relation, name = match.group(1), match.group(2)
+    other = " ".join(p for p in ("my", relation, name) if p)
+    return _Clause(words, other, _keys(relation) | (_keys(name) if name else frozenset()) | {relation.lower()})
+
+
+def other_person(claim: str, text: str) -> str | None:
+    """The other person ("my room-mate Jake") when the message says the claim of them, not of the speaker."""
+    claim_words = _keys(claim)
+    if not claim_words:
+        return None
+    clauses = [_clause(part) for part in _CLAUSES.split(text) if part and part.strip()]
+    grounding = [(len(claim_words & c.words) / len(claim_words), c) for c in clauses]
+    best = max((share for share, _ in grounding), default=0.0)
+    if best < MIN_GROUNDING:
+        return None
+    grounded = [c for share, c in grounding if share == best]
+    if any(c.other is None for c in grounded):
+        return None
+    about = grounded[0]
+    if {t.key for t in analyse(claim).content if t.name} - about.words:  # it names someone that clause does not
+        return None
+    mentioned = claim_words | {w.lower() for w in claim.split()}
+    return None if mentioned & about.names else about.other
+
+
+def screen_adds(planned: Sequence[Planned], texts: Sequence[str]) -> list[Planned]:
+    """The planned ops, with each add the message says of another person (`other_person`) rejected, saying why;
+    texts[i] is the text of the message planned[i] comes from."""
+    screened: list[Planned] = []
+    for item, text in zip(planned, texts, strict=True):
+        who = other_person(item.claim, text) if isinstance(item, PlannedAdd) else None
+        if isinstance(item, PlannedAdd) and who is not None:
+            item = RejectedOp(item.op, f"not stored: the message says this of {who}, not of the speaker")
+        screened.append(item)
+    return screened
