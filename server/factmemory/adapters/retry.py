@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from typing import Any
 
 import httpx2
 import openai
@@ -85,8 +86,9 @@ _STATUS_ERRORS: dict[int, type[openai.APIStatusError]] = {
 def status_error(response: httpx2.Response) -> openai.APIStatusError:
     """The error the openai client raises for a failed reply: the same class, message and body, so retries and the
     domain errors above treat a call made directly over HTTP as they treat the client's."""
-    message, body = f"Error code: {response.status_code}", None
+    message = f"Error code: {response.status_code}"
     text = response.text.strip()
+    body: Any
     try:
         body = json.loads(text)
     except ValueError:

@@ -95,8 +95,7 @@ def screen_adds(planned: Sequence[Planned], texts: Sequence[str]) -> list[Planne
     texts[i] is the text of the message planned[i] comes from."""
     screened: list[Planned] = []
     for item, text in zip(planned, texts, strict=True):
-        who = other_person(item.claim, text) if isinstance(item, PlannedAdd) else None
-        if isinstance(item, PlannedAdd) and who is not None:
+        if isinstance(item, PlannedAdd) and (who := other_person(item.claim, text)) is not None:
             item = RejectedOp(item.op, f"not stored: the message says this of {who}, not of the speaker")
         screened.append(item)
     return screened

@@ -201,13 +201,18 @@ def merge_refusal(keep: Fact, duplicate: Fact) -> str | None:
     governs different words ("about the family visit" / "about the neighbours' renovation", objects.py), are caught
     here (the rule's other conflicts, such as tense or negation, also split true paraphrases, so the model decides
     those)."""
-    named = named_difference(keep.claim, duplicate.claim)
+    return _claims_refusal(keep.claim, duplicate.claim)
+
+
+def _claims_refusal(claim: str, other: str) -> str | None:
+    """merge_refusal's reason for two claims: the one home of the checks, for the merge and for the pair offered."""
+    named = named_difference(claim, other)
     if named is not None:
         return f"not merged, they name different things: {named}"
-    about = object_difference(keep.claim, duplicate.claim)
+    about = object_difference(claim, other)
     if about is not None:
         return f"not merged, they are about different things: {about}"
-    number = number_only_in_one(keep.claim, duplicate.claim)
+    number = number_only_in_one(claim, other)
     return None if number is None else f"not merged, one states a number the other does not: {number}"
 
 
@@ -215,7 +220,7 @@ def mergeable(claim: str, other: str) -> bool:
     """A pair worth offering: a merge of these two claims would not be refused (merge_refusal). Two facts that name
     different things are never one fact, so offering them would only spend prompt tokens and invite a wrong merge;
     the rule's review candidate (a conflict) still goes to a person."""
-    return not (named_difference(claim, other) or object_difference(claim, other) or number_only_in_one(claim, other))
+    return _claims_refusal(claim, other) is None
 
 
 @dataclass(frozen=True)
