@@ -11,13 +11,13 @@ import re
 from collections.abc import AsyncIterator
 
 import pytest_asyncio
-from playwright.async_api import APIRequestContext, BrowserContext, Page, async_playwright
+from playwright.async_api import APIRequestContext, BrowserContext, Page, async_playwright, expect
 
 from factmemory.api.http.security import cross_origin
 from tests.conftest import Service
 from tests.support.fm import Person, add_durable
 from tests.support.llm_stub import ScriptedLLM
-from tests.test_page import TOKEN, browser, claims, learn, page_url
+from tests.test_page import TOKEN, browser, claims, learn, page_url, sign_in
 
 __all__ = ["browser", "page_url"]  # fixtures used by name below
 
@@ -123,9 +123,7 @@ async def test_a_page_on_another_port_cannot_forget_a_person(
     await learn(service, llm, ada, "I'm a nurse", add_durable("works as a nurse", "business_role"))
     forget = f"{page_url}/agents/{ada.agent_id}/entities/{ada.entity_id}/forget"
     page = await browser.new_page()
-    await page.goto(f"{page_url}/login")
-    await page.fill("#token", TOKEN)
-    await page.click("button:has-text('Log in')")
+    await sign_in(page, page_url)
     await page.goto(forget)
     victims_token = await csrf_of(page)
 
@@ -150,13 +148,11 @@ async def test_a_page_on_another_port_cannot_forget_a_person(
     assert await claims(service, ada) == {"works as a nurse"}
 
     # The normal flow still works: log in again (attack 3 replaced the session cookie) and forget by clicking.
-    await page.goto(f"{page_url}/login")
-    await page.fill("#token", TOKEN)
-    await page.click("button:has-text('Log in')")
+    await sign_in(page, page_url)
     await page.goto(forget)
     await page.fill("#forget input[name=confirm]", ada.entity_id)
     await page.click("#forget button")
-    assert "forgotten" in await page.inner_text(".notice")
+    await expect(page.locator(".notice")).to_contain_text("forgotten")
     assert await claims(service, ada) == set()
 
 
