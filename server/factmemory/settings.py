@@ -124,6 +124,8 @@ class Settings(BaseSettings):
     ticket_ttl_s: float = Field(default=120.0, gt=0, le=3600)
     max_tickets_per_entity: int = Field(default=8, ge=1, le=1000)
     max_tickets: int = Field(default=10_000, ge=1)
+    # One agent's share of the open tickets (issue 36: no agent can take every ticket of the service).
+    max_tickets_per_agent: int = Field(default=2_500, ge=1)
     max_reply_chars: int = Field(default=262_144, ge=1_000, le=4_000_000)
     openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY"))
     openai_base_url: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
