@@ -6,10 +6,7 @@ of Evaluate, EvaluateBatch and PrepareEvaluation. All against the real service, 
 
 from __future__ import annotations
 
-import asyncio
 import json
-import urllib.request
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from uuid import UUID, uuid4
 
@@ -18,47 +15,32 @@ import pytest
 
 from factmemory.adapters.postgres.database import migrate
 from factmemory.adapters.postgres.retention import PostgresRetention
-from factmemory.api.http.pages import PageConfig
-from factmemory.api.http.server import PageListener
 from factmemory.app import retention_policy
 from factmemory.ports import NullTelemetry
 from factmemory.settings import Settings
 from factmemory.usecases.retention import sweep
 from factmemory.v1 import factmemory_pb2 as pb
-from tests.conftest import Service, make_settings, new_database, start_service
+from tests import test_sources
+from tests.conftest import Service, new_database
 from tests.support.fm import NOW, Person, add_durable, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
+from tests.test_sources import fact_page
 
 VIRAL = "Porto again: my HIV viral load is undetectable, said the doctor"
 PIN = "Porto still home, and my bank PIN is 4711"
-
-
-@pytest.fixture(scope="module")
-async def own(pg_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Service]:
-    """A database of its own: the retention sweep runs over every row of its database."""
-    async with new_database(pg_url, "deleted_text") as url:
-        async for svc in start_service(make_settings(url, llm_server, tmp_path_factory.mktemp("deleted"))):
-            yield svc
-
-
-async def page_of(svc: Service, person: Person, fact_id: str) -> str:
-    listener = PageListener(svc.deps, PageConfig(clock=lambda: NOW), "127.0.0.1:0")
-    await listener.start()
-    url = f"http://127.0.0.1:{listener.port}/agents/{person.agent_id}/entities/{person.entity_id}/facts/{fact_id}"
-    try:
-        return await asyncio.to_thread(lambda: urllib.request.urlopen(url, timeout=10).read().decode())
-    finally:
-        await listener.stop()
+# A service on a database of its own (the retention sweep runs over every row of its database), as test_sources'.
+own = test_sources.own
 
 
 async def export_of(svc: Service, person: Person) -> str:
     page = await svc.stub.ExportEntity(pb.ExportEntityRequest(agent_id=person.agent_id, entity_id=person.entity_id))
-    return page.json
+    return str(page.json)
 
 
 async def learn(svc: Service, llm: ScriptedLLM, person: Person, text: str, claim: str) -> pb.EvaluateResponse:
     llm.on(text, Reply(facts_reply(add_durable(claim, "identity"))))
-    return await svc.stub.Evaluate(person.evaluate(text))
+    learned: pb.EvaluateResponse = await svc.stub.Evaluate(person.evaluate(text))
+    return learned
 
 
 async def test_a_deleted_messages_text_leaves_the_tombstone_the_page_and_the_export(
@@ -72,7 +54,7 @@ async def test_a_deleted_messages_text_leaves_the_tombstone_the_page_and_the_exp
         llm.on(request.message.text, Reply(facts_reply(add_durable("lives in Porto", "identity"))))
         await own.stub.Evaluate(request)
     fact_id = first.ops[0].fact.id
-    before = await page_of(own, person, fact_id)
+    before = await fact_page(own, person, fact_id)
     assert "undetectable" in before and "4711" in before  # the page quoted them while they were not deleted
     assert "4711" in await export_of(own, person)
 
@@ -90,7 +72,7 @@ async def test_a_deleted_messages_text_leaves_the_tombstone_the_page_and_the_exp
     by_id = {r["message_id"]: r["excerpt"] for r in kept}
     assert by_id[viral.message.id] is None and by_id[pin.message.id] is None
     assert by_id[first.ops[0].fact.evidence_message_ids[0]] is not None  # the message not deleted keeps its own
-    page = await page_of(own, person, fact_id)  # the fact survived on the first message
+    page = await fact_page(own, person, fact_id)  # the fact survived on the first message
     assert "lives in Porto" in page and "by the river" in page
     exported = await export_of(own, person)
     for text in ("undetectable", "4711"):
