@@ -11,7 +11,6 @@ import logging
 import re
 import signal
 import subprocess
-import sys
 import time
 import urllib.parse
 from collections.abc import Iterator
@@ -27,7 +26,8 @@ from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from tests.conftest import make_settings, start_service
 from tests.support.llm_stub import ScriptedLLM
-from tests.test_operator_logs import REPO, Browser, environment
+from tests.support.serve import spawn_serve, startup_lines
+from tests.test_operator_logs import Browser, environment
 
 TOKEN = "caller-text-token-0123456789"
 MADE_UP = 3000
@@ -110,21 +110,9 @@ def series(scraped: str) -> list[str]:
 def text_served(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
     """A real `factmemory serve` with the default text logs, its review page and a token."""
     env = environment(pg_url, llm, tmp_path, FACTMEMORY_LOG_FORMAT="text", FACTMEMORY_AUTH_TOKEN=TOKEN)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "factmemory", "serve"],
-        env=env,
-        text=True,
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert proc.stdout is not None
+    proc = spawn_serve(env)
     page = address = ""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line and proc.poll() is not None:
-            break
+    for line in startup_lines(proc):
         if found := re.search(r"review page on (http://\S+?)/?$", line.strip()):
             page = found[1]
         if found := re.search(r"listening on (\S+)$", line.strip()):
