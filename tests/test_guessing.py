@@ -92,6 +92,7 @@ def test_addresses_are_grouped_into_clients(address: str, client: str) -> None:
 def test_grpc_peers_name_their_client() -> None:
     assert client_of_peer("ipv4:127.0.0.1:5000") == "127.0.0.1"
     assert client_of_peer("ipv6:[2001:db8::7]:5000") == "2001:db8::/64"
+    assert client_of_peer("ipv6:%5B2001:db8::7%5D:5000") == "2001:db8::/64"  # as gRPC writes it
 
 
 # --- gRPC: parallel guessers ---------------------------------------------------------------------------------------

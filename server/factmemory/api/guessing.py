@@ -22,6 +22,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import time
+import urllib.parse
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -165,8 +166,9 @@ def client_group(address: str) -> str:
 
 
 def address_of_peer(peer: str) -> str:
-    """The address part of a gRPC peer ('ipv4:127.0.0.1:5000' -> '127.0.0.1', 'ipv6:[::1]:5000' -> '::1')."""
-    kind, _, rest = peer.partition(":")
+    """The address part of a gRPC peer ('ipv4:127.0.0.1:5000' -> '127.0.0.1', 'ipv6:[::1]:5000' -> '::1'; gRPC
+    writes the IPv6 brackets percent-encoded: 'ipv6:%5B::1%5D:5000')."""
+    kind, _, rest = urllib.parse.unquote(peer).partition(":")
     if kind in ("ipv4", "ipv6"):
         return rest.rsplit(":", 1)[0].strip("[]")
     return peer or "unknown"
