@@ -20,6 +20,7 @@ from factmemory.adapters.metrics import PrometheusTelemetry
 from factmemory.api.guessing import MIN_TOKEN_CHARS, GuessLimiter, GuessLimits, client_group, client_of_peer
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
+from factmemory.settings import Settings
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, start_service
 from tests.support.llm_stub import ScriptedLLM
@@ -98,21 +99,27 @@ def test_grpc_peers_name_their_client() -> None:
 # --- gRPC: parallel guessers ---------------------------------------------------------------------------------------
 
 
+def guarded_settings(
+    pg_url: str, llm: ScriptedLLM, tmp_path: Path, token: str, per_client: int, overall: int
+) -> Settings:
+    """A service with this token and these guess limits, and metrics on."""
+    return make_settings(
+        pg_url,
+        llm,
+        tmp_path,
+        auth_token=token,
+        auth_failures_per_client=per_client,
+        auth_failures_overall=overall,
+        metrics_listen="127.0.0.1:0",
+    )
+
+
 @pytest_asyncio.fixture(params=[(10, 1000), (1000, 20)], ids=["per-client limit", "overall limit"])
 async def guarded(
     request: pytest.FixtureRequest, pg_url: str, llm: ScriptedLLM, tmp_path: Path
 ) -> AsyncIterator[tuple[Service, int, str]]:
     per_client, overall = request.param
-    settings = make_settings(
-        pg_url,
-        llm,
-        tmp_path,
-        auth_token=TOKEN,
-        auth_failures_per_client=per_client,
-        auth_failures_overall=overall,
-        metrics_listen="127.0.0.1:0",
-    )
-    async for service in start_service(settings):
+    async for service in start_service(guarded_settings(pg_url, llm, tmp_path, TOKEN, per_client, overall)):
         yield service, min(per_client, overall), "client" if per_client < overall else "overall"
 
 

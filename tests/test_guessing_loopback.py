@@ -27,6 +27,7 @@ from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from tests.conftest import Service, make_settings, start_service
 from tests.support.llm_stub import ScriptedLLM
+from tests.test_guessing import guarded_settings
 from tests.test_operator_logs import Browser
 
 TOKEN = "loopback-guessing-token-0123456789"
@@ -71,16 +72,7 @@ class Relay:
 
 @pytest_asyncio.fixture
 async def guarded(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> AsyncIterator[Service]:
-    settings = make_settings(
-        pg_url,
-        llm,
-        tmp_path,
-        auth_token=TOKEN,
-        auth_failures_per_client=PER_CLIENT,
-        auth_failures_overall=OVERALL,
-        metrics_listen="127.0.0.1:0",
-    )
-    async for service in start_service(settings):
+    async for service in start_service(guarded_settings(pg_url, llm, tmp_path, TOKEN, PER_CLIENT, OVERALL)):
         yield service
 
 
