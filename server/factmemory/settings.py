@@ -55,8 +55,9 @@ class Settings(BaseSettings):
     pool_max_size: int = Field(default=16, ge=1)
     db_timeout_s: float = Field(default=10.0, gt=0)
     auth_token: str | None = None
-    # Guessing the token (page login, page and gRPC bearer): failures per client and overall within the window;
-    # beyond, attempts are refused untried until the window has passed (docs/operating.md, "Security").
+    # Guessing the token (page login, page and gRPC bearer): failures per client (an IPv4 address, an IPv6 /64) and
+    # overall within the window; beyond, a client's attempts are refused untried until the window has passed (past
+    # the overall limit only clients that failed themselves; docs/operating.md, "Security").
     auth_failures_per_client: int = Field(default=10, ge=1)
     auth_failures_overall: int = Field(default=100, ge=1)
     auth_failure_window_s: float = Field(default=60.0, gt=0)
@@ -165,8 +166,9 @@ class ClientSettings(BaseSettings):
 
     address: str = "127.0.0.1:50051"
     auth_token: str | None = None
-    # Guessing the token (page login, page and gRPC bearer): failures per client and overall within the window;
-    # beyond, attempts are refused untried until the window has passed (docs/operating.md, "Security").
+    # Guessing the token (page login, page and gRPC bearer): failures per client (an IPv4 address, an IPv6 /64) and
+    # overall within the window; beyond, a client's attempts are refused untried until the window has passed (past
+    # the overall limit only clients that failed themselves; docs/operating.md, "Security").
     auth_failures_per_client: int = Field(default=10, ge=1)
     auth_failures_overall: int = Field(default=100, ge=1)
     auth_failure_window_s: float = Field(default=60.0, gt=0)
