@@ -103,7 +103,7 @@ def refusal(row: TicketRow | None, agent_id: UUID, entity_id: UUID, now: datetim
         return Conflict("the entity was forgotten after the ticket was issued; nothing was applied")
     if row.body is None:
         return Conflict(
-            "a message the ticket showed was deleted after it was issued (ForgetMessages), so it holds nothing "
-            "any more; nothing was applied: call PrepareEvaluation again"
+            "a message of this person, or one the ticket showed, was deleted after it was issued (ForgetMessages), "
+            "so it holds nothing any more; nothing was applied: call PrepareEvaluation again"
         )
     return None
