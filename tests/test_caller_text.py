@@ -20,7 +20,7 @@ import grpc
 import pytest
 
 from factmemory.adapters.metrics import MetricsServer, PrometheusTelemetry
-from factmemory.api.grpc.metrics import KNOWN_METHODS, UNKNOWN_METHOD
+from factmemory.api.grpc.metrics import CALL_AGENT, KNOWN_METHODS, UNKNOWN_METHOD, note_request
 from factmemory.api.logs import escaped
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
@@ -50,6 +50,16 @@ def test_escaped_shows_every_control_and_separator_character() -> None:
         "a\\nb\\rc\\td\\x1b[2J\\x07\\x85\\u2028\\u2029\\u202e\\x7f"
     )
     assert escaped("Zoë 東京 — ok") == "Zoë 東京 — ok"  # letters of any script stay as they are
+
+
+def test_the_access_log_keeps_an_agent_id_only_when_it_is_one() -> None:
+    for sent, kept in (
+        ("7c9e6679-7425-40de-944b-e07fc1f90ae7", "7c9e6679-7425-40de-944b-e07fc1f90ae7"),
+        ("", ""),
+        ("\x1b[2J\nfactmemory.audit: forged", "invalid"),
+    ):
+        note_request(pb.ListFactsRequest(agent_id=sent))
+        assert CALL_AGENT.get() == kept
 
 
 async def test_made_up_methods_add_no_metric_series_and_no_access_log_text(

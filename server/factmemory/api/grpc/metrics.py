@@ -29,6 +29,7 @@ access_log = logging.getLogger("factmemory.access")
 
 REQUEST_ID_KEY = "x-request-id"
 _USABLE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_AGENT_ID = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$|^$")
 # The agent id of the call being handled, noted once the request is decoded (see note_request).
 CALL_AGENT: ContextVar[str] = ContextVar("factmemory_call_agent", default="")
 QUIET_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
@@ -81,7 +82,7 @@ def note_request(request: Any) -> None:
     """Remembers the agent id of a decoded request for the access log (called by the decoding interceptor)."""
     agent_id = getattr(request, "agent_id", "")
     if isinstance(agent_id, str):
-        CALL_AGENT.set(agent_id[:64])
+        CALL_AGENT.set(agent_id if _AGENT_ID.match(agent_id) else "invalid")  # a UUID, never other caller text
 
 
 def record_evaluation(telemetry: Telemetry, result: EvaluateResult) -> None:
