@@ -58,9 +58,10 @@ SELECT t.agent_id, t.entity_id, t.forget_epoch, t.expires_at, t.used_at,
  WHERE t.agent_id = $1 AND t.token_hash = $2
 """
 
-# Expired tickets lose their content: run when a read meets one (ISSUE_TICKET does it on every issue).
+# The agent's expired tickets lose their content: run when a read meets one (ISSUE_TICKET does it for every agent
+# on every issue).
 VOID_EXPIRED = """
-UPDATE evaluation_tickets SET body = NULL WHERE expires_at <= $1 AND body IS NOT NULL
+UPDATE evaluation_tickets SET body = NULL WHERE agent_id = $1 AND expires_at <= $2 AND body IS NOT NULL
 """
 
 # The body goes with the use: what the model was shown is not kept once it served.
@@ -109,11 +110,11 @@ class Tickets:
 
     async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes, now: datetime) -> TicketRow | None:
         """The agent's ticket, with `entity_id`'s forget epoch now; an expired one without its content (which
-        goes from every expired row then)."""
+        goes from every expired row of the agent then)."""
         async with connection(self._pool) as conn:
             row = await conn.fetchrow(GET_TICKET, agent_id, token_hash, entity_id, now)
             if row is not None and row["expires_at"] <= now:
-                await conn.execute(VOID_EXPIRED, now)
+                await conn.execute(VOID_EXPIRED, agent_id, now)
         if row is None:
             return None
         return TicketRow(
