@@ -7448,7 +7448,7 @@ function contextFor(runtime) {
         ...settings.token !== void 0 ? { token: settings.token } : {},
         timeoutMs: settings.timeoutMs
       }),
-      outage: new OutageLog(runtime.logger, settings.url),
+      outage: new OutageLog(runtime.logger, settings.url, settings.token !== void 0),
       mode: settings.model
     };
     contexts.set(runtime, context);
@@ -7460,13 +7460,27 @@ function closeContext(runtime) {
   contexts.delete(runtime);
 }
 var OUTAGE_CODES = /* @__PURE__ */ new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Canceled, Code.Aborted]);
+function refusalAdvice(error2, tokenSet) {
+  const err = ConnectError.from(error2);
+  const set = "set FACT_MEMORY_TOKEN to the service's FACTMEMORY_AUTH_TOKEN";
+  if (err.code === Code.Unauthenticated) {
+    return tokenSet ? `the service refuses FACT_MEMORY_TOKEN (not its token): ${set}` : `the service requires a token and FACT_MEMORY_TOKEN is not set: ${set}`;
+  }
+  if (err.code === Code.ResourceExhausted && /too many failed attempts/.test(err.rawMessage)) {
+    return `the service refuses this address for a while after too many wrong tokens: ${set}; it answers again within FACTMEMORY_AUTH_FAILURE_WINDOW_S`;
+  }
+  return void 0;
+}
 var OutageLog = class {
   #down = false;
+  #refused = false;
   #logger;
   #url;
-  constructor(logger, url) {
+  #tokenSet;
+  constructor(logger, url, tokenSet = false) {
     this.#logger = logger;
     this.#url = url;
+    this.#tokenSet = tokenSet;
   }
   get down() {
     return this.#down;
@@ -7480,6 +7494,19 @@ var OutageLog = class {
       code: Code[err.code],
       error: err.rawMessage
     };
+    const advice = refusalAdvice(err, this.#tokenSet);
+    if (advice !== void 0) {
+      if (this.#refused) {
+        this.#logger.debug(details, "FactMemory still refuses this agent");
+        return;
+      }
+      this.#refused = true;
+      this.#logger.warn(
+        details,
+        `FactMemory refuses this agent: ${advice}; turns go on without long-term facts`
+      );
+      return;
+    }
     if (!OUTAGE_CODES.has(err.code)) {
       this.#logger.warn(details, `FactMemory ${operation} failed`);
       return;
@@ -7492,6 +7519,7 @@ var OutageLog = class {
     this.#logger.warn(details, "FactMemory service unreachable; turns go on without long-term facts");
   }
   succeeded() {
+    this.#refused = false;
     if (!this.#down) return;
     this.#down = false;
     this.#logger.info({ src: LOG_SOURCE, url: this.#url }, "FactMemory service reachable again");
@@ -8446,6 +8474,10 @@ async function registerAgentName(runtime, delaysMs = REGISTER_DELAYS_MS, wait = 
     await withRetries(() => plugin.client.registerAgent({ agentId: runtime.agentId, name }), delaysMs, wait);
     return true;
   } catch (error2) {
+    if (refusalAdvice(error2, false) !== void 0) {
+      contextFor(runtime).outage.failed("RegisterAgent", error2);
+      return false;
+    }
     runtime.logger.warn(
       { src: LOG_SOURCE, name, error: describeError(error2) },
       "FactMemory: registering the agent's name failed; the review page and CLI show its id instead"

@@ -128,7 +128,9 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
         with audited("import", "cli", import_actor(Path(args.file).name if args.file else "elizaos-postgres")) as entry:
             entry.note(agent_id=args.agent)
             report = asyncio.run(run())
-            entry.note(imported=report["imported"], already_imported=report["already_imported"])
+            entry.note(
+                imported=report["imported"], already_imported=report["already_imported"], forgotten=report["forgotten"]
+            )
     except (OSError, ValueError) as exc:  # unreadable file, bad JSON, unreachable database
         where = "" if isinstance(exc, OSError) and exc.filename else f"{source}: "  # the error names the file
         print(f"factmemory: import failed: {where}{describe(exc)}", file=sys.stderr)
@@ -139,6 +141,11 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
         print(
             f"imported {report['imported']} facts ({report['already_imported']} already imported, "
             f"{report['skipped']} records skipped) in {report['seconds']} s"
+            + (
+                f"; {report['forgotten']} not stored: their person was forgotten while the import ran"
+                if report["forgotten"]
+                else ""
+            )
         )
     return 0
 

@@ -114,6 +114,7 @@ def ticket_policy(settings: Settings) -> TicketPolicy:
         ttl_s=settings.ticket_ttl_s,
         max_per_entity=settings.max_tickets_per_entity,
         max_total=settings.max_tickets,
+        max_per_agent=settings.max_tickets_per_agent,
         max_reply_chars=settings.max_reply_chars,
     )
 

@@ -356,3 +356,4 @@ class ImportReport(Frozen):
     imported: int = 0
     already_imported: int = 0
     skipped: int = 0
+    forgotten: int = 0  # not stored: their person was forgotten (ForgetEntity) while the import ran

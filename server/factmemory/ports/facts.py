@@ -236,7 +236,16 @@ class FactStore(Protocol):
         self, agent_id: UUID, pattern: str, after: Position | None, limit: int
     ) -> list[EntitySummary]: ...
 
-    async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int: ...
+    async def import_facts(
+        self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str, forget_epoch: int
+    ) -> int | None:
+        """How many facts were stored; None (nothing stored, nothing in the ledger) when the entity was forgotten
+        since its forget epoch was `forget_epoch`."""
+        ...
+
+    async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
+        """How many times the entity was forgotten (read before an import stores anything of it)."""
+        ...
 
     async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]: ...
 

@@ -29,6 +29,8 @@ class ForgetTransaction(Protocol):
 
     async def close_raised(self, message_ids: Sequence[str]) -> int: ...
 
+    async def void_tickets(self, message_ids: Sequence[str]) -> int: ...
+
     async def unlink(self, message_ids: Sequence[str]) -> tuple[int, int]: ...
 
 
@@ -90,8 +92,8 @@ class TicketStore(Protocol):
         policy: TicketPolicy,
     ) -> None: ...
 
-    async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes) -> TicketRow | None:
-        """The agent's ticket, with the forget epoch `entity_id` has now."""
+    async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes, now: datetime) -> TicketRow | None:
+        """The agent's ticket, with the forget epoch `entity_id` has now; an expired one without its content."""
         ...
 
     async def use(self, agent_id: UUID, token_hash: bytes, now: datetime) -> bool: ...

@@ -69,6 +69,7 @@ async def _forget(tx: ForgetTransaction, message_ids: Sequence[str], room_id: UU
     if not forgotten:
         return MessagesForgotten()
     closed = await tx.close_raised(forgotten)
+    await tx.void_tickets(forgotten)  # an open ticket may show the messages (or facts they alone supported)
     gone = set(forgotten)
     deleted: list[UUID] = []
     changed: list[tuple[UUID, tuple[str, ...], float]] = []

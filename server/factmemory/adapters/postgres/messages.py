@@ -30,14 +30,15 @@ SELECT message_id FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($3:
  LIMIT 1
 """
 
-# Evaluated messages become tombstones: the stored response goes (what replays and retention keep: token counts);
-# a replay answers an empty result, and the batch path leaves the message out of the model's context.
+# Evaluated messages become tombstones: the stored response and the message's excerpt go (what replays and
+# retention keep: token counts); a replay answers an empty result, and no prompt shows the message again.
 TOMBSTONE_EVALUATED = """
 UPDATE evaluations
    SET result = jsonb_build_object('forgotten', true,
                                    'usage', jsonb_build_object('prompt_tokens', prompt_tokens,
                                                                'completion_tokens', completion_tokens)),
-       success_completed = NULL, success_reason = NULL, forgotten_at = $5, reduced_at = coalesce(reduced_at, $5)
+       success_completed = NULL, success_reason = NULL, excerpt = NULL, forgotten_at = $5,
+       reduced_at = coalesce(reduced_at, $5)
  WHERE agent_id = $1 AND entity_id = $2 AND forgotten_at IS NULL
    AND (message_id = ANY ($3::text[]) OR ($4::uuid IS NOT NULL AND room_id = $4::uuid))
 RETURNING message_id
@@ -89,6 +90,15 @@ DELETE FROM relationships WHERE agent_id = $1 AND evidence_message_ids = '{}' AN
 """
 DELETE_UNSUPPORTED_IDENTITIES = """
 DELETE FROM identities WHERE agent_id = $1 AND evidence_message_ids = '{}' AND evidence_complete
+"""
+
+# Open agent-model tickets that may hold the deleted messages' text lose their content: those of the entity (its
+# facts changed too) and any of the agent's whose body names one of the messages (a room-mate's message shown as
+# context). Presenting one is then refused by name (domain/tickets.py).
+VOID_TICKETS = """
+UPDATE evaluation_tickets SET body = NULL
+ WHERE agent_id = $1 AND body IS NOT NULL
+   AND (entity_id = $2 OR EXISTS (SELECT 1 FROM unnest($3::text[]) AS m WHERE strpos(body, to_json(m)::text) > 0))
 """
 
 CLOSE_RAISED_CANDIDATES = """
@@ -146,6 +156,10 @@ class ForgetTx:
         await self._conn.execute(UNLINK_IDENTITIES, agent_id, ids)
         identities = row_count(await self._conn.execute(DELETE_UNSUPPORTED_IDENTITIES, agent_id))
         return relationships, identities
+
+    async def void_tickets(self, message_ids: Sequence[str]) -> int:
+        """Drops the content of the open tickets that may show the messages; returns how many."""
+        return row_count(await self._conn.execute(VOID_TICKETS, *self._scope, list(message_ids)))
 
     async def close_raised(self, message_ids: Sequence[str]) -> int:
         """Closes the pending candidates and open possible-duplicate pairs the messages raised; returns the

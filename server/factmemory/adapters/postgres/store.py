@@ -25,7 +25,8 @@ from factmemory.adapters.postgres.connection import (
     unavailable,
 )
 from factmemory.adapters.postgres.export import export_rows
-from factmemory.adapters.postgres.forgetting import forget_entity, forget_epoch
+from factmemory.adapters.postgres.forgetting import forget_entity
+from factmemory.adapters.postgres.forgetting import forget_epoch as read_forget_epoch
 from factmemory.adapters.postgres.lexical import LEXEME_SCAN_MAX_FACTS, LEXICAL_BY_KIND
 from factmemory.adapters.postgres.nearest import (
     HALF_MARGIN,
@@ -136,7 +137,7 @@ class Store:
         entity's revision and forget epoch as they are under the lock (the use-case decides what they mean)."""
         async with connection(self._pool) as conn, conn.transaction():
             revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id))
-            epoch = await forget_epoch(conn, agent_id, entity_id)
+            epoch = await read_forget_epoch(conn, agent_id, entity_id)
             yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision), epoch)
         self._wrote(agent_id, entity_id)
 
@@ -345,10 +346,15 @@ class Store:
             agent_id, None, lambda conn: review.list_entities(conn, agent_id, pattern, after, limit)
         )
 
-    async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int:
-        """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many."""
+    async def import_facts(
+        self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str, forget_epoch: int
+    ) -> int | None:
+        """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many, or
+        None, storing and recording nothing, when the entity was forgotten since its epoch was `forget_epoch`."""
         async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+            if await read_forget_epoch(conn, agent_id, entity_id) != forget_epoch:
+                return None
             await mark(conn, HistoryAction.IMPORTED, actor)
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
             fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
@@ -357,6 +363,10 @@ class Store:
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
         self._wrote(agent_id, entity_id)
         return int(after - before)
+
+    async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
+        async with connection(self._pool) as conn:
+            return await read_forget_epoch(conn, agent_id, entity_id)
 
     async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]:
         async with connection(self._pool) as conn:

@@ -68,7 +68,7 @@ async def compose(
             start = await deps.store.turn_start(
                 request.agent_id,
                 request.entity_id,
-                [m.id for m in request.messages],
+                [*(m.id for m in request.messages), *context_ids(request)],
                 MAX_PAIRS_SHOWN if Item.FACTS in request.items else 0,
                 PAIR_TTL_TURNS,
             )
@@ -76,7 +76,7 @@ async def compose(
         pending = [m for m in request.messages if m.id not in stored]
         if not pending:
             return stored, None
-        turn = _pending(request, pending, stored)
+        turn = _pending(request, pending, stored, deleted_ids(start.evaluations))
         if len(pending) < len(request.messages):  # the query stands for the messages still to learn from
             _discard(query)
             query = asyncio.ensure_future(_query(deps, turn))
@@ -122,14 +122,31 @@ def _discard(task: asyncio.Future[Vector | None]) -> None:
         task.exception()
 
 
+def context_ids(request: EvaluateInput) -> list[str]:
+    """The ids of the context messages a caller sent (recent messages, the agent's responses), to find those the
+    service knows were deleted."""
+    return [m.id for m in (*request.recent_messages, *request.agent_responses) if m.id]
+
+
+def deleted_ids(evaluations: dict[str, tuple[UUID, EvaluateResult]]) -> set[str]:
+    """The message ids, of those read, that are tombstones (ForgetMessages)."""
+    return {message_id for message_id, (_, result) in evaluations.items() if result.forgotten}
+
+
 def _pending(
-    request: EvaluateInput, pending: Sequence[ChatMessage], stored: dict[str, EvaluateResult]
+    request: EvaluateInput, pending: Sequence[ChatMessage], stored: dict[str, EvaluateResult], deleted: set[str]
 ) -> EvaluateInput:
-    """The request for the messages not evaluated yet; those that were become context."""
-    done = [m for m in request.messages if m.id in stored and not stored[m.id].forgotten]  # deleted: not context
+    """The request for the messages not evaluated yet; those that were become context. A message known deleted
+    is never context, however it came back (a lagging client history, a cache, another process)."""
+    done = [m for m in request.messages if m.id in stored and not stored[m.id].forgotten]
     recent = sorted([*request.recent_messages, *done], key=lambda m: m.created_at)
     return request.model_copy(
-        update={"earlier": tuple(pending[:-1]), "message": pending[-1], "recent_messages": tuple(recent)}
+        update={
+            "earlier": tuple(pending[:-1]),
+            "message": pending[-1],
+            "recent_messages": tuple(m for m in recent if m.id not in deleted),
+            "agent_responses": tuple(m for m in request.agent_responses if m.id not in deleted),
+        }
     )
 
 
