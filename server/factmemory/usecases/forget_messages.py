@@ -10,6 +10,7 @@ from uuid import UUID
 
 from factmemory.domain.errors import InvalidInput, NotConfigured
 from factmemory.domain.message_deletion import REASON, after_deletion, check_message_ids
+from factmemory.domain.shared import subject_order
 from factmemory.ports import ForgetTransaction
 from factmemory.usecases.deps import Deps
 
@@ -57,15 +58,32 @@ async def forget_messages(
     else:
         raise InvalidInput("entity_id is required, except to clear a room (room_id without message_ids)")
     total = MessagesForgotten()
-    async with deps.messages.forgetting(agent_id, entities, at) as transactions:
-        for tx in transactions:
-            total += await _forget(tx, message_ids, room_id)
+    shared = [s.subject_id for s in sorted(await deps.store.shared_subjects(agent_id), key=subject_order)]
+    async with deps.messages.forgetting(agent_id, entities, at, shared) as transactions:
+        people = transactions[: len(transactions) - len(shared)]
+        forgotten: list[str] = []
+        for tx in people:
+            done, ids = await _forget(tx, message_ids, room_id)
+            total += done
+            forgotten += ids
+        for tx in transactions[len(people) :]:  # shared facts cite the people's messages (docs/shared-facts.md)
+            total += await _unlearn(tx, forgotten, 0)
     return total
 
 
-async def _forget(tx: ForgetTransaction, message_ids: Sequence[str], room_id: UUID | None) -> MessagesForgotten:
-    """One entity: tombstones first, then only the messages newly forgotten are taken out (a repeat does nothing)."""
+async def _forget(
+    tx: ForgetTransaction, message_ids: Sequence[str], room_id: UUID | None
+) -> tuple[MessagesForgotten, list[str]]:
+    """One entity: tombstones first, then only the messages newly forgotten are taken out (a repeat does nothing);
+    and the messages newly forgotten."""
     forgotten = await tx.tombstone(message_ids, room_id)
+    if not forgotten:
+        return MessagesForgotten(), []
+    return await _unlearn(tx, forgotten, len(forgotten)), forgotten
+
+
+async def _unlearn(tx: ForgetTransaction, forgotten: Sequence[str], messages: int) -> MessagesForgotten:
+    """The forgotten messages taken out of the subject's facts, review items and links."""
     if not forgotten:
         return MessagesForgotten()
     closed = await tx.close_raised(forgotten)
@@ -83,4 +101,4 @@ async def _forget(tx: ForgetTransaction, message_ids: Sequence[str], room_id: UU
     if deleted:
         await tx.delete_facts(deleted, REASON)
     relationships, identities = await tx.unlink(forgotten)
-    return MessagesForgotten(len(forgotten), len(deleted), len(changed), closed, relationships, identities)
+    return MessagesForgotten(messages, len(deleted), len(changed), closed, relationships, identities)

@@ -168,10 +168,12 @@ class PostgresMessages:
 
     @asynccontextmanager
     async def forgetting(
-        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime
+        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime, shared_ids: Sequence[UUID] = ()
     ) -> AsyncIterator[list[ForgetTx]]:
-        """One transaction over the entities, each one's lock taken in id order; commits on success."""
+        """One transaction over the entities, each one's lock taken in id order, then the shared subjects' in the
+        given order (after every person's, as Evaluate takes them); commits on success."""
+        people = sorted(set(entity_ids) - set(shared_ids))
         async with connection(self._pool) as conn, conn.transaction():
-            for entity_id in sorted(set(entity_ids)):
+            for entity_id in [*people, *shared_ids]:
                 await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            yield [ForgetTx(conn, agent_id, e, at) for e in sorted(set(entity_ids))]
+            yield [ForgetTx(conn, agent_id, e, at) for e in [*people, *shared_ids]]

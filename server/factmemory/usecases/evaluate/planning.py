@@ -16,6 +16,7 @@ from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_TURNS, Op
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.models import ChatMessage, EvaluateInput, EvaluateResult, Fact, Frozen, Item, Kind
 from factmemory.domain.prompts import Prompt, build_prompt
+from factmemory.domain.shared import RETRIEVE_SHARED_PER_KIND, readable_subjects
 from factmemory.domain.vectors import centroid
 from factmemory.ports import Vector
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
@@ -52,7 +53,7 @@ class Composed:
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema the reply must follow (strict structured output)."""
-        return strict_schema(self.shown.turn.items, self.shown.batched)
+        return strict_schema(self.shown.turn.items, self.shown.batched, self.prompt.shared)
 
 
 async def compose(
@@ -80,7 +81,7 @@ async def compose(
         if len(pending) < len(request.messages):  # the query stands for the messages still to learn from
             _discard(query)
             query = asyncio.ensure_future(_query(deps, turn))
-        durable, current, pairs = await _known(deps, turn, start.open_pairs, watch, query)
+        durable, current, pairs, shared = await _known(deps, turn, start.open_pairs, watch, query)
     finally:
         _discard(query)
     limits = deps.tuning.limits.for_messages(len(turn.messages))
@@ -95,6 +96,7 @@ async def compose(
         pairs,
         limits=limits,
         earlier=turn.earlier,
+        shared=shared,
     )
     shown = Shown(
         turn=turn,
@@ -139,23 +141,48 @@ async def _known(
     open_pairs: list[OpenPair],
     watch: Stopwatch,
     query: Awaitable[Vector | None],
-) -> tuple[list[Fact], list[Fact], list[OpenPair]]:
-    """The stored facts the model is shown: the nearest of each kind, and the open possible-duplicate pairs."""
+) -> tuple[list[Fact], list[Fact], list[OpenPair], SharedShown]:
+    """The stored facts the model is shown: the nearest of each kind, the open possible-duplicate pairs, and the
+    world's shared facts nearest the message (None when the message has no world)."""
+    shared: SharedShown = None if request.world_id is None else ([], [])
     if Item.FACTS not in request.items:
-        return [], [], []
+        return [], [], [], None
     with watch.stage("embed"):  # what is left of it after the first read
         vector = await query
     if vector is None:  # pragma: no cover - facts are asked for (checked above)
-        return [], [], []
+        return [], [], [], None
     with watch.stage("retrieve"):
         similar = await deps.store.nearest(
             request.agent_id, request.entity_id, vector, RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
         )
-    return known_facts(
-        [s.fact for s in similar if s.fact.kind is Kind.DURABLE],
-        [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
-        open_pairs,
-        RETRIEVE_PER_KIND,
+        if shared is not None:
+            shared = await _shared_known(deps, request, vector)
+    return (
+        *known_facts(
+            [s.fact for s in similar if s.fact.kind is Kind.DURABLE],
+            [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
+            open_pairs,
+            RETRIEVE_PER_KIND,
+        ),
+        shared,
+    )
+
+
+SharedShown = tuple[list[Fact], list[Fact]] | None
+
+
+async def _shared_known(deps: Deps, request: EvaluateInput, vector: Vector) -> tuple[list[Fact], list[Fact]]:
+    """The shared facts nearest the message, of its world and agent-wide, per kind (nearest first). Held claims
+    (domain/shared.py) are never read here: nobody's prompt shows them."""
+    found = []
+    for subject in readable_subjects(request.agent_id, request.world_id):
+        found += await deps.store.nearest(
+            request.agent_id, subject.subject_id, vector, RETRIEVE_SHARED_PER_KIND, RETRIEVE_SHARED_PER_KIND
+        )
+    found.sort(key=lambda s: (-s.similarity, str(s.fact.id)))
+    return tuple(  # type: ignore[return-value]
+        [s.fact for s in found if s.fact.kind is kind][:RETRIEVE_SHARED_PER_KIND]
+        for kind in (Kind.DURABLE, Kind.CURRENT)
     )
 
 
