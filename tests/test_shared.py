@@ -233,3 +233,56 @@ async def test_one_call_per_turn_in_a_batch_and_in_agent_model_mode(service: Ser
     )
     assert "scope" in prepared.json_schema
     assert "the community call is on Tuesdays at 17:00 UTC" in "\n".join(m.content for m in prepared.prompt)
+
+
+async def test_forgetting_a_teacher_keeps_what_others_also_taught(service: Service, llm: ScriptedLLM) -> None:
+    world = World()
+    first, second, member = world.person("Ada"), world.person("Olu"), world.person("Ben")
+    await teach(
+        service,
+        llm,
+        world.says(first, "the hackathon moved to Friday, and the bot restarts nightly at 03:00", "ADMIN"),
+        shared(add_current("the hackathon moved to Friday", "schedule_context")),
+        shared(add_durable("the bot restarts every night at 03:00 UTC", "preference")),
+    )
+    again = world.says(second, "yes, the hackathon moved to Friday", "OWNER")
+    (confirmed,) = (
+        await teach(service, llm, again, shared(add_current("the hackathon moved to Friday", "schedule_context")))
+    ).ops
+    assert confirmed.deduplicated and len(confirmed.fact.evidence_message_ids) == 2
+
+    await service.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=world.agent_id, entity_id=first.entity_id))
+    listed = await service.stub.ListFacts(pb.ListFactsRequest(agent_id=world.agent_id, entity_id=world.subject()))
+    assert [(f.claim, list(f.evidence_message_ids)) for f in listed.facts] == [
+        ("the hackathon moved to Friday", [again.message.id])
+    ]
+    assert COMMUNITY in (await service.stub.Provide(world.asks(member, "When is the hackathon?"))).text
+
+
+async def test_review_tools_list_and_export_a_worlds_shared_facts(service: Service, llm: ScriptedLLM) -> None:
+    world = World()
+    admin = world.person("Ada")
+    await teach(
+        service,
+        llm,
+        world.says(admin, "the docs live at docs.example.org", "ADMIN"),
+        shared(add_durable("the official docs live at docs.example.org", "preference")),
+    )
+    found = await service.stub.ListEntities(pb.ListEntitiesRequest(agent_id=world.agent_id, query="shared: world"))
+    (entity,) = found.entities
+    assert (entity.entity_id, entity.name) == (world.subject(), f"shared: world {world.world_id}")
+    assert entity.durable_facts == 1
+    exported = await service.stub.ExportEntity(
+        pb.ExportEntityRequest(agent_id=world.agent_id, entity_id=world.subject())
+    )
+    assert [f["claim"] for f in json.loads(exported.json)["facts"]] == ["the official docs live at docs.example.org"]
+    # A reviewer edits and deletes it like any fact (the page and the CLI call these RPCs).
+    fact_id = json.loads(exported.json)["facts"][0]["id"]
+    scope = {"agent_id": world.agent_id, "entity_id": world.subject(), "fact_id": fact_id}
+    edited = await service.stub.UpdateFact(
+        pb.UpdateFactRequest(**scope, claim="the official docs live at docs.example.com"), metadata=REVIEWER
+    )
+    assert edited.fact.claim == "the official docs live at docs.example.com"
+    await service.stub.DeleteFact(pb.DeleteFactRequest(**scope), metadata=REVIEWER)
+    reply = await service.stub.Provide(world.asks(admin, "where are the official docs?"))
+    assert COMMUNITY not in reply.text

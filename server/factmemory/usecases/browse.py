@@ -26,7 +26,8 @@ from factmemory.domain.resolutions import (
     evidence_ids,
     search_pattern,
 )
-from factmemory.usecases.deps import Deps
+from factmemory.usecases.deps import Deps, utc_now
+from factmemory.usecases.unlearning import unlearn_teacher
 
 # Rows read per query while filling an export page; the command line's export joins pages of this many bytes.
 EXPORT_CHUNK = 200
@@ -102,6 +103,8 @@ async def list_entities(
 
 
 async def forget_entity(deps: Deps, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
+    """Erases the entity; first, as a teacher, their messages leave the shared facts (unlearning.unlearn_teacher)."""
+    await unlearn_teacher(deps, agent_id, entity_id, utc_now())
     return await deps.store.forget_entity(agent_id, entity_id)
 
 

@@ -4,35 +4,16 @@ learned again. One transaction under the lock of each entity concerned; a repeat
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
 from factmemory.domain.errors import InvalidInput, NotConfigured
-from factmemory.domain.message_deletion import REASON, after_deletion, check_message_ids
+from factmemory.domain.message_deletion import check_message_ids
 from factmemory.domain.shared import subject_order
 from factmemory.ports import ForgetTransaction
 from factmemory.usecases.deps import Deps
-
-
-@dataclass(frozen=True)
-class MessagesForgotten:
-    messages: int = 0
-    facts_deleted: int = 0
-    facts_updated: int = 0
-    candidates_closed: int = 0
-    relationships_deleted: int = 0
-    identities_deleted: int = 0
-
-    def __add__(self, other: MessagesForgotten) -> MessagesForgotten:
-        return MessagesForgotten(
-            self.messages + other.messages,
-            self.facts_deleted + other.facts_deleted,
-            self.facts_updated + other.facts_updated,
-            self.candidates_closed + other.candidates_closed,
-            self.relationships_deleted + other.relationships_deleted,
-            self.identities_deleted + other.identities_deleted,
-        )
+from factmemory.usecases.unlearning import MessagesForgotten as MessagesForgotten  # re-exported
+from factmemory.usecases.unlearning import unlearn
 
 
 async def forget_messages(
@@ -67,7 +48,7 @@ async def forget_messages(
             total += done
             forgotten += ids
         for tx in transactions[len(people) :]:  # shared facts cite the people's messages (docs/shared-facts.md)
-            total += await _unlearn(tx, forgotten, 0)
+            total += await unlearn(tx, forgotten, 0)
     return total
 
 
@@ -79,26 +60,4 @@ async def _forget(
     forgotten = await tx.tombstone(message_ids, room_id)
     if not forgotten:
         return MessagesForgotten(), []
-    return await _unlearn(tx, forgotten, len(forgotten)), forgotten
-
-
-async def _unlearn(tx: ForgetTransaction, forgotten: Sequence[str], messages: int) -> MessagesForgotten:
-    """The forgotten messages taken out of the subject's facts, review items and links."""
-    if not forgotten:
-        return MessagesForgotten()
-    closed = await tx.close_raised(forgotten)
-    gone = set(forgotten)
-    deleted: list[UUID] = []
-    changed: list[tuple[UUID, tuple[str, ...], float]] = []
-    for fact_id, cited in await tx.citing(forgotten):
-        outcome = after_deletion(cited, gone)
-        if outcome.delete:
-            deleted.append(fact_id)
-        else:
-            changed.append((fact_id, outcome.evidence, outcome.confidence))
-    if changed:
-        await tx.set_evidence(changed, REASON)
-    if deleted:
-        await tx.delete_facts(deleted, REASON)
-    relationships, identities = await tx.unlink(forgotten)
-    return MessagesForgotten(messages, len(deleted), len(changed), closed, relationships, identities)
+    return await unlearn(tx, forgotten, len(forgotten)), forgotten

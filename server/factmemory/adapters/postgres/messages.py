@@ -16,6 +16,8 @@ from factmemory.domain.errors import InvalidInput
 from factmemory.domain.message_deletion import ACTOR, Cited
 from factmemory.domain.models import HistoryAction
 
+EVALUATED_BY = "SELECT message_id FROM evaluations WHERE agent_id = $1 AND entity_id = $2 ORDER BY message_id"
+
 ENTITIES_IN_ROOM = """
 SELECT DISTINCT entity_id FROM evaluations
  WHERE agent_id = $1 AND room_id = $2 AND forgotten_at IS NULL
@@ -165,6 +167,10 @@ class PostgresMessages:
     async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]:
         async with connection(self._pool) as conn:
             return [r["entity_id"] for r in await conn.fetch(ENTITIES_IN_ROOM, agent_id, room_id)]
+
+    async def evaluated_by(self, agent_id: UUID, entity_id: UUID) -> list[str]:
+        async with connection(self._pool) as conn:
+            return [r["message_id"] for r in await conn.fetch(EVALUATED_BY, agent_id, entity_id)]
 
     @asynccontextmanager
     async def forgetting(
