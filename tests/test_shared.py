@@ -8,6 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from factmemory.domain.shared import held_subject, world_subject
+from factmemory.usecases import browse
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
 from tests.support.fm import Person, add_current, add_durable, change, facts_reply, new_id
@@ -286,3 +287,13 @@ async def test_review_tools_list_and_export_a_worlds_shared_facts(service: Servi
     await service.stub.DeleteFact(pb.DeleteFactRequest(**scope), metadata=REVIEWER)
     reply = await service.stub.Provide(world.asks(admin, "where are the official docs?"))
     assert COMMUNITY not in reply.text
+
+
+async def test_a_shared_facts_source_names_who_taught_it(service: Service, llm: ScriptedLLM) -> None:
+    world = World()
+    admin = world.person("Ada")
+    request = world.says(admin, "Reminder: the bot restarts every night at 03:00 UTC", "ADMIN")
+    (op,) = (await teach(service, llm, request, shared(add_durable("the bot restarts nightly", "preference")))).ops
+    fact, history = await browse.get_fact(service.deps, UUID(world.agent_id), UUID(world.subject()), UUID(op.fact.id))
+    sources = await browse.evidence_sources(service.deps, UUID(world.agent_id), fact, history)
+    assert sources[request.message.id].excerpt == "Ada: Reminder: the bot restarts every night at 03:00 UTC"

@@ -150,6 +150,11 @@ class FactStore(Protocol):
 
     async def shared_subjects(self, agent_id: UUID) -> list[SharedSubject]: ...
 
+    # A shared fact's messages, each excerpt led by who taught it; [] for a person's subject.
+    async def teaching_sources(
+        self, agent_id: UUID, subject_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]: ...
+
     async def turn_start(
         self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str], pairs_limit: int, ttl_turns: int
     ) -> TurnStart:

@@ -60,6 +60,8 @@ async def evidence_sources(
     if not ids:
         return {}
     found = await deps.store.evidence_sources(agent_id, fact.entity_id, ids)
+    if not found:  # a shared fact: its messages are its teachers' (provenance, docs/shared-facts.md)
+        found = await deps.store.teaching_sources(agent_id, fact.entity_id, ids)
     return {s.message_id: s for s in found}
 
 

@@ -26,6 +26,18 @@ SELECT scope, world_id FROM shared_subjects WHERE agent_id = $1 AND subject_id =
 """
 
 
+# Provenance of a shared fact: its messages' excerpts, each named by who said it (the teacher). The evaluations are
+# the teachers' (a shared subject has none of its own); only for a subject of shared_subjects.
+TEACHING_SOURCES = """
+SELECT ev.message_id, coalesce(nullif(n.name, ''), ev.entity_id::text) || ': ' || ev.excerpt AS excerpt, ev.created_at
+  FROM evaluations ev
+  LEFT JOIN entities n ON n.agent_id = ev.agent_id AND n.entity_id = ev.entity_id
+ WHERE ev.agent_id = $1 AND ev.message_id = ANY ($3::text[]) AND ev.excerpt IS NOT NULL
+   AND EXISTS (SELECT 1 FROM shared_subjects s WHERE s.agent_id = $1 AND s.subject_id = $2)
+ ORDER BY ev.created_at, ev.message_id
+"""
+
+
 async def enter(conn: asyncpg.Connection, agent_id: UUID, subject: SharedSubject, at: datetime) -> int:
     """Takes the subject's lock in the caller's transaction (after its person's: the order is always person,
     held, world, agent), records the subject and its name; the subject's revision under the lock."""

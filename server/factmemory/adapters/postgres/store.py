@@ -305,6 +305,17 @@ class Store:
         async with connection(self._pool) as conn:
             return await shared.get_subject(conn, agent_id, subject_id)
 
+    async def teaching_sources(
+        self, agent_id: UUID, subject_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]:
+        """A shared fact's messages, each excerpt led by its teacher's name ('Ada: the hackathon moved ...')."""
+        rows = await self._read(
+            agent_id,
+            subject_id,
+            lambda conn: conn.fetch(shared.TEACHING_SOURCES, agent_id, subject_id, list(message_ids)),
+        )
+        return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
+
     async def shared_subjects(self, agent_id: UUID) -> list[SharedSubject]:
         """The agent's shared subjects: its worlds', the agent-wide one, the held claims'."""
         async with connection(self._pool) as conn:
