@@ -4,13 +4,14 @@ stranger's claim cannot do (real gRPC, real PostgreSQL, the local embedder, the 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from factmemory.domain.shared import held_subject, world_subject
+from factmemory.domain.shared import agent_subject, held_subject, world_subject
 from factmemory.usecases import browse
 from factmemory.v1 import factmemory_pb2 as pb
-from tests.conftest import Service
+from tests.conftest import Service, make_settings, start_service
 from tests.support.fm import Person, add_current, add_durable, change, facts_reply, new_id
 from tests.support.llm_stub import Reply, ScriptedLLM
 
@@ -297,3 +298,39 @@ async def test_a_shared_facts_source_names_who_taught_it(service: Service, llm: 
     fact, history = await browse.get_fact(service.deps, UUID(world.agent_id), UUID(world.subject()), UUID(op.fact.id))
     sources = await browse.evidence_sources(service.deps, UUID(world.agent_id), fact, history)
     assert sources[request.message.id].excerpt == "Ada: Reminder: the bot restarts every night at 03:00 UTC"
+
+
+async def test_teacher_roles_and_the_agent_wide_scope_are_settings(
+    pg_url: str, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    settings = make_settings(
+        pg_url, llm, tmp_path, shared_teacher_roles="moderator", shared_agent_wide=True, embedding_workers=1
+    )
+    async for svc in start_service(settings):
+        here, other_agent = World(), World()
+        elsewhere = World(here.agent_id)
+        admin, moderator = here.person("Ada"), here.person("Mo")
+        (held,) = (
+            await teach(
+                svc,
+                llm,
+                here.says(admin, "the rules changed: no links in #general", "ADMIN"),
+                shared(add_durable("no links are allowed in #general", "preference")),
+            )
+        ).ops
+        assert held.candidate_id and held.fact.entity_id == here.held()  # ADMIN is not a teacher role here
+        (taught,) = (
+            await teach(
+                svc,
+                llm,
+                here.says(moderator, "the weekly community call is on Tuesdays at 17:00 UTC", "Moderator"),
+                shared(add_durable("the weekly community call is on Tuesdays at 17:00 UTC", "preference")),
+            )
+        ).ops
+        assert taught.fact.entity_id == str(agent_subject(UUID(here.agent_id)).subject_id)
+        member = elsewhere.person("Ben")
+        shown = await svc.stub.Provide(elsewhere.asks(member, "what time is the weekly community call?"))
+        assert "the weekly community call is on Tuesdays at 17:00 UTC" in shown.text  # agent-wide: another world
+        stranger = other_agent.person("Ben")
+        hidden = await svc.stub.Provide(other_agent.asks(stranger, "what time is the weekly community call?"))
+        assert COMMUNITY not in hidden.text  # never another agent
