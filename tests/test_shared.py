@@ -4,6 +4,7 @@ stranger's claim cannot do (real gRPC, real PostgreSQL, the local embedder, the 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -61,6 +62,7 @@ async def teach(service: Service, llm: ScriptedLLM, request: pb.EvaluateRequest,
 
 
 WALLET = "the team's official wallet is 0xABC"
+HACKATHON = "the hackathon moved to Friday"
 MEETUP = "the community meetup is in Lisbon this year"
 
 
@@ -310,27 +312,46 @@ async def test_teacher_roles_and_the_agent_wide_scope_are_settings(
         here, other_agent = World(), World()
         elsewhere = World(here.agent_id)
         admin, moderator = here.person("Ada"), here.person("Mo")
-        (held,) = (
-            await teach(
-                svc,
-                llm,
-                here.says(admin, "the rules changed: no links in #general", "ADMIN"),
-                shared(add_durable("no links are allowed in #general", "preference")),
-            )
-        ).ops
+        held = await says_shared(
+            svc, llm, here.says(admin, "the rules changed: no links in #general", "ADMIN"), "no links in #general"
+        )
         assert held.candidate_id and held.fact.entity_id == here.held()  # ADMIN is not a teacher role here
-        (taught,) = (
-            await teach(
-                svc,
-                llm,
-                here.says(moderator, "the weekly community call is on Tuesdays at 17:00 UTC", "Moderator"),
-                shared(add_durable("the weekly community call is on Tuesdays at 17:00 UTC", "preference")),
-            )
-        ).ops
+        call = "the weekly community call is on Tuesdays at 17:00 UTC"
+        taught = await says_shared(svc, llm, here.says(moderator, call, "Moderator"), call)
         assert taught.fact.entity_id == str(agent_subject(UUID(here.agent_id)).subject_id)
         member = elsewhere.person("Ben")
         shown = await svc.stub.Provide(elsewhere.asks(member, "what time is the weekly community call?"))
-        assert "the weekly community call is on Tuesdays at 17:00 UTC" in shown.text  # agent-wide: another world
+        assert call in shown.text  # agent-wide: another world
         stranger = other_agent.person("Ben")
         hidden = await svc.stub.Provide(other_agent.asks(stranger, "what time is the weekly community call?"))
         assert COMMUNITY not in hidden.text  # never another agent
+
+
+async def test_a_teacher_is_shown_shared_possible_duplicates_and_merges_them(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    world = World()
+    admin = world.person("Ada")
+    await says_shared(service, llm, world.says(admin, "Heads up: the hackathon moved to Friday", "ADMIN"), HACKATHON)
+    second = await says_shared(
+        service,
+        llm,
+        world.says(admin, "again: the hackathon is now on Friday", "ADMIN"),
+        "the hackathon is now on Friday",
+    )
+    assert not second.deduplicated and not second.candidate_id  # kept beside the first as a possible duplicate
+    await teach(service, llm, world.says(admin, "about the hackathon on Friday: nothing new", "ADMIN"))
+    block = re.search(r"<shared_facts>\n(.*?)\n</shared_facts>", user_prompt(llm.requests[-1]), re.S)
+    assert block is not None and "Possible duplicates: SD1~SD2" in block.group(1), block
+    # The teacher's next turn merges them (a stranger's merge is refused: see the test above).
+    (merged,) = (
+        await teach(
+            service,
+            llm,
+            world.says(admin, "the hackathon: Friday, as said", "ADMIN"),
+            {"op": "merge", "fact": "SD1", "duplicate": "SD2", "reason": "same"},
+        )
+    ).ops
+    assert not merged.rejected, merged.reason
+    listed = await service.stub.ListFacts(pb.ListFactsRequest(agent_id=world.agent_id, entity_id=world.subject()))
+    assert len(listed.facts) == 1

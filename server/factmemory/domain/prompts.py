@@ -46,8 +46,8 @@ BATCH_INSTRUCTION = (
 # Said only when the message has a world (shared facts, domain/shared.py).
 SHARED_INSTRUCTION = (
     "A claim about the community, not the speaker (an event, a rule, a plan, who runs what): add it with "
-    "scope shared. <shared_facts> (SD, SC handles) are shared: strengthen, decay, contradict or merge them as "
-    "known facts; the speaker's own facts are scope speaker."
+    "scope shared. The shared facts (SD, SC handles) are the community's: strengthen, decay, contradict or merge "
+    "them as known facts; the speaker's own facts are scope speaker."
 )
 
 
@@ -151,6 +151,7 @@ def build_prompt(
     limits: Limits,
     earlier: Sequence[ChatMessage] = (),
     shared: tuple[Sequence[Fact], Sequence[Fact]] | None = None,
+    shared_pairs: Sequence[OpenPair] = (),
 ) -> Prompt:
     """The system and user messages of the extraction call, within limits.prompt_max_tokens (estimated); `pairs`
     are shown facts marked as possible duplicates.
@@ -160,7 +161,7 @@ def build_prompt(
     `earlier`: the person's messages before `message` evaluated in the same call (a batch): they go in like the
     current message, as M1..Mn with `message` last.
     `shared`: the message has a world; its shared facts nearest the message (durable, current), shown under
-    SD/SC handles as the speaker's facts are under D/C."""
+    SD/SC handles as the speaker's facts are under D/C, with `shared_pairs` marked as possible duplicates."""
     handles = assign_handles(durable, current)
     common = shared_handles(*shared) if shared is not None else {}
     head = [
@@ -178,7 +179,9 @@ def build_prompt(
         head.append(_block("known_facts", known + (f"\n{marked}" if marked else "")))
         if shared is not None:
             head.append(SHARED_INSTRUCTION)
-            head.append(_block("shared_facts", "\n".join(fact_line(h, f) for h, f in common.items()) or "(none)"))
+            shown_shared = "\n".join(fact_line(h, f) for h, f in common.items()) or "(none)"
+            marked = pair_line(common, shared_pairs)
+            head.append(_block("shared_facts", shown_shared + (f"\n{marked}" if marked else "")))
     speaker = inert(message.name) or "the speaker"
     # The speaker's id is needed for relationships and identities; in <room_entities> it is already shown.
     listed = any(e.id == message.entity_id for e in room_entities)

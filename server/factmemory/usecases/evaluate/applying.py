@@ -27,7 +27,7 @@ from factmemory.domain.ops import (
     plan_ops,
     plan_relationships,
 )
-from factmemory.domain.shared import SharedSubject, ops_subjects, scope_ops, subject_order
+from factmemory.domain.shared import SharedSubject, ops_subjects, readable_subjects, scope_ops, subject_order
 from factmemory.ports import Matrix, Vector, WriteContext, WriteTransaction
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.evaluate.planning import Shown
@@ -90,7 +90,9 @@ async def _plan_turn(deps: Deps, shown: Shown, reply: ExtractionReply, watch: St
         vectors = await deps.embedder.passages([a.claim for a in adds])
     add_rows = {i: row for row, i in enumerate(i for i, p in enumerate(planned) if isinstance(p, PlannedAdd))}
     parts = []
-    for subject in sorted(set(subjects), key=subject_order):
+    readable = {s.subject_id: s for s in readable_subjects(request.agent_id, request.world_id)}
+    closing = {readable[s] for s, _, _ in shown.shared_pairs if s in readable}  # entered to close their pairs
+    for subject in sorted(set(subjects) | closing, key=subject_order):
         indexes = [i for i, s in enumerate(subjects) if s == subject]
         mine = [planned[i] for i in indexes]
         probe = _Probe(
@@ -142,7 +144,7 @@ async def _write(
         names = [m.name.strip() for m in request.messages if m.name.strip()]
         if names:
             await turn.record_name(clean_text(names[-1])[: limits.max_name_chars], last.created_at)
-        applied = await _apply_parts(deps, turn, plan, last.created_at)
+        applied = await _apply_parts(deps, turn, shown, plan, last.created_at)
         for first, second in shown.pairs:  # shown once: merged (and gone) or left alone by the model
             await turn.close_pair(first, second, last.created_at)
         await turn.expire_pairs(PAIR_TTL_TURNS, last.created_at)  # the next read would not offer them
@@ -168,7 +170,9 @@ async def _write(
     return results
 
 
-async def _apply_parts(deps: Deps, turn: WriteTransaction, plan: _TurnPlan, at: datetime) -> list[AppliedOp]:
+async def _apply_parts(
+    deps: Deps, turn: WriteTransaction, shown: Shown, plan: _TurnPlan, at: datetime
+) -> list[AppliedOp]:
     """Each subject's ops in its own part of the transaction (the speaker's, then the shared subjects' under
     their locks), the adds re-planned where another write landed; the applied ops back in the reply's order."""
     applied: list[AppliedOp | None] = [None] * len(plan.sources)
@@ -183,6 +187,12 @@ async def _apply_parts(deps: Deps, turn: WriteTransaction, plan: _TurnPlan, at: 
         )
         for index, op in zip(part.indexes, done, strict=True):
             applied[index] = op
+        if part.subject is not None:  # the shared pairs shown: closed once, in their subject
+            closed = [(a, b) for s, a, b in shown.shared_pairs if s == part.subject.subject_id]
+            for first, second in closed:
+                await tx.close_pair(first, second, at)
+            if closed:
+                await tx.expire_pairs(PAIR_TTL_TURNS, at)
     return [op for op in applied if op is not None]
 
 

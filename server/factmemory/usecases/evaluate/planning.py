@@ -31,6 +31,8 @@ class Shown(Frozen):
     handles: dict[str, Fact] = Field(default_factory=dict)  # D1, C2, ... -> the fact shown under it
     pairs: tuple[tuple[UUID, UUID], ...] = ()  # open possible-duplicate pairs shown, closed once the reply applied
     forget_epoch: int = 0  # read before anything was learned: a ForgetEntity since makes the turn write nothing
+    # Open pairs of shared facts shown (subject, first, second): closed in their subject once the reply applied.
+    shared_pairs: tuple[tuple[UUID, UUID, UUID], ...] = ()
 
     @property
     def batched(self) -> bool:
@@ -96,12 +98,14 @@ async def compose(
         pairs,
         limits=limits,
         earlier=turn.earlier,
-        shared=shared,
+        shared=None if shared is None else shared[:2],
+        shared_pairs=() if shared is None else shared[2],
     )
     shown = Shown(
         turn=turn,
         handles=prompt.handles,
         pairs=tuple((p.first.id, p.second.id) for p in pairs),
+        shared_pairs=() if shared is None else tuple((p.first.entity_id, p.first.id, p.second.id) for p in shared[2]),
         forget_epoch=start.forget_epoch,
     )
     return stored, Composed(prompt, shown)
@@ -144,7 +148,7 @@ async def _known(
 ) -> tuple[list[Fact], list[Fact], list[OpenPair], SharedShown]:
     """The stored facts the model is shown: the nearest of each kind, the open possible-duplicate pairs, and the
     world's shared facts nearest the message (None when the message has no world)."""
-    shared: SharedShown = None if request.world_id is None else ([], [])
+    shared: SharedShown = None if request.world_id is None else ([], [], [])
     if Item.FACTS not in request.items:
         return [], [], [], None
     with watch.stage("embed"):  # what is left of it after the first read
@@ -168,21 +172,29 @@ async def _known(
     )
 
 
-SharedShown = tuple[list[Fact], list[Fact]] | None
+SharedShown = tuple[list[Fact], list[Fact], list[OpenPair]] | None
 
 
-async def _shared_known(deps: Deps, request: EvaluateInput, vector: Vector) -> tuple[list[Fact], list[Fact]]:
-    """The shared facts nearest the message, of its world and agent-wide, per kind (nearest first). Held claims
-    (domain/shared.py) are never read here: nobody's prompt shows them."""
-    found = []
+async def _shared_known(
+    deps: Deps, request: EvaluateInput, vector: Vector
+) -> tuple[list[Fact], list[Fact], list[OpenPair]]:
+    """The shared facts nearest the message, of its world and agent-wide, per kind (nearest first), and their open
+    possible-duplicate pairs for a speaker trusted to merge them (a pair is shown once: nobody else's turn closes
+    it). Held claims (domain/shared.py) are never read here: nobody's prompt shows them."""
+    found, pairs = [], []
+    trusted = deps.tuning.shared.trusts(request.speaker_roles)
     for subject in readable_subjects(request.agent_id, request.world_id):
         found += await deps.store.nearest(
             request.agent_id, subject.subject_id, vector, RETRIEVE_SHARED_PER_KIND, RETRIEVE_SHARED_PER_KIND
         )
+        if trusted:
+            pairs += await deps.store.open_pairs(request.agent_id, subject.subject_id, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS)
     found.sort(key=lambda s: (-s.similarity, str(s.fact.id)))
-    return tuple(  # type: ignore[return-value]
-        [s.fact for s in found if s.fact.kind is kind][:RETRIEVE_SHARED_PER_KIND]
-        for kind in (Kind.DURABLE, Kind.CURRENT)
+    return known_facts(
+        [s.fact for s in found if s.fact.kind is Kind.DURABLE],
+        [s.fact for s in found if s.fact.kind is Kind.CURRENT],
+        pairs,
+        RETRIEVE_SHARED_PER_KIND,
     )
 
 
