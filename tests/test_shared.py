@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
+from factmemory.api.http import views
+from factmemory.domain.models import Candidate, CandidateSource, CandidateStatus, Resolution
+from factmemory.domain.resolutions import plan_resolution
 from factmemory.domain.shared import agent_subject, held_subject, world_subject
 from factmemory.usecases import browse
 from factmemory.v1 import factmemory_pb2 as pb
@@ -355,3 +359,25 @@ async def test_a_teacher_is_shown_shared_possible_duplicates_and_merges_them(
     assert not merged.rejected, merged.reason
     listed = await service.stub.ListFacts(pb.ListFactsRequest(agent_id=world.agent_id, entity_id=world.subject()))
     assert len(listed.facts) == 1
+
+
+def test_the_review_page_offers_share_or_delete_for_a_held_claim() -> None:
+    item = Candidate(
+        id=uuid4(),
+        agent_id=uuid4(),
+        entity_id=uuid4(),
+        fact=None,
+        proposed_claim=WALLET,
+        reason="held",
+        source=CandidateSource.SHARED_CLAIM,
+        evidence_message_id="m1",
+        status=CandidateStatus.PENDING,
+        created_at=datetime.now(UTC),
+    )
+    choices = views.resolution_choices(item)
+    assert [(c.resolution, c.label) for c in choices] == [
+        (Resolution.ACCEPT, f"Share ‘{WALLET}’"),
+        (Resolution.REJECT, f"Delete ‘{WALLET}’"),
+    ]
+    for choice in choices:  # every choice offered is one the service accepts for this source
+        plan_resolution(CandidateSource.SHARED_CLAIM, choice.resolution, False)
