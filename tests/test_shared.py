@@ -241,6 +241,26 @@ async def test_one_call_per_turn_in_a_batch_and_in_agent_model_mode(service: Ser
     )
     assert "scope" in prepared.json_schema
     assert "the community call is on Tuesdays at 17:00 UTC" in "\n".join(m.content for m in prepared.prompt)
+    # ... and the caller's model's reply is applied as the service's own would be: Ben holds no teacher role.
+    reply = facts_reply(shared(add_durable("the call moved to Wednesdays", "preference")))
+    completed = await service.stub.CompleteEvaluation(
+        pb.CompleteEvaluationRequest(
+            agent_id=world.agent_id, entity_id=member.entity_id, ticket=prepared.ticket, reply=json.dumps(reply)
+        )
+    )
+    (held,) = completed.results[0].ops
+    assert held.fact.entity_id == world.held() and held.candidate_id
+    assert len(llm.requests) == before + 1  # the caller's model made that call, not the service
+
+
+async def test_a_repeated_teaching_message_applies_nothing_twice(service: Service, llm: ScriptedLLM) -> None:
+    world = World()
+    request = world.says(world.person("Ada"), "the hackathon moved to Friday, for real", "ADMIN")
+    first = await teach(service, llm, request, shared(add_durable(HACKATHON, "life_event")))
+    again = await service.stub.Evaluate(request)
+    assert again.replayed and [op.fact.id for op in again.ops] == [op.fact.id for op in first.ops]
+    listed = await service.stub.ListFacts(pb.ListFactsRequest(agent_id=world.agent_id, entity_id=world.subject()))
+    assert [(f.claim, f.evidence_count, f.confidence) for f in listed.facts] == [(HACKATHON, 1, 0.7)]
 
 
 async def test_forgetting_a_teacher_keeps_what_others_also_taught(service: Service, llm: ScriptedLLM) -> None:
