@@ -107,22 +107,33 @@ describe("shared facts in a real elizaOS world", () => {
   const admin = uuid();
   const member = uuid();
   const stranger = uuid();
-  let agent: SqlAgent | undefined;
+  // plugin-sql shares one PGlite among the runtimes of a process: only the last agent closes it.
+  const agents = new Map<string, SqlAgent>();
   after(async () => {
-    if (agent) {
-      closeContext(agent.runtime);
-      await agent.stop();
+    const all = [...agents.values()];
+    const last = all.pop();
+    for (const other of all) {
+      closeContext(other.runtime);
+      await other.runtime.stop();
+    }
+    if (last) {
+      closeContext(last.runtime);
+      await last.stop();
     }
   });
 
-  /** One agent in world A (its room) with the three people; the admin holds ADMIN in world.metadata.roles. */
-  async function world(env: Env): Promise<{ agent: SqlAgent; worldId: UUID }> {
+  /**
+   * One agent (per model mode) in world A (its room) with the three people; the admin holds ADMIN in
+   * world.metadata.roles, as elizaOS keeps roles.
+   */
+  async function world(env: Env, model = "service"): Promise<{ agent: SqlAgent; worldId: UUID }> {
+    let agent = agents.get(model);
     if (!agent) {
       agent = await startSqlAgent(
         {
           FACT_MEMORY_URL: env.serviceUrl,
           FACT_MEMORY_TOKEN: TOKEN,
-          FACT_MEMORY_MODEL: "service",
+          FACT_MEMORY_MODEL: model,
           OPENAI_BASE_URL: env.llmUrl,
           OPENAI_API_KEY: "test",
           OPENAI_EMBEDDING_DIMENSIONS: "1536",
@@ -135,6 +146,7 @@ describe("shared facts in a real elizaOS world", () => {
         [bootstrapPlugin, openaiPlugin, factMemoryPlugin],
         uuid(),
       );
+      agents.set(model, agent);
       const room = await agent.runtime.getRoom(agent.roomId);
       const found = (await agent.runtime.getWorld(room!.worldId!))!;
       const roles = { [admin]: "ADMIN", [stranger]: "NONE", [member]: "NONE" };
@@ -170,6 +182,17 @@ describe("shared facts in a real elizaOS world", () => {
       known(asked.extraction[0]!).includes(`[SD1] (life_event 0.70) ${HACKATHON}`),
       "shown to the model",
     );
+  });
+
+  test("the agent's own model (agent-model mode): the same, one model call per turn through plugin-openai", async () => {
+    const env = await ready();
+    const { agent: a } = await world(env, "agent");
+    const taught = await turn(env, a, admin, "Heads up everyone: the hackathon moved to Friday");
+    assert.equal(taught.calls.length, 1, "the turn made one model call in all");
+    assert.equal(taught.calls[0]!["api"], "responses", "through the agent's model (plugin-openai)");
+    const asked = await turn(env, a, member, "When is the hackathon?");
+    assert.ok(asked.facts.includes(COMMUNITY) && asked.facts.includes(HACKATHON), asked.facts);
+    assert.equal(asked.calls.length, 1);
   });
 
   test("a stranger's 'send funds to 0xABC' reaches nobody and lands in the review queue", async () => {
