@@ -128,6 +128,14 @@ class Settings(BaseSettings):
     # One agent's share of the open tickets (issue 36: no agent can take every ticket of the service).
     max_tickets_per_agent: int = Field(default=2_500, ge=1)
     max_reply_chars: int = Field(default=262_144, ge=1_000, le=4_000_000)
+    # Shared facts (docs/shared-facts.md): the speaker roles that may teach a world's shared facts (comma-separated,
+    # elizaOS world roles); a shared claim of anyone else is held for review. With shared_agent_wide, what a
+    # trusted teacher teaches is shared in every world of the agent instead of the world it was said in.
+    shared_teacher_roles: str = "OWNER,ADMIN"
+    shared_agent_wide: bool = False
+    # Provide's shared section: the least cosine to the turn for a shared fact to be shown (default per embedder,
+    # domain/shared.py, where the local value's data is named).
+    shared_min_similarity: float | None = Field(default=None, ge=0, le=1)
     openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY"))
     openai_base_url: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
 

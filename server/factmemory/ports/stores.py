@@ -39,8 +39,13 @@ class MessageStore(Protocol):
 
     async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]: ...
 
+    # The ids of the messages evaluated for the entity (its shared teaching included).
+    async def evaluated_by(self, agent_id: UUID, entity_id: UUID) -> list[str]: ...
+
+    # One transaction per call: a transaction per entity, then one per shared subject (shared_ids, in that order:
+    # their messages are the entities', and only their evidence is taken out).
     def forgetting(
-        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime
+        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime, shared_ids: Sequence[UUID] = ()
     ) -> AbstractAsyncContextManager[Sequence[ForgetTransaction]]: ...
 
 

@@ -16,6 +16,8 @@ from factmemory.domain.errors import InvalidInput
 from factmemory.domain.message_deletion import ACTOR, Cited
 from factmemory.domain.models import HistoryAction
 
+EVALUATED_BY = "SELECT message_id FROM evaluations WHERE agent_id = $1 AND entity_id = $2 ORDER BY message_id"
+
 ENTITIES_IN_ROOM = """
 SELECT DISTINCT entity_id FROM evaluations
  WHERE agent_id = $1 AND room_id = $2 AND forgotten_at IS NULL
@@ -180,12 +182,18 @@ class PostgresMessages:
         async with connection(self._pool) as conn:
             return [r["entity_id"] for r in await conn.fetch(ENTITIES_IN_ROOM, agent_id, room_id)]
 
+    async def evaluated_by(self, agent_id: UUID, entity_id: UUID) -> list[str]:
+        async with connection(self._pool) as conn:
+            return [r["message_id"] for r in await conn.fetch(EVALUATED_BY, agent_id, entity_id)]
+
     @asynccontextmanager
     async def forgetting(
-        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime
+        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime, shared_ids: Sequence[UUID] = ()
     ) -> AsyncIterator[list[ForgetTx]]:
-        """One transaction over the entities, each one's lock taken in id order; commits on success."""
+        """One transaction over the entities, each one's lock taken in id order, then the shared subjects' in the
+        given order (after every person's, as Evaluate takes them); commits on success."""
+        people = sorted(set(entity_ids) - set(shared_ids))
         async with connection(self._pool) as conn, conn.transaction():
-            for entity_id in sorted(set(entity_ids)):
+            for entity_id in [*people, *shared_ids]:
                 await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            yield [ForgetTx(conn, agent_id, e, at) for e in sorted(set(entity_ids))]
+            yield [ForgetTx(conn, agent_id, e, at) for e in [*people, *shared_ids]]
