@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -36,6 +38,26 @@ def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = get_server(data, cleanup_mode="delete")
     yield str(server.get_uri())
     server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def citus_cluster() -> Iterator[Any]:
+    """A real Citus cluster (coordinator + two workers on loopback), built once into a cache (./dev citus);
+    skipped, saying why, only when the Citus source tarball is absent."""
+    from factmemory_tools import citus_cluster
+
+    try:
+        citus_cluster.source_tarball()
+    except citus_cluster.CitusUnavailable as exc:
+        pytest.skip(str(exc))
+    # Not under pytest's temporary folder: a pytest session starting beside this one makes that private (0700),
+    # and the nodes run as another user.
+    folder = Path(tempfile.mkdtemp(prefix="factmemory-citus-")) / "cluster"
+    try:
+        yield citus_cluster.start(folder)
+    finally:
+        citus_cluster.stop(folder)
+        shutil.rmtree(folder.parent, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from factmemory.domain.models import ForgetCounts
 GET_FORGET_EPOCH = "SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2"
 BUMP_FORGET_EPOCH = """
 INSERT INTO forget_epochs (agent_id, entity_id) VALUES ($1, $2)
-ON CONFLICT (agent_id, entity_id) DO UPDATE SET epoch = forget_epochs.epoch + 1, forgotten_at = now()
+ON CONFLICT (agent_id, entity_id) DO UPDATE SET epoch = forget_epochs.epoch + 1, forgotten_at = excluded.forgotten_at
 """
 FORGET_FACTS = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2"
 FORGET_CANDIDATES = "DELETE FROM fact_candidates WHERE agent_id = $1 AND entity_id = $2"

@@ -47,7 +47,7 @@ RETURNING message_id
 TOMBSTONE_UNSEEN = """
 INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result, created_at, forgotten_at, reduced_at)
 SELECT $1, m, $2, $4, '{"forgotten": true, "usage": {}}'::jsonb, $5, $5, $5 FROM unnest($3::text[]) AS m
-ON CONFLICT (agent_id, message_id) DO NOTHING
+ON CONFLICT DO NOTHING
 RETURNING message_id
 """
 
@@ -105,14 +105,20 @@ UPDATE possible_duplicates SET status = 'closed', closed_at = $4
 class ForgetTx:
     """One entity's ForgetMessages transaction, holding the per-entity lock (implements ports.ForgetTransaction)."""
 
-    def __init__(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, at: datetime) -> None:
+    def __init__(
+        self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, at: datetime, by_person: bool = False
+    ) -> None:
         self._conn = conn
+        self._by_person = by_person
         self._scope = (agent_id, entity_id)
         self._at = at
 
     async def tombstone(self, message_ids: Sequence[str], room_id: UUID | None) -> list[str]:
         """Tombstones the messages (and those evaluated in room_id); returns the ids not forgotten before."""
-        other = await self._conn.fetchval(OF_ANOTHER_ENTITY, *self._scope, list(message_ids))
+        # Distributed by person (Citus), message ids are unique per person: no look at the other people's shards.
+        other = (
+            None if self._by_person else await self._conn.fetchval(OF_ANOTHER_ENTITY, *self._scope, list(message_ids))
+        )
         if other is not None:
             raise InvalidInput(f"message {other!r} was evaluated for another entity; nothing was forgotten")
         evaluated = await self._conn.fetch(TOMBSTONE_EVALUATED, *self._scope, list(message_ids), room_id, self._at)
@@ -159,8 +165,9 @@ class ForgetTx:
 class PostgresMessages:
     """ForgetMessages' reads and transactions through the service's pool (implements ports.MessageStore)."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, by_person: bool = False) -> None:
         self._pool = pool
+        self._by_person = by_person
 
     async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]:
         async with connection(self._pool) as conn:
@@ -174,4 +181,4 @@ class PostgresMessages:
         async with connection(self._pool) as conn, conn.transaction():
             for entity_id in sorted(set(entity_ids)):
                 await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            yield [ForgetTx(conn, agent_id, e, at) for e in sorted(set(entity_ids))]
+            yield [ForgetTx(conn, agent_id, e, at, self._by_person) for e in sorted(set(entity_ids))]

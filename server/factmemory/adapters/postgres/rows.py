@@ -24,10 +24,12 @@ FACT_COLUMNS = """
     evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at, previous_claims, archived_at
 """
 
-# The proposed claim of the newest pending contradiction of a fact (the provider marks the fact disputed).
+# The proposed claim of the newest pending contradiction of a fact (the provider marks the fact disputed). Every
+# statement using it is about one person, agent $1 and entity $2: naming them (not facts.entity_id) is what lets
+# Citus send the whole statement to the one shard of that person (a correlated reference made it read every shard).
 DISPUTED_BY = """
     (SELECT dc.proposed_claim FROM fact_candidates dc
-      WHERE dc.agent_id = facts.agent_id AND dc.fact_id = facts.id
+      WHERE dc.agent_id = $1 AND dc.entity_id = $2 AND dc.fact_id = facts.id
         AND dc.status = 'pending' AND dc.source = 'contradict'
       ORDER BY dc.created_at DESC, dc.id DESC LIMIT 1) AS disputed_by
 """
@@ -83,9 +85,13 @@ WITH {mark_cte(4)}
 DELETE FROM facts USING mark WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 """
 
-RECORD = """
+# A fact's history snapshot from its columns (migration 0060): a statement on a Citus shard sees the shard's row type.
+SNAPSHOT = "factmemory_snapshot(f.claim, f.category, f.kind, f.confidence, f.verification_status, f.archived_at)"
+
+RECORD = f"""
 INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
-SELECT agent_id, entity_id, id, $4, $5, $6, factmemory_fact_snapshot(f), factmemory_fact_snapshot(f)
+SELECT agent_id, entity_id, id, $4, $5, $6,
+       {SNAPSHOT} AS before, {SNAPSHOT} AS after
   FROM facts f WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = $3
 """
 

@@ -101,9 +101,11 @@ class Store:
     export_rows and text_search always; nearest and get_fact when the caller says `replica_ok` (Provide and GetFact,
     not Evaluate or an edit). Every write tells the route, for read-your-writes."""
 
-    def __init__(self, pool: asyncpg.Pool, reads: ReadRoute | None = None) -> None:
+    def __init__(self, pool: asyncpg.Pool, reads: ReadRoute | None = None, by_person: bool = False) -> None:
         self._pool = pool
         self._reads = reads
+        # Distributed by person on Citus (adapters/postgres/citus.py): per-turn reads stay within the person.
+        self._by_person = by_person
 
     async def _read(
         self,
@@ -158,7 +160,9 @@ class Store:
     ) -> TurnStart:
         """Before anything is learned, one round trip: the forget epoch, the stored results, the open pairs."""
         async with connection(self._pool) as conn:
-            return await read_turn_start(conn, agent_id, entity_id, message_ids, pairs_limit, ttl_turns)
+            return await read_turn_start(
+                conn, agent_id, entity_id, message_ids, pairs_limit, ttl_turns, self._by_person
+            )
 
     async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]:
         """The likeliest open possible-duplicate pairs recorded within ttl_turns turns, with both facts."""

@@ -50,7 +50,7 @@ SELECT t.part, t.n, t.key, t.distance, {FACT_COLUMNS}
                                                 AND h.archived_at IS NULL
                                               ORDER BY half, h.id
                                               LIMIT $7) AS s) AS shortlist
-                               JOIN facts f ON f.agent_id = $1 AND f.id = shortlist.id
+                               JOIN facts f ON f.agent_id = $1 AND f.entity_id = $2 AND f.id = shortlist.id
                               WHERE shortlist.kth IS NULL OR shortlist.half <= shortlist.kth + $8
                               ORDER BY f.embedding <=> adds.vec, f.id
                               LIMIT $6) near
