@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -38,26 +36,6 @@ def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = get_server(data, cleanup_mode="delete")
     yield str(server.get_uri())
     server.cleanup()
-
-
-@pytest.fixture(scope="session")
-def citus_cluster() -> Iterator[Any]:
-    """A real Citus cluster (coordinator + two workers on loopback), built once into a cache (./dev citus);
-    skipped, saying why, only when the Citus source tarball is absent."""
-    from factmemory_tools import citus_cluster
-
-    try:
-        citus_cluster.source_tarball()
-    except citus_cluster.CitusUnavailable as exc:
-        pytest.skip(str(exc))
-    # Not under pytest's temporary folder: a pytest session starting beside this one makes that private (0700),
-    # and the nodes run as another user.
-    folder = Path(tempfile.mkdtemp(prefix="factmemory-citus-")) / "cluster"
-    try:
-        yield citus_cluster.start(folder)
-    finally:
-        citus_cluster.stop(folder)
-        shutil.rmtree(folder.parent, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -145,3 +123,7 @@ async def empty_database(pg_url: str) -> AsyncIterator[str]:
     """A database of its own, for tests that create the schema themselves or break the database on purpose."""
     async with new_database(pg_url, "fm_test") as url:
         yield url
+
+
+# The Citus cluster's fixtures (citus_cluster, citus_url, citus_service), for tests/test_citus*.py.
+from tests.support.citus import citus_cluster, citus_service, citus_url  # noqa: E402, F401
