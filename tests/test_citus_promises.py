@@ -16,7 +16,6 @@ from tests.test_agent_model import (  # noqa: F401
     test_a_write_landing_between_prepare_and_complete_is_planned_against,
     test_facts_learned_through_the_agents_model_are_identical_to_the_services,
     test_messages_evaluated_before_get_their_stored_results_and_no_ticket,
-    test_unknown_forged_and_foreign_tickets_are_refused,
 )
 from tests.test_batch import (  # noqa: F401
     test_a_replayed_batch_or_message_returns_the_stored_results_without_a_call,

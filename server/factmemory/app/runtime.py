@@ -115,7 +115,7 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             telemetry=telemetry,
             messages=PostgresMessages(pool, by_person),
             agents=PostgresAgents(pool),
-            agent_model=AgentModel(Tickets(pool), ticket_policy(settings)),
+            agent_model=AgentModel(Tickets(pool, by_person), ticket_policy(settings)),
         )
         yield Runtime(deps, database, pool, metrics, replica_check)
 

@@ -175,6 +175,18 @@ CREATE TRIGGER facts_lexemes_row AFTER INSERT OR UPDATE OR DELETE ON facts
     FOR EACH ROW EXECUTE FUNCTION factmemory_lexemes_row();
 """
 
+# Functions the application's statements call, so that they run on the workers (where the statements go).
+FUNCTIONS = (
+    "factmemory_snapshot(text, text, text, double precision, text, timestamptz)",
+    "factmemory_merge_tags(text[], text[], integer)",
+    "factmemory_without(text[], text[])",
+    "factmemory_tombstone(integer, integer)",
+    "factmemory_newest(text[], integer)",
+    "factmemory_claim_key(text)",
+    "factmemory_lexemes(text)",
+)
+DISTRIBUTE_FUNCTION = "SELECT create_distributed_function($1::regprocedure)"
+
 DISTRIBUTE_TABLE = "SELECT create_distributed_table($1::regclass, $2, colocate_with => $3)"
 REFERENCE_TABLE = "SELECT create_reference_table($1::regclass)"
 
@@ -214,6 +226,9 @@ async def distribute(url: str) -> list[str]:
         for statement in FOREIGN_KEYS:
             await conn.execute(statement)
         done.append("foreign keys within one person")
+        for function in FUNCTIONS:
+            await conn.execute(DISTRIBUTE_FUNCTION, function)
+        done.append("functions on every node")
         await conn.execute(DATABASE_SETTINGS)
         return done
     finally:

@@ -34,9 +34,7 @@ SELECT message_id FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($3:
 # a replay answers an empty result, and the batch path leaves the message out of the model's context.
 TOMBSTONE_EVALUATED = """
 UPDATE evaluations
-   SET result = jsonb_build_object('forgotten', true,
-                                   'usage', jsonb_build_object('prompt_tokens', prompt_tokens,
-                                                               'completion_tokens', completion_tokens)),
+   SET result = factmemory_tombstone(prompt_tokens, completion_tokens),
        success_completed = NULL, success_reason = NULL, forgotten_at = $5, reduced_at = coalesce(reduced_at, $5)
  WHERE agent_id = $1 AND entity_id = $2 AND forgotten_at IS NULL
    AND (message_id = ANY ($3::text[]) OR ($4::uuid IS NOT NULL AND room_id = $4::uuid))
@@ -73,15 +71,11 @@ UPDATE facts SET evidence_message_ids = $4, confidence = $5 WHERE agent_id = $1 
 # goes when every turn that wrote it is known (evidence_complete). Message ids are unique per agent, so the ids
 # find their rows whichever entities they link.
 UNLINK_RELATIONSHIPS = """
-UPDATE relationships
-   SET evidence_message_ids = ARRAY(SELECT m FROM unnest(evidence_message_ids) WITH ORDINALITY AS u(m, o)
-                                     WHERE m <> ALL ($2::text[]) ORDER BY o)
+UPDATE relationships SET evidence_message_ids = factmemory_without(evidence_message_ids, $2::text[])
  WHERE agent_id = $1 AND evidence_message_ids && $2::text[]
 """
 UNLINK_IDENTITIES = """
-UPDATE identities
-   SET evidence_message_ids = ARRAY(SELECT m FROM unnest(evidence_message_ids) WITH ORDINALITY AS u(m, o)
-                                     WHERE m <> ALL ($2::text[]) ORDER BY o)
+UPDATE identities SET evidence_message_ids = factmemory_without(evidence_message_ids, $2::text[])
  WHERE agent_id = $1 AND evidence_message_ids && $2::text[]
 """
 DELETE_UNSUPPORTED_RELATIONSHIPS = """
@@ -136,11 +130,11 @@ class ForgetTx:
         ]
 
     async def delete_facts(self, fact_ids: Sequence[UUID], reason: str) -> int:
-        await mark(self._conn, HistoryAction.DELETED, ACTOR, reason)
+        await mark(self._conn, HistoryAction.DELETED, ACTOR, reason, self._scope)
         return row_count(await self._conn.execute(DELETE_FACTS, *self._scope, list(fact_ids)))
 
     async def set_evidence(self, changes: Sequence[tuple[UUID, tuple[str, ...], float]], reason: str) -> None:
-        await mark(self._conn, HistoryAction.EDITED, ACTOR, reason)
+        await mark(self._conn, HistoryAction.EDITED, ACTOR, reason, self._scope)
         await self._conn.executemany(SET_EVIDENCE, [(*self._scope, i, list(e), c) for i, e, c in changes])
 
     async def unlink(self, message_ids: Sequence[str]) -> tuple[int, int]:

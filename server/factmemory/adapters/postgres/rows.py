@@ -38,15 +38,25 @@ MARK = """
 SELECT set_config('factmemory.action', $1, true), set_config('factmemory.actor', $2, true),
        set_config('factmemory.reason', $3, true)
 """
+# The same for the changes of one person ($4, $5), made where that person's rows are (see mark_cte).
+MARK_PERSON = """
+SELECT set_config('factmemory.action', $1, true), set_config('factmemory.actor', $2, true),
+       set_config('factmemory.reason', $3, true)
+  FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = $4 AND entity_id = $5) AS routed
+"""
 
 
-def mark_cte(first: int) -> str:
+def mark_cte(first: int, agent: int = 1, entity: int = 2) -> str:
     """`mark`, a CTE naming the action, actor and reason ($first to $first + 2) the history trigger records, for a
-    statement that reads it (FROM mark / USING mark): the mark and the change in one round trip."""
+    statement that reads it (FROM mark / USING mark) about the person ($agent, $entity): the mark and the change in
+    one round trip. The settings are made by a read of that person's revision (always one row: a count), so that on
+    Citus they are made on the worker holding the person, in the transaction the trigger then runs in (a statement
+    naming no table runs on the coordinator, whose settings the worker's trigger does not see)."""
     return f"""mark AS MATERIALIZED (
     SELECT set_config('factmemory.action', ${first}, true) AS mark_action,
            set_config('factmemory.actor', ${first + 1}, true) AS mark_actor,
-           set_config('factmemory.reason', ${first + 2}, true) AS mark_reason)"""
+           set_config('factmemory.reason', ${first + 2}, true) AS mark_reason
+      FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = ${agent} AND entity_id = ${entity}) AS routed)"""
 
 
 _INSERT_COLUMNS = """
@@ -56,7 +66,7 @@ INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fi
 
 # The one statement that inserts a fact (Evaluate, a reviewer), with its history mark ($16 to $18).
 INSERT_FACT = f"""
-WITH {mark_cte(16)}{_INSERT_COLUMNS}
+WITH {mark_cte(16, agent=2, entity=3)}{_INSERT_COLUMNS}
 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15 FROM mark
 RETURNING {FACT_COLUMNS}
 """
@@ -200,6 +210,16 @@ def mark_values(action: HistoryAction, actor: str, reason: str = "") -> tuple[st
     return action.value, actor, reason[:MAX_REASON_CHARS]
 
 
-async def mark(conn: asyncpg.Connection, action: HistoryAction, actor: str, reason: str = "") -> None:
-    """Names the action, actor and reason the history trigger records for the next changes."""
-    await conn.execute(MARK, *mark_values(action, actor, reason))
+async def mark(
+    conn: asyncpg.Connection,
+    action: HistoryAction,
+    actor: str,
+    reason: str = "",
+    person: tuple[UUID, UUID] | None = None,
+) -> None:
+    """Names the action, actor and reason the history trigger records for the next changes (of one person: agent
+    and entity, when they are all of that person)."""
+    if person is None:
+        await conn.execute(MARK, *mark_values(action, actor, reason))
+    else:
+        await conn.execute(MARK_PERSON, *mark_values(action, actor, reason), *person)

@@ -353,7 +353,7 @@ class Store:
         """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many."""
         async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            await mark(conn, HistoryAction.IMPORTED, actor)
+            await mark(conn, HistoryAction.IMPORTED, actor, person=(agent_id, entity_id))
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
             fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
             facts = [f for f in facts if f.import_source_id in fresh]

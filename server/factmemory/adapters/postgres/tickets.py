@@ -43,6 +43,10 @@ SELECT t.agent_id, t.entity_id, t.forget_epoch, t.expires_at, t.used_at, t.body,
  WHERE t.agent_id = $1 AND t.token_hash = $2
 """
 
+# On a database distributed by person (Citus) the ticket is looked up on the person's shard: a ticket presented
+# for another person is then unknown there (NOT_FOUND) rather than refused by name (INVALID_ARGUMENT).
+GET_TICKET_BY_PERSON = GET_TICKET + " AND t.entity_id = $3"
+
 # The body goes with the use: what the model was shown is not kept once it served.
 USE_TICKET = """
 UPDATE evaluation_tickets SET used_at = $3, body = NULL
@@ -54,8 +58,9 @@ RETURNING token_hash
 class Tickets:
     """The tickets table through the service's pool."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, by_person: bool = False) -> None:
         self._pool = pool
+        self._get = GET_TICKET_BY_PERSON if by_person else GET_TICKET
 
     async def issue(
         self,
@@ -91,7 +96,7 @@ class Tickets:
     async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes) -> TicketRow | None:
         """The agent's ticket, with `entity_id`'s forget epoch now."""
         async with connection(self._pool) as conn:
-            row = await conn.fetchrow(GET_TICKET, agent_id, token_hash, entity_id)
+            row = await conn.fetchrow(self._get, agent_id, token_hash, entity_id)
         if row is None:
             return None
         return TicketRow(

@@ -83,18 +83,13 @@ SELECT id FROM candidate
 UPSERT_RELATIONSHIP = """
 INSERT INTO relationships (agent_id, source_entity_id, target_entity_id, tags, interaction_count,
                            created_at, updated_at, evidence_message_ids, evidence_complete)
-VALUES ($1, $2, $3, $4, 1, $5, $5, ($7::text[])[greatest(1, cardinality($7::text[]) - $8 + 1):],
-        cardinality($7::text[]) <= $8)
+VALUES ($1, $2, $3, $4, 1, $5, $5, factmemory_newest($7::text[], $8), cardinality($7::text[]) <= $8)
 ON CONFLICT (agent_id, source_entity_id, target_entity_id) DO UPDATE
-   -- At most $6 tags: the ones it had first, then new ones while room is left; sorted.
-   SET tags = ARRAY(SELECT t FROM (SELECT t, min(o) AS first
-                                     FROM unnest(relationships.tags || EXCLUDED.tags) WITH ORDINALITY AS u(t, o)
-                                    GROUP BY t ORDER BY first LIMIT $6) AS kept
-                     ORDER BY t),
+   -- At most $6 tags: the ones it had first, then new ones while room is left; sorted (migration 0061).
+   SET tags = factmemory_merge_tags(relationships.tags, EXCLUDED.tags, $6),
        interaction_count = relationships.interaction_count + 1,
        updated_at = GREATEST(relationships.updated_at, EXCLUDED.updated_at),
-       evidence_message_ids = (relationships.evidence_message_ids || $7::text[])
-           [greatest(1, cardinality(relationships.evidence_message_ids || $7::text[]) - $8 + 1):],
+       evidence_message_ids = factmemory_newest(relationships.evidence_message_ids || $7::text[], $8),
        evidence_complete = relationships.evidence_complete
                            AND cardinality(relationships.evidence_message_ids || $7::text[]) <= $8
 RETURNING source_entity_id, target_entity_id, tags, interaction_count
@@ -103,13 +98,11 @@ RETURNING source_entity_id, target_entity_id, tags, interaction_count
 UPSERT_IDENTITY = """
 INSERT INTO identities (agent_id, entity_id, platform, handle, confidence, created_at, updated_at,
                         evidence_message_ids, evidence_complete)
-VALUES ($1, $2, $3, $4, $5, $6, $6, ($7::text[])[greatest(1, cardinality($7::text[]) - $8 + 1):],
-        cardinality($7::text[]) <= $8)
+VALUES ($1, $2, $3, $4, $5, $6, $6, factmemory_newest($7::text[], $8), cardinality($7::text[]) <= $8)
 ON CONFLICT (agent_id, entity_id, platform, handle) DO UPDATE
    SET confidence = GREATEST(identities.confidence, EXCLUDED.confidence),
        updated_at = GREATEST(identities.updated_at, EXCLUDED.updated_at),
-       evidence_message_ids = (identities.evidence_message_ids || $7::text[])
-           [greatest(1, cardinality(identities.evidence_message_ids || $7::text[]) - $8 + 1):],
+       evidence_message_ids = factmemory_newest(identities.evidence_message_ids || $7::text[], $8),
        evidence_complete = identities.evidence_complete
                            AND cardinality(identities.evidence_message_ids || $7::text[]) <= $8
 RETURNING entity_id, platform, handle, confidence
