@@ -8,7 +8,6 @@ from typing import Any
 
 import asyncpg
 import grpc
-import pytest
 
 from factmemory_tools import citus_cluster as nodes
 from tests.conftest import Service
