@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import asyncpg
 import grpc
@@ -91,7 +92,7 @@ async def test_every_per_turn_call_of_one_person_runs_on_one_shard(
     llm.on("I live in Oslo", Reply(facts_reply(add_durable("lives in Oslo", "identity"))))
     llm.on("I have a cat", Reply(facts_reply(add_durable("has a cat", "relationship"))))
     llm.on("I moved to Bergen", Reply(facts_reply(change("contradict", "D1", "moved", "lives in Bergen"))))
-    scope = {"agent_id": person.agent_id, "entity_id": person.entity_id}
+    scope: dict[str, Any] = {"agent_id": person.agent_id, "entity_id": person.entity_id}
     first = person.evaluate("I live in Oslo")
     evaluated = await svc.stub.Evaluate(first)
     assert [o.rejected for o in evaluated.ops] == [False]

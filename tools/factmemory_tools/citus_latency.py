@@ -57,9 +57,9 @@ def _provide(agent: str, person: str) -> pb.ProvideRequest:
     return pb.ProvideRequest(agent_id=agent, entity_id=person, subject_name="P", recent_messages=[said])
 
 
-async def _timed(call: Callable[[], Awaitable[object]]) -> float:
+async def _timed(call: Callable[[Any], Awaitable[object]], request: Any) -> float:
     started = time.perf_counter()
-    await call()
+    await call(request)
     return (time.perf_counter() - started) * 1000
 
 
@@ -76,12 +76,8 @@ async def _run(stub: pb_grpc.FactMemoryServiceStub, llm: ScriptedLLM, args: argp
         for index, person in enumerate(people):
             text = f"person {index} turn {turn}: I like hobby number {turn}"
             llm.on(text, Reply(_reply(f"likes hobby number {turn} ({index})")))
-            request = _evaluate(agent, person, text)
-            evaluate.append(await _timed(lambda request=request: stub.Evaluate(request)))
-    provide = [
-        await _timed(lambda i=i: stub.Provide(_provide(agent, people[i % len(people)])))
-        for i in range(args.provide_calls)
-    ]
+            evaluate.append(await _timed(stub.Evaluate, _evaluate(agent, person, text)))
+    provide = [await _timed(stub.Provide, _provide(agent, people[i % len(people)])) for i in range(args.provide_calls)]
     return {"evaluate_ms": _summary(evaluate), "provide_ms": _summary(provide), "agent": agent, "people": people}
 
 
