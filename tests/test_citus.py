@@ -14,8 +14,9 @@ import pytest
 import pytest_asyncio
 
 from factmemory.adapters.postgres.citus import DISTRIBUTED, REFERENCE, distribute
+from factmemory.adapters.postgres.database import DatabaseSetupError, migrate
 from factmemory.v1 import factmemory_pb2 as pb
-from tests.conftest import Service, make_settings, start_service
+from tests.conftest import Service, make_settings, new_database, start_service
 from tests.support.citus import BEFORE
 from tests.support.fm import Person, add_durable, change, facts_of, facts_reply, new_id
 from tests.support.llm_stub import Reply, ScriptedLLM
@@ -66,6 +67,21 @@ async def test_facts_learned_before_distribution_are_still_there(service: Servic
 
 async def test_distribute_again_does_nothing(citus_url: str) -> None:
     assert await distribute(citus_url) == []
+
+
+async def test_distribute_without_citus_says_so_and_changes_nothing(pg_url: str) -> None:
+    async with new_database(pg_url, "nocitus") as url:
+        await migrate(url, 384)
+        with pytest.raises(DatabaseSetupError, match="no citus extension"):
+            await distribute(url)
+        conn = await asyncpg.connect(url)
+        try:
+            key = await conn.fetchval(
+                "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'facts_pkey'"
+            )
+        finally:
+            await conn.close()
+    assert key == "PRIMARY KEY (agent_id, id)"
 
 
 # --- one shard per per-turn call ------------------------------------------------------------------------------------

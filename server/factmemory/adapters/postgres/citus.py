@@ -16,6 +16,8 @@ import logging
 
 import asyncpg
 
+from factmemory.adapters.postgres.database import DatabaseSetupError
+
 log = logging.getLogger(__name__)
 
 IS_CITUS = "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')"
@@ -203,7 +205,10 @@ async def distribute(url: str) -> list[str]:
     conn = await asyncpg.connect(url)
     try:
         if not await conn.fetchval(IS_CITUS):
-            raise RuntimeError("the database has no citus extension: run CREATE EXTENSION citus first")
+            raise DatabaseSetupError(
+                "the database has no citus extension: `factmemory distribute` runs on a Citus coordinator "
+                "(CREATE EXTENSION citus, then citus_add_node for each worker; docs/scaling.md)"
+            )
         if await conn.fetchval(IS_DISTRIBUTED):
             return []
         for statement in SESSION_SETTINGS:
