@@ -15,6 +15,10 @@ import pytest_asyncio
 
 from factmemory.adapters.postgres.citus import DISTRIBUTED, REFERENCE, distribute
 from factmemory.adapters.postgres.database import DatabaseSetupError, migrate
+from factmemory.adapters.postgres.forgetting import FORGET_MARK
+from factmemory.adapters.postgres.review_tx import GET_FACT_FOR_UPDATE, LIST_ENTITIES
+from factmemory.adapters.postgres.store import LIST_FACTS
+from factmemory.adapters.postgres.turn_start import TURN_START_BY_PERSON
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, new_database, start_service
 from tests.support.citus import BEFORE
@@ -160,3 +164,27 @@ async def test_agent_wide_reads_fan_out_and_the_one_shard_check_bites(
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await one_shard_service.stub.ListEntities(pb.ListEntitiesRequest(agent_id=agent, page_size=50))
     assert refused.value.code() != grpc.StatusCode.OK
+
+
+async def test_explain_shows_the_router_plan_of_per_person_statements_and_the_fan_out_of_agent_wide_ones(
+    citus_url: str,
+) -> None:
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    per_person = {
+        "turn_start.TURN_START_BY_PERSON": (TURN_START_BY_PERSON, (agent, entity, ["m"], 5, 20)),
+        "store.LIST_FACTS": (LIST_FACTS, (agent, entity, None, None, 50)),
+        "review_tx.GET_FACT_FOR_UPDATE": (GET_FACT_FOR_UPDATE, (agent, entity, uuid.uuid4())),
+        "forgetting.FORGET_MARK": (FORGET_MARK, (agent, entity)),
+    }
+    conn = await asyncpg.connect(citus_url)
+    try:
+        plans = {
+            name: "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + sql, *args))
+            for name, (sql, args) in per_person.items()
+        }
+        wide = "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + LIST_ENTITIES, agent, "", None, None, 50))
+    finally:
+        await conn.close()
+    for name, plan in plans.items():
+        assert "Task Count: 1\n" in plan + "\n", f"{name} is not a router plan:\n{plan}"
+    assert "Task Count: 32" in wide
