@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import statistics
 import tempfile
 import time
@@ -126,6 +127,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             )
         finally:
             await asyncio.to_thread(citus_cluster.stop, cluster_dir)
+            shutil.rmtree(cluster_dir.parent, ignore_errors=True)
     return figures
 
 
