@@ -123,3 +123,7 @@ async def empty_database(pg_url: str) -> AsyncIterator[str]:
     """A database of its own, for tests that create the schema themselves or break the database on purpose."""
     async with new_database(pg_url, "fm_test") as url:
         yield url
+
+
+# The Citus cluster's fixtures (citus_cluster, citus_url, citus_service), for tests/test_citus*.py.
+from tests.support.citus import citus_cluster, citus_service, citus_url  # noqa: E402, F401

@@ -271,8 +271,9 @@ def sql_constants(module: ModuleType) -> dict[str, str]:
     }
 
 
-# Modules whose statements are not about one agent: the schema's own tables, and retention's sweeps of every agent.
-NOT_PER_AGENT = {"database", "embedded", "retention"}
+# Modules whose statements are not about one agent: the schema's own tables (and its distribution on Citus), and
+# retention's sweeps of every agent.
+NOT_PER_AGENT = {"citus", "database", "embedded", "retention"}
 
 
 def postgres_modules() -> list[ModuleType]:

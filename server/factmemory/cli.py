@@ -48,6 +48,23 @@ def _migrate(settings: Settings, _: argparse.Namespace) -> int:
     return 0
 
 
+def _distribute(settings: Settings, _: argparse.Namespace) -> int:
+    from factmemory.adapters.postgres.citus import distribute
+    from factmemory.adapters.postgres.database import migrate
+    from factmemory.app import embedding_dimensions
+
+    if not settings.database_url:
+        raise UsageError("distribute needs FACTMEMORY_DATABASE_URL: the Citus coordinator")
+
+    async def run(url: str) -> list[str]:
+        await migrate(url, embedding_dimensions(settings))
+        return await distribute(url)
+
+    done = asyncio.run(run(settings.database_url))
+    print("\n".join(done) if done else "nothing to do (already distributed)")
+    return 0
+
+
 def _prune(settings: Settings, args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
@@ -177,6 +194,11 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub.add_parser("migrate", help="apply pending database migrations and exit")
+    sub.add_parser(
+        "distribute",
+        help="migrate, then distribute the database (a Citus coordinator, FACTMEMORY_DATABASE_URL) by person: "
+        "once, with or without data (docs/scaling.md)",
+    )
     prune = sub.add_parser(
         "prune",
         help="run retention once on the database configured by FACTMEMORY_* "
@@ -249,7 +271,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as exc:
         print(f"factmemory: {_config_error(exc)}", file=sys.stderr)
         return 2
-    commands = {"serve": _serve, "migrate": _migrate, "export": _export, "import": _import, "prune": _prune}
+    commands = {
+        "serve": _serve,
+        "migrate": _migrate,
+        "distribute": _distribute,
+        "export": _export,
+        "import": _import,
+        "prune": _prune,
+    }
     try:
         configure_logging(level, settings.log_format, settings.native_stderr)
         return commands[args.command](settings, args)

@@ -17,8 +17,9 @@ from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedde
 from factmemory.adapters.llm.extractor import Extractor
 from factmemory.adapters.metrics import ObservedEmbedder, PrometheusTelemetry
 from factmemory.adapters.postgres.agents import PostgresAgents
+from factmemory.adapters.postgres.citus import distributed_by_person
 from factmemory.adapters.postgres.connection import open_pool
-from factmemory.adapters.postgres.database import Database, migrate, open_database
+from factmemory.adapters.postgres.database import Database, DatabaseSetupError, migrate, open_database
 from factmemory.adapters.postgres.messages import PostgresMessages
 from factmemory.adapters.postgres.replica import ReadRoute
 from factmemory.adapters.postgres.replica_check import ReplicaCheck
@@ -83,6 +84,13 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         pool = await stack.enter_async_context(
             open_pool(database.url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s)
         )
+        by_person = await distributed_by_person(pool)
+        if by_person and settings.database_read_url:
+            # Replica reads are decided by read positions, which a distributed database does not keep.
+            raise DatabaseSetupError(
+                "FACTMEMORY_DATABASE_READ_URL is not supported on a database distributed on Citus "
+                "(docs/scaling.md): unset it; the coordinator answers every read"
+            )
         reads, replica_check = None, None
         if settings.database_read_url:
             # min_size 0: the service starts while the replica is down (reads fall back to the primary).
@@ -100,14 +108,14 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
         deps = Deps(
-            store=Store(pool, reads),
+            store=Store(pool, reads, by_person),
             embedder=embedder,
             extractor=extractor,
             tuning=tuning(settings),
             telemetry=telemetry,
-            messages=PostgresMessages(pool),
+            messages=PostgresMessages(pool, by_person),
             agents=PostgresAgents(pool),
-            agent_model=AgentModel(Tickets(pool), ticket_policy(settings)),
+            agent_model=AgentModel(Tickets(pool, by_person), ticket_policy(settings)),
         )
         yield Runtime(deps, database, pool, metrics, replica_check)
 

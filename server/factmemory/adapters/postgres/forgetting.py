@@ -15,7 +15,7 @@ from factmemory.domain.models import ForgetCounts
 GET_FORGET_EPOCH = "SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2"
 BUMP_FORGET_EPOCH = """
 INSERT INTO forget_epochs (agent_id, entity_id) VALUES ($1, $2)
-ON CONFLICT (agent_id, entity_id) DO UPDATE SET epoch = forget_epochs.epoch + 1, forgotten_at = now()
+ON CONFLICT (agent_id, entity_id) DO UPDATE SET epoch = forget_epochs.epoch + 1, forgotten_at = excluded.forgotten_at
 """
 FORGET_FACTS = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2"
 FORGET_CANDIDATES = "DELETE FROM fact_candidates WHERE agent_id = $1 AND entity_id = $2"
@@ -26,7 +26,11 @@ FORGET_IDENTITIES = "DELETE FROM identities WHERE agent_id = $1 AND entity_id = 
 FORGET_EVALUATIONS = "DELETE FROM evaluations WHERE agent_id = $1 AND entity_id = $2"
 FORGET_HISTORY = "DELETE FROM fact_history WHERE agent_id = $1 AND entity_id = $2"
 FORGET_NAME = "DELETE FROM entities WHERE agent_id = $1 AND entity_id = $2"
-FORGET_MARK = "SELECT set_config('factmemory.action', 'forgotten', true)"
+# Made where the person's rows are (rows.mark_cte: on Citus, on the worker whose triggers must see it).
+FORGET_MARK = """
+SELECT set_config('factmemory.action', 'forgotten', true)
+  FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = $1 AND entity_id = $2) AS routed
+"""
 
 
 async def forget_epoch(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> int:
@@ -36,7 +40,7 @@ async def forget_epoch(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID
 
 async def forget_entity(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
     """Deletes everything stored about the entity and bumps its forget epoch; the caller holds the lock."""
-    await conn.execute(FORGET_MARK)
+    await conn.execute(FORGET_MARK, agent_id, entity_id)
     candidates = await conn.execute(FORGET_CANDIDATES, agent_id, entity_id)
     facts = await conn.execute(FORGET_FACTS, agent_id, entity_id)
     relationships = await conn.execute(FORGET_RELATIONSHIPS, agent_id, entity_id)

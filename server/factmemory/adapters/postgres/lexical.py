@@ -65,7 +65,7 @@ seeds AS MATERIALIZED (
 seed_words AS MATERIALIZED (
     SELECT s.id AS seed, s.distance, l.lexeme
       FROM seeds s
-      JOIN facts f ON f.agent_id = $1 AND f.id = s.id
+      JOIN facts f ON f.agent_id = $1 AND f.entity_id = $2 AND f.id = s.id
      CROSS JOIN LATERAL unnest(f.lexemes) AS l(lexeme)
      WHERE l.lexeme NOT IN (SELECT lexeme FROM turn)),
 links AS MATERIALIZED (
@@ -96,7 +96,7 @@ UNION ALL
 UNION ALL
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{UNLINKED}
    FROM facts
-  WHERE agent_id = $1 AND id IN (SELECT id FROM rare_ids))
+  WHERE agent_id = $1 AND entity_id = $2 AND id IN (SELECT id FROM rare_ids))
 UNION ALL
 (SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity{LEXICAL_COLUMNS},
         (SELECT l.seed FROM linked l WHERE l.id = facts.id) AS via

@@ -36,9 +36,7 @@ SELECT message_id FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($3:
 # retention keep: token counts); a replay answers an empty result, and no prompt shows the message again.
 TOMBSTONE_EVALUATED = """
 UPDATE evaluations
-   SET result = jsonb_build_object('forgotten', true,
-                                   'usage', jsonb_build_object('prompt_tokens', prompt_tokens,
-                                                               'completion_tokens', completion_tokens)),
+   SET result = factmemory_tombstone(prompt_tokens, completion_tokens),
        success_completed = NULL, success_reason = NULL, excerpt = NULL, forgotten_at = $5,
        reduced_at = coalesce(reduced_at, $5)
  WHERE agent_id = $1 AND entity_id = $2 AND forgotten_at IS NULL
@@ -50,7 +48,7 @@ RETURNING message_id
 TOMBSTONE_UNSEEN = """
 INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result, created_at, forgotten_at, reduced_at)
 SELECT $1, m, $2, $4, '{"forgotten": true, "usage": {}}'::jsonb, $5, $5, $5 FROM unnest($3::text[]) AS m
-ON CONFLICT (agent_id, message_id) DO NOTHING
+ON CONFLICT DO NOTHING
 RETURNING message_id
 """
 
@@ -76,15 +74,11 @@ UPDATE facts SET evidence_message_ids = $4, confidence = $5 WHERE agent_id = $1 
 # goes when every turn that wrote it is known (evidence_complete). Message ids are unique per agent, so the ids
 # find their rows whichever entities they link.
 UNLINK_RELATIONSHIPS = """
-UPDATE relationships
-   SET evidence_message_ids = ARRAY(SELECT m FROM unnest(evidence_message_ids) WITH ORDINALITY AS u(m, o)
-                                     WHERE m <> ALL ($2::text[]) ORDER BY o)
+UPDATE relationships SET evidence_message_ids = factmemory_without(evidence_message_ids, $2::text[])
  WHERE agent_id = $1 AND evidence_message_ids && $2::text[]
 """
 UNLINK_IDENTITIES = """
-UPDATE identities
-   SET evidence_message_ids = ARRAY(SELECT m FROM unnest(evidence_message_ids) WITH ORDINALITY AS u(m, o)
-                                     WHERE m <> ALL ($2::text[]) ORDER BY o)
+UPDATE identities SET evidence_message_ids = factmemory_without(evidence_message_ids, $2::text[])
  WHERE agent_id = $1 AND evidence_message_ids && $2::text[]
 """
 DELETE_UNSUPPORTED_RELATIONSHIPS = """
@@ -117,14 +111,20 @@ UPDATE possible_duplicates SET status = 'closed', closed_at = $4
 class ForgetTx:
     """One entity's ForgetMessages transaction, holding the per-entity lock (implements ports.ForgetTransaction)."""
 
-    def __init__(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, at: datetime) -> None:
+    def __init__(
+        self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, at: datetime, by_person: bool = False
+    ) -> None:
         self._conn = conn
+        self._by_person = by_person
         self._scope = (agent_id, entity_id)
         self._at = at
 
     async def tombstone(self, message_ids: Sequence[str], room_id: UUID | None) -> list[str]:
         """Tombstones the messages (and those evaluated in room_id); returns the ids not forgotten before."""
-        other = await self._conn.fetchval(OF_ANOTHER_ENTITY, *self._scope, list(message_ids))
+        # Distributed by person (Citus), message ids are unique per person: no look at the other people's shards.
+        other = (
+            None if self._by_person else await self._conn.fetchval(OF_ANOTHER_ENTITY, *self._scope, list(message_ids))
+        )
         if other is not None:
             raise InvalidInput(f"message {other!r} was evaluated for another entity; nothing was forgotten")
         evaluated = await self._conn.fetch(TOMBSTONE_EVALUATED, *self._scope, list(message_ids), room_id, self._at)
@@ -142,11 +142,11 @@ class ForgetTx:
         ]
 
     async def delete_facts(self, fact_ids: Sequence[UUID], reason: str) -> int:
-        await mark(self._conn, HistoryAction.DELETED, ACTOR, reason)
+        await mark(self._conn, HistoryAction.DELETED, ACTOR, reason, self._scope)
         return row_count(await self._conn.execute(DELETE_FACTS, *self._scope, list(fact_ids)))
 
     async def set_evidence(self, changes: Sequence[tuple[UUID, tuple[str, ...], float]], reason: str) -> None:
-        await mark(self._conn, HistoryAction.EDITED, ACTOR, reason)
+        await mark(self._conn, HistoryAction.EDITED, ACTOR, reason, self._scope)
         await self._conn.executemany(SET_EVIDENCE, [(*self._scope, i, list(e), c) for i, e, c in changes])
 
     async def unlink(self, message_ids: Sequence[str]) -> tuple[int, int]:
@@ -175,8 +175,9 @@ class ForgetTx:
 class PostgresMessages:
     """ForgetMessages' reads and transactions through the service's pool (implements ports.MessageStore)."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, by_person: bool = False) -> None:
         self._pool = pool
+        self._by_person = by_person
 
     async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]:
         async with connection(self._pool) as conn:
@@ -196,4 +197,4 @@ class PostgresMessages:
         async with connection(self._pool) as conn, conn.transaction():
             for entity_id in [*people, *shared_ids]:
                 await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            yield [ForgetTx(conn, agent_id, e, at) for e in [*people, *shared_ids]]
+            yield [ForgetTx(conn, agent_id, e, at, self._by_person) for e in [*people, *shared_ids]]

@@ -81,7 +81,7 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
                 WHERE search @@ to_tsquery('simple', t.term)
                 ORDER BY id
                 LIMIT $9) AS m) AS hits
-  JOIN facts ON facts.agent_id = $1 AND facts.id = hits.hit_id
+  JOIN facts ON facts.agent_id = $1 AND facts.entity_id = $2 AND facts.id = hits.hit_id
  WHERE agent_id = $1 AND entity_id = $2
 """
 

@@ -197,7 +197,7 @@ class ReviewTx:
 
     async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None:
         self._marked = mark_values(action, actor, reason)
-        await mark(self._conn, action, actor, reason)
+        await mark(self._conn, action, actor, reason, (self.agent_id, self.entity_id))
 
     async def get_fact(self, fact_id: UUID) -> Fact | None:
         row = await self._conn.fetchrow(GET_FACT_FOR_UPDATE, self.agent_id, self.entity_id, fact_id)

@@ -24,10 +24,12 @@ FACT_COLUMNS = """
     evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at, previous_claims, archived_at
 """
 
-# The proposed claim of the newest pending contradiction of a fact (the provider marks the fact disputed).
+# The proposed claim of the newest pending contradiction of a fact (the provider marks the fact disputed). Every
+# statement using it is about one person, agent $1 and entity $2: naming them (not facts.entity_id) is what lets
+# Citus send the whole statement to the one shard of that person (a correlated reference made it read every shard).
 DISPUTED_BY = """
     (SELECT dc.proposed_claim FROM fact_candidates dc
-      WHERE dc.agent_id = facts.agent_id AND dc.fact_id = facts.id
+      WHERE dc.agent_id = $1 AND dc.entity_id = $2 AND dc.fact_id = facts.id
         AND dc.status = 'pending' AND dc.source = 'contradict'
       ORDER BY dc.created_at DESC, dc.id DESC LIMIT 1) AS disputed_by
 """
@@ -36,15 +38,25 @@ MARK = """
 SELECT set_config('factmemory.action', $1, true), set_config('factmemory.actor', $2, true),
        set_config('factmemory.reason', $3, true)
 """
+# The same for the changes of one person ($4, $5), made where that person's rows are (see mark_cte).
+MARK_PERSON = """
+SELECT set_config('factmemory.action', $1, true), set_config('factmemory.actor', $2, true),
+       set_config('factmemory.reason', $3, true)
+  FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = $4 AND entity_id = $5) AS routed
+"""
 
 
-def mark_cte(first: int) -> str:
+def mark_cte(first: int, agent: int = 1, entity: int = 2) -> str:
     """`mark`, a CTE naming the action, actor and reason ($first to $first + 2) the history trigger records, for a
-    statement that reads it (FROM mark / USING mark): the mark and the change in one round trip."""
+    statement that reads it (FROM mark / USING mark) about the person ($agent, $entity): the mark and the change in
+    one round trip. The settings are made by a read of that person's revision (always one row: a count), so that on
+    Citus they are made on the worker holding the person, in the transaction the trigger then runs in (a statement
+    naming no table runs on the coordinator, whose settings the worker's trigger does not see)."""
     return f"""mark AS MATERIALIZED (
     SELECT set_config('factmemory.action', ${first}, true) AS mark_action,
            set_config('factmemory.actor', ${first + 1}, true) AS mark_actor,
-           set_config('factmemory.reason', ${first + 2}, true) AS mark_reason)"""
+           set_config('factmemory.reason', ${first + 2}, true) AS mark_reason
+      FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = ${agent} AND entity_id = ${entity}) AS routed)"""
 
 
 _INSERT_COLUMNS = """
@@ -54,7 +66,7 @@ INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fi
 
 # The one statement that inserts a fact (Evaluate, a reviewer), with its history mark ($16 to $18).
 INSERT_FACT = f"""
-WITH {mark_cte(16)}{_INSERT_COLUMNS}
+WITH {mark_cte(16, agent=2, entity=3)}{_INSERT_COLUMNS}
 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15 FROM mark
 RETURNING {FACT_COLUMNS}
 """
@@ -83,9 +95,13 @@ WITH {mark_cte(4)}
 DELETE FROM facts USING mark WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 """
 
-RECORD = """
+# A fact's history snapshot from its columns (migration 0060): a statement on a Citus shard sees the shard's row type.
+SNAPSHOT = "factmemory_snapshot(f.claim, f.category, f.kind, f.confidence, f.verification_status, f.archived_at)"
+
+RECORD = f"""
 INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
-SELECT agent_id, entity_id, id, $4, $5, $6, factmemory_fact_snapshot(f), factmemory_fact_snapshot(f)
+SELECT agent_id, entity_id, id, $4, $5, $6,
+       {SNAPSHOT} AS before, {SNAPSHOT} AS after
   FROM facts f WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = $3
 """
 
@@ -194,6 +210,16 @@ def mark_values(action: HistoryAction, actor: str, reason: str = "") -> tuple[st
     return action.value, actor, reason[:MAX_REASON_CHARS]
 
 
-async def mark(conn: asyncpg.Connection, action: HistoryAction, actor: str, reason: str = "") -> None:
-    """Names the action, actor and reason the history trigger records for the next changes."""
-    await conn.execute(MARK, *mark_values(action, actor, reason))
+async def mark(
+    conn: asyncpg.Connection,
+    action: HistoryAction,
+    actor: str,
+    reason: str = "",
+    person: tuple[UUID, UUID] | None = None,
+) -> None:
+    """Names the action, actor and reason the history trigger records for the next changes (of one person: agent
+    and entity, when they are all of that person)."""
+    if person is None:
+        await conn.execute(MARK, *mark_values(action, actor, reason))
+    else:
+        await conn.execute(MARK_PERSON, *mark_values(action, actor, reason), *person)

@@ -103,9 +103,11 @@ class Store:
     export_rows and text_search always; nearest and get_fact when the caller says `replica_ok` (Provide and GetFact,
     not Evaluate or an edit). Every write tells the route, for read-your-writes."""
 
-    def __init__(self, pool: asyncpg.Pool, reads: ReadRoute | None = None) -> None:
+    def __init__(self, pool: asyncpg.Pool, reads: ReadRoute | None = None, by_person: bool = False) -> None:
         self._pool = pool
         self._reads = reads
+        # Distributed by person on Citus (adapters/postgres/citus.py): per-turn reads stay within the person.
+        self._by_person = by_person
 
     async def _read(
         self,
@@ -163,7 +165,9 @@ class Store:
     ) -> TurnStart:
         """Before anything is learned, one round trip: the forget epoch, the stored results, the open pairs."""
         async with connection(self._pool) as conn:
-            return await read_turn_start(conn, agent_id, entity_id, message_ids, pairs_limit, ttl_turns)
+            return await read_turn_start(
+                conn, agent_id, entity_id, message_ids, pairs_limit, ttl_turns, self._by_person
+            )
 
     async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]:
         """The likeliest open possible-duplicate pairs recorded within ttl_turns turns, with both facts."""
@@ -383,7 +387,7 @@ class Store:
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             if await read_forget_epoch(conn, agent_id, entity_id) != forget_epoch:
                 return None
-            await mark(conn, HistoryAction.IMPORTED, actor)
+            await mark(conn, HistoryAction.IMPORTED, actor, person=(agent_id, entity_id))
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
             fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
             facts = [f for f in facts if f.import_source_id in fresh]

@@ -64,6 +64,10 @@ VOID_EXPIRED = """
 UPDATE evaluation_tickets SET body = NULL WHERE agent_id = $1 AND expires_at <= $2 AND body IS NOT NULL
 """
 
+# On a database distributed by person (Citus) the ticket is looked up on the person's shard: a ticket presented
+# for another person is then unknown there (NOT_FOUND) rather than refused by name (INVALID_ARGUMENT).
+GET_TICKET_BY_PERSON = GET_TICKET + " AND t.entity_id = $3"
+
 # The body goes with the use: what the model was shown is not kept once it served.
 USE_TICKET = """
 UPDATE evaluation_tickets SET used_at = $3, body = NULL
@@ -75,8 +79,9 @@ RETURNING token_hash
 class Tickets:
     """The tickets table through the service's pool."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, by_person: bool = False) -> None:
         self._pool = pool
+        self._get = GET_TICKET_BY_PERSON if by_person else GET_TICKET
 
     async def issue(
         self,
@@ -112,7 +117,7 @@ class Tickets:
         """The agent's ticket, with `entity_id`'s forget epoch now; an expired one without its content (which
         goes from every expired row of the agent then)."""
         async with connection(self._pool) as conn:
-            row = await conn.fetchrow(GET_TICKET, agent_id, token_hash, entity_id, now)
+            row = await conn.fetchrow(self._get, agent_id, token_hash, entity_id, now)
             if row is not None and row["expires_at"] <= now:
                 await conn.execute(VOID_EXPIRED, agent_id, now)
         if row is None:

@@ -25,11 +25,17 @@ SELECT d.fact_id AS first_id, d.other_fact_id AS second_id,
  LIMIT $4
 """
 
+# The stored evaluations of the messages $3: of any entity of the agent (so that a message id evaluated for another
+# entity is refused), or, on a database distributed by person (Citus), of this entity only (one shard; message ids
+# are then unique per person: docs/scaling.md).
+OF_THE_AGENT = "e.agent_id = $1"
+OF_THE_PERSON = "e.agent_id = $1 AND e.entity_id = $2"
+
 # One row for the epoch, one per stored evaluation of the messages $3, one per fact of each open pair (its rank
 # first). A row claimed by a call still running (result '{}') is read and left out by the caller.
-TURN_START = f"""
-WITH pairs AS ({OPEN_PAIRS})
-SELECT t.part, t.epoch, t.message_id, t.evaluated_entity, t.result, t.rank, t.first_id, t.second_id, {FACT_COLUMNS}
+_turn_start_sql = """
+WITH pairs AS ({pairs})
+SELECT t.part, t.epoch, t.message_id, t.evaluated_entity, t.result, t.rank, t.first_id, t.second_id, {columns}
   FROM (SELECT 'epoch' AS part,
                coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) AS epoch,
                NULL::text AS message_id, NULL::uuid AS evaluated_entity, NULL::jsonb AS result,
@@ -37,12 +43,15 @@ SELECT t.part, t.epoch, t.message_id, t.evaluated_entity, t.result, t.rank, t.fi
         UNION ALL
         SELECT 'evaluation', NULL, e.message_id, e.entity_id, e.result, NULL, NULL, NULL
           FROM evaluations e
-         WHERE e.agent_id = $1 AND e.message_id = ANY ($3::text[])
+         WHERE {evaluations} AND e.message_id = ANY ($3::text[])
         UNION ALL
         SELECT 'pair', NULL, NULL, NULL, NULL, p.rank, p.first_id, p.second_id FROM pairs p) t
-  LEFT JOIN facts ON t.part = 'pair' AND facts.agent_id = $1 AND facts.id IN (t.first_id, t.second_id)
+  LEFT JOIN facts ON t.part = 'pair' AND facts.agent_id = $1 AND facts.entity_id = $2
+                   AND facts.id IN (t.first_id, t.second_id)
  ORDER BY t.part, t.rank, facts.id
 """
+TURN_START = _turn_start_sql.format(pairs=OPEN_PAIRS, columns=FACT_COLUMNS, evaluations=OF_THE_AGENT)
+TURN_START_BY_PERSON = _turn_start_sql.format(pairs=OPEN_PAIRS, columns=FACT_COLUMNS, evaluations=OF_THE_PERSON)
 
 
 async def read_turn_start(
@@ -52,8 +61,16 @@ async def read_turn_start(
     message_ids: Sequence[str],
     pairs_limit: int,
     ttl_turns: int,
+    by_person: bool = False,
 ) -> TurnStart:
-    rows = await conn.fetch(TURN_START, agent_id, entity_id, list(message_ids), pairs_limit, ttl_turns)
+    rows = await conn.fetch(
+        TURN_START_BY_PERSON if by_person else TURN_START,
+        agent_id,
+        entity_id,
+        list(message_ids),
+        pairs_limit,
+        ttl_turns,
+    )
     epoch = 0
     evaluations: dict[str, tuple[UUID, EvaluateResult]] = {}
     pairs: dict[tuple[UUID, UUID], list[Fact]] = {}

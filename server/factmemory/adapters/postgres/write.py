@@ -16,6 +16,7 @@ from factmemory.adapters.postgres.rows import (
     FACT_COLUMNS,
     INSERT_FACT,
     RECORD_NAME,
+    SNAPSHOT,
     fact_values,
     mark_cte,
     mark_values,
@@ -60,7 +61,7 @@ RETURNING {FACT_COLUMNS}
 
 # Not between two facts a reviewer kept as both true. The contradicted fact's history entry ($11 action, $12 actor,
 # $13 reason) is written by the same statement: one round trip.
-INSERT_CANDIDATE = """
+INSERT_CANDIDATE = f"""
 WITH candidate AS (
     INSERT INTO fact_candidates (id, agent_id, entity_id, fact_id, related_fact_id, proposed_claim, reason, source,
                                  evidence_message_id, status, created_at)
@@ -71,8 +72,8 @@ WITH candidate AS (
     RETURNING id
 ), recorded AS (
     INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
-    SELECT f.agent_id, f.entity_id, f.id, $11, $12, $13, factmemory_fact_snapshot(f),
-           factmemory_fact_snapshot(f)
+    SELECT f.agent_id, f.entity_id, f.id, $11, $12, $13,
+           {SNAPSHOT} AS before, {SNAPSHOT} AS after
       FROM facts f, candidate
      WHERE f.agent_id = $2 AND f.entity_id = $3 AND f.id = $4
 )
@@ -84,18 +85,13 @@ SELECT id FROM candidate
 UPSERT_RELATIONSHIP = """
 INSERT INTO relationships (agent_id, source_entity_id, target_entity_id, tags, interaction_count,
                            created_at, updated_at, evidence_message_ids, evidence_complete)
-VALUES ($1, $2, $3, $4, 1, $5, $5, ($7::text[])[greatest(1, cardinality($7::text[]) - $8 + 1):],
-        cardinality($7::text[]) <= $8)
+VALUES ($1, $2, $3, $4, 1, $5, $5, factmemory_newest($7::text[], $8), cardinality($7::text[]) <= $8)
 ON CONFLICT (agent_id, source_entity_id, target_entity_id) DO UPDATE
-   -- At most $6 tags: the ones it had first, then new ones while room is left; sorted.
-   SET tags = ARRAY(SELECT t FROM (SELECT t, min(o) AS first
-                                     FROM unnest(relationships.tags || EXCLUDED.tags) WITH ORDINALITY AS u(t, o)
-                                    GROUP BY t ORDER BY first LIMIT $6) AS kept
-                     ORDER BY t),
+   -- At most $6 tags: the ones it had first, then new ones while room is left; sorted (migration 0061).
+   SET tags = factmemory_merge_tags(relationships.tags, EXCLUDED.tags, $6),
        interaction_count = relationships.interaction_count + 1,
        updated_at = GREATEST(relationships.updated_at, EXCLUDED.updated_at),
-       evidence_message_ids = (relationships.evidence_message_ids || $7::text[])
-           [greatest(1, cardinality(relationships.evidence_message_ids || $7::text[]) - $8 + 1):],
+       evidence_message_ids = factmemory_newest(relationships.evidence_message_ids || $7::text[], $8),
        evidence_complete = relationships.evidence_complete
                            AND cardinality(relationships.evidence_message_ids || $7::text[]) <= $8
 RETURNING source_entity_id, target_entity_id, tags, interaction_count
@@ -104,13 +100,11 @@ RETURNING source_entity_id, target_entity_id, tags, interaction_count
 UPSERT_IDENTITY = """
 INSERT INTO identities (agent_id, entity_id, platform, handle, confidence, created_at, updated_at,
                         evidence_message_ids, evidence_complete)
-VALUES ($1, $2, $3, $4, $5, $6, $6, ($7::text[])[greatest(1, cardinality($7::text[]) - $8 + 1):],
-        cardinality($7::text[]) <= $8)
+VALUES ($1, $2, $3, $4, $5, $6, $6, factmemory_newest($7::text[], $8), cardinality($7::text[]) <= $8)
 ON CONFLICT (agent_id, entity_id, platform, handle) DO UPDATE
    SET confidence = GREATEST(identities.confidence, EXCLUDED.confidence),
        updated_at = GREATEST(identities.updated_at, EXCLUDED.updated_at),
-       evidence_message_ids = (identities.evidence_message_ids || $7::text[])
-           [greatest(1, cardinality(identities.evidence_message_ids || $7::text[]) - $8 + 1):],
+       evidence_message_ids = factmemory_newest(identities.evidence_message_ids || $7::text[], $8),
        evidence_complete = identities.evidence_complete
                            AND cardinality(identities.evidence_message_ids || $7::text[]) <= $8
 RETURNING entity_id, platform, handle, confidence
@@ -124,7 +118,7 @@ SELECT $1, $2, LEAST($3::uuid, $4::uuid), GREATEST($3::uuid, $4::uuid), $5, $6, 
  WHERE NOT EXISTS (SELECT 1 FROM kept_pairs k
                     WHERE k.agent_id = $1 AND k.entity_id = $2
                       AND k.fact_a = LEAST($3::uuid, $4::uuid) AND k.fact_b = GREATEST($3::uuid, $4::uuid))
-ON CONFLICT (agent_id, fact_id, other_fact_id) DO NOTHING
+ON CONFLICT DO NOTHING
 """
 
 CLOSE_PAIR = """
@@ -169,20 +163,20 @@ UPDATE fact_candidates
                                          OR (c.fact_id = $4 AND c.related_fact_id = $3)) AS between_the_two
           FROM fact_candidates c
          WHERE c.agent_id = $1 AND c.entity_id = $2 AND (c.fact_id = $4 OR c.related_fact_id = $4)) moving
- WHERE fact_candidates.agent_id = $1 AND fact_candidates.id = moving.candidate_id
+ WHERE fact_candidates.agent_id = $1 AND fact_candidates.entity_id = $2 AND fact_candidates.id = moving.candidate_id
 """
 
 CLAIM_EVALUATION = """
 INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result, excerpt)
 VALUES ($1, $2, $3, $4, '{}'::jsonb, NULLIF($5, ''))
-ON CONFLICT (agent_id, message_id) DO NOTHING
+ON CONFLICT DO NOTHING
 RETURNING message_id
 """
 
 FINISH_EVALUATION = """
 UPDATE evaluations
    SET result = $3, prompt_tokens = $4, completion_tokens = $5, success_completed = $6, success_reason = $7
- WHERE agent_id = $1 AND message_id = $2
+ WHERE agent_id = $1 AND message_id = $2 AND entity_id = $8
 """
 
 
@@ -244,6 +238,7 @@ class PostgresWriteTransaction:
             result.usage.completion_tokens,
             None if success is None else success.completed,
             None if success is None else success.reason,
+            self.entity_id,
         )
 
     async def get_fact(self, fact_id: UUID) -> Fact | None:

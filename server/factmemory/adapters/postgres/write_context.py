@@ -50,7 +50,7 @@ SELECT t.part, t.n, t.key, t.distance, {FACT_COLUMNS}
                                                 AND h.archived_at IS NULL
                                               ORDER BY half, h.id
                                               LIMIT $7) AS s) AS shortlist
-                               JOIN facts f ON f.agent_id = $1 AND f.id = shortlist.id
+                               JOIN facts f ON f.agent_id = $1 AND f.entity_id = $2 AND f.id = shortlist.id
                               WHERE shortlist.kth IS NULL OR shortlist.half <= shortlist.kth + $8
                               ORDER BY f.embedding <=> adds.vec, f.id
                               LIMIT $6) near
@@ -59,7 +59,7 @@ SELECT t.part, t.n, t.key, t.distance, {FACT_COLUMNS}
           FROM facts f
          WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.claim_key IN (SELECT key FROM adds WHERE key IS NOT NULL)
        ) t
-  LEFT JOIN facts ON facts.agent_id = $1 AND facts.id = t.fact_id
+  LEFT JOIN facts ON facts.agent_id = $1 AND facts.entity_id = $2 AND facts.id = t.fact_id
  ORDER BY t.part, t.n, t.distance, t.fact_id
 """
 

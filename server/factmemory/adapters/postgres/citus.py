@@ -1,0 +1,240 @@
+"""Distributing a FactMemory database on Citus (docs/scaling.md, "Citus"): run once on the coordinator, after the
+service's migrations, on an empty database or one already holding data (`factmemory distribute`).
+
+Every per-person table is hash-distributed by the person (`entity_id`; `relationships` by `source_entity_id`),
+all in one co-location group, so that every statement about one (agent, person) runs on the one shard holding
+that person; the agent-wide tables without a person (`agents`, `import_ledger`) and the service's own tables are
+reference tables (a copy on every node). Citus requires the distribution column in every primary key, unique
+constraint and foreign key, and refuses ON DELETE SET NULL on a foreign key holding it: the keys gain `entity_id`
+and the two SET NULL foreign keys become NO ACTION, their clearing done by the trigger that already closes a deleted
+fact's candidates. Nothing here runs on a single PostgreSQL: that schema is unchanged.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import asyncpg
+
+from factmemory.adapters.postgres.database import DatabaseSetupError
+
+log = logging.getLogger(__name__)
+
+IS_CITUS = "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')"
+IS_DISTRIBUTED = "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'facts'::regclass)"
+# One statement, valid without Citus too (to_regclass: NULL when pg_dist_partition is not there).
+BY_PERSON = """
+SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL
+       AND EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')
+"""
+
+# Per-person tables, co-located with `facts`; the column each is placed by.
+DISTRIBUTED: tuple[tuple[str, str], ...] = (
+    ("facts", "entity_id"),
+    ("fact_candidates", "entity_id"),
+    ("fact_history", "entity_id"),
+    ("possible_duplicates", "entity_id"),
+    ("kept_pairs", "entity_id"),
+    ("identities", "entity_id"),
+    ("evaluations", "entity_id"),
+    ("entities", "entity_id"),
+    ("entity_revisions", "entity_id"),
+    ("forget_epochs", "entity_id"),
+    ("entity_lexemes", "entity_id"),
+    ("evaluation_tickets", "entity_id"),
+    ("read_positions", "entity_id"),
+    ("relationships", "source_entity_id"),
+)
+REFERENCE: tuple[str, ...] = ("factmemory_meta", "factmemory_migrations", "agents", "import_ledger", "shared_subjects")
+
+# Settings of the database, on every node: triggers on distributed tables (they stay within one person's shards),
+# and SET LOCAL carried to the workers (the history trigger's action, actor and reason).
+DATABASE_SETTINGS = """
+DO $$
+BEGIN
+    EXECUTE format('ALTER DATABASE %I SET citus.enable_unsafe_triggers = on', current_database());
+    EXECUTE format('ALTER DATABASE %I SET citus.propagate_set_commands = local', current_database());
+END $$
+"""
+SESSION_SETTINGS = ("SET citus.enable_unsafe_triggers = on", "SET citus.shard_count = 32")
+
+# Foreign keys to facts go first: the key they point at gains entity_id.
+KEYS = (
+    """ALTER TABLE fact_candidates DROP CONSTRAINT fact_candidates_fact_id_fkey,
+                                  DROP CONSTRAINT fact_candidates_related_fact_id_fkey""",
+    "ALTER TABLE kept_pairs DROP CONSTRAINT kept_pairs_fact_a_fkey, DROP CONSTRAINT kept_pairs_fact_b_fkey",
+    """ALTER TABLE possible_duplicates DROP CONSTRAINT possible_duplicates_fact_id_fkey,
+                                      DROP CONSTRAINT possible_duplicates_other_fact_id_fkey""",
+    "ALTER TABLE facts DROP CONSTRAINT facts_pkey, ADD CONSTRAINT facts_pkey PRIMARY KEY (agent_id, entity_id, id)",
+    """ALTER TABLE fact_candidates DROP CONSTRAINT fact_candidates_pkey,
+                                  ADD CONSTRAINT fact_candidates_pkey PRIMARY KEY (agent_id, entity_id, id)""",
+    """ALTER TABLE fact_history DROP CONSTRAINT fact_history_pkey,
+                               ADD CONSTRAINT fact_history_pkey PRIMARY KEY (agent_id, entity_id, id)""",
+    """ALTER TABLE possible_duplicates DROP CONSTRAINT possible_duplicates_pkey,
+           ADD CONSTRAINT possible_duplicates_pkey PRIMARY KEY (agent_id, entity_id, fact_id, other_fact_id)""",
+    """ALTER TABLE evaluations DROP CONSTRAINT evaluations_pkey,
+                              ADD CONSTRAINT evaluations_pkey PRIMARY KEY (agent_id, entity_id, message_id)""",
+    """ALTER TABLE evaluation_tickets DROP CONSTRAINT evaluation_tickets_pkey,
+           ADD CONSTRAINT evaluation_tickets_pkey PRIMARY KEY (agent_id, entity_id, token_hash)""",
+)
+
+# The foreign keys again, within one person (so within one shard group). ON DELETE SET NULL becomes NO ACTION: the
+# trigger below clears the references before the fact goes.
+FOREIGN_KEYS = (
+    """ALTER TABLE fact_candidates ADD CONSTRAINT fact_candidates_fact_id_fkey
+           FOREIGN KEY (agent_id, entity_id, fact_id) REFERENCES facts (agent_id, entity_id, id)""",
+    """ALTER TABLE fact_candidates ADD CONSTRAINT fact_candidates_related_fact_id_fkey
+           FOREIGN KEY (agent_id, entity_id, related_fact_id) REFERENCES facts (agent_id, entity_id, id)""",
+    """ALTER TABLE kept_pairs ADD CONSTRAINT kept_pairs_fact_a_fkey
+           FOREIGN KEY (agent_id, entity_id, fact_a) REFERENCES facts (agent_id, entity_id, id) ON DELETE CASCADE""",
+    """ALTER TABLE kept_pairs ADD CONSTRAINT kept_pairs_fact_b_fkey
+           FOREIGN KEY (agent_id, entity_id, fact_b) REFERENCES facts (agent_id, entity_id, id) ON DELETE CASCADE""",
+    """ALTER TABLE possible_duplicates ADD CONSTRAINT possible_duplicates_fact_id_fkey
+           FOREIGN KEY (agent_id, entity_id, fact_id) REFERENCES facts (agent_id, entity_id, id) ON DELETE CASCADE""",
+    """ALTER TABLE possible_duplicates ADD CONSTRAINT possible_duplicates_other_fact_id_fkey
+           FOREIGN KEY (agent_id, entity_id, other_fact_id) REFERENCES facts (agent_id, entity_id, id)
+           ON DELETE CASCADE""",
+)
+
+# A deleted fact's candidates: the pending ones closed (as before) and every reference cleared (what ON DELETE SET
+# NULL (fact_id) did), within the fact's person: one shard. now(), not clock_timestamp(): Citus refuses volatile
+# functions in an UPDATE of a distributed table (and anything but immutable ones inside CASE).
+CLOSE_CANDIDATES_TRIGGER = """
+CREATE OR REPLACE FUNCTION factmemory_close_orphaned_candidates() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE fact_candidates SET status = 'rejected', resolved_at = now(), resolved_by = 'system:fact deleted'
+     WHERE agent_id = OLD.agent_id AND entity_id = OLD.entity_id AND (fact_id = OLD.id OR related_fact_id = OLD.id)
+       AND status = 'pending';
+    UPDATE fact_candidates SET fact_id = CASE WHEN fact_id = OLD.id THEN NULL ELSE fact_id END,
+                               related_fact_id = CASE WHEN related_fact_id = OLD.id THEN NULL ELSE related_fact_id END
+     WHERE agent_id = OLD.agent_id AND entity_id = OLD.entity_id AND (fact_id = OLD.id OR related_fact_id = OLD.id);
+    RETURN OLD;
+END
+$$
+"""
+
+# The rows already there are copied into the shards with their triggers off: they would run on a worker before the
+# worker knows the other tables (and what they would compute is already stored).
+TRIGGERS_OFF = "ALTER TABLE {table} DISABLE TRIGGER USER"
+TRIGGERS_ON = "ALTER TABLE {table} ENABLE TRIGGER USER"
+# Statement triggers with transition tables (migrations 0009 and 0020) run, on a worker, statements over many keys
+# from inside a statement on a shard, which Citus refuses ("cannot execute a distributed query from a query on a
+# shard"). The stem counts become a row trigger whose statements each name one person (one shard, run locally in
+# the same transaction). The read positions go: they serve only a streaming replica of one PostgreSQL, and the
+# service refuses FACTMEMORY_DATABASE_READ_URL on a distributed database (docs/scaling.md).
+READ_POSITION_TABLES = (
+    "facts",
+    "fact_candidates",
+    "fact_history",
+    "identities",
+    "evaluations",
+    "entities",
+    "possible_duplicates",
+    "relationships",
+)
+DROP_STATEMENT_TRIGGERS = (
+    *(
+        f"DROP TRIGGER {table}_read_position_{op} ON {table}"
+        for table in READ_POSITION_TABLES
+        for op in ("ins", "upd", "del")
+    ),
+    "DROP TRIGGER facts_lexemes_inserted ON facts",
+    "DROP TRIGGER facts_lexemes_deleted ON facts",
+    "DROP TRIGGER facts_lexemes_updated ON facts",
+)
+LEXEME_ROW_TRIGGER = """
+CREATE FUNCTION factmemory_count_lexemes(a uuid, e uuid, words text[], d integer) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    w text;
+BEGIN
+    -- In stem order, so two writers of one person lock its rows in the same order; '' counts the live facts.
+    FOR w IN SELECT DISTINCT s FROM unnest(words || ''::text) AS s ORDER BY 1 LOOP
+        INSERT INTO entity_lexemes AS l (agent_id, entity_id, lexeme, facts) VALUES (a, e, w, d)
+        ON CONFLICT (agent_id, entity_id, lexeme) DO UPDATE SET facts = l.facts + excluded.facts;
+    END LOOP;
+    IF d < 0 THEN
+        DELETE FROM entity_lexemes WHERE agent_id = a AND entity_id = e AND lexeme = ANY (words || ''::text)
+                                     AND facts <= 0;
+    END IF;
+END $$;
+CREATE FUNCTION factmemory_lexemes_row() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    -- Only live facts count: an update counts only when the claim, the liveness or the scope changed.
+    IF TG_OP <> 'INSERT' AND OLD.archived_at IS NULL
+       AND (TG_OP = 'DELETE' OR OLD.claim IS DISTINCT FROM NEW.claim OR NEW.archived_at IS NOT NULL
+            OR OLD.agent_id <> NEW.agent_id OR OLD.entity_id <> NEW.entity_id) THEN
+        PERFORM factmemory_count_lexemes(OLD.agent_id, OLD.entity_id, OLD.lexemes, -1);
+    END IF;
+    IF TG_OP <> 'DELETE' AND NEW.archived_at IS NULL
+       AND (TG_OP = 'INSERT' OR OLD.claim IS DISTINCT FROM NEW.claim OR OLD.archived_at IS NOT NULL
+            OR OLD.agent_id <> NEW.agent_id OR OLD.entity_id <> NEW.entity_id) THEN
+        PERFORM factmemory_count_lexemes(NEW.agent_id, NEW.entity_id, NEW.lexemes, 1);
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER facts_lexemes_row AFTER INSERT OR UPDATE OR DELETE ON facts
+    FOR EACH ROW EXECUTE FUNCTION factmemory_lexemes_row();
+"""
+
+# Functions the application's statements call, so that they run on the workers (where the statements go).
+FUNCTIONS = (
+    "factmemory_snapshot(text, text, text, double precision, text, timestamptz)",
+    "factmemory_merge_tags(text[], text[], integer)",
+    "factmemory_without(text[], text[])",
+    "factmemory_tombstone(integer, integer)",
+    "factmemory_newest(text[], integer)",
+    "factmemory_claim_key(text)",
+    "factmemory_lexemes(text)",
+)
+DISTRIBUTE_FUNCTION = "SELECT create_distributed_function($1::regprocedure)"
+
+DISTRIBUTE_TABLE = "SELECT create_distributed_table($1::regclass, $2, colocate_with => $3)"
+REFERENCE_TABLE = "SELECT create_reference_table($1::regclass)"
+
+
+async def distributed_by_person(pool: asyncpg.Pool) -> bool:
+    """Whether the database is on Citus with `facts` distributed (read once at start-up)."""
+    async with pool.acquire() as conn:
+        return bool(await conn.fetchval(BY_PERSON)) and bool(await conn.fetchval(IS_DISTRIBUTED))
+
+
+async def distribute(url: str) -> list[str]:
+    """Distributes the (migrated) database at `url`, a Citus coordinator; returns what it did, one line each.
+    Run again, it does nothing."""
+    conn = await asyncpg.connect(url)
+    try:
+        if not await conn.fetchval(IS_CITUS):
+            raise DatabaseSetupError(
+                "the database has no citus extension: `factmemory distribute` runs on a Citus coordinator "
+                "(CREATE EXTENSION citus, then citus_add_node for each worker; docs/scaling.md)"
+            )
+        if await conn.fetchval(IS_DISTRIBUTED):
+            return []
+        for statement in SESSION_SETTINGS:
+            await conn.execute(statement)
+        done = []
+        async with conn.transaction():
+            for statement in (*KEYS, CLOSE_CANDIDATES_TRIGGER, *DROP_STATEMENT_TRIGGERS, LEXEME_ROW_TRIGGER):
+                await conn.execute(statement)
+        done.append("keys with entity_id; row triggers for the stem counts; no read positions")
+        for table in REFERENCE:
+            await conn.execute(REFERENCE_TABLE, table)
+            done.append(f"{table}: reference table")
+        for table, column in DISTRIBUTED:
+            colocate = "default" if table == "facts" else "facts"
+            await conn.execute(TRIGGERS_OFF.format(table=table))
+            await conn.execute(DISTRIBUTE_TABLE, table, column, colocate)
+            done.append(f"{table}: distributed by {column}")
+        for table, _ in DISTRIBUTED:
+            await conn.execute(TRIGGERS_ON.format(table=table))
+        for statement in FOREIGN_KEYS:
+            await conn.execute(statement)
+        done.append("foreign keys within one person")
+        for function in FUNCTIONS:
+            await conn.execute(DISTRIBUTE_FUNCTION, function)
+        done.append("functions on every node")
+        await conn.execute(DATABASE_SETTINGS)
+        return done
+    finally:
+        await conn.close()

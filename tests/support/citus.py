@@ -1,0 +1,63 @@
+"""The Citus cluster for tests/test_citus*.py: a coordinator and two workers on loopback (the same module as
+`./dev citus`), and on it a database that held one person's facts before it was distributed by person."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from factmemory.adapters.postgres.citus import distribute
+from tests.conftest import Service, make_settings, start_service
+from tests.support.fm import Person, add_durable, facts_reply
+from tests.support.llm_stub import Reply, ScriptedLLM
+
+# Learned before the database was distributed.
+BEFORE = Person("Before")
+
+
+@pytest.fixture(scope="session")
+def citus_cluster() -> Iterator[Any]:
+    """A real Citus cluster, built once into a cache (./dev citus); skipped, saying why, only when the Citus source
+    tarball is absent."""
+    from factmemory_tools import citus_cluster
+
+    try:
+        citus_cluster.source_tarball()
+    except citus_cluster.CitusUnavailable as exc:
+        pytest.skip(str(exc))
+    # Not under pytest's temporary folder: a pytest session starting beside this one makes that private (0700),
+    # and the nodes run as another user.
+    folder = Path(tempfile.mkdtemp(prefix="factmemory-citus-")) / "cluster"
+    try:
+        yield citus_cluster.start(folder)
+    finally:
+        citus_cluster.stop(folder)
+        shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+@pytest_asyncio.fixture(scope="session")
+async def citus_url(citus_cluster: Any, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The coordinator's database: the service migrated it and learned BEFORE's facts, then it was distributed."""
+    url: str = citus_cluster.url
+    llm_server.on("I live in Lisbon", Reply(facts_reply(add_durable("lives in Lisbon", "identity"))))
+    settings = make_settings(url, llm_server, tmp_path_factory.mktemp("before"))
+    async for svc in start_service(settings):
+        await svc.stub.Evaluate(BEFORE.evaluate("I live in Lisbon"))
+    await distribute(url)
+    return url
+
+
+@pytest_asyncio.fixture(scope="session")
+async def citus_service(
+    citus_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Service]:
+    """The real service connected to the coordinator of the distributed database."""
+    settings = make_settings(citus_url, llm_server, tmp_path_factory.mktemp("citus-svc"))
+    async for svc in start_service(settings):
+        yield svc

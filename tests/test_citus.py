@@ -1,0 +1,190 @@
+"""FactMemory on a real Citus cluster (a coordinator and two workers on loopback, `./dev citus`): a database that
+already holds data is distributed by person (`factmemory distribute`), then the service's own scenarios run against
+the coordinator."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import asyncpg
+import grpc
+import pytest
+import pytest_asyncio
+
+from factmemory.adapters.postgres.citus import DISTRIBUTED, REFERENCE, distribute
+from factmemory.adapters.postgres.database import DatabaseSetupError, migrate
+from factmemory.adapters.postgres.forgetting import FORGET_MARK
+from factmemory.adapters.postgres.review_tx import GET_FACT_FOR_UPDATE, LIST_ENTITIES
+from factmemory.adapters.postgres.store import LIST_FACTS
+from factmemory.adapters.postgres.turn_start import TURN_START_BY_PERSON
+from factmemory.v1 import factmemory_pb2 as pb
+from tests.conftest import Service, make_settings, new_database, start_service
+from tests.support.citus import BEFORE
+from tests.support.fm import Person, add_durable, change, facts_of, facts_reply, new_id
+from tests.support.llm_stub import Reply, ScriptedLLM
+
+# The service's scenarios, run here against the coordinator (the module's `service` fixture below).
+from tests.test_service import (  # noqa: F401
+    test_categorization_examples_are_stored_as_such,
+    test_entities_are_isolated,
+    test_forget_entity_and_export,
+    test_moved_to_tokyo_creates_candidate_and_keeps_berlin,
+    test_other_agent_sees_nothing,
+    test_provider_sections_and_determinism,
+    test_rejecting_a_candidate_leaves_the_fact,
+    test_replay_of_same_message_applies_nothing,
+)
+
+REVIEWER = (("x-factmemory-reviewer", "alice@example.org"),)
+
+
+@pytest.fixture(scope="session")
+def service(citus_service: Service) -> Service:
+    """The service's scenarios imported above run against the coordinator."""
+    return citus_service
+
+
+async def test_every_table_is_distributed_by_person_or_a_reference_table(citus_url: str) -> None:
+    conn = await asyncpg.connect(citus_url)
+    try:
+        rows = await conn.fetch("SELECT table_name::text, citus_table_type, distribution_column FROM citus_tables")
+        tables = await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE '%\\_1%'"
+        )
+    finally:
+        await conn.close()
+    placed = {r["table_name"]: (r["citus_table_type"], r["distribution_column"]) for r in rows}
+    assert placed == {
+        **{table: ("distributed", column) for table, column in DISTRIBUTED},
+        **{table: ("reference", "<none>") for table in REFERENCE},
+    }
+    assert {r["tablename"] for r in tables} == set(placed), "a table left local on the coordinator"
+
+
+async def test_facts_learned_before_distribution_are_still_there(service: Service) -> None:
+    assert [f.claim for f in await facts_of(service, BEFORE)] == ["lives in Lisbon"]
+    provided = await service.stub.Provide(BEFORE.provide("where do I live?"))
+    assert "lives in Lisbon" in provided.text
+
+
+async def test_distribute_again_does_nothing(citus_url: str) -> None:
+    assert await distribute(citus_url) == []
+
+
+async def test_distribute_without_citus_says_so_and_changes_nothing(pg_url: str) -> None:
+    async with new_database(pg_url, "nocitus") as url:
+        await migrate(url, 384)
+        with pytest.raises(DatabaseSetupError, match="no citus extension"):
+            await distribute(url)
+        conn = await asyncpg.connect(url)
+        try:
+            key = await conn.fetchval(
+                "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'facts_pkey'"
+            )
+        finally:
+            await conn.close()
+    assert key == "PRIMARY KEY (agent_id, id)"
+
+
+# --- one shard per per-turn call ------------------------------------------------------------------------------------
+
+# A session setting of Citus: a statement that would run on more than one shard fails instead (asyncpg passes a URL's
+# unknown query parameters as session settings).
+ONE_SHARD_ONLY = "citus.multi_task_query_log_level=error"
+
+
+@pytest_asyncio.fixture(scope="module")
+async def one_shard_service(
+    citus_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Service]:
+    """The service on the coordinator with every multi-shard statement refused: what it answers ran on one shard."""
+    settings = make_settings(f"{citus_url}?{ONE_SHARD_ONLY}", llm_server, tmp_path_factory.mktemp("one"))
+    async for svc in start_service(settings):
+        yield svc
+
+
+async def test_every_per_turn_call_of_one_person_runs_on_one_shard(
+    one_shard_service: Service, llm: ScriptedLLM
+) -> None:
+    svc, person = one_shard_service, Person("Router")
+    llm.on("I live in Oslo", Reply(facts_reply(add_durable("lives in Oslo", "identity"))))
+    llm.on("I have a cat", Reply(facts_reply(add_durable("has a cat", "relationship"))))
+    llm.on("I moved to Bergen", Reply(facts_reply(change("contradict", "D1", "moved", "lives in Bergen"))))
+    scope: dict[str, Any] = {"agent_id": person.agent_id, "entity_id": person.entity_id}
+    first = person.evaluate("I live in Oslo")
+    evaluated = await svc.stub.Evaluate(first)
+    assert [o.rejected for o in evaluated.ops] == [False]
+    assert (await svc.stub.Evaluate(first)).replayed
+    batch = await svc.stub.EvaluateBatch(person.batch(person.message("I have a cat"), person.message("hello")))
+    assert len(batch.results) == 2
+    await svc.stub.Evaluate(person.evaluate("I moved to Bergen"))
+    provided = await svc.stub.Provide(person.provide("where do I live?"))
+    assert "lives in Oslo" in provided.text
+    facts = (await svc.stub.ListFacts(person.list_facts())).facts
+    assert {f.claim for f in facts} == {"lives in Oslo", "has a cat"}
+    oslo = next(f for f in facts if f.claim == "lives in Oslo")
+    assert (await svc.stub.GetFact(pb.GetFactRequest(**scope, fact_id=oslo.id))).fact.claim == "lives in Oslo"
+    added = await svc.stub.AddFact(
+        pb.AddFactRequest(**scope, kind=pb.KIND_DURABLE, category="health", claim="allergic to penicillin"),
+        metadata=REVIEWER,
+    )
+    await svc.stub.UpdateFact(pb.UpdateFactRequest(**scope, fact_id=added.fact.id, claim="allergic to amoxicillin"))
+    [candidate] = (await svc.stub.ListCandidates(pb.ListCandidatesRequest(**scope))).candidates
+    await svc.stub.ResolveCandidate(
+        pb.ResolveCandidateRequest(**scope, candidate_id=candidate.id, resolution=pb.RESOLUTION_ACCEPT)
+    )
+    await svc.stub.DeleteFact(pb.DeleteFactRequest(**scope, fact_id=added.fact.id))
+    # Not here, each for a reason of its own (docs/scaling.md, "One shard per call"): ExportEntity and ForgetEntity
+    # (the relationships naming the person as target live on the source's shard), ForgetMessages (the links citing
+    # the messages may sit on any person's shard), PrepareEvaluation (the ticket bound is database-wide).
+
+
+async def test_agent_wide_reads_fan_out_and_the_one_shard_check_bites(
+    citus_url: str, service: Service, one_shard_service: Service, llm: ScriptedLLM
+) -> None:
+    agent = new_id()
+    people = [Person(f"P{i}", agent_id=agent) for i in range(6)]
+    for i, person in enumerate(people):
+        llm.on(f"my number is {i}", Reply(facts_reply(add_durable(f"number {i}", "identity"))))
+        await service.stub.Evaluate(person.evaluate(f"my number is {i}"))
+    conn = await asyncpg.connect(citus_url)
+    try:
+        placed = await conn.fetchval(
+            "SELECT count(DISTINCT get_shard_id_for_distribution_column('facts', entity_id)) FROM facts "
+            "WHERE agent_id = $1",
+            uuid.UUID(agent),
+        )
+    finally:
+        await conn.close()
+    assert placed > 1, "one agent's people spread over shards"
+    listed = await service.stub.ListEntities(pb.ListEntitiesRequest(agent_id=agent, page_size=50))
+    assert {e.entity_id for e in listed.entities} == {p.entity_id for p in people}
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await one_shard_service.stub.ListEntities(pb.ListEntitiesRequest(agent_id=agent, page_size=50))
+    assert refused.value.code() != grpc.StatusCode.OK
+
+
+async def test_explain_shows_the_router_plan_of_per_person_statements_and_the_fan_out_of_agent_wide_ones(
+    citus_url: str,
+) -> None:
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    per_person = {
+        "turn_start.TURN_START_BY_PERSON": (TURN_START_BY_PERSON, (agent, entity, ["m"], 5, 20)),
+        "store.LIST_FACTS": (LIST_FACTS, (agent, entity, None, None, 50)),
+        "review_tx.GET_FACT_FOR_UPDATE": (GET_FACT_FOR_UPDATE, (agent, entity, uuid.uuid4())),
+        "forgetting.FORGET_MARK": (FORGET_MARK, (agent, entity)),
+    }
+    conn = await asyncpg.connect(citus_url)
+    try:
+        plans = {
+            name: "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + sql, *args))
+            for name, (sql, args) in per_person.items()
+        }
+        wide = "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + LIST_ENTITIES, agent, "", None, None, 50))
+    finally:
+        await conn.close()
+    for name, plan in plans.items():
+        assert "Task Count: 1\n" in plan + "\n", f"{name} is not a router plan:\n{plan}"
+    assert "Task Count: 32" in wide
