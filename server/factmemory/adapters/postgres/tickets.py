@@ -18,7 +18,7 @@ from factmemory.domain.tickets import KEPT_AFTER_EXPIRY, TicketPolicy, TicketRow
 # insert happens only while fewer than $10 are open in all and fewer than $11 for the agent. The counts come back
 # either way, so a refusal can say which bound is full. Sub-statements share one snapshot (the rows evicted are
 # subtracted), and no row is touched by two of them: voided rows have expired, evicted ones have not, swept ones
-# expired before $8.
+# expired before $8. No subquery sits in a target list: Citus cannot push one down.
 ISSUE_TICKET = """
 WITH voided AS (
     UPDATE evaluation_tickets SET body = NULL
@@ -36,16 +36,18 @@ WITH voided AS (
             OFFSET $9)
     RETURNING 1
 ), counts AS (
-    SELECT count(*) - (SELECT count(*) FROM evicted) AS total,
-           count(*) FILTER (WHERE agent_id = $1) - (SELECT count(*) FROM evicted) AS mine
-      FROM evaluation_tickets
-     WHERE used_at IS NULL AND body IS NOT NULL AND expires_at > $5
+    SELECT open.total - gone.n AS total, open.mine - gone.n AS mine
+      FROM (SELECT count(*) AS total, count(*) FILTER (WHERE agent_id = $1) AS mine
+              FROM evaluation_tickets
+             WHERE used_at IS NULL AND body IS NOT NULL AND expires_at > $5) AS open,
+           (SELECT count(*) AS n FROM evicted) AS gone
 ), inserted AS (
     INSERT INTO evaluation_tickets (agent_id, token_hash, entity_id, forget_epoch, created_at, expires_at, body)
     SELECT $1, $2, $3, $4, $5, $6, $7 FROM counts WHERE total < $10 AND mine < $11
     RETURNING 1
 )
-SELECT (SELECT count(*) FROM inserted) AS stored, total, mine, (SELECT count(*) FROM voided) AS voided FROM counts
+SELECT ins.stored, counts.total, counts.mine, void.voided
+  FROM counts, (SELECT count(*) AS stored FROM inserted) AS ins, (SELECT count(*) AS voided FROM voided) AS void
 """
 
 # The ticket with the current forget epoch of the entity the caller names ($3), in one round trip. An expired ticket
