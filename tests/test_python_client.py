@@ -137,6 +137,7 @@ async def test_only_unavailable_is_retried(code: grpc.StatusCode) -> None:
     assert servicer.calls == 1
 
 
+@pytest.mark.timing  # wall clock: a 0.5 s deadline ends the call within 1 s
 async def test_the_deadline_covers_the_retries() -> None:
     servicer = Scripted(failures=1_000)
     patient = Retry(attempts=1_000, initial_backoff_s=0.05, max_backoff_s=0.05)

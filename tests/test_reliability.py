@@ -87,6 +87,7 @@ async def test_persistent_llm_failure_is_unavailable_then_retry_applies_once(
     assert (await count_rows(service, person.agent_id))["facts"] == 1
 
 
+@pytest.mark.timing  # wall clock: the refusal within 5 s
 async def test_long_retry_after_is_not_waited_for(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     llm.on("busy", Fault(429, headers={"Retry-After": "3600"}))
