@@ -8,6 +8,7 @@ from uuid import uuid4
 import pytest
 
 from factmemory.domain.errors import InvalidInput
+from factmemory.domain.limits import MAX_DISPUTE_CHARS
 from factmemory.domain.models import (
     CandidateSource,
     CandidateStatus,
@@ -20,7 +21,6 @@ from factmemory.domain.models import (
 )
 from factmemory.domain.render import QUOTED_DISPUTES, SHORT_DISPUTE, render
 from factmemory.domain.resolutions import (
-    MAX_DISPUTE_CHARS,
     check_edit,
     decode_position,
     dispute_note,

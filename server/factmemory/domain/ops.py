@@ -11,10 +11,6 @@ from uuid import UUID
 from pydantic import TypeAdapter, ValidationError
 
 from factmemory.domain import times
-from factmemory.domain.confidence import ADD_CONFIDENCE as ADD_CONFIDENCE  # re-exported: other modules name them
-from factmemory.domain.confidence import DECAY_STEP as DECAY_STEP
-from factmemory.domain.confidence import DELETE_BELOW as DELETE_BELOW
-from factmemory.domain.confidence import STRENGTHEN_STEP as STRENGTHEN_STEP
 from factmemory.domain.contract import (
     AddCurrent,
     AddDurable,

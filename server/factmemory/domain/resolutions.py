@@ -10,8 +10,7 @@ from datetime import datetime
 from uuid import UUID
 
 from factmemory.domain.errors import InvalidInput
-from factmemory.domain.limits import MAX_ACTOR_CHARS, MAX_QUERY_CHARS
-from factmemory.domain.limits import MAX_DISPUTE_CHARS as MAX_DISPUTE_CHARS  # re-exported
+from factmemory.domain.limits import MAX_ACTOR_CHARS, MAX_DISPUTE_CHARS, MAX_QUERY_CHARS
 from factmemory.domain.models import (
     CURRENT_CATEGORIES,
     DURABLE_CATEGORIES,
