@@ -38,7 +38,7 @@ ALLOWED: dict[str, set[str]] = {
     "__main__": {"cli"},
     "__init__": set(),
     # for the tools and tests only (no layer of the service imports these two)
-    "public": {"domain", "ports", "usecases", "adapters", "app", "public"},
+    "public": {"domain", "ports", "usecases", "adapters", "api", "app", "public"},
     "testing": {"domain", "app", "settings", "usecases", "v1", "testing"},
 }
 # layer -> the third-party libraries it may import (the standard library is always allowed). The pure layers get
@@ -238,6 +238,14 @@ def test_module_respects_the_layers(path: Path) -> None:
 
 def test_no_modules_import_each_other_in_a_circle() -> None:
     assert cycles(graph()) == []
+
+
+MAX_MODULE_LINES = 400
+
+
+def test_no_module_of_the_service_is_over_400_lines() -> None:
+    lengths = {p.relative_to(PACKAGE).as_posix(): len(p.read_text(encoding="utf-8").splitlines()) for p in modules()}
+    assert {m: n for m, n in lengths.items() if n > MAX_MODULE_LINES} == {}
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from factmemory.adapters import eliza  # an elizaOS export read and imported (sc
 from factmemory.adapters.embedding.embedders import LOCAL_VARIANTS, LocalEmbedder  # embedbench
 from factmemory.adapters.postgres.database import database_url, open_database
 from factmemory.adapters.postgres.retention import PostgresRetention
+from factmemory.api.settings_doc import settings_table  # docs/configuration.md (scripts/gen_configuration.py)
 from factmemory.app import create_server, open_deps, retention_policy
 from factmemory.domain.models import CATEGORIES, ChatMessage, EvaluateInput, Fact, Kind
 from factmemory.domain.retention import RetentionPolicy
@@ -38,5 +39,6 @@ __all__ = [
     "open_database",
     "open_deps",
     "retention_policy",
+    "settings_table",
     "sweep",
 ]
