@@ -27,6 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import grpc
+from asyncpg.pool import PoolConnectionProxy
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from factmemory.public import (
@@ -88,7 +89,7 @@ def _ts(when: datetime) -> Timestamp:
     return out
 
 
-async def stored_bytes(conn: asyncpg.Connection) -> dict[str, int]:
+async def stored_bytes(conn: PoolConnectionProxy[asyncpg.Record]) -> dict[str, int]:
     return {t: int(await conn.fetchval(f"SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {t} t")) for t in TABLES}
 
 

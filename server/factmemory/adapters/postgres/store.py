@@ -20,6 +20,7 @@ from factmemory.adapters.postgres.connection import (
     LOCK_ENTITY,
     TRANSIENT_DB_ERRORS,
     connection,
+    pooled,
     unavailable,
 )
 from factmemory.adapters.postgres.export import export_rows
@@ -101,7 +102,7 @@ class Store:
             if self._reads is not None and replica_ok:
                 return await self._reads.run(agent_id, entity_id, query)
             async with self._pool.acquire() as conn:
-                return await query(conn)
+                return await query(pooled(conn))
         except TRANSIENT_DB_ERRORS as exc:
             raise unavailable(exc) from exc
 
