@@ -16,10 +16,8 @@ import time
 from pathlib import Path
 from uuid import uuid4
 
-from factmemory.adapters import eliza
-from factmemory.app import open_deps
+from factmemory.public import eliza, import_facts, open_deps
 from factmemory.settings import Settings
-from factmemory.usecases.imports import import_facts
 
 SUBJECTS = (
     "coffee",

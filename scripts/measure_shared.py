@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from factmemory.adapters.embedding.embedders import LocalEmbedder
+from factmemory.public import LocalEmbedder
 
 THRESHOLDS = (0.78, 0.79, 0.80, 0.81, 0.82, 0.83, 0.84)
 

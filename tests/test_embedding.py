@@ -180,6 +180,7 @@ async def test_hostile_text_everywhere_is_embedded_without_killing_anything(
     assert pool.stats.deaths == deaths and pool.pids() == pids  # guarded, not merely contained
 
 
+@pytest.mark.timing  # wall clock: the engine must be seen busy within 30 s
 async def test_worker_killed_mid_request_fails_that_request_only(slow_service: Service, llm: ScriptedLLM) -> None:
     pool = embedder_of(slow_service).pool
     [pid] = pool.pids()
@@ -197,6 +198,7 @@ async def test_worker_killed_mid_request_fails_that_request_only(slow_service: S
     assert embedder_of(slow_service).healthy()
 
 
+@pytest.mark.timing  # wall clock: a 0.2 s deadline must expire while the engine is busy
 async def test_cancelled_and_expired_requests_are_not_embedded(slow_service: Service) -> None:
     embedder = embedder_of(slow_service)
     pool = embedder.pool
@@ -269,6 +271,7 @@ async def flood_and_measure(
     return latencies
 
 
+@pytest.mark.timing  # wall clock: the victim's p95 within 1 s
 async def test_a_flood_of_long_texts_does_not_starve_a_short_provide(
     pg_url: str, llm: ScriptedLLM, tmp_path: Path
 ) -> None:
@@ -283,6 +286,7 @@ async def test_a_flood_of_long_texts_does_not_starve_a_short_provide(
     assert p95 <= 1.0, f"victim p95 {p95:.2f} s over {len(latencies)} calls: {[round(x, 2) for x in latencies]}"
 
 
+@pytest.mark.timing  # wall clock: exit within 1 s of grace + 3 s
 async def test_sigterm_with_engine_work_running_exits_within_grace(
     pg_url: str, llm: ScriptedLLM, tmp_path: Path
 ) -> None:
@@ -314,6 +318,7 @@ async def test_sigterm_with_engine_work_running_exits_within_grace(
             proc.kill()
 
 
+@pytest.mark.timing  # wall clock: the workers gone within 5 s
 async def test_kill_9_of_the_service_leaves_no_engine_process(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> None:
     proc, _ = await asyncio.to_thread(spawn_server, pg_url, llm, tmp_path, FACTMEMORY_EMBEDDING_WORKERS="2")
     workers = children_of(proc.pid)

@@ -36,6 +36,7 @@ def forget(person: Person) -> pb.ForgetEntityRequest:
     return pb.ForgetEntityRequest(agent_id=person.agent_id, entity_id=person.entity_id)
 
 
+@pytest.mark.timing  # wall clock: the forget must commit within the model's 1.5 s
 async def test_evaluate_waiting_on_the_llm_commits_nothing_after_a_forget(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     llm.on("in flight", Reply(facts_reply(add_durable("lives in Berlin", "identity")), delay_s=1.5))

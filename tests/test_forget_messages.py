@@ -175,6 +175,7 @@ async def test_a_message_deleted_before_it_was_evaluated_is_never_learned(servic
     assert counts(await service.stub.ForgetMessages(forget(person, request.message.id))) == (0, 0, 0, 0)
 
 
+@pytest.mark.timing  # wall clock: the deletion must commit within the model's 1.5 s
 async def test_a_deletion_while_the_message_is_evaluated_wins(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     llm.on("in flight", Reply(facts_reply(add_durable("has a dog", "relationship")), delay_s=1.5))

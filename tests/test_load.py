@@ -13,6 +13,9 @@ from factmemory_tools.loadtest import LoadConfig, Report, Run, run_load
 SHORT = LoadConfig(seconds=8, clients=8)
 LONG = LoadConfig(seconds=60, clients=32)
 
+# Wall clock: a run of a few seconds must acknowledge enough evaluations to exercise twins and repeats.
+pytestmark = pytest.mark.timing
+
 LOWER_ONE_CONFIDENCE = """
 UPDATE facts SET confidence = confidence - 0.05
  WHERE id = (SELECT id FROM facts WHERE agent_id = $1 ORDER BY id LIMIT 1)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import asyncpg
 import numpy as np
+from asyncpg.pool import PoolConnectionProxy
 from pgvector.asyncpg import register_vector
 
 from factmemory.adapters.postgres.database import migrate
@@ -42,7 +43,13 @@ def clustered(rng: np.random.Generator, count: int) -> Matrix:
     return np.asarray(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), dtype=np.float32)
 
 
-async def fill(conn: asyncpg.Connection, agent: uuid.UUID, entity: uuid.UUID, per_kind: int, seed: int) -> None:
+async def fill(
+    conn: asyncpg.Connection | PoolConnectionProxy[asyncpg.Record],
+    agent: uuid.UUID,
+    entity: uuid.UUID,
+    per_kind: int,
+    seed: int,
+) -> None:
     rng = np.random.default_rng(seed)
     rows = [
         (uuid.uuid4(), kind, f"fact {i}", vector)
@@ -66,6 +73,7 @@ async def test_a_large_entity_gets_exactly_the_exact_order(service: Service) -> 
             exact = [r["id"] for r in await conn.fetch(EXACT, agent, entity, query, 24, 24)]
             assert [s.fact.id for s in found] == exact
             used = await conn.fetchrow(SHORTLISTED, agent, entity, query, 24, 24, SHORTLIST, HALF_MARGIN)
+            assert used is not None
             assert used["durable"] and used["current"]  # the shortlist path ran, not the exact fallback
 
 
@@ -77,7 +85,10 @@ async def test_the_exact_plan_runs_when_the_shortlist_cannot_prove_its_order(ser
         await fill(conn, agent, entity, SHORTLIST + 50, seed=3)
         query = clustered(np.random.default_rng(4), 1)[0]
         wide = 2.0  # no shortlist of 200 can be 2.0 wider than the 24th distance: the exact plan answers
-        assert await conn.fetchrow(SHORTLISTED, agent, entity, query, 24, 24, SHORTLIST, wide) == (False, False)
+        assert tuple(await conn.fetchrow(SHORTLISTED, agent, entity, query, 24, 24, SHORTLIST, wide) or ()) == (
+            False,
+            False,
+        )
         rows = await conn.fetch(NEAREST_BY_KIND, agent, entity, query, 24, 24, SHORTLIST, wide)
         assert [r["id"] for r in rows] == [r["id"] for r in await conn.fetch(EXACT, agent, entity, query, 24, 24)]
 
@@ -89,7 +100,7 @@ async def test_a_small_entity_keeps_the_exact_plan(service: Service) -> None:
     async with store.pool.acquire() as conn:
         await fill(conn, agent, entity, 60, seed=5)
         query = clustered(np.random.default_rng(6), 1)[0]
-        assert await conn.fetchrow(SHORTLISTED, agent, entity, query, 24, 24, SHORTLIST, HALF_MARGIN) == (
+        assert tuple(await conn.fetchrow(SHORTLISTED, agent, entity, query, 24, 24, SHORTLIST, HALF_MARGIN) or ()) == (
             False,
             False,
         )

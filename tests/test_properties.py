@@ -514,7 +514,9 @@ async def test_random_wire_messages_that_decode_get_a_defined_status(service: Se
         pb.ProvideRequest.FromString(payload)
     except DecodeError:
         assume(False)
-    method = service.channel.unary_unary("/factmemory.v1.FactMemoryService/Provide")
+    method: grpc.aio.UnaryUnaryMultiCallable[bytes, bytes] = service.channel.unary_unary(
+        "/factmemory.v1.FactMemoryService/Provide"
+    )
     try:
         await method(payload, timeout=30)
     except grpc.aio.AioRpcError as error:
@@ -525,7 +527,9 @@ async def test_random_wire_messages_that_decode_get_a_defined_status(service: Se
     "payload", [b"\x0a\x03\xff\xfe\xfd", b"\xff\xff\xff", b"\x0a\xff"], ids=["bad utf-8", "bad tag", "truncated length"]
 )
 async def test_undecodable_request_is_invalid_argument(service: Service, payload: bytes) -> None:
-    method = service.channel.unary_unary("/factmemory.v1.FactMemoryService/ListFacts")
+    method: grpc.aio.UnaryUnaryMultiCallable[bytes, bytes] = service.channel.unary_unary(
+        "/factmemory.v1.FactMemoryService/ListFacts"
+    )
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await method(payload, timeout=30)
     assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT

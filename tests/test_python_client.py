@@ -62,21 +62,25 @@ class Scripted(cpb_grpc.FactMemoryServiceServicer):  # type: ignore[misc]
         self.failures = failures
         self.code = code
         self.calls = 0
-        self.authorization: list[str | None] = []
+        self.authorization: list[str | bytes | None] = []
         self.time_remaining: list[float] = []
 
-    async def Provide(self, request: cpb.ProvideRequest, context: grpc.aio.ServicerContext) -> cpb.ProvideResponse:
+    async def Provide(
+        self, request: cpb.ProvideRequest, context: grpc.aio.ServicerContext[cpb.ProvideRequest, cpb.ProvideResponse]
+    ) -> cpb.ProvideResponse:
         self.calls += 1
-        self.authorization.append(dict(context.invocation_metadata()).get("authorization"))
+        self.authorization.append(dict(context.invocation_metadata() or ()).get("authorization"))
         remaining = context.time_remaining()
         self.time_remaining.append(float("inf") if remaining is None else remaining)
         if self.calls <= self.failures:
             await context.abort(self.code, f"scripted failure {self.calls}")
         return cpb.ProvideResponse(text=f"answered call {self.calls}")
 
-    async def AddFact(self, request: cpb.AddFactRequest, context: grpc.aio.ServicerContext) -> cpb.AddFactResponse:
+    async def AddFact(
+        self, request: cpb.AddFactRequest, context: grpc.aio.ServicerContext[cpb.AddFactRequest, cpb.AddFactResponse]
+    ) -> cpb.AddFactResponse:
         self.calls += 1
-        self.authorization.append(dict(context.invocation_metadata()).get("x-factmemory-reviewer"))
+        self.authorization.append(dict(context.invocation_metadata() or ()).get("x-factmemory-reviewer"))
         if self.calls <= self.failures:
             await context.abort(self.code, f"scripted failure {self.calls}")
         return cpb.AddFactResponse(fact=cpb.Fact(claim=request.claim))
@@ -137,6 +141,7 @@ async def test_only_unavailable_is_retried(code: grpc.StatusCode) -> None:
     assert servicer.calls == 1
 
 
+@pytest.mark.timing  # wall clock: a 0.5 s deadline ends the call within 1 s
 async def test_the_deadline_covers_the_retries() -> None:
     servicer = Scripted(failures=1_000)
     patient = Retry(attempts=1_000, initial_backoff_s=0.05, max_backoff_s=0.05)

@@ -186,6 +186,7 @@ async def _forgotten_everywhere(service: Service, person: Person, fact_id: str) 
     assert person.entity_id not in [e.entity_id for e in listed.entities]
 
 
+@pytest.mark.timing  # wall clock: three reads within the 0.5 s before the replica is retried
 async def test_a_replica_that_is_down_makes_reads_fall_back_to_the_primary_until_it_is_back(
     replicated: tuple[Service, Standby],
 ) -> None:

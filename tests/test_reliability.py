@@ -87,13 +87,14 @@ async def test_persistent_llm_failure_is_unavailable_then_retry_applies_once(
     assert (await count_rows(service, person.agent_id))["facts"] == 1
 
 
+@pytest.mark.timing  # wall clock: the refusal within 5 s
 async def test_long_retry_after_is_not_waited_for(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     llm.on("busy", Fault(429, headers={"Retry-After": "3600"}))
     started = time.monotonic()
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await service.stub.Evaluate(person.evaluate("busy"))
-    assert code_of(error) == grpc.StatusCode.UNAVAILABLE and "retry after 3600" in error.value.details()
+    assert code_of(error) == grpc.StatusCode.UNAVAILABLE and "retry after 3600" in (error.value.details() or "")
     assert time.monotonic() - started < 5
     assert len(llm.calls_for("busy")) == 1
 
@@ -121,7 +122,7 @@ async def test_llm_connection_refused_is_unavailable(pg_url: str, llm: ScriptedL
         with pytest.raises(grpc.aio.AioRpcError) as error:
             await svc.stub.Evaluate(Person().evaluate("hello"))
         assert code_of(error) == grpc.StatusCode.UNAVAILABLE
-        assert "unreachable" in error.value.details()
+        assert "unreachable" in (error.value.details() or "")
 
 
 async def test_unknown_handles_and_bad_ops_are_rejected_individually(service: Service, llm: ScriptedLLM) -> None:
@@ -482,5 +483,5 @@ async def test_oversized_request_is_rejected_before_any_work(pg_url: str, llm: S
         too_many = person.evaluate("hi", recent_messages=[person.message("y") for _ in range(51)])
         with pytest.raises(grpc.aio.AioRpcError) as error:
             await svc.stub.Evaluate(too_many)
-        assert code_of(error) == grpc.StatusCode.INVALID_ARGUMENT and "recent_messages" in error.value.details()
+        assert code_of(error) == grpc.StatusCode.INVALID_ARGUMENT and "recent_messages" in (error.value.details() or "")
         assert llm.requests == []

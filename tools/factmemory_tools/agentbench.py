@@ -27,15 +27,12 @@ from typing import Any
 import openai
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from factmemory.adapters.postgres.database import open_database
-from factmemory.domain.models import ChatMessage, EvaluateInput, Fact, Kind
+from factmemory.public import ChatMessage, EvaluateInput, Fact, Kind, Shown, TicketBody, open_database
 from factmemory.settings import Settings
-from factmemory.usecases.evaluate.agent_model import TicketBody
-from factmemory.usecases.evaluate.planning import Shown
+from factmemory.testing.llm import ScriptedLLM, per_message
+from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
-from factmemory_tools.inprocess import bench_settings, serve_in_process
-from factmemory_tools.scripted_llm import ScriptedLLM, per_message
 
 PEOPLE = 4
 TOPICS = ("sailing", "chess", "baking", "running", "painting", "jazz", "gardening", "climbing", "poetry", "tea")

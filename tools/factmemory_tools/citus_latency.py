@@ -25,14 +25,13 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
-from factmemory.adapters.postgres.citus import distribute
-from factmemory.adapters.postgres.database import migrate
+from factmemory.public import distribute, migrate
 from factmemory.settings import Settings
+from factmemory.testing.llm import Reply, ScriptedLLM
+from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools import citus_cluster
-from factmemory_tools.inprocess import bench_settings, serve_in_process
-from factmemory_tools.scripted_llm import Reply, ScriptedLLM
 
 ONE_SHARD_ONLY = "citus.multi_task_query_log_level=error"
 DIMENSIONS = 384  # the local embedder's

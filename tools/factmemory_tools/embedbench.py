@@ -20,8 +20,7 @@ import statistics
 import time
 from collections.abc import Awaitable, Callable
 
-from factmemory.adapters.embedding.embedders import LOCAL_VARIANTS, LocalEmbedder
-from factmemory.ports import CALL_SCOPE, CallScope
+from factmemory.public import CALL_SCOPE, LOCAL_VARIANTS, CallScope, LocalEmbedder
 
 BASE = (
     "I moved to Lisbon last spring and I have been learning Portuguese with my neighbour every Tuesday "

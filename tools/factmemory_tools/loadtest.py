@@ -51,11 +51,10 @@ import asyncpg
 import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from factmemory.adapters.postgres.database import database_url
-from factmemory.domain.prompts import FACT_LINE
+from factmemory.public import database_url
+from factmemory.testing.llm import Reply, ScriptedLLM, current_message, facts_shown
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
-from factmemory_tools.scripted_llm import Reply, ScriptedLLM, current_message
 
 # One claim per category: two different claims never meet in the write-time dedup check.
 CLAIMS: tuple[tuple[str, str, str], ...] = (
@@ -194,8 +193,7 @@ def model_reply(body: dict[str, Any]) -> Reply:
     text = current_message(body)
     found = _CLAIMS_IN_TEXT.search(text)
     indices = [int(i) for i in found.group(1).split()] if found else []
-    prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
-    shown = {m["claim"]: m["handle"] for m in FACT_LINE.finditer(prompt)}
+    shown = {claim: handle for handle, claim in facts_shown(body)}
     always_add = "mode: add" in text
     ops: list[dict[str, Any]] = []
     for index in indices:

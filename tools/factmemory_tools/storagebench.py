@@ -27,18 +27,23 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import grpc
+from asyncpg.pool import PoolConnectionProxy
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from factmemory.adapters.postgres.database import open_database
-from factmemory.adapters.postgres.retention import PostgresRetention
-from factmemory.app import create_server, open_deps, retention_policy
-from factmemory.domain.retention import RetentionPolicy
-from factmemory.ports import NullTelemetry
+from factmemory.public import (
+    NullTelemetry,
+    PostgresRetention,
+    RetentionPolicy,
+    create_server,
+    open_database,
+    open_deps,
+    retention_policy,
+    sweep,
+)
 from factmemory.settings import Settings
-from factmemory.usecases.retention import sweep
+from factmemory.testing.llm import Reply, ScriptedLLM
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
-from factmemory_tools.scripted_llm import Reply, ScriptedLLM
 
 TABLES = ("facts", "evaluations", "fact_history", "fact_candidates", "possible_duplicates")
 CURRENT = ("feeling", "physical_state", "working_on", "going_through", "schedule_context")
@@ -84,7 +89,7 @@ def _ts(when: datetime) -> Timestamp:
     return out
 
 
-async def stored_bytes(conn: asyncpg.Connection) -> dict[str, int]:
+async def stored_bytes(conn: PoolConnectionProxy[asyncpg.Record]) -> dict[str, int]:
     return {t: int(await conn.fetchval(f"SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {t} t")) for t in TABLES}
 
 

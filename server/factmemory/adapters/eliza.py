@@ -17,7 +17,7 @@ import asyncpg
 
 from factmemory.domain import times
 from factmemory.domain.models import LegacyFact
-from factmemory.domain.ops import clean_text
+from factmemory.domain.text import one_line
 
 FACTS_TYPE = "facts"
 MAX_TEXT_CHARS = 500
@@ -75,7 +75,7 @@ def parse_memory(record: Mapping[str, Any]) -> LegacyFact | None:
             content = json.loads(content)
         except ValueError:
             content = {"text": content}
-    text = clean_text(str(content.get("text", ""))) if isinstance(content, Mapping) else ""
+    text = one_line(str(content.get("text", ""))) if isinstance(content, Mapping) else ""
     source_id = _field(record, "id")
     agent_id = _uuid(_field(record, "agentId", "agent_id"))
     entity_id = _uuid(_field(record, "entityId", "entity_id", "userId", "user_id"))

@@ -90,3 +90,32 @@ def settings_help(model: type[BaseModel], source: str, prefix: str = "FACTMEMORY
         if doc.help:
             out.append(f"      {doc.help}")
     return "\n".join(out)
+
+
+def _groups(docs: list[SettingDoc]) -> list[list[SettingDoc]]:
+    """A setting with a comment of its own starts a group; the uncommented ones below it (same prefix) join it."""
+    groups: list[list[SettingDoc]] = []
+    for doc in docs:
+        joins = groups and not doc.help and doc.env.split("_")[0] == groups[-1][0].env.split("_")[0]
+        if joins:
+            groups[-1].append(doc)
+        else:
+            groups.append([doc])
+    return groups
+
+
+def _cell(values: list[str], code: bool = True) -> str:
+    shown = [f"`{v}`" if code and v != "unset" else v for v in values]
+    return " / ".join(shown).replace("|", "\\|")
+
+
+def settings_table(model: type[BaseModel], source: str, prefix: str = "FACTMEMORY_") -> str:
+    """docs/configuration.md's table: one row per group of settings (variables, defaults, allowed values, meaning)."""
+    rows = ["| variable | default | allowed | meaning |", "|---|---|---|---|"]
+    for group in _groups(settings_docs(model, source, prefix)):
+        allowed = _cell([d.values or "any" for d in group]) if any(d.values for d in group) else ""
+        meaning = group[0].help.replace("|", "\\|") or "below the table"
+        rows.append(
+            f"| {_cell([d.env for d in group])} | {_cell([d.default for d in group])} | {allowed} | {meaning} |"
+        )
+    return "\n".join(rows)

@@ -11,10 +11,6 @@ from uuid import UUID
 from pydantic import TypeAdapter, ValidationError
 
 from factmemory.domain import times
-from factmemory.domain.confidence import ADD_CONFIDENCE as ADD_CONFIDENCE  # re-exported: other modules name them
-from factmemory.domain.confidence import DECAY_STEP as DECAY_STEP
-from factmemory.domain.confidence import DELETE_BELOW as DELETE_BELOW
-from factmemory.domain.confidence import STRENGTHEN_STEP as STRENGTHEN_STEP
 from factmemory.domain.contract import (
     AddCurrent,
     AddDurable,
@@ -86,7 +82,8 @@ Planned = PlannedAdd | PlannedChange | PlannedMerge | RejectedOp
 
 
 def clean_text(text: str) -> str:
-    """One line, single spaces, no control characters (what is stored of the model's text)."""
+    """TEMPORARY alias of text.one_line, for the modules other work was editing when the rename was made
+    (usecases/evaluate/applying.py, domain/excerpts.py); goes once they say one_line."""
     return one_line(text)
 
 
@@ -124,9 +121,9 @@ def _parse_date(text: str | None, default: datetime) -> datetime:
 def _fields(items: Sequence[Any], limits: Limits) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items[: limits.max_fields]:
-        key = clean_text(item.key)[: limits.max_field_chars]
+        key = one_line(item.key)[: limits.max_field_chars]
         if key:
-            out[key] = clean_text(item.value)[: limits.max_field_chars]
+            out[key] = one_line(item.value)[: limits.max_field_chars]
     return out
 
 
@@ -143,7 +140,7 @@ def plan_op(raw: Any, handles: Mapping[str, Fact], message_time: datetime, limit
         where = ".".join(str(p) for p in first["loc"])
         # The model's text is echoed back and stored: keep it printable (no NUL, no lone surrogates).
         return RejectedOp(
-            op_type, clean_text(f"invalid op: {where}: {first['msg']}"), clean_text(str(raw.get("fact", "")))[:20]
+            op_type, one_line(f"invalid op: {where}: {first['msg']}"), one_line(str(raw.get("fact", "")))[:20]
         )
     if isinstance(op, AddDurable | AddCurrent):
         return _plan_add(op, message_time, limits)
@@ -151,7 +148,7 @@ def plan_op(raw: Any, handles: Mapping[str, Fact], message_time: datetime, limit
 
 
 def _plan_add(op: AddDurable | AddCurrent, message_time: datetime, limits: Limits) -> Planned:
-    claim = clean_text(op.claim)
+    claim = one_line(op.claim)
     op_type = OpType(op.op)
     if not claim:
         return RejectedOp(op_type, "empty claim")
@@ -174,7 +171,7 @@ def _plan_add(op: AddDurable | AddCurrent, message_time: datetime, limits: Limit
 
 
 def _unknown(op_type: OpType, raw_handle: str) -> RejectedOp:
-    shown = clean_text(raw_handle)[:20]
+    shown = one_line(raw_handle)[:20]
     return RejectedOp(op_type, f"unknown handle {shown!r}: only shown facts can be referenced", shown)
 
 
@@ -191,7 +188,7 @@ def _plan_merge(op: Merge, handles: Mapping[str, Fact], limits: Limits) -> Plann
             f"cannot merge {handle} and {duplicate_handle}: a durable and a current fact never say the same thing",
             handle,
         )
-    reason = clean_text(op.reason or "")[: limits.max_claim_chars]
+    reason = one_line(op.reason or "")[: limits.max_claim_chars]
     return PlannedMerge(OpType.MERGE, handle, fact, duplicate_handle, duplicate, reason)
 
 
@@ -203,10 +200,10 @@ def _plan_change(op: Strengthen | Decay | Contradict | Merge, handles: Mapping[s
     fact = handles.get(handle)
     if fact is None:
         return _unknown(op_type, op.fact)
-    reason = clean_text(op.reason or "")[: limits.max_claim_chars]
+    reason = one_line(op.reason or "")[: limits.max_claim_chars]
     reclassify_to = op.category if fact.category == UNCATEGORIZED and op.category else None
     if isinstance(op, Contradict):
-        proposed = clean_text(op.proposed_claim)
+        proposed = one_line(op.proposed_claim)
         if not proposed or len(proposed) > limits.max_claim_chars:
             return RejectedOp(op_type, "contradict needs a proposed_claim of reasonable length", handle)
         return PlannedChange(op_type, handle, fact, reason, proposed, reclassify_to)
@@ -266,7 +263,7 @@ def plan_relationships(
             continue
         tags = edges.setdefault((source, target), set())
         for tag in rel.tags[: limits.max_tags]:
-            cleaned = clean_text(tag).lower()[: limits.max_tag_chars]
+            cleaned = one_line(tag).lower()[: limits.max_tag_chars]
             if cleaned and len(tags) < limits.max_tags:
                 tags.add(cleaned)
     return [(s, t, tuple(sorted(tags))) for (s, t), tags in edges.items()]
@@ -280,8 +277,8 @@ def plan_identities(
     out: dict[tuple[UUID, str, str], float] = {}
     for ident in raw:
         entity = _as_uuid(ident.entity_id)
-        platform = clean_text(ident.platform).lower()[: limits.max_tag_chars]
-        handle = clean_text(ident.handle)[: limits.max_field_chars]
+        platform = one_line(ident.platform).lower()[: limits.max_tag_chars]
+        handle = one_line(ident.handle)[: limits.max_field_chars]
         confidence = min(1.0, max(0.0, ident.confidence))
         if entity in known and entity is not None and platform and handle and confidence >= IDENTITY_MIN_CONFIDENCE:
             key = (entity, platform, handle)

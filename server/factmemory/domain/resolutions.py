@@ -10,8 +10,7 @@ from datetime import datetime
 from uuid import UUID
 
 from factmemory.domain.errors import InvalidInput
-from factmemory.domain.limits import MAX_ACTOR_CHARS, MAX_QUERY_CHARS
-from factmemory.domain.limits import MAX_DISPUTE_CHARS as MAX_DISPUTE_CHARS  # re-exported
+from factmemory.domain.limits import MAX_ACTOR_CHARS, MAX_DISPUTE_CHARS, MAX_QUERY_CHARS
 from factmemory.domain.models import (
     CURRENT_CATEGORIES,
     DURABLE_CATEGORIES,
@@ -24,7 +23,7 @@ from factmemory.domain.models import (
     Kind,
     Resolution,
 )
-from factmemory.domain.ops import clean_text
+from factmemory.domain.text import one_line
 
 
 @dataclass(frozen=True)
@@ -137,7 +136,7 @@ def check_category(kind: Kind, category: str) -> str:
 
 def check_claim(claim: str, max_chars: int) -> str:
     """One clean line of bounded length."""
-    cleaned = clean_text(claim)
+    cleaned = one_line(claim)
     if not cleaned:
         raise InvalidInput("claim is empty")
     if len(cleaned) > max_chars:
@@ -168,7 +167,7 @@ def check_edit(edit: FactEdit, current_kind: Kind, current_category: str, max_cl
 
 def reviewer_actor(identity: str) -> str:
     """'reviewer:<identity>' from caller-supplied text, confined to one bounded line."""
-    cleaned = clean_text(identity)[:MAX_ACTOR_CHARS]
+    cleaned = one_line(identity)[:MAX_ACTOR_CHARS]
     return f"reviewer:{cleaned or 'anonymous'}"
 
 
@@ -182,12 +181,12 @@ def evidence_ids(history: Iterable[HistoryEntry]) -> list[str]:
 
 
 def import_actor(source: str) -> str:
-    return f"import:{clean_text(source)[:MAX_ACTOR_CHARS]}"
+    return f"import:{one_line(source)[:MAX_ACTOR_CHARS]}"
 
 
 def dispute_note(proposed_claim: str) -> str:
     """The provider's compact marker for a fact with a pending contradiction; the quoted claim is bounded."""
-    claim = clean_text(proposed_claim).replace('"', "'")
+    claim = one_line(proposed_claim).replace('"', "'")
     if len(claim) > MAX_DISPUTE_CHARS:
         claim = claim[: MAX_DISPUTE_CHARS - 1].rstrip() + "…"
     return f'(may have changed: "{claim}", unconfirmed)'
@@ -195,7 +194,7 @@ def dispute_note(proposed_claim: str) -> str:
 
 def search_pattern(query: str) -> str:
     """A LIKE pattern that matches the query literally (its own % and _ escaped)."""
-    cleaned = clean_text(query)[:MAX_QUERY_CHARS]
+    cleaned = one_line(query)[:MAX_QUERY_CHARS]
     return cleaned.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 

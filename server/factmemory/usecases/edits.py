@@ -11,8 +11,8 @@ from factmemory.domain.errors import NotFound
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import Fact, FactEdit, HistoryAction, Kind, Verification
 from factmemory.domain.new_fact import new_fact
-from factmemory.domain.ops import clean_text
 from factmemory.domain.resolutions import check_category, check_claim, check_confidence, check_edit
+from factmemory.domain.text import one_line
 from factmemory.ports import FactChange
 from factmemory.usecases.deps import Deps
 
@@ -21,9 +21,9 @@ def _fields(raw: dict[str, Any] | None, limits: Limits) -> dict[str, str]:
     """Structured fields as bounded one-line strings, like the model's."""
     out: dict[str, str] = {}
     for key, value in list((raw or {}).items())[: limits.max_fields]:
-        name = clean_text(str(key))[: limits.max_field_chars]
+        name = one_line(str(key))[: limits.max_field_chars]
         if name:
-            out[name] = clean_text(str(value))[: limits.max_field_chars]
+            out[name] = one_line(str(value))[: limits.max_field_chars]
     return out
 
 

@@ -9,9 +9,9 @@ import itertools
 from collections.abc import Sequence
 from uuid import UUID
 
+from factmemory.domain.confidence import ADD_CONFIDENCE
 from factmemory.domain.models import UNCATEGORIZED, ImportReport, Kind, LegacyFact, Verification
 from factmemory.domain.new_fact import new_fact
-from factmemory.domain.ops import ADD_CONFIDENCE
 from factmemory.domain.resolutions import import_actor
 from factmemory.usecases.deps import Deps
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+from factmemory.domain.confidence import ADD_CONFIDENCE
 from factmemory.domain.errors import Conflict, NotFound
 from factmemory.domain.models import (
     Candidate,
@@ -16,7 +17,6 @@ from factmemory.domain.models import (
     Verification,
 )
 from factmemory.domain.new_fact import new_fact
-from factmemory.domain.ops import ADD_CONFIDENCE
 from factmemory.domain.resolutions import (
     ResolutionPlan,
     plan_resolution,

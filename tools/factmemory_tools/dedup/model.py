@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from factmemory.domain.prompts import FACT_LINE
-from factmemory_tools.scripted_llm import Reply
+from factmemory.testing.llm import Reply, facts_shown
 
 _PAIRS = re.compile(r"^Possible duplicates: (.*)$", re.M)
 MALFORMED = '{"facts": {"ops": [{"op": "add_durable", "claim": "'
@@ -66,7 +65,7 @@ class ErringModel:
         if self.json_rng.random() < self.rates.malformed_json:
             self.malformed += 1
             return Reply(MALFORMED)
-        claims = {m["handle"]: m["claim"] for m in FACT_LINE.finditer(prompt)}
+        claims = dict(facts_shown(body))
         shown.claims = claims
         merges = self._answer_pairs(prompt, claims, shown)
         ops = [*self.adds, *merges, *self.extra]

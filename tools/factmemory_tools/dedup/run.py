@@ -38,14 +38,14 @@ import asyncpg
 import grpc
 from pgvector.asyncpg import register_vector
 
-from factmemory.domain.models import CATEGORIES, Kind
+from factmemory.public import CATEGORIES, Kind
 from factmemory.settings import Settings
+from factmemory.testing.llm import ScriptedLLM
+from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.dedup.model import CLEAN, ErringModel, Rates, Shown, paraphrase
-from factmemory_tools.inprocess import bench_settings, serve_in_process
 from factmemory_tools.recall.run import Bench, Variant, database, load, ts
-from factmemory_tools.scripted_llm import ScriptedLLM
 
 DATA = Path(__file__).resolve().parents[3] / "tests" / "data"
 PAIR_SETS = (

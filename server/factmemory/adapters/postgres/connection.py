@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, cast
 
 import asyncpg
 from pgvector.asyncpg import register_vector
 
 from factmemory.domain.errors import Unavailable
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
 
 # Serializes the write path per (agent, entity): confidences and dedup see every earlier turn. Taking the lock also
 # bumps the entity's revision, so a write planned before the lock can tell whether anything changed since.
@@ -25,6 +29,12 @@ RETURNING revision
 # Run on every pooled connection (the benchmark runs them too, to EXPLAIN the plans the service gets). None today:
 # the HNSW setting that was here went with the index (migration 0052).
 SESSION_SETTINGS: tuple[str, ...] = ()
+
+
+def pooled(conn: PoolConnectionProxy[asyncpg.Record]) -> asyncpg.Connection:
+    """A pooled connection as the Connection it stands for: the pool hands out a proxy that forwards every method of
+    the connection (asyncpg's stubs do not make it a subclass)."""
+    return cast(asyncpg.Connection, conn)
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -81,7 +91,7 @@ async def connection(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
     """A pooled connection; a transient error while it is held becomes Unavailable."""
     try:
         async with pool.acquire() as conn:
-            yield conn
+            yield pooled(conn)
     except TRANSIENT_DB_ERRORS as exc:
         raise unavailable(exc) from exc
 

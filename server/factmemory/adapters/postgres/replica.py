@@ -24,7 +24,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.connection import TRANSIENT_DB_ERRORS
+from factmemory.adapters.postgres.connection import TRANSIENT_DB_ERRORS, pooled
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.ports import Telemetry
 
@@ -97,7 +97,7 @@ class ReadRoute:
                 expected = await conn.fetchval(ENTITY_POSITION, agent_id, entity_id)
         try:
             async with self.replica.acquire(timeout=REPLICA_ACQUIRE_TIMEOUT_S) as conn:
-                answered, result = await _on_replica(conn, agent_id, entity_id, expected, query)
+                answered, result = await _on_replica(pooled(conn), agent_id, entity_id, expected, query)
         except TRANSIENT_DB_ERRORS as exc:
             self._went_down(exc)
             return await self._fallback("replica_error", query)
@@ -132,7 +132,7 @@ class ReadRoute:
     @staticmethod
     async def _on(pool: asyncpg.Pool, query: Query[T]) -> T:
         async with pool.acquire() as conn:
-            return await query(conn)
+            return await query(pooled(conn))
 
 
 async def _on_replica(

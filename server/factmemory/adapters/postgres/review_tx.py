@@ -20,6 +20,7 @@ from factmemory.adapters.postgres.rows import (
     fact_values,
     mark,
     mark_values,
+    one,
     row_to_fact,
 )
 from factmemory.domain.limits import MAX_REASON_CHARS
@@ -209,7 +210,7 @@ class ReviewTx:
 
     async def insert_fact(self, new: NewFact) -> Fact:
         row = await self._conn.fetchrow(INSERT_FACT, *fact_values(self.agent_id, self.entity_id, new), *self._marked)
-        return row_to_fact(row)
+        return row_to_fact(one(row))
 
     async def change_fact(self, fact_id: UUID, change: FactChange) -> Fact | None:
         row = await self._conn.fetchrow(
@@ -246,7 +247,7 @@ class ReviewTx:
             CLOSE_CANDIDATE, self.agent_id, self.entity_id, candidate_id, status.value, resolution.value, actor, at
         )
         row = await self._conn.fetchrow(GET_CANDIDATE, self.agent_id, self.entity_id, candidate_id)
-        return row_to_candidate(row)
+        return row_to_candidate(one(row))
 
     async def keep_pair(self, first: UUID, second: UUID) -> None:
         await self._conn.execute(KEEP_PAIR, self.agent_id, self.entity_id, first, second)

@@ -113,6 +113,13 @@ ON CONFLICT (agent_id, entity_id) DO UPDATE
 """
 
 
+def one(row: asyncpg.Record | None) -> asyncpg.Record:
+    """The row of a statement that always returns one (INSERT ... RETURNING, an upsert, a row read under the lock)."""
+    if row is None:
+        raise RuntimeError("a statement that returns one row returned none")
+    return row
+
+
 def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
     """A facts row (or the prefixed columns of a join) as a domain Fact: built without validation (the columns'
     types and CHECK constraints already hold what Fact's fields demand; validating ~60 rows cost ~1 ms a Provide)."""

@@ -18,10 +18,9 @@ from factmemory.adapters.postgres import import_ledger, shared
 from factmemory.adapters.postgres import review_tx as review
 from factmemory.adapters.postgres.connection import (
     LOCK_ENTITY,
-    SESSION_SETTINGS,
     TRANSIENT_DB_ERRORS,
     connection,
-    open_pool,
+    pooled,
     unavailable,
 )
 from factmemory.adapters.postgres.export import export_rows
@@ -29,10 +28,8 @@ from factmemory.adapters.postgres.forgetting import forget_entity
 from factmemory.adapters.postgres.forgetting import forget_epoch as read_forget_epoch
 from factmemory.adapters.postgres.lexical import LEXEME_SCAN_MAX_FACTS, LEXICAL_BY_KIND
 from factmemory.adapters.postgres.nearest import (
-    HALF_MARGIN,
     HYBRID_BY_KIND,
     NEAREST_BY_KIND,
-    SHORTLIST,
     TEXT_SEARCH_BY_KIND,
     nearest_args,
 )
@@ -68,18 +65,6 @@ from factmemory.ports import NO_HOP, Hop, NewFact, Position, Similar, TurnStart,
 
 if TYPE_CHECKING:
     from factmemory.adapters.postgres.replica import ReadRoute
-
-# Kept importable from here: other modules and tools name them as store's.
-__all__ = [
-    "HALF_MARGIN",
-    "NEAREST_BY_KIND",
-    "SESSION_SETTINGS",
-    "SHORTLIST",
-    "TRANSIENT_DB_ERRORS",
-    "PostgresWriteTransaction",
-    "Store",
-    "open_pool",
-]
 
 T = TypeVar("T")
 
@@ -121,7 +106,7 @@ class Store:
             if self._reads is not None and replica_ok:
                 return await self._reads.run(agent_id, entity_id, query)
             async with self._pool.acquire() as conn:
-                return await query(conn)
+                return await query(pooled(conn))
         except TRANSIENT_DB_ERRORS as exc:
             raise unavailable(exc) from exc
 

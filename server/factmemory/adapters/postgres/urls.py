@@ -8,7 +8,9 @@ all: any part of it might be the secret."""
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from asyncpg import connect_utils
 
@@ -16,7 +18,15 @@ UNPARSABLE = (
     "(a database URL that does not parse, not shown: use postgresql://user:password@host:port/database with "
     "@, / and : in the password percent-encoded as %40, %2F and %3A)"
 )
-_PARAMETERS = tuple(inspect.signature(connect_utils._parse_connect_dsn_and_args).parameters)
+
+
+class _Params(Protocol):
+    database: str | None
+
+
+# asyncpg's own parse of a DSN, the one asyncpg.connect runs (private: its stubs leave it out).
+_parse_dsn: Callable[..., tuple[list[str | tuple[str, int]], _Params]] = connect_utils._parse_connect_dsn_and_args  # type: ignore[attr-defined]
+_PARAMETERS = tuple(inspect.signature(_parse_dsn).parameters)
 
 
 @dataclass(frozen=True)
@@ -31,7 +41,7 @@ def target(url: str) -> Target | None:
     """What asyncpg would connect to, or None when it cannot parse the URL or the parse shows a mangled host."""
     try:
         # Every parameter but the DSN left unset: the parse of the URL alone, as asyncpg.connect does it.
-        addresses, params = connect_utils._parse_connect_dsn_and_args(**{**dict.fromkeys(_PARAMETERS), "dsn": url})
+        addresses, params = _parse_dsn(**{**dict.fromkeys(_PARAMETERS), "dsn": url})
     except Exception:  # any failure: the string's parts are not trusted to be free of the secret
         return None
     shown: list[str] = []

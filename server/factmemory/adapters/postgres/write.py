@@ -20,6 +20,7 @@ from factmemory.adapters.postgres.rows import (
     fact_values,
     mark_cte,
     mark_values,
+    one,
     row_to_fact,
 )
 from factmemory.adapters.postgres.write_context import read_write_context
@@ -247,7 +248,7 @@ class PostgresWriteTransaction:
 
     async def insert_fact(self, new: NewFact) -> Fact:
         values = fact_values(self.agent_id, self.entity_id, new)
-        row = await self._conn.fetchrow(INSERT_FACT, *values, *self._mark(HistoryAction.CREATED))
+        row = one(await self._conn.fetchrow(INSERT_FACT, *values, *self._mark(HistoryAction.CREATED)))
         return row_to_fact(row)
 
     async def set_strengthened(self, fact_id: UUID, values: Strengthened) -> Fact | None:
@@ -379,6 +380,7 @@ class PostgresWriteTransaction:
         row = await self._conn.fetchrow(
             UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at, max_tags, *self._evidence()
         )
+        row = one(row)
         return Relationship(
             source_entity_id=str(row["source_entity_id"]),
             target_entity_id=str(row["target_entity_id"]),
@@ -392,6 +394,7 @@ class PostgresWriteTransaction:
         row = await self._conn.fetchrow(
             UPSERT_IDENTITY, self.agent_id, entity_id, platform, handle, confidence, at, *self._evidence()
         )
+        row = one(row)
         return Identity(
             entity_id=str(row["entity_id"]),
             platform=row["platform"],

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import grpc
 from google.protobuf.json_format import MessageToDict
+from google.protobuf.message import Message
 
 from factmemory.api.audit import AuditEntry, audited
 from factmemory.api.grpc import agent_model, convert
@@ -54,7 +55,9 @@ STATUS_BY_ERROR: tuple[tuple[type[FactMemoryError], grpc.StatusCode], ...] = (
 
 Req = TypeVar("Req")
 Res = TypeVar("Res")
-Handler = Callable[[Any, Req, grpc.aio.ServicerContext], Awaitable[Res]]
+# The context of every RPC: its request and response are protobuf messages.
+Context = grpc.aio.ServicerContext[Message, Message]
+Handler = Callable[[Any, Req, Context], Awaitable[Res]]
 
 
 def status_for(error: FactMemoryError) -> grpc.StatusCode:
@@ -64,7 +67,7 @@ def status_for(error: FactMemoryError) -> grpc.StatusCode:
     return grpc.StatusCode.INTERNAL
 
 
-def call_scope(request: Any, context: grpc.aio.ServicerContext) -> CallScope:
+def call_scope(request: Any, context: Context) -> CallScope:
     """Shared engines queue fairly by agent and drop work past the call's deadline."""
     remaining = context.time_remaining()
     deadline = None if remaining is None else time.monotonic() + remaining
@@ -75,7 +78,7 @@ def mapped(handler: Handler[Req, Res]) -> Handler[Req, Res]:
     """Domain errors become their status code; anything else is logged and becomes INTERNAL."""
 
     @functools.wraps(handler)
-    async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext) -> Res:
+    async def wrapper(self: Any, request: Req, context: Context) -> Res:
         CALL_SCOPE.set(call_scope(request, context))
         try:
             return await handler(self, request, context)
@@ -98,13 +101,13 @@ def _now() -> datetime:
 REVIEWER_METADATA = "x-factmemory-reviewer"
 
 
-def _reviewer(context: grpc.aio.ServicerContext) -> str:
+def _reviewer(context: Context) -> str:
     """'reviewer:<identity>' from the request metadata, for the history of what the call changes."""
     given = next((v for k, v in context.invocation_metadata() or () if k == REVIEWER_METADATA), "")
     return reviewer_actor(given if isinstance(given, str) else bytes(given).decode("utf-8", "replace"))
 
 
-def _audit(action: str, request: Any, context: grpc.aio.ServicerContext) -> AbstractContextManager[AuditEntry]:
+def _audit(action: str, request: Any, context: Context) -> AbstractContextManager[AuditEntry]:
     """One audit line for a review RPC: its ids as sent (bounded), the reviewer, the result."""
     ids = ("agent_id", "entity_id", "fact_id", "candidate_id")
     return audited(action, "grpc", _reviewer(context), **{k: getattr(request, k) for k in ids if hasattr(request, k)})
@@ -122,15 +125,13 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         self._limits = deps.tuning.limits
 
     @mapped
-    async def Evaluate(self, request: pb.EvaluateRequest, context: grpc.aio.ServicerContext) -> pb.EvaluateResponse:
+    async def Evaluate(self, request: pb.EvaluateRequest, context: Context) -> pb.EvaluateResponse:
         result = await evaluate.evaluate(self._deps, convert.evaluate_input(request, _now(), self._limits))
         record_evaluation(self._deps.telemetry, result)
         return convert.evaluate_response(result, self._limits)
 
     @mapped
-    async def EvaluateBatch(
-        self, request: pb.EvaluateBatchRequest, context: grpc.aio.ServicerContext
-    ) -> pb.EvaluateBatchResponse:
+    async def EvaluateBatch(self, request: pb.EvaluateBatchRequest, context: Context) -> pb.EvaluateBatchResponse:
         batch = await evaluate.evaluate_batch(self._deps, convert.evaluate_batch_input(request, _now(), self._limits))
         for result in batch.results:
             record_evaluation(self._deps.telemetry, result)
@@ -138,7 +139,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
 
     @mapped
     async def PrepareEvaluation(
-        self, request: pb.PrepareEvaluationRequest, context: grpc.aio.ServicerContext
+        self, request: pb.PrepareEvaluationRequest, context: Context
     ) -> pb.PrepareEvaluationResponse:
         evaluation, order = agent_model.prepare_input(request, _now(), self._limits)
         prepared = await evaluate.prepare_evaluation(self._deps, evaluation, order)
@@ -146,7 +147,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
 
     @mapped
     async def CompleteEvaluation(
-        self, request: pb.CompleteEvaluationRequest, context: grpc.aio.ServicerContext
+        self, request: pb.CompleteEvaluationRequest, context: Context
     ) -> pb.CompleteEvaluationResponse:
         agent_id, entity_id = _scope(request)
         usage = agent_model.usage_in(request.usage)
@@ -158,12 +159,12 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return agent_model.complete_response(batch, self._limits)
 
     @mapped
-    async def Provide(self, request: pb.ProvideRequest, context: grpc.aio.ServicerContext) -> pb.ProvideResponse:
+    async def Provide(self, request: pb.ProvideRequest, context: Context) -> pb.ProvideResponse:
         result = await provide.provide(self._deps, convert.provide_input(request, _now(), self._limits))
         return convert.provide_response(result, self._limits)
 
     @mapped
-    async def ListFacts(self, request: pb.ListFactsRequest, context: grpc.aio.ServicerContext) -> pb.ListFactsResponse:
+    async def ListFacts(self, request: pb.ListFactsRequest, context: Context) -> pb.ListFactsResponse:
         after = convert.optional_uuid(request.page_token, "page_token")
         facts, next_after = await browse.list_facts(
             self._deps,
@@ -180,9 +181,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return pb.ListFactsResponse(facts=out[:kept], next_page_token="" if next_after is None else str(next_after))
 
     @mapped
-    async def ListCandidates(
-        self, request: pb.ListCandidatesRequest, context: grpc.aio.ServicerContext
-    ) -> pb.ListCandidatesResponse:
+    async def ListCandidates(self, request: pb.ListCandidatesRequest, context: Context) -> pb.ListCandidatesResponse:
         candidates, token = await browse.list_candidates(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
@@ -200,7 +199,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
 
     @mapped
     async def ResolveCandidate(
-        self, request: pb.ResolveCandidateRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ResolveCandidateRequest, context: Context
     ) -> pb.ResolveCandidateResponse:
         with _audit("resolve_candidate", request, context) as entry:
             agent_id, entity_id = _scope(request)
@@ -222,7 +221,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         )
 
     @mapped
-    async def AddFact(self, request: pb.AddFactRequest, context: grpc.aio.ServicerContext) -> pb.AddFactResponse:
+    async def AddFact(self, request: pb.AddFactRequest, context: Context) -> pb.AddFactResponse:
         with _audit("add_fact", request, context) as entry:
             agent_id, entity_id = _scope(request)
             fact = await edits.add_fact(
@@ -240,9 +239,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return pb.AddFactResponse(fact=convert.fact_pb(fact, self._limits))
 
     @mapped
-    async def UpdateFact(
-        self, request: pb.UpdateFactRequest, context: grpc.aio.ServicerContext
-    ) -> pb.UpdateFactResponse:
+    async def UpdateFact(self, request: pb.UpdateFactRequest, context: Context) -> pb.UpdateFactResponse:
         with _audit("update_fact", request, context) as entry:
             agent_id, entity_id = _scope(request)
             edit = convert.fact_edit(request, self._limits.max_claim_chars * 4, self._limits.max_name_chars)
@@ -253,9 +250,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return pb.UpdateFactResponse(fact=convert.fact_pb(fact, self._limits))
 
     @mapped
-    async def DeleteFact(
-        self, request: pb.DeleteFactRequest, context: grpc.aio.ServicerContext
-    ) -> pb.DeleteFactResponse:
+    async def DeleteFact(self, request: pb.DeleteFactRequest, context: Context) -> pb.DeleteFactResponse:
         with _audit("delete_fact", request, context):
             agent_id, entity_id = _scope(request)
             await edits.delete_fact(
@@ -264,7 +259,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return pb.DeleteFactResponse()
 
     @mapped
-    async def GetFact(self, request: pb.GetFactRequest, context: grpc.aio.ServicerContext) -> pb.GetFactResponse:
+    async def GetFact(self, request: pb.GetFactRequest, context: Context) -> pb.GetFactResponse:
         agent_id, entity_id = _scope(request)
         fact_id = parse_uuid(request.fact_id, "fact_id")
         try:
@@ -281,9 +276,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         )
 
     @mapped
-    async def ListEntities(
-        self, request: pb.ListEntitiesRequest, context: grpc.aio.ServicerContext
-    ) -> pb.ListEntitiesResponse:
+    async def ListEntities(self, request: pb.ListEntitiesRequest, context: Context) -> pb.ListEntitiesResponse:
         entities, token = await browse.list_entities(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
@@ -294,9 +287,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         return pb.ListEntitiesResponse(entities=[convert.entity_pb(e) for e in entities], next_page_token=token)
 
     @mapped
-    async def ForgetEntity(
-        self, request: pb.ForgetEntityRequest, context: grpc.aio.ServicerContext
-    ) -> pb.ForgetEntityResponse:
+    async def ForgetEntity(self, request: pb.ForgetEntityRequest, context: Context) -> pb.ForgetEntityResponse:
         with _audit("forget_entity", request, context) as entry:
             counts = await browse.forget_entity(
                 self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id")
@@ -311,9 +302,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         )
 
     @mapped
-    async def ExportEntity(
-        self, request: pb.ExportEntityRequest, context: grpc.aio.ServicerContext
-    ) -> pb.ExportEntityResponse:
+    async def ExportEntity(self, request: pb.ExportEntityRequest, context: Context) -> pb.ExportEntityResponse:
         data, position = await browse.export_page(
             self._deps,
             parse_uuid(request.agent_id, "agent_id"),
@@ -326,9 +315,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         )
 
     @mapped
-    async def ForgetMessages(
-        self, request: pb.ForgetMessagesRequest, context: grpc.aio.ServicerContext
-    ) -> pb.ForgetMessagesResponse:
+    async def ForgetMessages(self, request: pb.ForgetMessagesRequest, context: Context) -> pb.ForgetMessagesResponse:
         with _audit("forget_messages", request, context) as entry:
             entry.note(room_id=request.room_id, message_ids=len(request.message_ids))
             counts = await forget_messages.forget_messages(
@@ -354,16 +341,12 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         )
 
     @mapped
-    async def RegisterAgent(
-        self, request: pb.RegisterAgentRequest, context: grpc.aio.ServicerContext
-    ) -> pb.RegisterAgentResponse:
+    async def RegisterAgent(self, request: pb.RegisterAgentRequest, context: Context) -> pb.RegisterAgentResponse:
         await agents.register_agent(self._deps, parse_uuid(request.agent_id, "agent_id"), request.name, _now())
         return pb.RegisterAgentResponse()
 
     @mapped
-    async def ListAgents(
-        self, request: pb.ListAgentsRequest, context: grpc.aio.ServicerContext
-    ) -> pb.ListAgentsResponse:
+    async def ListAgents(self, request: pb.ListAgentsRequest, context: Context) -> pb.ListAgentsResponse:
         found, token = await agents.list_agents(
             self._deps,
             convert.query(request.query, self._limits),

@@ -13,7 +13,8 @@ from factmemory.domain.models import (
     Success,
     Usage,
 )
-from factmemory.domain.ops import clean_text, dropped
+from factmemory.domain.ops import dropped
+from factmemory.domain.text import one_line
 
 
 def batch(request: EvaluateInput, results: dict[str, EvaluateResult], usage: Usage) -> EvaluateBatchResult:
@@ -44,7 +45,7 @@ def success_of(reply: ExtractionReply) -> Success | None:
     return (
         None
         if verdict is None
-        else Success(completed=verdict.completed, reason=clean_text(verdict.reason)[:MAX_REASON_CHARS])
+        else Success(completed=verdict.completed, reason=one_line(verdict.reason)[:MAX_REASON_CHARS])
     )
 
 

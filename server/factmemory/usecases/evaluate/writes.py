@@ -6,15 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from uuid import UUID
 
+from factmemory.domain.confidence import ADD_CONFIDENCE, DECAY_STEP, DELETE_BELOW, STRENGTHEN_STEP
 from factmemory.domain.dedup.planning import AddPlan, Existing, Target, merge_refusal, merged_values
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import AppliedOp, CandidateSource, ChatMessage, Fact, OpType, Verification
 from factmemory.domain.new_fact import new_fact
 from factmemory.domain.ops import (
-    ADD_CONFIDENCE,
-    DECAY_STEP,
-    DELETE_BELOW,
-    STRENGTHEN_STEP,
     Planned,
     PlannedAdd,
     PlannedChange,

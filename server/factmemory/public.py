@@ -1,0 +1,47 @@
+"""The service's names for the developer tools and scripts (tools/, scripts/): their one address outside the
+service. Beside it they use the contract (`factmemory.v1`), the settings (`factmemory.settings.Settings`) and the
+test doubles (`factmemory.testing`); tests/test_layers.py fails on a tool that reaches anywhere else. Inside the
+service every name is imported from its own module, never from here."""
+
+from factmemory.adapters import eliza  # an elizaOS export read and imported (scripts/measure_import.py)
+from factmemory.adapters.embedding.embedders import LOCAL_VARIANTS, LocalEmbedder  # embedbench
+from factmemory.adapters.postgres.citus import distribute  # citus_latency
+from factmemory.adapters.postgres.database import database_url, migrate, open_database
+from factmemory.adapters.postgres.retention import PostgresRetention
+from factmemory.api.settings_doc import settings_table  # docs/configuration.md (scripts/gen_configuration.py)
+from factmemory.app import create_server, open_deps, retention_policy
+from factmemory.domain.models import CATEGORIES, ChatMessage, EvaluateInput, Fact, Kind
+from factmemory.domain.retention import RetentionPolicy
+from factmemory.ports import CALL_SCOPE, CallScope, NullTelemetry
+from factmemory.usecases.evaluate.agent_model import TicketBody  # an agent-model ticket's size (agentbench)
+from factmemory.usecases.evaluate.planning import Shown
+from factmemory.usecases.imports import import_facts
+from factmemory.usecases.retention import sweep
+
+__all__ = [
+    "CALL_SCOPE",
+    "CATEGORIES",
+    "LOCAL_VARIANTS",
+    "CallScope",
+    "ChatMessage",
+    "EvaluateInput",
+    "Fact",
+    "Kind",
+    "LocalEmbedder",
+    "NullTelemetry",
+    "PostgresRetention",
+    "RetentionPolicy",
+    "Shown",
+    "TicketBody",
+    "create_server",
+    "database_url",
+    "distribute",
+    "eliza",
+    "import_facts",
+    "migrate",
+    "open_database",
+    "open_deps",
+    "retention_policy",
+    "settings_table",
+    "sweep",
+]
