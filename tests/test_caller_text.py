@@ -103,7 +103,9 @@ async def made_up_calls(channel: grpc.aio.Channel, numbers: range) -> list[grpc.
         metadata = (("authorization", f"Bearer {token}"),) if token else ()
         async with limit:
             try:
-                await channel.unary_unary(path)(b"", metadata=metadata)
+                await channel.unary_unary(path, request_serializer=bytes, response_deserializer=bytes)(
+                    b"", metadata=metadata
+                )
             except grpc.aio.AioRpcError as exc:
                 return exc.code()
         return grpc.StatusCode.OK

@@ -56,8 +56,10 @@ async def test_rebalance_onto_a_new_worker_while_serving_loses_and_doubles_nothi
             await retried(lambda person=person: svc.stub.Provide(person.provide("what do I like?")), seen)
         await conn.execute("SELECT citus_rebalance_wait()")
         moved_in_s = time.monotonic() - started
-        placements = dict(await conn.fetch(PLACEMENTS))
-        stored, distinct = await conn.fetchrow(FACTS_OF_AGENT, uuid.UUID(agent))
+        placements: dict[int, int] = {int(r[0]): int(r[1]) for r in await conn.fetch(PLACEMENTS)}
+        counted = await conn.fetchrow(FACTS_OF_AGENT, uuid.UUID(agent))
+        assert counted is not None
+        stored, distinct = counted
     finally:
         await conn.close()
     assert placements.get(grown.ports[-1], 0) > 0, f"no shard moved to the new worker: {placements}"

@@ -112,6 +112,7 @@ class Tickets:
                 policy.max_total,
                 policy.agent_share,
             )
+        assert counts is not None  # the statement always answers one row
         if not counts["stored"]:
             raise Unavailable(full(policy, counts["total"], counts["mine"]))
 
