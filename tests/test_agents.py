@@ -211,8 +211,8 @@ async def test_the_start_page_lists_agents_by_name_and_links_to_each(
     assert f'href="/agents/{person.agent_id}/entities">{escaped}</a>' in body
     assert f'href="/agents/{anonymous.agent_id}/entities">{anonymous.agent_id}</a>' in body  # never registered
     counts = (  # people, facts, and the pending review items linking to the queue
-        r'<td class="num">1</td>\s*<td class="num">1</td>\s*'
-        rf'<td class="num"><a class="badge warn" href="/agents/{person.agent_id}/queue">1</a></td>'
+        r'<td class="num" data-label="people">1</td>\s*<td class="num" data-label="facts">1</td>\s*'
+        rf'<td class="num" data-label="pending"><a class="badge warn" href="/agents/{person.agent_id}/queue">1</a></td>'
     )
     assert re.search(counts, searched)
     assert anonymous.agent_id not in searched
