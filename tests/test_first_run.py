@@ -43,3 +43,15 @@ def says_what_to_do_next(served: Served) -> None:
         assert answer.status == 200 and "Log in" in answer.read().decode()
     assert f"FACT_MEMORY_URL=http://{served.address}" in clients and "callers send the token" in token
     assert not any(SECRET in line for line in (page, clients, token))
+
+
+def test_the_readme_shows_the_plugin_import_and_plugins_line_for_a_runtime_you_build() -> None:
+    repo = Path(__file__).resolve().parents[1]
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    section = readme.split("<!-- elizaos-quickstart -->", 1)[1].split("<!-- /elizaos-quickstart -->", 1)[0]
+    assert 'import factMemoryPlugin from "@factmemory/plugin-elizaos";' in section
+    assert "plugins: [sqlPlugin, openaiPlugin, bootstrapPlugin, factMemoryPlugin]" in section
+    # The same default import is what client_ts/test/package.test.ts installs, registers in an AgentRuntime and runs.
+    package_test = (repo / "client_ts" / "test" / "package.test.ts").read_text(encoding="utf-8")
+    assert 'const NAME = "@factmemory/plugin-elizaos"' in package_test
+    assert 'import factMemoryPlugin from "${NAME}";' in package_test
