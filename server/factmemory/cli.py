@@ -130,22 +130,22 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
         return parsed
 
     async def run() -> tuple[dict[str, object], eliza.Parsed]:
-        parsed = await read()  # reading changes nothing: no audit entry for a file that cannot be imported
+        parsed = await read()
         started = time.perf_counter()
         async with open_deps(settings) as deps:
             agent = args.agent
             if agent and not cli_review.is_uuid(agent):  # a name: the one agent it means
                 agent = cli_review.pick_agent(agent, (await list_agents(deps, agent, "", cli_review.NAME_MATCHES))[0])
             facts = [f for f in parsed.facts if not agent or str(f.agent_id) == agent]
-            with audited("import", "cli", import_actor(label.removeprefix("file:"))) as entry:
-                entry.note(agent_id=agent)
-                report = await import_facts(deps, facts, label, parsed.skipped + len(parsed.facts) - len(facts))
-                entry.note(imported=report.imported, already_imported=report.already_imported)
+            report = await import_facts(deps, facts, label, parsed.skipped + len(parsed.facts) - len(facts))
         return report.model_dump() | {"seconds": round(time.perf_counter() - started, 2)}, parsed
 
     label = f"file:{Path(args.file).name}" if args.file else "elizaos-postgres"
-    try:
-        report, parsed = asyncio.run(run())
+    try:  # every run is one audit line, a failed one too (with text logs at INFO, the line before the error)
+        with audited("import", "cli", import_actor(label.removeprefix("file:"))) as entry:
+            entry.note(agent_id=args.agent)
+            report, parsed = asyncio.run(run())
+            entry.note(imported=report["imported"], already_imported=report["already_imported"])
     except (OSError, ValueError) as exc:  # unreadable file, bad JSON, wrong shape, unreachable database
         where = "" if isinstance(exc, OSError) and exc.filename else f"{source}: "  # the error names the file
         print(f"factmemory: import failed: {where}{describe(exc)}", file=sys.stderr)
