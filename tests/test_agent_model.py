@@ -387,9 +387,12 @@ async def test_bad_requests_are_refused_before_anything_is_read(service: Service
 
 
 async def test_tickets_are_bounded_in_total(service: Service) -> None:
-    """FACTMEMORY_MAX_TICKETS holds for the database: at the bound, a new ticket is refused (UNAVAILABLE, retry)."""
+    """FACTMEMORY_MAX_TICKETS holds for the database's OPEN tickets: at the bound, a new ticket is refused
+    (UNAVAILABLE, retry), saying which bound is full."""
     tickets = Tickets(service.pool)
-    open_now = await service.pool.fetchval("SELECT count(*) FROM evaluation_tickets")
+    open_now = await service.pool.fetchval(
+        "SELECT count(*) FROM evaluation_tickets WHERE used_at IS NULL AND body IS NOT NULL AND expires_at > $1", NOW
+    )
     policy = TicketPolicy(ttl_s=120, max_per_entity=8, max_total=open_now + 1, max_reply_chars=1000)
     agent, entity = UUID(new_id()), UUID(new_id())
 

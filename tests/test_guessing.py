@@ -17,9 +17,10 @@ import pytest_asyncio
 from playwright.async_api import APIRequestContext, async_playwright
 
 from factmemory.adapters.metrics import PrometheusTelemetry
-from factmemory.api.guessing import MIN_TOKEN_CHARS, GuessLimiter, GuessLimits, client_of_peer
+from factmemory.api.guessing import MIN_TOKEN_CHARS, GuessLimiter, GuessLimits, client_group, client_of_peer
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
+from factmemory.settings import Settings
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, start_service
 from tests.support.llm_stub import ScriptedLLM
@@ -47,16 +48,70 @@ def test_a_client_is_refused_after_its_failures_until_the_window_passes() -> Non
     assert limiter.refused("10.0.0.1") and not limiter.refused("10.0.0.2")
     for _ in range(2):
         limiter.failed("10.0.0.2")
-    assert limiter.refused("10.0.0.3")  # the overall limit: 5 failures from anyone
+    # The overall limit (5 failures from anyone) refuses untried only the clients that failed themselves: a client
+    # without failures of its own is never refused because of others'.
+    assert limiter.refused("10.0.0.2") and not limiter.refused("10.0.0.3")
+    limiter.failed("10.0.0.3")  # its one tested guess while the overall limit holds
+    assert limiter.refused("10.0.0.3")
+    # A connection that proved the token is never refused untried, even from a throttled client.
+    limiter.proved("ipv4:10.0.0.1:5000")
+    assert not limiter.refused("10.0.0.1", "ipv4:10.0.0.1:5000") and limiter.refused("10.0.0.1", "ipv4:10.0.0.1:6")
     now[0] = 61.0
     assert not limiter.refused("10.0.0.1") and not limiter.refused("10.0.0.3")
-    assert failures(telemetry, "grpc", "wrong_token") == 5
-    assert failures(telemetry, "grpc", "throttled_client") == 1
-    assert failures(telemetry, "grpc", "throttled_overall") == 1
-    assert client_of_peer("ipv4:127.0.0.1:5000") == "127.0.0.1" and client_of_peer("ipv6:[::1]:5000") == "::1"
+    assert failures(telemetry, "grpc", "wrong_token") == 6
+    assert failures(telemetry, "grpc", "throttled_client") == 2
+    assert failures(telemetry, "grpc", "throttled_overall") == 2
+
+
+def test_a_missing_token_is_no_guess() -> None:
+    telemetry = PrometheusTelemetry()
+    limiter = GuessLimiter("grpc", telemetry, GuessLimits(per_client=1, overall=1, window_s=60), lambda: 0.0)
+    for _ in range(50):
+        limiter.missing("10.0.0.9")
+    assert not limiter.refused("10.0.0.9") and not limiter.refused("10.0.0.10")
+    assert failures(telemetry, "grpc", "missing_token") == 50 and failures(telemetry, "grpc", "wrong_token") == 0
+
+
+@pytest.mark.parametrize(
+    ("address", "client"),
+    [
+        ("127.0.0.2", "127.0.0.2"),
+        ("203.0.113.9", "203.0.113.9"),
+        ("::ffff:203.0.113.9", "203.0.113.9"),  # IPv4-mapped: the IPv4 client
+        ("2001:db8:1:2::5", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"),  # the same /64: the same client
+        ("2001:db8:1:3::5", "2001:db8:1:3::/64"),  # the next /64: another client
+        ("::1", "::/64"),
+        ("fe80::1%eth0", "fe80::/64"),
+        ("unix:/run/fm.sock", "unix:/run/fm.sock"),
+    ],
+)
+def test_addresses_are_grouped_into_clients(address: str, client: str) -> None:
+    assert client_group(address) == client
+
+
+def test_grpc_peers_name_their_client() -> None:
+    assert client_of_peer("ipv4:127.0.0.1:5000") == "127.0.0.1"
+    assert client_of_peer("ipv6:[2001:db8::7]:5000") == "2001:db8::/64"
+    assert client_of_peer("ipv6:%5B2001:db8::7%5D:5000") == "2001:db8::/64"  # as gRPC writes it
 
 
 # --- gRPC: parallel guessers ---------------------------------------------------------------------------------------
+
+
+def guarded_settings(
+    pg_url: str, llm: ScriptedLLM, tmp_path: Path, token: str, per_client: int, overall: int
+) -> Settings:
+    """A service with this token and these guess limits, and metrics on."""
+    return make_settings(
+        pg_url,
+        llm,
+        tmp_path,
+        auth_token=token,
+        auth_failures_per_client=per_client,
+        auth_failures_overall=overall,
+        metrics_listen="127.0.0.1:0",
+    )
 
 
 @pytest_asyncio.fixture(params=[(10, 1000), (1000, 20)], ids=["per-client limit", "overall limit"])
@@ -64,16 +119,7 @@ async def guarded(
     request: pytest.FixtureRequest, pg_url: str, llm: ScriptedLLM, tmp_path: Path
 ) -> AsyncIterator[tuple[Service, int, str]]:
     per_client, overall = request.param
-    settings = make_settings(
-        pg_url,
-        llm,
-        tmp_path,
-        auth_token=TOKEN,
-        auth_failures_per_client=per_client,
-        auth_failures_overall=overall,
-        metrics_listen="127.0.0.1:0",
-    )
-    async for service in start_service(settings):
+    async for service in start_service(guarded_settings(pg_url, llm, tmp_path, TOKEN, per_client, overall)):
         yield service, min(per_client, overall), "client" if per_client < overall else "overall"
 
 

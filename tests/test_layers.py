@@ -59,7 +59,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "__init__": set(),
 }
 # Use-case modules other use-cases may import: the bundle of collaborators, the stopwatch, the shared fact writes.
-SHARED_USECASES = {"deps", "stopwatch", "fact_writes"}
+SHARED_USECASES = {"deps", "stopwatch", "fact_writes", "unlearning"}
 
 
 def layer_of(path: Path, root: Path = PACKAGE) -> str:

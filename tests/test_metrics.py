@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -21,6 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from tests.support.fm import Person, add_durable, change, facts_reply
 from tests.support.llm_stub import Fault, Reply, ScriptedLLM
+from tests.support.serve import spawn_serve
 
 REPO = Path(__file__).resolve().parents[1]
 MESSAGE_TEXT = "my secret diary entry: I live in Berlin"
@@ -60,14 +60,7 @@ def served(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> Iterator[tuple[subp
             "FACTMEMORY_LLM_MAX_RETRIES": "1",
         }
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "factmemory", "serve"],
-        env=env,
-        text=True,
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    proc = spawn_serve(env)
     assert proc.stdout is not None
     metrics = address = ""
     deadline = time.monotonic() + 120

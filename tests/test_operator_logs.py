@@ -27,6 +27,7 @@ from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from tests.support.fm import Person, add_durable, change, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
+from tests.support.serve import spawn_serve
 
 REPO = Path(__file__).resolve().parents[1]
 TOKEN = "log-test-token-4f1c"
@@ -66,14 +67,7 @@ class Served:
 @pytest.fixture
 def served(pg_url: str, llm: ScriptedLLM, tmp_path: Path) -> Iterator[Served]:
     env = environment(pg_url, llm, tmp_path, GRPC_VERBOSITY="debug", FACTMEMORY_READ_YOUR_WRITES_S="5")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "factmemory", "serve"],
-        env=env,
-        text=True,
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    proc = spawn_serve(env)
     assert proc.stdout is not None
     lines: list[str] = []
     found: dict[str, str] = {}

@@ -74,6 +74,7 @@ def with_text(text: str, batch: bool = False) -> str:
         room_entities=[RoomEntity(id=text, names=(text,))],
         agent_responses=[message(text, name=text, minutes_ago=1)],
         earlier=[message(text or "y", name=text, minutes_ago=3), message(text or "z", minutes_ago=2)] if batch else [],
+        shared=([fact(text or "s")], []),  # a world's shared facts (a stranger's text may have become one)
     )
 
 

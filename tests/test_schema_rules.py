@@ -38,6 +38,7 @@ ENTITY_TABLES = {
     "evaluation_tickets",
     "entity_lexemes",
     "agents",
+    "shared_subjects",  # a world's shared-fact subjects (migration 0070, docs/shared-facts.md)
 }
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}

@@ -235,6 +235,9 @@ export function mergeBatch(requests: readonly EvaluateRequest[]): EvaluateBatchR
     roomEntities: last.roomEntities,
     agentResponses: [...responses.values()].slice(-MAX_AGENT_RESPONSES),
     didRespond: requests.some((request) => request.didRespond),
+    // One person in one room: one world; the roles as they were at the newest message.
+    worldId: last.worldId,
+    speakerRoles: last.speakerRoles,
   });
 }
 

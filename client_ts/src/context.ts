@@ -31,7 +31,7 @@ export function contextFor(runtime: IAgentRuntime): PluginContext {
         ...(settings.token !== undefined ? { token: settings.token } : {}),
         timeoutMs: settings.timeoutMs,
       }),
-      outage: new OutageLog(runtime.logger, settings.url),
+      outage: new OutageLog(runtime.logger, settings.url, settings.token !== undefined),
       mode: settings.model,
     };
     contexts.set(runtime, context);
@@ -49,18 +49,41 @@ export function closeContext(runtime: IAgentRuntime): void {
 const OUTAGE_CODES = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Canceled, Code.Aborted]);
 
 /**
+ * Why the service refuses this agent itself (its token), and what to set; undefined for any other error.
+ * The service says UNAUTHENTICATED for a missing or wrong token, RESOURCE_EXHAUSTED while this address is
+ * throttled after too many wrong ones.
+ */
+export function refusalAdvice(error: unknown, tokenSet: boolean): string | undefined {
+  const err = ConnectError.from(error);
+  const set = "set FACT_MEMORY_TOKEN to the service's FACTMEMORY_AUTH_TOKEN";
+  if (err.code === Code.Unauthenticated) {
+    return tokenSet
+      ? `the service refuses FACT_MEMORY_TOKEN (not its token): ${set}`
+      : `the service requires a token and FACT_MEMORY_TOKEN is not set: ${set}`;
+  }
+  if (err.code === Code.ResourceExhausted && /too many failed attempts/.test(err.rawMessage)) {
+    return `the service refuses this address for a while after too many wrong tokens: ${set}; it answers again within FACTMEMORY_AUTH_FAILURE_WINDOW_S`;
+  }
+  return undefined;
+}
+
+/**
  * Logs an outage once instead of on every turn: the first failed call warns, later ones of the same
- * outage go to debug, and the first success afterwards says the service is back.
+ * outage go to debug, and the first success afterwards says the service is back. A refusal of the agent
+ * itself (no or a wrong token) is said once, with what to set, until a call succeeds.
  * Errors that are not outages (INVALID_ARGUMENT, INTERNAL, ...) point at a bug and always warn.
  */
 export class OutageLog {
   #down = false;
+  #refused = false;
   readonly #logger: Logger;
   readonly #url: string;
+  readonly #tokenSet: boolean;
 
-  constructor(logger: Logger, url: string) {
+  constructor(logger: Logger, url: string, tokenSet = false) {
     this.#logger = logger;
     this.#url = url;
+    this.#tokenSet = tokenSet;
   }
 
   get down(): boolean {
@@ -76,6 +99,19 @@ export class OutageLog {
       code: Code[err.code],
       error: err.rawMessage,
     };
+    const advice = refusalAdvice(err, this.#tokenSet);
+    if (advice !== undefined) {
+      if (this.#refused) {
+        this.#logger.debug(details, "FactMemory still refuses this agent");
+        return;
+      }
+      this.#refused = true;
+      this.#logger.warn(
+        details,
+        `FactMemory refuses this agent: ${advice}; turns go on without long-term facts`,
+      );
+      return;
+    }
     if (!OUTAGE_CODES.has(err.code)) {
       this.#logger.warn(details, `FactMemory ${operation} failed`);
       return;
@@ -89,6 +125,7 @@ export class OutageLog {
   }
 
   succeeded(): void {
+    this.#refused = false;
     if (!this.#down) return;
     this.#down = false;
     this.#logger.info({ src: LOG_SOURCE, url: this.#url }, "FactMemory service reachable again");

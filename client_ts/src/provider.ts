@@ -16,13 +16,13 @@ const MEMO_MAX_ENTRIES = 256;
 export interface FactMemoryProviderResult extends ProviderResult {
   text: string;
   values: { factMemory: string };
-  data: { durable: JsonValue[]; current: JsonValue[] };
+  data: { durable: JsonValue[]; current: JsonValue[]; shared: JsonValue[] };
 }
 
 export const EMPTY_RESULT: FactMemoryProviderResult = Object.freeze({
   text: "",
   values: { factMemory: "" },
-  data: { durable: [], current: [] },
+  data: { durable: [], current: [], shared: [] },
 });
 
 /** Shapes a Provide response for composeState; facts go out as JSON because state gets logged and cached. */
@@ -33,6 +33,8 @@ export function toProviderResult(response: ProvideResponse): FactMemoryProviderR
     data: {
       durable: response.durable.map((fact) => toJson(ScoredFactSchema, fact)),
       current: response.current.map((fact) => toJson(ScoredFactSchema, fact)),
+      // The world's shared facts relevant to the turn; the text holds them as "What I know about this community:".
+      shared: response.shared.map((fact) => toJson(ScoredFactSchema, fact)),
     },
   };
 }
@@ -46,7 +48,8 @@ const memos = new WeakMap<IAgentRuntime, Map<string, Memo>>();
 
 export const factMemoryProvider: Provider = {
   name: PROVIDER_NAME,
-  description: "Long-term facts about the person speaking: who they are and what is going on for them now",
+  description:
+    "Long-term facts about the person speaking (who they are, what is going on for them now) and about the community",
   // Not dynamic: composeState includes it on every turn without the planner having to ask for it.
   dynamic: false,
   get: async (runtime, message) => provide(runtime, message),

@@ -1,7 +1,7 @@
 /** Tells the service the character's name (RegisterAgent), so that people find the agent by name, not UUID. */
 import type { IAgentRuntime } from "@elizaos/core";
 
-import { contextFor, describeError, LOG_SOURCE } from "./context.js";
+import { contextFor, describeError, LOG_SOURCE, refusalAdvice } from "./context.js";
 import { type Sleep, sleep, withRetries } from "./retry.js";
 
 /** Waits between tries while the service is not up yet: about a minute in all. */
@@ -21,6 +21,10 @@ export async function registerAgentName(
     await withRetries(() => plugin.client.registerAgent({ agentId: runtime.agentId, name }), delaysMs, wait);
     return true;
   } catch (error) {
+    if (refusalAdvice(error, false) !== undefined) {
+      contextFor(runtime).outage.failed("RegisterAgent", error); // said once, with what to set
+      return false;
+    }
     runtime.logger.warn(
       { src: LOG_SOURCE, name, error: describeError(error) },
       "FactMemory: registering the agent's name failed; the review page and CLI show its id instead",

@@ -1,7 +1,7 @@
 /** Turns elizaOS memories and entities into factmemory.v1 requests. */
 import { create } from "@bufbuild/protobuf";
 import { type Timestamp, timestampFromMs } from "@bufbuild/protobuf/wkt";
-import type { Entity, IAgentRuntime, Memory } from "@elizaos/core";
+import type { Entity, IAgentRuntime, Memory, World } from "@elizaos/core";
 
 import {
   type ChatMessage,
@@ -31,6 +31,25 @@ export interface Conversation {
   /** Oldest first. */
   recent: Memory[];
   entities: Entity[];
+  /** The room's world (a Discord server, a Telegram group), when it has one: its shared facts. */
+  world?: World;
+}
+
+/** Shared facts of a world can be taught by the roles the service trusts (docs/shared-facts.md). */
+export const MAX_ROLES = 16;
+
+/**
+ * The roles an entity holds in a world, as elizaOS 1.7 keeps them: `world.metadata.roles[entityId]` (OWNER,
+ * ADMIN, NONE; what core's getUserServerRole reads), and OWNER for `world.metadata.ownership.ownerId`.
+ */
+export function rolesIn(world: World | undefined, entityId: string): string[] {
+  if (!world) return [];
+  const metadata = world.metadata ?? {};
+  const roles = new Set<string>();
+  const role = (metadata.roles as Record<string, unknown> | undefined)?.[entityId];
+  if (typeof role === "string" && role !== "") roles.add(fit(role, MAX_NAME_CHARS));
+  if (metadata.ownership?.ownerId === entityId) roles.add("OWNER");
+  return [...roles].slice(0, MAX_ROLES);
 }
 
 export interface EvaluateInput {
@@ -63,6 +82,8 @@ export function buildEvaluateRequest(input: EvaluateInput): EvaluateRequest {
     roomEntities: roomEntities(input.conversation.entities, [input.message.entityId, input.agentId]),
     agentResponses: input.responses.map((memory) => toChatMessage(memory, names)),
     didRespond: input.didRespond,
+    worldId: input.conversation.world?.id ?? "",
+    speakerRoles: rolesIn(input.conversation.world, input.message.entityId),
   });
 }
 
@@ -76,6 +97,7 @@ export function buildProvideRequest(input: ProvideInput): ProvideRequest {
     roomId: input.message.roomId,
     recentMessages: recent.map((memory) => toChatMessage(memory, names)),
     subjectName: fit(senderName(input.message, names) ?? "", MAX_NAME_CHARS),
+    worldId: input.conversation.world?.id ?? "",
   });
 }
 
@@ -86,14 +108,22 @@ export async function loadConversation(
   onError: (what: string, error: unknown) => void,
 ): Promise<Conversation> {
   if (!hasDatabase(runtime)) return { recent: [], entities: [] };
-  const [recent, entities] = await Promise.all([
+  const [recent, entities, world] = await Promise.all([
     runtime
       .getMemories({ tableName: "messages", roomId, count: RECENT_MESSAGE_COUNT })
       .then(oldestFirst)
       .catch((error: unknown) => (onError("getMemories", error), [])),
     runtime.getEntitiesForRoom(roomId).catch((error: unknown) => (onError("getEntitiesForRoom", error), [])),
+    loadWorld(runtime, roomId).catch((error: unknown) => (onError("getWorld", error), undefined)),
   ]);
-  return { recent, entities };
+  return world ? { recent, entities, world } : { recent, entities };
+}
+
+/** The room's world (room.worldId), read fresh each turn: roles change, and a world is one row. */
+async function loadWorld(runtime: IAgentRuntime, roomId: Memory["roomId"]): Promise<World | undefined> {
+  const room = await runtime.getRoom(roomId);
+  if (!room?.worldId) return undefined;
+  return (await runtime.getWorld(room.worldId)) ?? undefined;
 }
 
 /** AgentRuntime forwards storage calls to `adapter`, which is absent until a database plugin registers one. */

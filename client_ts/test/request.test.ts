@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 
 import { create } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { Entity, Memory, UUID } from "@elizaos/core";
+import { type Entity, type Memory, Role, type UUID, type World } from "@elizaos/core";
 
 import { Item, Kind, ProvideResponseSchema } from "../src/gen/factmemory/v1/factmemory_pb.js";
 import { expectedItems, inferDidRespond } from "../src/evaluators.js";
@@ -15,6 +15,7 @@ import {
   MAX_ROOM_ENTITIES,
   MAX_TEXT_CHARS,
   oldestFirst,
+  rolesIn,
   toTimestamp,
 } from "../src/request.js";
 import { uuid } from "./support/ids.js";
@@ -44,6 +45,39 @@ const entities: Entity[] = [
   { id: userId, names: ["Dana", "dana#1"], metadata: {}, agentId },
   { id: friendId, names: ["", "Sam"], metadata: {}, agentId },
 ];
+
+describe("the world and the speaker's roles (shared facts)", () => {
+  const worldId = uuid();
+  const world: World = {
+    id: worldId,
+    agentId,
+    messageServerId: uuid(),
+    metadata: { ownership: { ownerId: friendId }, roles: { [userId]: Role.ADMIN, [friendId]: Role.NONE } },
+  };
+  const message = memory(userId, "the hackathon moved to Friday", Date.UTC(2025, 0, 2));
+  const input = { agentId, agentName: "Ava", message, responses: [], items: [Item.FACTS], didRespond: false };
+
+  test("sends the room's world and the roles world.metadata.roles gives the speaker", () => {
+    const request = buildEvaluateRequest({ ...input, conversation: { recent: [], entities, world } });
+    assert.equal(request.worldId, worldId);
+    assert.deepEqual(request.speakerRoles, ["ADMIN"]);
+    const provide = buildProvideRequest({
+      agentId,
+      agentName: "Ava",
+      message,
+      conversation: { recent: [], entities, world },
+    });
+    assert.equal(provide.worldId, worldId);
+  });
+
+  test("the world's owner is OWNER; without a world, no world and no roles", () => {
+    assert.deepEqual(rolesIn(world, friendId), ["NONE", "OWNER"]);
+    assert.deepEqual(rolesIn(world, uuid()), []);
+    const request = buildEvaluateRequest({ ...input, conversation: { recent: [], entities } });
+    assert.equal(request.worldId, "");
+    assert.deepEqual(request.speakerRoles, []);
+  });
+});
 
 describe("buildEvaluateRequest", () => {
   const t0 = Date.UTC(2025, 0, 2, 3, 4, 5, 678);
@@ -249,7 +283,7 @@ describe("provider result", () => {
     assert.deepEqual(EMPTY_RESULT, {
       text: "",
       values: { factMemory: "" },
-      data: { durable: [], current: [] },
+      data: { durable: [], current: [], shared: [] },
     });
   });
 });

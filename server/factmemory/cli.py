@@ -145,7 +145,9 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
         with audited("import", "cli", import_actor(label.removeprefix("file:"))) as entry:
             entry.note(agent_id=args.agent)
             report, parsed = asyncio.run(run())
-            entry.note(imported=report["imported"], already_imported=report["already_imported"])
+            entry.note(
+                imported=report["imported"], already_imported=report["already_imported"], forgotten=report["forgotten"]
+            )
     except (OSError, ValueError) as exc:  # unreadable file, bad JSON, wrong shape, unreachable database
         where = "" if isinstance(exc, OSError) and exc.filename else f"{source}: "  # the error names the file
         print(f"factmemory: import failed: {where}{describe(exc)}", file=sys.stderr)
@@ -157,6 +159,11 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
         print(
             f"imported {report['imported']} facts ({report['already_imported']} already imported, {skipped}) "
             f"in {report['seconds']} s"
+            + (
+                f"; {report['forgotten']} not stored: their person was forgotten while the import ran"
+                if report["forgotten"]
+                else ""
+            )
         )
     return 0
 

@@ -55,8 +55,9 @@ class Settings(BaseSettings):
     pool_max_size: int = Field(default=16, ge=1)
     db_timeout_s: float = Field(default=10.0, gt=0)
     auth_token: str | None = None
-    # Guessing the token (page login, page and gRPC bearer): failures per client and overall within the window;
-    # beyond, attempts are refused untried until the window has passed (docs/operating.md, "Security").
+    # Guessing the token (page login, page and gRPC bearer): failures per client (an IPv4 address, an IPv6 /64) and
+    # overall within the window; beyond, a client's attempts are refused untried until the window has passed (past
+    # the overall limit only clients that failed themselves; docs/operating.md, "Security").
     auth_failures_per_client: int = Field(default=10, ge=1)
     auth_failures_overall: int = Field(default=100, ge=1)
     auth_failure_window_s: float = Field(default=60.0, gt=0)
@@ -124,7 +125,17 @@ class Settings(BaseSettings):
     ticket_ttl_s: float = Field(default=120.0, gt=0, le=3600)
     max_tickets_per_entity: int = Field(default=8, ge=1, le=1000)
     max_tickets: int = Field(default=10_000, ge=1)
+    # One agent's share of the open tickets (issue 36: no agent can take every ticket of the service).
+    max_tickets_per_agent: int = Field(default=2_500, ge=1)
     max_reply_chars: int = Field(default=262_144, ge=1_000, le=4_000_000)
+    # Shared facts (docs/shared-facts.md): the speaker roles that may teach a world's shared facts (comma-separated,
+    # elizaOS world roles); a shared claim of anyone else is held for review. With shared_agent_wide, what a
+    # trusted teacher teaches is shared in every world of the agent instead of the world it was said in.
+    shared_teacher_roles: str = "OWNER,ADMIN"
+    shared_agent_wide: bool = False
+    # Provide's shared section: the least cosine to the turn for a shared fact to be shown (default per embedder,
+    # domain/shared.py, where the local value's data is named).
+    shared_min_similarity: float | None = Field(default=None, ge=0, le=1)
     openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY"))
     openai_base_url: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_BASE_URL"))
 
@@ -163,8 +174,9 @@ class ClientSettings(BaseSettings):
 
     address: str = "127.0.0.1:50051"
     auth_token: str | None = None
-    # Guessing the token (page login, page and gRPC bearer): failures per client and overall within the window;
-    # beyond, attempts are refused untried until the window has passed (docs/operating.md, "Security").
+    # Guessing the token (page login, page and gRPC bearer): failures per client (an IPv4 address, an IPv6 /64) and
+    # overall within the window; beyond, a client's attempts are refused untried until the window has passed (past
+    # the overall limit only clients that failed themselves; docs/operating.md, "Security").
     auth_failures_per_client: int = Field(default=10, ge=1)
     auth_failures_overall: int = Field(default=100, ge=1)
     auth_failure_window_s: float = Field(default=60.0, gt=0)

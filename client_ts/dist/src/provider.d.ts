@@ -11,6 +11,7 @@ export interface FactMemoryProviderResult extends ProviderResult {
     data: {
         durable: JsonValue[];
         current: JsonValue[];
+        shared: JsonValue[];
     };
 }
 export declare const EMPTY_RESULT: FactMemoryProviderResult;

@@ -1,5 +1,5 @@
 import { type Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Entity, IAgentRuntime, Memory } from "@elizaos/core";
+import type { Entity, IAgentRuntime, Memory, World } from "@elizaos/core";
 import { type ChatMessage, type EvaluateRequest, type Item, type ProvideRequest } from "./gen/factmemory/v1/factmemory_pb.js";
 /** How many of the room's last messages go with each request. */
 export declare const RECENT_MESSAGE_COUNT = 12;
@@ -15,7 +15,16 @@ export interface Conversation {
     /** Oldest first. */
     recent: Memory[];
     entities: Entity[];
+    /** The room's world (a Discord server, a Telegram group), when it has one: its shared facts. */
+    world?: World;
 }
+/** Shared facts of a world can be taught by the roles the service trusts (docs/shared-facts.md). */
+export declare const MAX_ROLES = 16;
+/**
+ * The roles an entity holds in a world, as elizaOS 1.7 keeps them: `world.metadata.roles[entityId]` (OWNER,
+ * ADMIN, NONE; what core's getUserServerRole reads), and OWNER for `world.metadata.ownership.ownerId`.
+ */
+export declare function rolesIn(world: World | undefined, entityId: string): string[];
 export interface EvaluateInput {
     agentId: string;
     agentName: string;

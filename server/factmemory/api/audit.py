@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from factmemory.api.logs import escaped
 from factmemory.domain.errors import Conflict, FactMemoryError, InvalidInput, NotConfigured, NotFound, Unavailable
 
 log = logging.getLogger("factmemory.audit")
@@ -39,15 +40,16 @@ class AuditEntry:
     def failed(self, exc: BaseException) -> None:
         """Records a failure the block handled itself (the page shows the form again with the reason)."""
         self.result = result_of(exc)
-        self.error = str(exc)[:MAX_ERROR_CHARS] if isinstance(exc, FactMemoryError) else type(exc).__name__
+        self.error = escaped(str(exc))[:MAX_ERROR_CHARS] if isinstance(exc, FactMemoryError) else type(exc).__name__
 
     def note(self, **fields: object) -> None:
         self.target.update({k: bounded(v) for k, v in fields.items() if v not in (None, "")})
 
 
 def bounded(value: object) -> str:
-    """A field as one short line: caller-supplied ids are not trusted to be short or well-formed."""
-    return " ".join(str(value).split())[:MAX_FIELD_CHARS]
+    """A field as one short line, control characters shown escaped (api/logs.py): caller-supplied ids are not
+    trusted to be short or well-formed, and an ESC or a newline in one must not reach an operator's terminal."""
+    return escaped(str(value).strip())[:MAX_FIELD_CHARS]
 
 
 def result_of(exc: BaseException) -> str:

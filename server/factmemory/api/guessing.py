@@ -1,18 +1,29 @@
 """Limits on guessing the access token, per client and overall, for the page's login and bearer header and for the
 gRPC bearer check.
 
-A client that failed `per_client` times within `window_s` (or all clients together `overall` times) is refused
-BEFORE its token is compared, until the window has moved past those failures: so parallel guessers gain nothing by
-being parallel, and a throttled guess is never tested. The check and the recording of a failure run without an
-await between them (one event loop), so concurrent attempts cannot all pass the check first. Each failure and each
-refusal is counted (Telemetry.auth_failure) and logged with the client's address, never with what it sent.
+A client is an address group (an IPv4 address, an IPv6 /64: one host's addresses count as one client). A client
+that failed `per_client` times within `window_s` is refused BEFORE its token is compared, until the window has moved
+past those failures: parallel guessers from one client gain nothing by being parallel, and a throttled guess is
+never tested. Once all clients together failed `overall` times, every client that failed at least once in the
+window is refused untried too: while many addresses guess, each gets one tested guess per window.
+
+What the limits never do: refuse a caller because of OTHERS' failures. A client with no failure of its own is
+compared even while the overall limit is reached, and a connection (gRPC peer, HTTP connection) or page session that
+already presented the right token is never refused untried. A call WITHOUT a token is not a guess: it is a client
+configured without one, answered with its own status and logged once per client per window.
+
+The check and the recording of a failure run without an await between them (one event loop), so concurrent
+attempts cannot all pass the check first. Each failure and each refusal is counted (Telemetry.auth_failure) and
+logged with the client's address group, never with what it sent.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
-from collections import deque
+import urllib.parse
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,8 +31,13 @@ from factmemory.ports import Telemetry
 
 log = logging.getLogger(__name__)
 
-MAX_CLIENTS = 10_000  # clients remembered; beyond, the oldest is forgotten (the overall limit still holds)
+MAX_CLIENTS = 10_000  # clients (and proven connections) remembered; beyond, the oldest is forgotten
 MIN_TOKEN_CHARS = 16
+IPV6_CLIENT_PREFIX = 64  # one IPv6 client: a host is given a /64 and may use any address in it
+MISSING_TOKEN = (
+    "no bearer token: this service requires `authorization: Bearer <token>`; give the client the service's "
+    "FACTMEMORY_AUTH_TOKEN (elizaOS plugin: FACT_MEMORY_TOKEN; Python client and CLI: FACTMEMORY_AUTH_TOKEN)"
+)
 
 
 @dataclass(frozen=True)
@@ -32,7 +48,8 @@ class GuessLimits:
 
 
 class GuessLimiter:
-    """Remembers recent failures per client and overall; answers whether a client may try now."""
+    """Remembers recent failures per client and overall, and the connections that proved the token; answers
+    whether a client may try now."""
 
     def __init__(
         self,
@@ -45,14 +62,20 @@ class GuessLimiter:
         self._clients: dict[str, deque[float]] = {}
         self._all: deque[float] = deque()
         self._told: set[str] = set()  # clients already logged as throttled in their current run of refusals
+        self._proven: OrderedDict[str, None] = OrderedDict()
+        self._missing_told: dict[str, float] = {}  # client -> when its missing token was last logged
 
-    def refused(self, client: str) -> bool:
-        """True (counted, logged once per run) when the client must not try now; its token is then not compared."""
+    def refused(self, client: str, connection: str = "") -> bool:
+        """True (counted, logged once per run) when the client must not try now; its token is then not compared.
+        Never for a connection that proved the token, nor for a client without failures of its own."""
+        if connection and connection in self._proven:
+            return False
         now = self._clock()
+        mine = len(_recent(self._clients.get(client), now, self._limits.window_s))
         scope = ""
-        if len(_recent(self._clients.get(client), now, self._limits.window_s)) >= self._limits.per_client:
+        if mine >= self._limits.per_client:
             scope = "client"
-        elif len(_recent(self._all, now, self._limits.window_s)) >= self._limits.overall:
+        elif mine and len(_recent(self._all, now, self._limits.window_s)) >= self._limits.overall:
             scope = "overall"
         if not scope:
             self._told.discard(client)
@@ -63,7 +86,7 @@ class GuessLimiter:
                 self._told.clear()
             self._told.add(client)
             log.warning(
-                "auth (%s): too many failed attempts (%s limit); refusing %s for up to %.0f s",
+                "auth (%s): too many failed attempts (%s limit); refusing %s untried for up to %.0f s",
                 self._surface,
                 "this client's" if scope == "client" else "the overall",
                 client,
@@ -90,6 +113,34 @@ class GuessLimiter:
             self._limits.window_s,
         )
 
+    def proved(self, connection: str) -> None:
+        """Remembers a connection that presented the right token: it is never refused untried."""
+        if not connection:
+            return
+        self._proven[connection] = None
+        self._proven.move_to_end(connection)
+        while len(self._proven) > MAX_CLIENTS:
+            self._proven.popitem(last=False)
+
+    def missing(self, client: str) -> None:
+        """A call without any token: a client configured without one, not a guess (never throttles anyone).
+        Counted; logged once per client per window, saying what to set."""
+        self._telemetry.auth_failure(self._surface, "missing_token")
+        now = self._clock()
+        last = self._missing_told.get(client)
+        if last is not None and now - last < self._limits.window_s:
+            return
+        if len(self._missing_told) >= MAX_CLIENTS:
+            self._missing_told.clear()
+        self._missing_told[client] = now
+        log.warning(
+            "auth (%s): a call from %s carried no token: that client is configured without one (give it the "
+            "service's FACTMEMORY_AUTH_TOKEN: FACT_MEMORY_TOKEN for the elizaOS plugin, FACTMEMORY_AUTH_TOKEN for "
+            "the Python client and CLI); not counted as a guess",
+            self._surface,
+            client,
+        )
+
 
 def _recent(attempts: deque[float] | None, now: float, window_s: float) -> deque[float]:
     """The attempts within the window (older ones dropped in place)."""
@@ -100,9 +151,29 @@ def _recent(attempts: deque[float] | None, now: float, window_s: float) -> deque
     return attempts
 
 
-def client_of_peer(peer: str) -> str:
-    """The address part of a gRPC peer ('ipv4:127.0.0.1:5000' -> '127.0.0.1', 'ipv6:[::1]:5000' -> '::1')."""
-    kind, _, rest = peer.partition(":")
+def client_group(address: str) -> str:
+    """The client an address belongs to: an IPv4 address itself (also written IPv4-mapped, ::ffff:a.b.c.d), an
+    IPv6 address's /64 ('2001:db8:1:2::5' -> '2001:db8:1:2::/64'); anything else as given (bounded)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address[:64] or "unknown"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_CLIENT_PREFIX), strict=False))
+    return str(ip)
+
+
+def address_of_peer(peer: str) -> str:
+    """The address part of a gRPC peer ('ipv4:127.0.0.1:5000' -> '127.0.0.1', 'ipv6:[::1]:5000' -> '::1'; gRPC
+    writes the IPv6 brackets percent-encoded: 'ipv6:%5B::1%5D:5000')."""
+    kind, _, rest = urllib.parse.unquote(peer).partition(":")
     if kind in ("ipv4", "ipv6"):
         return rest.rsplit(":", 1)[0].strip("[]")
     return peer or "unknown"
+
+
+def client_of_peer(peer: str) -> str:
+    """The client (address group) of a gRPC peer."""
+    return client_group(address_of_peer(peer))

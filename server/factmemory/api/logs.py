@@ -29,6 +29,43 @@ _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"messa
 # The first letter of an absl / gRPC core line ("E1125 12:00:00.000 ... file.cc:71] text") is its severity.
 _NATIVE_LEVELS = {"I": logging.INFO, "W": logging.WARNING, "E": logging.ERROR, "F": logging.CRITICAL}
 NATIVE_LINE_CHARS = 2000
+# What a text log shows escaped, wherever it comes from (ids, paths and names callers send): control characters
+# (C0, DEL, C1: newline, carriage return, ESC, BEL, NEL...), the line and paragraph separators, and the invisible
+# direction controls a terminal would obey. A log line is then never broken, forged or able to move the cursor.
+_SHOWN = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_ESCAPED_CODES = (*range(0x20), *range(0x7F, 0xA0), 0x61C, 0x200E, 0x200F, *range(0x2028, 0x202F))
+_ESCAPED_CODES += tuple(range(0x2066, 0x206A))
+
+
+def _escape_of(code: int) -> str:
+    return _SHOWN.get(chr(code), f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+_ESCAPES = {code: _escape_of(code) for code in _ESCAPED_CODES}
+
+
+def escaped(text: str) -> str:
+    """The text on one line: every control, line-separator and direction-control character shown as an escape
+    (`\\n`, `\\x1b`, `\\u2028`)."""
+    return text.translate(_ESCAPES)
+
+
+class TextFormatter(logging.Formatter):
+    """The text format with the message escaped (it may quote what a caller sent); a traceback keeps its lines,
+    each escaped and indented, so none of them can pass for a log line of its own."""
+
+    def __init__(self, fmt: str = TEXT_FORMAT) -> None:
+        super().__init__(fmt)
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = escaped(record.message)
+        return super().formatMessage(record)
+
+    def formatException(self, ei: Any) -> str:
+        return "\n".join("    " + escaped(line) for line in super().formatException(ei).splitlines())
+
+    def formatStack(self, stack_info: str) -> str:
+        return "\n".join("    " + escaped(line) for line in stack_info.splitlines())
 
 
 class RequestIdFilter(logging.Filter):
@@ -109,7 +146,7 @@ def configure_logging(level: str, log_format: str, native_stderr: str = "raw") -
         _native = NativeStderr(silence=native_stderr == "silence")
         logging.captureWarnings(True)
     stream = _native.original if _native is not None else sys.stderr
-    formatter = JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
+    formatter = JsonFormatter() if log_format == "json" else TextFormatter()
     handler = logging.StreamHandler(stream)
     handler.addFilter(RequestIdFilter())
     handler.setFormatter(formatter)
@@ -117,7 +154,7 @@ def configure_logging(level: str, log_format: str, native_stderr: str = "raw") -
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     announced = logging.StreamHandler(sys.stdout)
-    announced.setFormatter(formatter if log_format == "json" else logging.Formatter("%(message)s"))
+    announced.setFormatter(formatter if log_format == "json" else TextFormatter("%(message)s"))
     start = logging.getLogger(ANNOUNCE_LOGGER)
     start.handlers[:] = [announced]
     start.propagate = False

@@ -13,6 +13,7 @@ from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import split_address
 from factmemory.domain.limits import Limits
 from factmemory.domain.retention import RetentionPolicy
+from factmemory.domain.shared import DEFAULT_SHARED_MIN_SIMILARITY, SharedPolicy, parse_roles
 from factmemory.domain.tickets import TicketPolicy
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Tuning
@@ -120,7 +121,16 @@ def tuning(settings: Settings) -> Tuning:
         limits=limits(settings),
         dedup_threshold=settings.effective_dedup_threshold,
         current_decay_days=settings.current_decay_days,
+        shared=SharedPolicy(
+            parse_roles(settings.shared_teacher_roles),
+            settings.shared_agent_wide,
+            _or_default(settings.shared_min_similarity, DEFAULT_SHARED_MIN_SIMILARITY[settings.embedder]),
+        ),
     )
+
+
+def _or_default(value: float | None, default: float) -> float:
+    return default if value is None else value
 
 
 def _period(days: float) -> float | None:
@@ -132,6 +142,7 @@ def ticket_policy(settings: Settings) -> TicketPolicy:
         ttl_s=settings.ticket_ttl_s,
         max_per_entity=settings.max_tickets_per_entity,
         max_total=settings.max_tickets,
+        max_per_agent=settings.max_tickets_per_agent,
         max_reply_chars=settings.max_reply_chars,
     )
 

@@ -26,6 +26,7 @@ SOURCES = {
     "contradict": pb.CANDIDATE_SOURCE_CONTRADICT,
     "dedup_conflict": pb.CANDIDATE_SOURCE_DEDUP_CONFLICT,
     "decay_floor": pb.CANDIDATE_SOURCE_DECAY_FLOOR,
+    "shared_claim": pb.CANDIDATE_SOURCE_SHARED_CLAIM,
 }
 VERIFICATIONS = {
     "self_reported": pb.VERIFICATION_STATUS_SELF_REPORTED,

@@ -111,12 +111,40 @@ class BatchOpSchema(OpSchema):
     message: str | None = Field(description="M1, M2, ...: the message it comes from")
 
 
+SCOPE_HELP = "add: 'shared' for a fact about the community (not the speaker), else 'speaker'"
+
+
+class SharedOpSchema(OpSchema):
+    # Only when the message has a world (domain/shared.py): an add may be about the world, not the speaker.
+    scope: Literal["speaker", "shared"] | None = Field(description=SCOPE_HELP)
+
+
+class BatchSharedOpSchema(BatchOpSchema):
+    scope: Literal["speaker", "shared"] | None = Field(description=SCOPE_HELP)
+
+
 class FactsSchema(Lenient):
     ops: list[OpSchema]
 
 
 class BatchFactsSchema(Lenient):
     ops: list[BatchOpSchema]
+
+
+class SharedFactsSchema(Lenient):
+    ops: list[SharedOpSchema]
+
+
+class BatchSharedFactsSchema(Lenient):
+    ops: list[BatchSharedOpSchema]
+
+
+_FACTS_SCHEMAS: dict[tuple[bool, bool], type[Lenient]] = {
+    (False, False): FactsSchema,
+    (True, False): BatchFactsSchema,
+    (False, True): SharedFactsSchema,
+    (True, True): BatchSharedFactsSchema,
+}
 
 
 class RelationshipReply(Lenient):
@@ -169,23 +197,24 @@ def validate_reply(data: dict[str, Any], items: frozenset[Item]) -> ExtractionRe
 
 
 @functools.cache
-def _schema_model(items: frozenset[Item], batched: bool) -> type[BaseModel]:
+def _schema_model(items: frozenset[Item], batched: bool, shared: bool) -> type[BaseModel]:
     fields: dict[str, Any] = {i.value: (_ITEM_FIELDS[i][1], ...) for i in ITEM_ORDER if i in items}
-    if Item.FACTS in items and batched:
-        fields[Item.FACTS.value] = (BatchFactsSchema, ...)
+    if Item.FACTS in items:
+        fields[Item.FACTS.value] = (_FACTS_SCHEMAS[(batched, shared)], ...)
     return create_model("Extraction", __base__=Lenient, **fields)
 
 
-def strict_schema(items: frozenset[Item], batched: bool = False) -> dict[str, Any]:
+def strict_schema(items: frozenset[Item], batched: bool = False, shared: bool = False) -> dict[str, Any]:
     """A JSON schema in the strict subset OpenAI accepts: every property required, no extras, no oneOf.
-    `batched`: the call covers several messages and each fact op names its message."""
-    return copy.deepcopy(_strict_schema(items, batched))
+    `batched`: the call covers several messages and each fact op names its message. `shared`: the message has a
+    world, and each op says whether it is about the speaker or shared."""
+    return copy.deepcopy(_strict_schema(items, batched, shared))
 
 
 @functools.cache
-def _strict_schema(items: frozenset[Item], batched: bool) -> dict[str, Any]:
+def _strict_schema(items: frozenset[Item], batched: bool, shared: bool) -> dict[str, Any]:
     # Built once per item set: generating it takes milliseconds of CPU on the event loop, on every turn.
-    raw = _schema_model(items, batched).model_json_schema()
+    raw = _schema_model(items, batched, shared).model_json_schema()
     schema: dict[str, Any] = _strictify(_inline(raw, raw.get("$defs", {})))
     return schema
 

@@ -43,6 +43,7 @@ class CandidateSource(enum.StrEnum):
     CONTRADICT = "contradict"  # the model proposed a replacement claim
     DEDUP_CONFLICT = "dedup_conflict"  # the write-time rule kept an add beside a conflicting fact
     DECAY_FLOOR = "decay_floor"  # a model decay would have deleted a protected fact (domain/protection.py)
+    SHARED_CLAIM = "shared_claim"  # a shared claim of a speaker not trusted to teach (domain/shared.py)
 
 
 class CandidateStatus(enum.StrEnum):
@@ -255,6 +256,9 @@ class EvaluateInput(Frozen):
     room_entities: tuple[RoomEntity, ...] = ()
     agent_responses: tuple[ChatMessage, ...] = ()
     did_respond: bool = False
+    # The world the messages were said in (shared facts, domain/shared.py) and the speaker's roles in it.
+    world_id: UUID | None = None
+    speaker_roles: tuple[str, ...] = ()
 
     @property
     def messages(self) -> tuple[ChatMessage, ...]:
@@ -271,6 +275,9 @@ class ProvideInput(Frozen):
     current_limit: int = 6
     subject_name: str = ""
     now: datetime
+    # The turn's world: its shared facts relevant to the turn form a third section (at most shared_limit).
+    world_id: UUID | None = None
+    shared_limit: int = 4
 
 
 class ProvideResult(Frozen):
@@ -279,6 +286,7 @@ class ProvideResult(Frozen):
     current: tuple[ScoredFact, ...] = ()
     degraded: bool = False
     degraded_reason: str = ""
+    shared: tuple[ScoredFact, ...] = ()
 
 
 class Candidate(Frozen):
@@ -356,3 +364,4 @@ class ImportReport(Frozen):
     imported: int = 0
     already_imported: int = 0
     skipped: int = 0
+    forgotten: int = 0  # not stored: their person was forgotten (ForgetEntity) while the import ran

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from factmemory.domain.dedup.planning import OpenPair
 from factmemory.domain.limits import MIN_BATCH_MESSAGE_TOKENS, Limits
 from factmemory.domain.models import CATEGORIES, ChatMessage, Fact, Item, Kind, RoomEntity
+from factmemory.domain.shared import shared_handles
 from factmemory.domain.text import bound_tokens, estimate_tokens, inert
 
 SYSTEM = """You keep long-term memory about the person speaking to an AI agent. Reply with one JSON object.
@@ -42,6 +43,14 @@ BATCH_INSTRUCTION = (
 )
 
 
+# Said only when the message has a world (shared facts, domain/shared.py).
+SHARED_INSTRUCTION = (
+    "A claim about the community, not the speaker (an event, a rule, a plan, who runs what): add it with "
+    "scope shared. The shared facts (SD, SC handles) are the community's: strengthen, decay, contradict or merge "
+    "them as known facts; the speaker's own facts are scope speaker."
+)
+
+
 @dataclass(frozen=True)
 class Prompt:
     """The chat messages to send and the handle -> fact map the model may reference."""
@@ -51,6 +60,8 @@ class Prompt:
     handles: dict[str, Fact]
     # Messages of a batch (M1..Mn), 1 for a single message: the model's ops then name their message.
     messages: int = 1
+    # The message has a world: the schema's ops carry a scope (speaker or shared).
+    shared: bool = False
 
 
 def assign_handles(durable: Sequence[Fact], current: Sequence[Fact]) -> dict[str, Fact]:
@@ -139,6 +150,8 @@ def build_prompt(
     *,
     limits: Limits,
     earlier: Sequence[ChatMessage] = (),
+    shared: tuple[Sequence[Fact], Sequence[Fact]] | None = None,
+    shared_pairs: Sequence[OpenPair] = (),
 ) -> Prompt:
     """The system and user messages of the extraction call, within limits.prompt_max_tokens (estimated); `pairs`
     are shown facts marked as possible duplicates.
@@ -146,8 +159,11 @@ def build_prompt(
     The instructions, the known facts and the current message (bounded) always go in; then room entities, the
     agent's responses and the recent messages, newest first, each bounded, while the budget lasts.
     `earlier`: the person's messages before `message` evaluated in the same call (a batch): they go in like the
-    current message, as M1..Mn with `message` last."""
+    current message, as M1..Mn with `message` last.
+    `shared`: the message has a world; its shared facts nearest the message (durable, current), shown under
+    SD/SC handles as the speaker's facts are under D/C, with `shared_pairs` marked as possible duplicates."""
     handles = assign_handles(durable, current)
+    common = shared_handles(*shared) if shared is not None else {}
     head = [
         "Return: "
         + " ".join(
@@ -161,6 +177,11 @@ def build_prompt(
         known = "\n".join(fact_line(h, f) for h, f in handles.items()) or "(none)"
         marked = pair_line(handles, pairs)
         head.append(_block("known_facts", known + (f"\n{marked}" if marked else "")))
+        if shared is not None:
+            head.append(SHARED_INSTRUCTION)
+            shown_shared = "\n".join(fact_line(h, f) for h, f in common.items()) or "(none)"
+            marked = pair_line(common, shared_pairs)
+            head.append(_block("shared_facts", shown_shared + (f"\n{marked}" if marked else "")))
     speaker = inert(message.name) or "the speaker"
     # The speaker's id is needed for relationships and identities; in <room_entities> it is already shown.
     listed = any(e.id == message.entity_id for e in room_entities)
@@ -195,7 +216,13 @@ def build_prompt(
         middle.append(_block("recent_messages", message_lines(history, limits.prompt_message_max_tokens)))
     if responses:
         middle.append(_block("agent_responses", message_lines(responses, limits.prompt_message_max_tokens)))
-    return Prompt(system=SYSTEM, user="\n".join(head + middle + tail), handles=handles, messages=len(earlier) + 1)
+    return Prompt(
+        system=SYSTEM,
+        user="\n".join(head + middle + tail),
+        handles=handles | common,
+        messages=len(earlier) + 1,
+        shared=shared is not None and Item.FACTS in items,
+    )
 
 
 def batch_lines(messages: Sequence[ChatMessage], limits: Limits, budget: int | None = None) -> str:
@@ -235,6 +262,7 @@ def fair_shares(sizes: Sequence[int], total: int, cap: int) -> list[int]:
 BLOCK_TAGS = (
     "taxonomy",
     "known_facts",
+    "shared_facts",
     "room_entities",
     "recent_messages",
     "agent_responses",

@@ -60,3 +60,11 @@ def render(
         sections.append(_title("What's currently happening for {subject}:", subject_name))
         sections.extend(_lines(current, sum(1 for s in durable if s.fact.disputed_by), now))
     return "\n".join(sections)
+
+
+SHARED_TITLE = "What I know about this community:"
+
+
+def render_shared(shared: Sequence[ScoredFact], now: datetime | None = None) -> str:
+    """The shared facts' section (docs/shared-facts.md); '' when there are none."""
+    return "\n".join([SHARED_TITLE, *_lines(shared, QUOTED_DISPUTES, now)]) if shared else ""

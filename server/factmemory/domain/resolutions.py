@@ -43,11 +43,12 @@ class ResolutionPlan:
     delete_old: bool = False
     delete_new: bool = False
     keep_pair: bool = False  # never flag old and new against each other again
+    share: bool = False  # old (a held shared claim) becomes a shared fact of its world (domain/shared.py)
 
     @property
     def needs_embedding(self) -> bool:
         """Whether the proposed claim must be embedded first (outside the transaction)."""
-        return self.insert_proposed or self.replace_old_claim
+        return self.insert_proposed or self.replace_old_claim or self.share
 
 
 _CONTRADICT = {
@@ -80,6 +81,15 @@ _DECAY_FLOOR = {
     ),
     Resolution.REJECT: ResolutionPlan(Resolution.REJECT, CandidateStatus.REJECTED, HistoryAction.CANDIDATE_REJECTED),
 }
+# A shared claim of a speaker not trusted to teach: accept shares it in its world, reject deletes it.
+_SHARED_CLAIM = {
+    Resolution.ACCEPT: ResolutionPlan(
+        Resolution.ACCEPT, CandidateStatus.ACCEPTED, HistoryAction.CANDIDATE_ACCEPTED, share=True, delete_old=True
+    ),
+    Resolution.REJECT: ResolutionPlan(
+        Resolution.REJECT, CandidateStatus.REJECTED, HistoryAction.CANDIDATE_REJECTED, delete_old=True
+    ),
+}
 # The two-valued `decision` of the first contract, for dedup conflicts: accept folded the new fact into the
 # old one (a merge); reject now removes the new fact, so a rejected conflict stops reaching every prompt.
 _LEGACY_DEDUP = {Resolution.ACCEPT: Resolution.MERGE, Resolution.REJECT: Resolution.KEEP_OLD}
@@ -91,6 +101,8 @@ def plan_resolution(source: CandidateSource, resolution: Resolution, has_new_fac
         table = _CONTRADICT
     elif source is CandidateSource.DECAY_FLOOR:
         table = _DECAY_FLOOR
+    elif source is CandidateSource.SHARED_CLAIM:
+        table = _SHARED_CLAIM
     else:
         resolution = _LEGACY_DEDUP.get(resolution, resolution)
         table = _DEDUP_CONFLICT

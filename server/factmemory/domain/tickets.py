@@ -16,8 +16,10 @@ from factmemory.domain.errors import Conflict, FactMemoryError, InvalidInput, No
 # 256 random bits, URL-safe base64 without padding: 43 characters.
 TOKEN_BYTES = 32
 TOKEN_CHARS = 43
-# A used or expired ticket is kept this long past its expiry, so that presenting it again is refused by name
-# ("already used", "expired") rather than as unknown; its body is dropped when it is used.
+# A used or expired ticket is kept this long past its expiry, without its content, so that presenting it again is
+# refused by name ("already used", "expired") rather than as unknown; its body is dropped when it is used, when it
+# expires (read without it from then on, dropped from the row by the next issue of any agent's ticket or a read of
+# it), and when its entity is forgotten or a message it shows deleted.
 KEPT_AFTER_EXPIRY = timedelta(minutes=15)
 
 
@@ -29,11 +31,18 @@ class TicketPolicy:
     max_per_entity: int
     max_total: int
     max_reply_chars: int
+    max_per_agent: int | None = None  # None: the agent's share is the whole bound
+
+    @property
+    def agent_share(self) -> int:
+        """How many open tickets one agent may hold: no agent can take every ticket of the service."""
+        return min(self.max_total, self.max_per_agent or self.max_total)
 
 
 @dataclass(frozen=True)
 class TicketRow:
-    """A stored ticket. `body` is None once the ticket was used or its entity forgotten."""
+    """A stored ticket. `body` is None once the ticket was used or expired, its entity forgotten, or a message it
+    shows deleted."""
 
     agent_id: UUID
     entity_id: UUID
@@ -42,6 +51,19 @@ class TicketRow:
     used_at: datetime | None
     body: str | None
     epoch_now: int  # the forget epoch, now, of the entity the ticket is presented for
+
+
+def full(policy: TicketPolicy, total: int, mine: int) -> str:
+    """Why no ticket can be issued now, naming the bound that is full (only open tickets count)."""
+    if mine >= policy.agent_share:
+        return (
+            f"this agent holds {mine} open agent-model tickets, its share (FACTMEMORY_MAX_TICKETS_PER_AGENT = "
+            f"{policy.agent_share}): complete or let some expire (within FACTMEMORY_TICKET_TTL_S), then retry"
+        )
+    return (
+        f"{total} agent-model tickets are open in all, the service's bound (FACTMEMORY_MAX_TICKETS = "
+        f"{policy.max_total}); retry in a moment"
+    )
 
 
 def new_token() -> str:
@@ -75,8 +97,13 @@ def refusal(row: TicketRow | None, agent_id: UUID, entity_id: UUID, now: datetim
             "the ticket was already used: PrepareEvaluation again returns the stored results of its messages "
             "(or a new prompt for those a failure left unapplied)"
         )
-    if row.body is None or row.forget_epoch != row.epoch_now:
-        return Conflict("the entity was forgotten after the ticket was issued; nothing was applied")
     if now >= row.expires_at:
         return Conflict("the ticket expired: call PrepareEvaluation again (no messages were used up)")
+    if row.forget_epoch != row.epoch_now:
+        return Conflict("the entity was forgotten after the ticket was issued; nothing was applied")
+    if row.body is None:
+        return Conflict(
+            "a message of this person, or one the ticket showed, was deleted after it was issued (ForgetMessages), "
+            "so it holds nothing any more; nothing was applied: call PrepareEvaluation again"
+        )
     return None

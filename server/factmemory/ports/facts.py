@@ -27,6 +27,7 @@ from factmemory.domain.models import (
     Resolution,
 )
 from factmemory.domain.new_fact import NewFact
+from factmemory.domain.shared import SharedSubject
 from factmemory.domain.vectors import Vector
 from factmemory.ports.values import NO_HOP, FactChange, Hop, Position, Similar, TurnStart, WriteContext
 
@@ -44,6 +45,10 @@ class WriteTransaction(Protocol):
     ) -> WriteContext: ...
 
     async def claim_evaluation(self, message_id: str, room_id: UUID | None, excerpt: str = "") -> bool: ...
+
+    # The same transaction on a shared subject (a world's facts), under its lock too; its history names this
+    # transaction's message.
+    async def elsewhere(self, subject: SharedSubject, at: datetime) -> WriteTransaction: ...
 
     async def finish_evaluation(self, message_id: str, result: EvaluateResult) -> None: ...
 
@@ -109,6 +114,9 @@ class ReviewTransaction(Protocol):
     agent_id: UUID
     entity_id: UUID
 
+    # The same transaction on a shared subject (a held claim's world), under its lock too, with this mark.
+    async def elsewhere(self, subject: SharedSubject) -> ReviewTransaction: ...
+
     async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None: ...
 
     async def get_fact(self, fact_id: UUID) -> Fact | None: ...
@@ -136,6 +144,16 @@ class FactStore(Protocol):
     """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
 
     def turn(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
+
+    # None for a person: the shared subject (domain/shared.py) this entity id is.
+    async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None: ...
+
+    async def shared_subjects(self, agent_id: UUID) -> list[SharedSubject]: ...
+
+    # A shared fact's messages, each excerpt led by who taught it; [] for a person's subject.
+    async def teaching_sources(
+        self, agent_id: UUID, subject_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]: ...
 
     async def turn_start(
         self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str], pairs_limit: int, ttl_turns: int
@@ -236,7 +254,16 @@ class FactStore(Protocol):
         self, agent_id: UUID, pattern: str, after: Position | None, limit: int
     ) -> list[EntitySummary]: ...
 
-    async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int: ...
+    async def import_facts(
+        self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str, forget_epoch: int
+    ) -> int | None:
+        """How many facts were stored; None (nothing stored, nothing in the ledger) when the entity was forgotten
+        since its forget epoch was `forget_epoch`."""
+        ...
+
+    async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
+        """How many times the entity was forgotten (read before an import stores anything of it)."""
+        ...
 
     async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]: ...
 

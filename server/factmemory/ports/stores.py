@@ -29,6 +29,8 @@ class ForgetTransaction(Protocol):
 
     async def close_raised(self, message_ids: Sequence[str]) -> int: ...
 
+    async def void_tickets(self, message_ids: Sequence[str]) -> int: ...
+
     async def unlink(self, message_ids: Sequence[str]) -> tuple[int, int]: ...
 
 
@@ -37,8 +39,13 @@ class MessageStore(Protocol):
 
     async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]: ...
 
+    # The ids of the messages evaluated for the entity (its shared teaching included).
+    async def evaluated_by(self, agent_id: UUID, entity_id: UUID) -> list[str]: ...
+
+    # One transaction per call: a transaction per entity, then one per shared subject (shared_ids, in that order:
+    # their messages are the entities', and only their evidence is taken out).
     def forgetting(
-        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime
+        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime, shared_ids: Sequence[UUID] = ()
     ) -> AbstractAsyncContextManager[Sequence[ForgetTransaction]]: ...
 
 
@@ -92,8 +99,8 @@ class TicketStore(Protocol):
         policy: TicketPolicy,
     ) -> None: ...
 
-    async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes) -> TicketRow | None:
-        """The agent's ticket, with the forget epoch `entity_id` has now."""
+    async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes, now: datetime) -> TicketRow | None:
+        """The agent's ticket, with the forget epoch `entity_id` has now; an expired one without its content."""
         ...
 
     async def use(self, agent_id: UUID, token_hash: bytes, now: datetime) -> bool: ...

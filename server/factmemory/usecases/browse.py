@@ -26,7 +26,8 @@ from factmemory.domain.resolutions import (
     evidence_ids,
     search_pattern,
 )
-from factmemory.usecases.deps import Deps
+from factmemory.usecases.deps import Deps, utc_now
+from factmemory.usecases.unlearning import unlearn_teacher
 
 # Rows read per query while filling an export page; the command line's export joins pages of this many bytes.
 EXPORT_CHUNK = 200
@@ -59,6 +60,8 @@ async def evidence_sources(
     if not ids:
         return {}
     found = await deps.store.evidence_sources(agent_id, fact.entity_id, ids)
+    if not found:  # a shared fact: its messages are its teachers' (provenance, docs/shared-facts.md)
+        found = await deps.store.teaching_sources(agent_id, fact.entity_id, ids)
     return {s.message_id: s for s in found}
 
 
@@ -114,6 +117,8 @@ async def list_entities(
 
 
 async def forget_entity(deps: Deps, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
+    """Erases the entity; first, as a teacher, their messages leave the shared facts (unlearning.unlearn_teacher)."""
+    await unlearn_teacher(deps, agent_id, entity_id, utc_now())
     return await deps.store.forget_entity(agent_id, entity_id)
 
 

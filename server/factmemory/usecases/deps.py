@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from factmemory.domain.limits import RETRIEVE_PER_KIND as RETRIEVE_PER_KIND  # re-exported: evaluate names it here
 from factmemory.domain.limits import Limits
 from factmemory.domain.ranking import Weights
+from factmemory.domain.shared import SharedPolicy
 from factmemory.domain.tickets import TicketPolicy
 from factmemory.ports import (
     AgentStore,
@@ -32,6 +33,8 @@ class Tuning:
     current_decay_days: float
     # The provider's ranking is code, not configuration (docs/recall.md); replaced only to measure its parts.
     ranking: Weights = field(default_factory=Weights)
+    # Who may teach shared facts, and where they go (FACTMEMORY_SHARED_*).
+    shared: SharedPolicy = field(default_factory=SharedPolicy)
 
 
 def utc_now() -> datetime:

@@ -4,34 +4,16 @@ learned again. One transaction under the lock of each entity concerned; a repeat
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
 from factmemory.domain.errors import InvalidInput, NotConfigured
-from factmemory.domain.message_deletion import REASON, after_deletion, check_message_ids
+from factmemory.domain.message_deletion import check_message_ids
+from factmemory.domain.shared import subject_order
 from factmemory.ports import ForgetTransaction
 from factmemory.usecases.deps import Deps
-
-
-@dataclass(frozen=True)
-class MessagesForgotten:
-    messages: int = 0
-    facts_deleted: int = 0
-    facts_updated: int = 0
-    candidates_closed: int = 0
-    relationships_deleted: int = 0
-    identities_deleted: int = 0
-
-    def __add__(self, other: MessagesForgotten) -> MessagesForgotten:
-        return MessagesForgotten(
-            self.messages + other.messages,
-            self.facts_deleted + other.facts_deleted,
-            self.facts_updated + other.facts_updated,
-            self.candidates_closed + other.candidates_closed,
-            self.relationships_deleted + other.relationships_deleted,
-            self.identities_deleted + other.identities_deleted,
-        )
+from factmemory.usecases.unlearning import MessagesForgotten as MessagesForgotten  # re-exported
+from factmemory.usecases.unlearning import unlearn
 
 
 async def forget_messages(
@@ -57,30 +39,25 @@ async def forget_messages(
     else:
         raise InvalidInput("entity_id is required, except to clear a room (room_id without message_ids)")
     total = MessagesForgotten()
-    async with deps.messages.forgetting(agent_id, entities, at) as transactions:
-        for tx in transactions:
-            total += await _forget(tx, message_ids, room_id)
+    shared = [s.subject_id for s in sorted(await deps.store.shared_subjects(agent_id), key=subject_order)]
+    async with deps.messages.forgetting(agent_id, entities, at, shared) as transactions:
+        people = transactions[: len(transactions) - len(shared)]
+        forgotten: list[str] = []
+        for tx in people:
+            done, ids = await _forget(tx, message_ids, room_id)
+            total += done
+            forgotten += ids
+        for tx in transactions[len(people) :]:  # shared facts cite the people's messages (docs/shared-facts.md)
+            total += await unlearn(tx, forgotten, 0)
     return total
 
 
-async def _forget(tx: ForgetTransaction, message_ids: Sequence[str], room_id: UUID | None) -> MessagesForgotten:
-    """One entity: tombstones first, then only the messages newly forgotten are taken out (a repeat does nothing)."""
+async def _forget(
+    tx: ForgetTransaction, message_ids: Sequence[str], room_id: UUID | None
+) -> tuple[MessagesForgotten, list[str]]:
+    """One entity: tombstones first, then only the messages newly forgotten are taken out (a repeat does nothing);
+    and the messages newly forgotten."""
     forgotten = await tx.tombstone(message_ids, room_id)
     if not forgotten:
-        return MessagesForgotten()
-    closed = await tx.close_raised(forgotten)
-    gone = set(forgotten)
-    deleted: list[UUID] = []
-    changed: list[tuple[UUID, tuple[str, ...], float]] = []
-    for fact_id, cited in await tx.citing(forgotten):
-        outcome = after_deletion(cited, gone)
-        if outcome.delete:
-            deleted.append(fact_id)
-        else:
-            changed.append((fact_id, outcome.evidence, outcome.confidence))
-    if changed:
-        await tx.set_evidence(changed, REASON)
-    if deleted:
-        await tx.delete_facts(deleted, REASON)
-    relationships, identities = await tx.unlink(forgotten)
-    return MessagesForgotten(len(forgotten), len(deleted), len(changed), closed, relationships, identities)
+        return MessagesForgotten(), []
+    return await unlearn(tx, forgotten, len(forgotten)), forgotten

@@ -21,20 +21,33 @@ BATCH = 256
 async def import_facts(deps: Deps, facts: Sequence[LegacyFact], source: str, skipped: int = 0) -> ImportReport:
     """Embeds and stores the facts per (agent, entity), in batches; a repeated import adds nothing."""
     actor = import_actor(source)
-    imported = 0
+    imported = forgotten = 0
     ordered = sorted(facts, key=lambda f: (f.agent_id, f.entity_id, f.created_at, f.source_id))
     for (agent_id, entity_id), group in itertools.groupby(ordered, key=lambda f: (f.agent_id, f.entity_id)):
         items = list(group)
+        # Read before anything of the person is stored, as Evaluate reads it: a ForgetEntity that completes while
+        # the import runs makes every later batch of the person store nothing (each checks under the lock).
+        epoch = await deps.store.forget_epoch(agent_id, entity_id)
         known = await deps.store.imported_ids(agent_id, entity_id, [f.source_id for f in items])
         fresh = [f for f in items if f.source_id not in known]  # nothing is embedded twice
         for start in range(0, len(fresh), BATCH):
-            imported += await _store(deps, agent_id, entity_id, fresh[start : start + BATCH], actor)
+            stored = await _store(deps, agent_id, entity_id, fresh[start : start + BATCH], actor, epoch)
+            if stored is None:  # forgotten meanwhile: nothing more of this person
+                forgotten += len(fresh) - start
+                break
+            imported += stored
     return ImportReport(
-        read=len(facts) + skipped, imported=imported, already_imported=len(facts) - imported, skipped=skipped
+        read=len(facts) + skipped,
+        imported=imported,
+        already_imported=len(facts) - imported - forgotten,
+        skipped=skipped,
+        forgotten=forgotten,
     )
 
 
-async def _store(deps: Deps, agent_id: UUID, entity_id: UUID, batch: Sequence[LegacyFact], actor: str) -> int:
+async def _store(
+    deps: Deps, agent_id: UUID, entity_id: UUID, batch: Sequence[LegacyFact], actor: str, epoch: int
+) -> int | None:
     vectors = await deps.embedder.passages([f.text for f in batch])
     new = [
         new_fact(
@@ -51,4 +64,4 @@ async def _store(deps: Deps, agent_id: UUID, entity_id: UUID, batch: Sequence[Le
         )
         for f, vector in zip(batch, vectors, strict=True)
     ]
-    return await deps.store.import_facts(agent_id, entity_id, new, actor)
+    return await deps.store.import_facts(agent_id, entity_id, new, actor, epoch)

@@ -9,8 +9,8 @@ from factmemory.domain.limits import HOP_SEEDS, RARE_DF, RARE_TERMS
 from factmemory.domain.limits import MIN_POOL as MIN_POOL  # re-exported: the recall tool names them here
 from factmemory.domain.limits import PER_TERM as PER_TERM
 from factmemory.domain.limits import POOL_FACTOR as POOL_FACTOR
-from factmemory.domain.models import Kind, ProvideInput, ProvideResult
-from factmemory.domain.ranking import Weights, same_claim, score, select
+from factmemory.domain.models import Kind, ProvideInput, ProvideResult, ScoredFact
+from factmemory.domain.ranking import Weights, same_claim, score, select, top
 from factmemory.domain.relevance import (
     Term,
     fuse,
@@ -20,9 +20,10 @@ from factmemory.domain.relevance import (
     text_relevance,
     tsquery_terms,
 )
-from factmemory.domain.render import render
+from factmemory.domain.render import render, render_shared
+from factmemory.domain.shared import readable_subjects, withheld
 from factmemory.domain.vectors import centroid
-from factmemory.ports import Hop, Similar
+from factmemory.ports import Hop, Similar, Vector
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch
 
@@ -47,6 +48,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     query = "\n".join(texts)
     terms = query_terms(query)
     degraded_reason = ""
+    vector: Vector | None = None
     if not query:
         with watch.stage("db"):
             found = await deps.store.text_search(request.agent_id, request.entity_id, "", durable_pool, current_pool)
@@ -103,8 +105,14 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         limits = {Kind.DURABLE: request.durable_limit, Kind.CURRENT: request.current_limit}
         sections = select(scored, limits, weights, same_claim if weights.dedup else None)
         durable, current = sections[Kind.DURABLE], sections[Kind.CURRENT]
+    shared = []
+    if request.world_id is not None and vector is not None:
+        with watch.stage("db"):
+            shared = await shared_section(deps, request, vector)
     with watch.stage("render"):
-        text = render(durable, current, request.subject_name, request.now)
+        text = "\n".join(
+            t for t in (render(durable, current, request.subject_name, request.now), render_shared(shared)) if t
+        )
     deps.stages.record("provide", watch)
     return ProvideResult(
         text=text,
@@ -112,7 +120,29 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         current=tuple(current),
         degraded=bool(degraded_reason),
         degraded_reason=degraded_reason,
+        shared=tuple(shared),
     )
+
+
+async def shared_section(deps: Deps, request: ProvideInput, vector: Vector) -> list[ScoredFact]:
+    """The third section: the shared facts of the turn's world and the agent-wide ones (never a held claim), those
+    at least SharedPolicy.min_similarity near the turn, scored as the person's facts are (ranking.score) and the
+    best shared_limit kept, restatements taking one slot. Empty when nothing shared is near the turn."""
+    pool = max(request.shared_limit * POOL_FACTOR, MIN_POOL)
+    found: list[Similar] = []
+    for subject in readable_subjects(request.agent_id, request.world_id):
+        found += await deps.store.nearest(request.agent_id, subject.subject_id, vector, pool, pool, replica_ok=True)
+    weights, decay = deps.tuning.ranking, deps.tuning.current_decay_days
+    near = [s for s in found if s.similarity >= deps.tuning.shared.min_similarity]
+    # A pending contradiction's proposed claim may come from anyone: it never leaves in a shared fact.
+    scored = [score(withheld(s.fact), s.similarity, request.now, decay, weights.modifier) for s in near]
+    chosen: list[ScoredFact] = []
+    for candidate in top(scored, len(scored)):
+        if len(chosen) < request.shared_limit and not any(
+            same_claim(candidate.fact.claim, c.fact.claim) for c in chosen
+        ):
+            chosen.append(candidate)
+    return chosen
 
 
 def fused_terms(terms: tuple[Term, ...], weights: Weights) -> tuple[Term, ...]:

@@ -21,6 +21,7 @@ from factmemory.domain.resolutions import (
     ResolutionPlan,
     plan_resolution,
 )
+from factmemory.domain.shared import world_subject
 from factmemory.ports import FactChange, ReviewTransaction, Vector
 from factmemory.usecases.deps import Deps
 
@@ -71,6 +72,9 @@ async def _apply_plan(
     await tx.mark(plan.action, actor, reason)
     if old is None:  # the contradicted fact is gone: closing the candidate is all that is left
         return new
+    if plan.share:
+        assert embedding is not None
+        return await _share(deps, tx, candidate, old, embedding, now)
     if plan.insert_proposed:
         assert embedding is not None
         added = await tx.insert_fact(
@@ -107,6 +111,38 @@ async def _apply_plan(
         return await _replace_claim(deps, tx, plan, candidate, old, new, embedding, now)
     await tx.record(old.id, plan.action, actor, reason)  # a rejected contradiction: the fact stays as it is
     return old
+
+
+async def _share(
+    deps: Deps, tx: ReviewTransaction, candidate: Candidate, held: Fact, embedding: Vector, now: datetime
+) -> Fact:
+    """A held shared claim accepted: a shared fact of its world with the held claim's evidence (its teaching
+    message first), confirmed by the reviewer; the held claim is deleted."""
+    world = await deps.store.shared_subject(tx.agent_id, tx.entity_id)
+    if world is None or world.world_id is None:
+        raise NotFound(f"no world is recorded for the subject of candidate {candidate.id}")
+    shared = await tx.elsewhere(world_subject(tx.agent_id, world.world_id))
+    first = candidate.evidence_message_id
+    fact = await shared.insert_fact(
+        new_fact(
+            held.kind,
+            held.category,
+            held.claim,
+            confidence=max(held.confidence, ADD_CONFIDENCE),
+            evidence=first,
+            verification=Verification.CONFIRMED,
+            at=now,
+            embedding=embedding,
+            embedding_model=deps.embedder.model_name,
+            structured_fields=dict(held.structured_fields),
+            valid_at=held.valid_at,
+        )
+    )
+    rest = tuple(m for m in held.evidence_message_ids if m != first)
+    if rest:
+        fact = await shared.change_fact(fact.id, FactChange(add_evidence=rest)) or fact
+    await tx.delete_fact(held.id)
+    return fact
 
 
 async def _replace_claim(

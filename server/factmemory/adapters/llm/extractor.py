@@ -25,11 +25,13 @@ log = logging.getLogger(__name__)
 FORMATS = ("json_schema", "json_object", "text")
 
 
-def response_format(mode: str, items: frozenset[Item], batched: bool = False) -> dict[str, Any] | None:
+def response_format(
+    mode: str, items: frozenset[Item], batched: bool = False, shared: bool = False
+) -> dict[str, Any] | None:
     if mode == "json_schema":
         return {
             "type": "json_schema",
-            "json_schema": {"name": "extraction", "strict": True, "schema": strict_schema(items, batched)},
+            "json_schema": {"name": "extraction", "strict": True, "schema": strict_schema(items, batched, shared)},
         }
     if mode == "json_object":
         return {"type": "json_object"}
@@ -108,10 +110,10 @@ class Extractor:
     async def _complete(self, prompt: Prompt, items: frozenset[Item], mode: str) -> tuple[str, Usage]:
         system = prompt.system
         if mode == "text":
-            schema = strict_schema(items, prompt.messages > 1)
+            schema = strict_schema(items, prompt.messages > 1, prompt.shared)
             system += "\nAnswer with the JSON object only. Its JSON schema:\n" + json.dumps(schema)
         kwargs: dict[str, Any] = {}
-        fmt = response_format(mode, items, prompt.messages > 1)
+        fmt = response_format(mode, items, prompt.messages > 1, prompt.shared)
         if fmt is not None:
             kwargs["response_format"] = fmt
         # The raw body: the endpoint may answer 200 with anything (HTML, null, a list, wrong types).

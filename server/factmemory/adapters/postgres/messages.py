@@ -16,6 +16,8 @@ from factmemory.domain.errors import InvalidInput
 from factmemory.domain.message_deletion import ACTOR, Cited
 from factmemory.domain.models import HistoryAction
 
+EVALUATED_BY = "SELECT message_id FROM evaluations WHERE agent_id = $1 AND entity_id = $2 ORDER BY message_id"
+
 ENTITIES_IN_ROOM = """
 SELECT DISTINCT entity_id FROM evaluations
  WHERE agent_id = $1 AND room_id = $2 AND forgotten_at IS NULL
@@ -30,14 +32,15 @@ SELECT message_id FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($3:
  LIMIT 1
 """
 
-# Evaluated messages become tombstones: the stored response goes (what replays and retention keep: token counts);
-# a replay answers an empty result, and the batch path leaves the message out of the model's context.
+# Evaluated messages become tombstones: the stored response and the message's excerpt go (what replays and
+# retention keep: token counts); a replay answers an empty result, and no prompt shows the message again.
 TOMBSTONE_EVALUATED = """
 UPDATE evaluations
    SET result = jsonb_build_object('forgotten', true,
                                    'usage', jsonb_build_object('prompt_tokens', prompt_tokens,
                                                                'completion_tokens', completion_tokens)),
-       success_completed = NULL, success_reason = NULL, forgotten_at = $5, reduced_at = coalesce(reduced_at, $5)
+       success_completed = NULL, success_reason = NULL, excerpt = NULL, forgotten_at = $5,
+       reduced_at = coalesce(reduced_at, $5)
  WHERE agent_id = $1 AND entity_id = $2 AND forgotten_at IS NULL
    AND (message_id = ANY ($3::text[]) OR ($4::uuid IS NOT NULL AND room_id = $4::uuid))
 RETURNING message_id
@@ -89,6 +92,15 @@ DELETE FROM relationships WHERE agent_id = $1 AND evidence_message_ids = '{}' AN
 """
 DELETE_UNSUPPORTED_IDENTITIES = """
 DELETE FROM identities WHERE agent_id = $1 AND evidence_message_ids = '{}' AND evidence_complete
+"""
+
+# Open agent-model tickets that may hold the deleted messages' text lose their content: those of the entity (its
+# facts changed too) and any of the agent's whose body names one of the messages (a room-mate's message shown as
+# context). Presenting one is then refused by name (domain/tickets.py).
+VOID_TICKETS = """
+UPDATE evaluation_tickets SET body = NULL
+ WHERE agent_id = $1 AND body IS NOT NULL
+   AND (entity_id = $2 OR EXISTS (SELECT 1 FROM unnest($3::text[]) AS m WHERE strpos(body, to_json(m)::text) > 0))
 """
 
 CLOSE_RAISED_CANDIDATES = """
@@ -147,6 +159,10 @@ class ForgetTx:
         identities = row_count(await self._conn.execute(DELETE_UNSUPPORTED_IDENTITIES, agent_id))
         return relationships, identities
 
+    async def void_tickets(self, message_ids: Sequence[str]) -> int:
+        """Drops the content of the open tickets that may show the messages; returns how many."""
+        return row_count(await self._conn.execute(VOID_TICKETS, *self._scope, list(message_ids)))
+
     async def close_raised(self, message_ids: Sequence[str]) -> int:
         """Closes the pending candidates and open possible-duplicate pairs the messages raised; returns the
         number of candidates closed."""
@@ -166,12 +182,18 @@ class PostgresMessages:
         async with connection(self._pool) as conn:
             return [r["entity_id"] for r in await conn.fetch(ENTITIES_IN_ROOM, agent_id, room_id)]
 
+    async def evaluated_by(self, agent_id: UUID, entity_id: UUID) -> list[str]:
+        async with connection(self._pool) as conn:
+            return [r["message_id"] for r in await conn.fetch(EVALUATED_BY, agent_id, entity_id)]
+
     @asynccontextmanager
     async def forgetting(
-        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime
+        self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime, shared_ids: Sequence[UUID] = ()
     ) -> AsyncIterator[list[ForgetTx]]:
-        """One transaction over the entities, each one's lock taken in id order; commits on success."""
+        """One transaction over the entities, each one's lock taken in id order, then the shared subjects' in the
+        given order (after every person's, as Evaluate takes them); commits on success."""
+        people = sorted(set(entity_ids) - set(shared_ids))
         async with connection(self._pool) as conn, conn.transaction():
-            for entity_id in sorted(set(entity_ids)):
+            for entity_id in [*people, *shared_ids]:
                 await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            yield [ForgetTx(conn, agent_id, e, at) for e in sorted(set(entity_ids))]
+            yield [ForgetTx(conn, agent_id, e, at) for e in [*people, *shared_ids]]

@@ -5,11 +5,12 @@ events that change no field (a rejected candidate)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from uuid import UUID
 
 import asyncpg
 
+from factmemory.adapters.postgres import shared
 from factmemory.adapters.postgres.rows import (
     DELETE_FACT,
     DISPUTED_BY,
@@ -31,6 +32,7 @@ from factmemory.domain.models import (
     HistoryAction,
     Resolution,
 )
+from factmemory.domain.shared import SharedSubject
 from factmemory.domain.times import from_storage, optional_from_storage
 from factmemory.ports import FactChange, NewFact, Position
 
@@ -183,6 +185,15 @@ class ReviewTx:
         self.agent_id = agent_id
         self.entity_id = entity_id
         self._marked: tuple[str, str, str] = ("", "", "")  # unmarked: the trigger names the action by the change
+        self.also_wrote: list[UUID] = []  # shared subjects written too (elsewhere): the read route hears of them
+
+    async def elsewhere(self, subject: SharedSubject) -> ReviewTx:
+        """The same transaction on a shared subject (domain/shared.py), under its lock too, with this mark."""
+        await shared.enter(self._conn, self.agent_id, subject, datetime.now(UTC))
+        other = ReviewTx(self._conn, self.agent_id, subject.subject_id)
+        other._marked = self._marked
+        self.also_wrote.append(subject.subject_id)
+        return other
 
     async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None:
         self._marked = mark_values(action, actor, reason)

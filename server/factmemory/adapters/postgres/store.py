@@ -14,7 +14,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres import import_ledger
+from factmemory.adapters.postgres import import_ledger, shared
 from factmemory.adapters.postgres import review_tx as review
 from factmemory.adapters.postgres.connection import (
     LOCK_ENTITY,
@@ -25,7 +25,8 @@ from factmemory.adapters.postgres.connection import (
     unavailable,
 )
 from factmemory.adapters.postgres.export import export_rows
-from factmemory.adapters.postgres.forgetting import forget_entity, forget_epoch
+from factmemory.adapters.postgres.forgetting import forget_entity
+from factmemory.adapters.postgres.forgetting import forget_epoch as read_forget_epoch
 from factmemory.adapters.postgres.lexical import LEXEME_SCAN_MAX_FACTS, LEXICAL_BY_KIND
 from factmemory.adapters.postgres.nearest import (
     HALF_MARGIN,
@@ -62,6 +63,7 @@ from factmemory.domain.models import (
     HistoryEntry,
     Kind,
 )
+from factmemory.domain.shared import SharedSubject
 from factmemory.ports import NO_HOP, Hop, NewFact, Position, Similar, TurnStart, Vector, WriteContext
 
 if TYPE_CHECKING:
@@ -136,9 +138,12 @@ class Store:
         entity's revision and forget epoch as they are under the lock (the use-case decides what they mean)."""
         async with connection(self._pool) as conn, conn.transaction():
             revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id))
-            epoch = await forget_epoch(conn, agent_id, entity_id)
-            yield PostgresWriteTransaction(conn, agent_id, entity_id, int(revision), epoch)
+            epoch = await read_forget_epoch(conn, agent_id, entity_id)
+            tx = PostgresWriteTransaction(conn, agent_id, entity_id, int(revision), epoch)
+            yield tx
         self._wrote(agent_id, entity_id)
+        for subject_id in tx.also_wrote:
+            self._wrote(agent_id, subject_id)
 
     async def write_context(
         self,
@@ -290,8 +295,32 @@ class Store:
         """A reviewer's transaction holding the per-entity lock; commits on success, rolls back on any error."""
         async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            yield ReviewTx(conn, agent_id, entity_id)
+            tx = ReviewTx(conn, agent_id, entity_id)
+            yield tx
         self._wrote(agent_id, entity_id)
+        for subject_id in tx.also_wrote:
+            self._wrote(agent_id, subject_id)
+
+    async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None:
+        """The shared subject (domain/shared.py) this entity id is, or None for a person."""
+        async with connection(self._pool) as conn:
+            return await shared.get_subject(conn, agent_id, subject_id)
+
+    async def teaching_sources(
+        self, agent_id: UUID, subject_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]:
+        """A shared fact's messages, each excerpt led by its teacher's name ('Ada: the hackathon moved ...')."""
+        rows = await self._read(
+            agent_id,
+            subject_id,
+            lambda conn: conn.fetch(shared.TEACHING_SOURCES, agent_id, subject_id, list(message_ids)),
+        )
+        return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
+
+    async def shared_subjects(self, agent_id: UUID) -> list[SharedSubject]:
+        """The agent's shared subjects: its worlds', the agent-wide one, the held claims'."""
+        async with connection(self._pool) as conn:
+            return await shared.list_subjects(conn, agent_id)
 
     async def get_fact(
         self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
@@ -345,10 +374,15 @@ class Store:
             agent_id, None, lambda conn: review.list_entities(conn, agent_id, pattern, after, limit)
         )
 
-    async def import_facts(self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str) -> int:
-        """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many."""
+    async def import_facts(
+        self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str, forget_epoch: int
+    ) -> int | None:
+        """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many, or
+        None, storing and recording nothing, when the entity was forgotten since its epoch was `forget_epoch`."""
         async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+            if await read_forget_epoch(conn, agent_id, entity_id) != forget_epoch:
+                return None
             await mark(conn, HistoryAction.IMPORTED, actor)
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
             fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
@@ -357,6 +391,10 @@ class Store:
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
         self._wrote(agent_id, entity_id)
         return int(after - before)
+
+    async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
+        async with connection(self._pool) as conn:
+            return await read_forget_epoch(conn, agent_id, entity_id)
 
     async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]:
         async with connection(self._pool) as conn:

@@ -9,6 +9,7 @@ from uuid import UUID, uuid4
 
 import asyncpg
 
+from factmemory.adapters.postgres import shared
 from factmemory.adapters.postgres.connection import row_count
 from factmemory.adapters.postgres.rows import (
     DELETE_FACT,
@@ -25,6 +26,7 @@ from factmemory.domain.confidence import Strengthened
 from factmemory.domain.dedup.planning import MergedFact
 from factmemory.domain.limits import MAX_LINK_EVIDENCE, MAX_REASON_CHARS
 from factmemory.domain.models import EvaluateResult, Fact, HistoryAction, Identity, Kind, Relationship
+from factmemory.domain.shared import SharedSubject
 from factmemory.ports import NewFact, Vector, WriteContext
 
 GET_FACT = f"""
@@ -198,6 +200,17 @@ class PostgresWriteTransaction:
         self._actor = ""
         # The messages this transaction claimed: what the relationships and identities it writes cite.
         self._claimed: list[str] = []
+        # Shared subjects this transaction also wrote (elsewhere): the read route hears of them too.
+        self.also_wrote: list[UUID] = []
+
+    async def elsewhere(self, subject: SharedSubject, at: datetime) -> PostgresWriteTransaction:
+        """The same transaction writing a shared subject's facts (domain/shared.py), under its lock too; its
+        history names this transaction's message."""
+        revision = await shared.enter(self._conn, self.agent_id, subject, at)
+        other = PostgresWriteTransaction(self._conn, self.agent_id, subject.subject_id, revision)
+        other._actor = self._actor
+        self.also_wrote.append(subject.subject_id)
+        return other
 
     async def write_context(
         self, kinds: Sequence[Kind], vectors: Sequence[Vector], claims: Sequence[str], limit: int

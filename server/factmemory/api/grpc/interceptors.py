@@ -10,12 +10,14 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from factmemory.api.grpc.metrics import note_request
-from factmemory.api.guessing import GuessLimiter, client_of_peer
+from factmemory.api.guessing import MISSING_TOKEN, GuessLimiter, client_of_peer
 
 
 class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """Requires `authorization: Bearer <token>` on every RPC but health checks and reflection. Guessing is limited
-    per client and overall (api/guessing.py): a throttled client is refused (RESOURCE_EXHAUSTED) whatever it sent."""
+    """Requires `authorization: Bearer <token>` on every RPC but health checks and reflection. A call without a
+    token is UNAUTHENTICATED with a message saying what to set (not a guess); guessing is limited per client and
+    overall (api/guessing.py): a throttled client is refused (RESOURCE_EXHAUSTED) untried, except on a connection
+    that already presented the right token."""
 
     OPEN_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
 
@@ -32,6 +34,7 @@ class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             return await continuation(details)
         given = next((v for k, v in details.invocation_metadata or () if k == "authorization"), "")
         given_bytes = given.encode() if isinstance(given, str) else bytes(given)
+        missing = given_bytes.strip().lower() in (b"", b"bearer")
         matches = hmac.compare_digest(given_bytes, self._expected)
         handler = await continuation(details) if matches else None
         if matches and (handler is None or handler.unary_unary is None):
@@ -40,13 +43,18 @@ class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
 
         async def checked(request: Any, context: grpc.aio.ServicerContext) -> Any:
             # The peer is known only here; no await between the check and the record (parallel-safe).
-            client = client_of_peer(context.peer())
-            if limiter.refused(client):
+            peer = context.peer()
+            client = client_of_peer(peer)
+            if missing:
+                limiter.missing(client)
+                await context.abort(grpc.StatusCode.UNAUTHENTICATED, MISSING_TOKEN)
+            if limiter.refused(client, peer):
                 await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many failed attempts; retry later")
             if handler is None:  # not matches
                 limiter.failed(client)
-                await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong bearer token")
+                await context.abort(grpc.StatusCode.UNAUTHENTICATED, "wrong bearer token")
                 raise AssertionError("abort raises")
+            limiter.proved(peer)
             return await handler.unary_unary(request, context)
 
         if handler is None:

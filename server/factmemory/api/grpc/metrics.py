@@ -23,14 +23,27 @@ import grpc
 from factmemory.api.logs import REQUEST_ID
 from factmemory.domain.models import EvaluateResult, OpType
 from factmemory.ports import Telemetry
+from factmemory.v1 import factmemory_pb2
 
 access_log = logging.getLogger("factmemory.access")
 
 REQUEST_ID_KEY = "x-request-id"
 _USABLE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_AGENT_ID = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$|^$")
 # The agent id of the call being handled, noted once the request is decoded (see note_request).
 CALL_AGENT: ContextVar[str] = ContextVar("factmemory_call_agent", default="")
 QUIET_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
+# The methods this server has, each its own metric label and access-log name; any other path a caller sends (made
+# up, with or without a token) is the one label UNKNOWN_METHOD, so callers cannot add label values or write text
+# into the access log.
+UNKNOWN_METHOD = "unknown"
+_SERVICE = factmemory_pb2.DESCRIPTOR.services_by_name["FactMemoryService"]
+KNOWN_METHODS: dict[str, str] = {f"/{_SERVICE.full_name}/{m.name}": m.name for m in _SERVICE.methods} | {
+    "/grpc.health.v1.Health/Check": "Check",
+    "/grpc.health.v1.Health/Watch": "Watch",
+    "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo": "ServerReflectionInfo",
+    "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo": "ServerReflectionInfo",
+}
 
 # Rejection reasons (free text from domain/ops.py) as a bounded set of metric labels.
 REJECTION_LABELS: tuple[tuple[str, str], ...] = (
@@ -43,6 +56,11 @@ REJECTION_LABELS: tuple[tuple[str, str], ...] = (
     ("invalid op", "invalid_op"),
     ("not an object", "invalid_op"),
 )
+
+
+def method_label(path: str) -> str:
+    """The label of a called method: its name when this server has it, else UNKNOWN_METHOD."""
+    return KNOWN_METHODS.get(path, UNKNOWN_METHOD)
 
 
 def request_id_of(metadata: Any) -> str:
@@ -64,7 +82,7 @@ def note_request(request: Any) -> None:
     """Remembers the agent id of a decoded request for the access log (called by the decoding interceptor)."""
     agent_id = getattr(request, "agent_id", "")
     if isinstance(agent_id, str):
-        CALL_AGENT.set(agent_id[:64])
+        CALL_AGENT.set(agent_id if _AGENT_ID.match(agent_id) else "invalid")  # a UUID, never other caller text
 
 
 def record_evaluation(telemetry: Telemetry, result: EvaluateResult) -> None:
@@ -136,7 +154,7 @@ class _Call:
 
     def __init__(self, telemetry: Telemetry, details: grpc.HandlerCallDetails) -> None:
         self._telemetry = telemetry
-        self.name = details.method.rsplit("/", 1)[-1]
+        self.name = method_label(details.method)
         self._quiet = details.method.startswith(QUIET_PREFIXES)
         self.request_id = request_id_of(details.invocation_metadata)
 

@@ -70,7 +70,8 @@ class Pages(PageBase):
         token = form.get("token")
         reviewer = str(form.get("name", ""))[:REVIEWER_NAME_CHARS]
         client = security.client_of(request.scope)
-        if self.guesses.refused(client):  # refused untried: no await between this check and the record below
+        # Refused untried: no await between this check and the record below.
+        if self.guesses.refused(client, security.connection_of(request.scope)):
             return await self.render(
                 request,
                 "login.html",
@@ -91,7 +92,8 @@ class Pages(PageBase):
                 error="That token is not right.",
                 next=security.local_path(str(form.get("next", ""))),
             )
-        with audited("login", "page", reviewer_actor(reviewer), client=client_of(request)):
+        self.guesses.proved(security.connection_of(request.scope))
+        with audited("login", "page", reviewer_actor(reviewer), client=client):
             self.sessions.close(request.state.session)  # the pre-login id is never promoted (session fixation)
             session = self.sessions.open(reviewer)
         response = RedirectResponse(security.local_path(str(form.get("next", ""))), status_code=303)

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from factmemory.api.guessing import GuessLimiter
+from factmemory.api.guessing import GuessLimiter, client_group
 
 SESSION_COOKIE = "fm_session"
 CSRF_FIELD = "csrf_token"
@@ -143,27 +143,37 @@ class RequireToken:
         await response(scope, receive, send)
 
     def allowed(self, scope: Scope) -> str:
-        """'yes', 'no', or 'throttled' (a bearer header from a client that failed too often)."""
+        """'yes', 'no', or 'throttled' (a bearer header from a client that failed too often). A logged-in session
+        is never throttled: others' failures do not log a reviewer out."""
         assert self.token
         path: str = scope["path"]
         if path == "/login" or path.startswith("/static/"):
             return "yes"
+        session = _cookies(scope).get(SESSION_COOKIE, "")
+        if session and self.sessions.valid(session):
+            return "yes"
         authorization = _header(scope, b"authorization")
-        if authorization.startswith("Bearer "):
-            client = client_of(scope)
-            if self.guesses.refused(client):
+        if authorization.startswith("Bearer ") and authorization[7:].strip():
+            client, connection = client_of(scope), connection_of(scope)
+            if self.guesses.refused(client, connection):
                 return "throttled"
             if same(authorization[7:].strip(), self.token):
+                self.guesses.proved(connection)
                 return "yes"
             self.guesses.failed(client)
-        session = _cookies(scope).get(SESSION_COOKIE, "")
-        return "yes" if session and self.sessions.valid(session) else "no"
+        return "no"
 
 
 def client_of(scope: Scope) -> str:
-    """The client's address (the peer of the connection; proxy headers are not trusted)."""
+    """The client: the connection's peer address, grouped (api/guessing.py; proxy headers are not trusted)."""
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return client_group(str(client[0])) if client else "unknown"
+
+
+def connection_of(scope: Scope) -> str:
+    """The connection (peer address and port): one that presented the right token is never refused untried."""
+    client = scope.get("client")
+    return f"{client[0]}:{client[1]}" if client else ""
 
 
 def cross_origin(method: str, fetch_site: str, origin: str, host: str) -> str:

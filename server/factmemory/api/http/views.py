@@ -172,6 +172,11 @@ def resolution_choices(item: Candidate) -> list[Choice]:
             Choice(Resolution.REJECT, f"Keep {old}", "the fact stays as it is; the model's decay is dropped"),
             Choice(Resolution.ACCEPT, f"Delete {old}", "the model's decay takes effect (its history stays)", True),
         ]
+    if item.source is CandidateSource.SHARED_CLAIM:  # docs/shared-facts.md: a stranger's claim about the world
+        return [
+            Choice(Resolution.ACCEPT, f"Share {new}", "it becomes a shared fact of its world, shown to everyone there"),
+            Choice(Resolution.REJECT, f"Delete {new}", "nobody was shown it; it is deleted (its history stays)", True),
+        ]
     if item.source is CandidateSource.CONTRADICT:
         return [
             Choice(

@@ -82,8 +82,9 @@ async def complete_evaluation(
         raise InvalidInput(
             f"reply is longer than {desk.policy.max_reply_chars} characters (FACTMEMORY_MAX_REPLY_CHARS)"
         )
-    row = await desk.tickets.find(agent_id, entity_id, key)
-    refused = refusal(row, agent_id, entity_id, desk.clock())
+    now = desk.clock()
+    row = await desk.tickets.find(agent_id, entity_id, key, now)
+    refused = refusal(row, agent_id, entity_id, now)
     if refused is not None:
         raise refused
     assert row is not None and row.body is not None  # refusal() said so

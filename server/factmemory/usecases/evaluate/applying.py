@@ -6,7 +6,8 @@ every op written (writes.py), the shown pairs closed, the edges and the results 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from uuid import UUID
 
@@ -26,7 +27,8 @@ from factmemory.domain.ops import (
     plan_ops,
     plan_relationships,
 )
-from factmemory.ports import Matrix, Vector, WriteContext
+from factmemory.domain.shared import SharedSubject, ops_subjects, readable_subjects, scope_ops, subject_order
+from factmemory.ports import Matrix, Vector, WriteContext, WriteTransaction
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.evaluate.planning import Shown
 from factmemory.usecases.evaluate.results import dropped_of, stored_form, success_of
@@ -53,14 +55,26 @@ async def apply_reply(
 
 
 @dataclass
-class _TurnPlan:
-    """Everything decided before the per-entity lock is taken; sources[i] is the message of planned[i]."""
+class _Part:
+    """The ops of the reply that write one subject (the speaker, or a shared subject), planned before the lock:
+    indexes[i] is the position in the reply of planned[i], sources[i] its message."""
 
+    subject: SharedSubject | None  # None: the speaker
+    indexes: list[int]
     planned: list[Planned]
     sources: list[ChatMessage]
     probe: _Probe
-    context: WriteContext | None
-    add_plans: list[AddPlan]
+    context: WriteContext | None = None
+    add_plans: list[AddPlan] = field(default_factory=list)
+
+
+@dataclass
+class _TurnPlan:
+    """Everything decided before the per-entity lock is taken, one part per subject written (speaker first)."""
+
+    parts: list[_Part]
+    sources: list[ChatMessage]  # the message of each op of the reply, in its order
+    held: bool  # shared ops of a speaker not trusted to teach
     relationships: list[tuple[UUID, UUID, tuple[str, ...]]]
     identities: list[tuple[UUID, str, str, float]]
 
@@ -68,34 +82,53 @@ class _TurnPlan:
 async def _plan_turn(deps: Deps, shown: Shown, reply: ExtractionReply, watch: Stopwatch, limits: Limits) -> _TurnPlan:
     """The ops validated, the adds embedded and planned against their neighbours, the edges planned: no lock held."""
     request = shown.turn
-    planned, sources = _plan(shown, reply, limits)
+    policy = deps.tuning.shared
+    planned, sources, shared = _plan(shown, reply, limits, policy.trusts(request.speaker_roles))
+    planned, subjects = ops_subjects(policy, request.agent_id, request.world_id, request.speaker_roles, planned, shared)
     adds = [p for p in planned if isinstance(p, PlannedAdd)]
     with watch.stage("embed"):
         vectors = await deps.embedder.passages([a.claim for a in adds])
-    probe = _Probe(adds, vectors)
-    context, add_plans = None, []
-    if adds:
-        with watch.stage("dedup"):
-            context = await probe.read(partial(deps.store.write_context, request.agent_id, request.entity_id))
-            add_plans = probe.plan(context, deps.tuning.dedup_threshold)
+    add_rows = {i: row for row, i in enumerate(i for i, p in enumerate(planned) if isinstance(p, PlannedAdd))}
+    parts = []
+    readable = {s.subject_id: s for s in readable_subjects(request.agent_id, request.world_id)}
+    closing = {readable[s] for s, _, _ in shown.shared_pairs if s in readable}  # entered to close their pairs
+    for subject in sorted(set(subjects) | closing, key=subject_order):
+        indexes = [i for i, s in enumerate(subjects) if s == subject]
+        mine = [planned[i] for i in indexes]
+        probe = _Probe(
+            [p for p in mine if isinstance(p, PlannedAdd)], vectors[[add_rows[i] for i in indexes if i in add_rows]]
+        )
+        part = _Part(subject, indexes, mine, [sources[i] for i in indexes], probe)
+        if probe.adds:
+            entity = request.entity_id if subject is None else subject.subject_id
+            with watch.stage("dedup"):
+                part.context = await probe.read(partial(deps.store.write_context, request.agent_id, entity))
+                part.add_plans = probe.plan(part.context, deps.tuning.dedup_threshold)
+        parts.append(part)
     relationships = plan_relationships(
         (reply.relationships or [])[: limits.max_relationships], request.room_entities, limits
     )
     identities = plan_identities(
         (reply.identities or [])[: limits.max_identities], request.room_entities, request.entity_id, limits
     )
-    return _TurnPlan(planned, sources, probe, context, add_plans, relationships, identities)
+    held = not policy.trusts(request.speaker_roles)
+    return _TurnPlan(parts, sources, held, relationships, identities)
 
 
-def _plan(shown: Shown, reply: ExtractionReply, limits: Limits) -> tuple[list[Planned], list[ChatMessage]]:
-    """The ops planned, each with the message it comes from (in a batch, the one the model named; else the last)."""
+def _plan(
+    shown: Shown, reply: ExtractionReply, limits: Limits, trusted: bool
+) -> tuple[list[Planned], list[ChatMessage], list[bool]]:
+    """The ops planned, each with the message it comes from (in a batch, the one the model named; else the last),
+    and whether it is shared (domain/shared.py); the speaker's adds are screened for another person's facts."""
     if reply.facts is None:
-        return [], []
+        return [], [], []
     messages = shown.turn.messages
     ops = reply.facts.ops[: limits.max_ops]
     sources = [messages[message_index(raw, len(messages))] for raw in ops]
     planned = plan_ops(ops, shown.handles, shown.turn.message.created_at, limits, [m.created_at for m in sources])
-    return screen_adds(planned, [m.text for m in sources]), sources
+    planned, shared = scope_ops(ops, planned, shown.turn.world_id is not None, trusted)
+    screened = screen_adds(planned, [m.text for m in sources])
+    return [p if s else c for p, c, s in zip(planned, screened, shared, strict=True)], sources, shared
 
 
 async def _write(
@@ -111,12 +144,7 @@ async def _write(
         names = [m.name.strip() for m in request.messages if m.name.strip()]
         if names:
             await turn.record_name(clean_text(names[-1])[: limits.max_name_chars], last.created_at)
-        add_plans = plan.add_plans
-        if plan.context is not None and turn.revision != plan.context.revision + 1:  # a write landed since
-            add_plans = plan.probe.plan(await plan.probe.read(turn.write_context), deps.tuning.dedup_threshold)
-        applied = await apply_all(
-            deps, turn, plan.planned, plan.sources, zip(add_plans, plan.probe.vectors, strict=True)
-        )
+        applied = await _apply_parts(deps, turn, shown, plan, last.created_at)
         for first, second in shown.pairs:  # shown once: merged (and gone) or left alone by the model
             await turn.close_pair(first, second, last.created_at)
         await turn.expire_pairs(PAIR_TTL_TURNS, last.created_at)  # the next read would not offer them
@@ -140,6 +168,32 @@ async def _write(
         for message_id, result in results.items():
             await turn.finish_evaluation(message_id, stored_form(result, limits))
     return results
+
+
+async def _apply_parts(
+    deps: Deps, turn: WriteTransaction, shown: Shown, plan: _TurnPlan, at: datetime
+) -> list[AppliedOp]:
+    """Each subject's ops in its own part of the transaction (the speaker's, then the shared subjects' under
+    their locks), the adds re-planned where another write landed; the applied ops back in the reply's order."""
+    applied: list[AppliedOp | None] = [None] * len(plan.sources)
+    for part in plan.parts:
+        tx = turn if part.subject is None else await turn.elsewhere(part.subject, at)
+        add_plans = part.add_plans
+        if part.context is not None and tx.revision != part.context.revision + 1:  # a write landed since
+            add_plans = part.probe.plan(await part.probe.read(tx.write_context), deps.tuning.dedup_threshold)
+        held = plan.held and part.subject is not None
+        done = await apply_all(
+            deps, tx, part.planned, part.sources, zip(add_plans, part.probe.vectors, strict=True), held=held
+        )
+        for index, op in zip(part.indexes, done, strict=True):
+            applied[index] = op
+        if part.subject is not None:  # the shared pairs shown: closed once, in their subject
+            closed = [(a, b) for s, a, b in shown.shared_pairs if s == part.subject.subject_id]
+            for first, second in closed:
+                await tx.close_pair(first, second, at)
+            if closed:
+                await tx.expire_pairs(PAIR_TTL_TURNS, at)
+    return [op for op in applied if op is not None]
 
 
 ReadContext = Callable[[Sequence[Kind], Sequence[Vector], Sequence[str], int], Awaitable[WriteContext]]

@@ -16,6 +16,7 @@ from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_TURNS, Op
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.models import ChatMessage, EvaluateInput, EvaluateResult, Fact, Frozen, Item, Kind
 from factmemory.domain.prompts import Prompt, build_prompt
+from factmemory.domain.shared import RETRIEVE_SHARED_PER_KIND, readable_subjects
 from factmemory.domain.vectors import centroid
 from factmemory.ports import Vector
 from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
@@ -30,6 +31,8 @@ class Shown(Frozen):
     handles: dict[str, Fact] = Field(default_factory=dict)  # D1, C2, ... -> the fact shown under it
     pairs: tuple[tuple[UUID, UUID], ...] = ()  # open possible-duplicate pairs shown, closed once the reply applied
     forget_epoch: int = 0  # read before anything was learned: a ForgetEntity since makes the turn write nothing
+    # Open pairs of shared facts shown (subject, first, second): closed in their subject once the reply applied.
+    shared_pairs: tuple[tuple[UUID, UUID, UUID], ...] = ()
 
     @property
     def batched(self) -> bool:
@@ -52,7 +55,7 @@ class Composed:
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema the reply must follow (strict structured output)."""
-        return strict_schema(self.shown.turn.items, self.shown.batched)
+        return strict_schema(self.shown.turn.items, self.shown.batched, self.prompt.shared)
 
 
 async def compose(
@@ -68,7 +71,7 @@ async def compose(
             start = await deps.store.turn_start(
                 request.agent_id,
                 request.entity_id,
-                [m.id for m in request.messages],
+                [*(m.id for m in request.messages), *context_ids(request)],
                 MAX_PAIRS_SHOWN if Item.FACTS in request.items else 0,
                 PAIR_TTL_TURNS,
             )
@@ -76,11 +79,11 @@ async def compose(
         pending = [m for m in request.messages if m.id not in stored]
         if not pending:
             return stored, None
-        turn = _pending(request, pending, stored)
+        turn = _pending(request, pending, stored, deleted_ids(start.evaluations))
         if len(pending) < len(request.messages):  # the query stands for the messages still to learn from
             _discard(query)
             query = asyncio.ensure_future(_query(deps, turn))
-        durable, current, pairs = await _known(deps, turn, start.open_pairs, watch, query)
+        durable, current, pairs, shared = await _known(deps, turn, start.open_pairs, watch, query)
     finally:
         _discard(query)
     limits = deps.tuning.limits.for_messages(len(turn.messages))
@@ -95,11 +98,14 @@ async def compose(
         pairs,
         limits=limits,
         earlier=turn.earlier,
+        shared=None if shared is None else shared[:2],
+        shared_pairs=() if shared is None else shared[2],
     )
     shown = Shown(
         turn=turn,
         handles=prompt.handles,
         pairs=tuple((p.first.id, p.second.id) for p in pairs),
+        shared_pairs=() if shared is None else tuple((p.first.entity_id, p.first.id, p.second.id) for p in shared[2]),
         forget_epoch=start.forget_epoch,
     )
     return stored, Composed(prompt, shown)
@@ -122,14 +128,31 @@ def _discard(task: asyncio.Future[Vector | None]) -> None:
         task.exception()
 
 
+def context_ids(request: EvaluateInput) -> list[str]:
+    """The ids of the context messages a caller sent (recent messages, the agent's responses), to find those the
+    service knows were deleted."""
+    return [m.id for m in (*request.recent_messages, *request.agent_responses) if m.id]
+
+
+def deleted_ids(evaluations: dict[str, tuple[UUID, EvaluateResult]]) -> set[str]:
+    """The message ids, of those read, that are tombstones (ForgetMessages)."""
+    return {message_id for message_id, (_, result) in evaluations.items() if result.forgotten}
+
+
 def _pending(
-    request: EvaluateInput, pending: Sequence[ChatMessage], stored: dict[str, EvaluateResult]
+    request: EvaluateInput, pending: Sequence[ChatMessage], stored: dict[str, EvaluateResult], deleted: set[str]
 ) -> EvaluateInput:
-    """The request for the messages not evaluated yet; those that were become context."""
-    done = [m for m in request.messages if m.id in stored and not stored[m.id].forgotten]  # deleted: not context
+    """The request for the messages not evaluated yet; those that were become context. A message known deleted
+    is never context, however it came back (a lagging client history, a cache, another process)."""
+    done = [m for m in request.messages if m.id in stored and not stored[m.id].forgotten]
     recent = sorted([*request.recent_messages, *done], key=lambda m: m.created_at)
     return request.model_copy(
-        update={"earlier": tuple(pending[:-1]), "message": pending[-1], "recent_messages": tuple(recent)}
+        update={
+            "earlier": tuple(pending[:-1]),
+            "message": pending[-1],
+            "recent_messages": tuple(m for m in recent if m.id not in deleted),
+            "agent_responses": tuple(m for m in request.agent_responses if m.id not in deleted),
+        }
     )
 
 
@@ -139,23 +162,56 @@ async def _known(
     open_pairs: list[OpenPair],
     watch: Stopwatch,
     query: Awaitable[Vector | None],
-) -> tuple[list[Fact], list[Fact], list[OpenPair]]:
-    """The stored facts the model is shown: the nearest of each kind, and the open possible-duplicate pairs."""
+) -> tuple[list[Fact], list[Fact], list[OpenPair], SharedShown]:
+    """The stored facts the model is shown: the nearest of each kind, the open possible-duplicate pairs, and the
+    world's shared facts nearest the message (None when the message has no world)."""
+    shared: SharedShown = None if request.world_id is None else ([], [], [])
     if Item.FACTS not in request.items:
-        return [], [], []
+        return [], [], [], None
     with watch.stage("embed"):  # what is left of it after the first read
         vector = await query
     if vector is None:  # pragma: no cover - facts are asked for (checked above)
-        return [], [], []
+        return [], [], [], None
     with watch.stage("retrieve"):
         similar = await deps.store.nearest(
             request.agent_id, request.entity_id, vector, RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
         )
+        if shared is not None:
+            shared = await _shared_known(deps, request, vector)
+    return (
+        *known_facts(
+            [s.fact for s in similar if s.fact.kind is Kind.DURABLE],
+            [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
+            open_pairs,
+            RETRIEVE_PER_KIND,
+        ),
+        shared,
+    )
+
+
+SharedShown = tuple[list[Fact], list[Fact], list[OpenPair]] | None
+
+
+async def _shared_known(
+    deps: Deps, request: EvaluateInput, vector: Vector
+) -> tuple[list[Fact], list[Fact], list[OpenPair]]:
+    """The shared facts nearest the message, of its world and agent-wide, per kind (nearest first), and their open
+    possible-duplicate pairs for a speaker trusted to merge them (a pair is shown once: nobody else's turn closes
+    it). Held claims (domain/shared.py) are never read here: nobody's prompt shows them."""
+    found, pairs = [], []
+    trusted = deps.tuning.shared.trusts(request.speaker_roles)
+    for subject in readable_subjects(request.agent_id, request.world_id):
+        found += await deps.store.nearest(
+            request.agent_id, subject.subject_id, vector, RETRIEVE_SHARED_PER_KIND, RETRIEVE_SHARED_PER_KIND
+        )
+        if trusted:
+            pairs += await deps.store.open_pairs(request.agent_id, subject.subject_id, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS)
+    found.sort(key=lambda s: (-s.similarity, str(s.fact.id)))
     return known_facts(
-        [s.fact for s in similar if s.fact.kind is Kind.DURABLE],
-        [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
-        open_pairs,
-        RETRIEVE_PER_KIND,
+        [s.fact for s in found if s.fact.kind is Kind.DURABLE],
+        [s.fact for s in found if s.fact.kind is Kind.CURRENT],
+        pairs,
+        RETRIEVE_SHARED_PER_KIND,
     )
 
 

@@ -22,6 +22,7 @@ from factmemory.domain.ops import (
 )
 from factmemory.domain.protection import decay_needs_review
 from factmemory.domain.resolutions import kind_of
+from factmemory.domain.shared import HELD_DECAY, HELD_REASON
 from factmemory.ports import Vector, WriteTransaction
 from factmemory.usecases import fact_writes
 from factmemory.usecases.deps import Deps
@@ -33,20 +34,25 @@ async def apply_all(
     planned: Sequence[Planned],
     sources: Sequence[ChatMessage],
     add_plans: Iterable[tuple[AddPlan, Vector]],
+    *,
+    held: bool = False,
 ) -> list[AppliedOp]:
     """Every op in the model's order, with its message as evidence; the adds take their plans and vectors by
-    position, earlier adds by index."""
+    position, earlier adds by index. `held`: shared ops of a speaker not trusted to teach (domain/shared.py): each
+    new fact (in the world's held subject) and each decay becomes a review candidate."""
     applied: list[AppliedOp] = []
     added: list[Fact | None] = []
     plans = iter(add_plans)
     for item, message in zip(planned, sources, strict=True):
         if isinstance(item, PlannedAdd):
             op = await _apply_add(deps, turn, message, *next(plans), added)
+            if held and op.fact is not None and not op.deduplicated:
+                op = await _hold(turn, message, op)
             added.append(op.fact)
         elif isinstance(item, PlannedMerge):
             op = await _apply_merge(turn, message, item)
         elif isinstance(item, PlannedChange):
-            op = await _apply_change(turn, message, item)
+            op = await _apply_change(turn, message, item, held)
         else:
             op = AppliedOp(op=item.op, rejected=True, reason=item.reason, handle=item.handle)
         applied.append(op)
@@ -160,7 +166,9 @@ async def _apply_merge(turn: WriteTransaction, message: ChatMessage, merge: Plan
     )
 
 
-async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp:
+async def _apply_change(
+    turn: WriteTransaction, message: ChatMessage, change: PlannedChange, held: bool = False
+) -> AppliedOp:
     gone = AppliedOp(op=change.op, rejected=True, handle=change.handle, reason=f"{change.handle} no longer exists")
     if change.reclassify_to is not None:
         kind = kind_of(change.reclassify_to)
@@ -179,7 +187,7 @@ async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: Pl
         )
         return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle, reason=change.reason)
     if change.op is OpType.DECAY:
-        guarded = await _guard_decay(turn, message, change)
+        guarded = await (_hold_decay(turn, message, change) if held else _guard_decay(turn, message, change))
         if guarded is not None:
             return guarded
         fact, deleted = await fact_writes.decay(turn, change.fact.id, DECAY_STEP, DELETE_BELOW)
@@ -197,24 +205,45 @@ async def _apply_change(turn: WriteTransaction, message: ChatMessage, change: Pl
     return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle, reason=change.reason)
 
 
+async def _hold(turn: WriteTransaction, message: ChatMessage, op: AppliedOp) -> AppliedOp:
+    """A new shared claim of a speaker not trusted to teach: kept in the world's held subject (read by no prompt
+    and no Provide) with a review candidate; a reviewer's accept makes it a shared fact of the world."""
+    assert op.fact is not None
+    candidate = await turn.insert_candidate(
+        op.fact.id, op.fact.claim, HELD_REASON, CandidateSource.SHARED_CLAIM, message.id, message.created_at
+    )
+    return op.model_copy(update={"candidate_id": candidate, "reason": HELD_REASON})
+
+
+async def _hold_decay(turn: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp | None:
+    """A decay of a shared fact by a speaker not trusted to teach: the fact stays, a reviewer decides (accept
+    deletes it, as for a decay below the floor)."""
+    current = await turn.get_fact(change.fact.id)
+    if current is None:
+        return None
+    return await _decay_review(turn, message, change, current, HELD_DECAY, f"{HELD_DECAY}; review candidate created")
+
+
 async def _guard_decay(turn: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp | None:
     """A decay that would delete a confirmed or health fact: the fact stays, a review candidate is created."""
     current = await turn.get_fact(change.fact.id)
     why = None if current is None else decay_needs_review(current, DECAY_STEP, DELETE_BELOW)
     if current is None or why is None:
         return None
+    applied = f"not decayed below the deletion floor ({why}); review candidate created"
+    return await _decay_review(turn, message, change, current, f"a decay would delete this {why}", applied)
+
+
+async def _decay_review(
+    turn: WriteTransaction, message: ChatMessage, change: PlannedChange, current: Fact, why: str, applied: str
+) -> AppliedOp:
+    """The fact kept as it is, with a decay_floor review candidate saying why (accept deletes it)."""
     candidate = await turn.insert_candidate(
         current.id,
         current.claim,
-        f"a decay would delete this {why}: {change.reason}"[:MAX_REASON_CHARS],
+        f"{why}: {change.reason}"[:MAX_REASON_CHARS],
         CandidateSource.DECAY_FLOOR,
         message.id,
         message.created_at,
     )
-    return AppliedOp(
-        op=change.op,
-        fact=current,
-        candidate_id=candidate,
-        handle=change.handle,
-        reason=f"not decayed below the deletion floor ({why}); review candidate created",
-    )
+    return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle, reason=applied)

@@ -71,6 +71,7 @@ class CandidateSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CANDIDATE_SOURCE_CONTRADICT: _ClassVar[CandidateSource]
     CANDIDATE_SOURCE_DEDUP_CONFLICT: _ClassVar[CandidateSource]
     CANDIDATE_SOURCE_DECAY_FLOOR: _ClassVar[CandidateSource]
+    CANDIDATE_SOURCE_SHARED_CLAIM: _ClassVar[CandidateSource]
 
 class HistoryAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -125,6 +126,7 @@ CANDIDATE_SOURCE_UNSPECIFIED: CandidateSource
 CANDIDATE_SOURCE_CONTRADICT: CandidateSource
 CANDIDATE_SOURCE_DEDUP_CONFLICT: CandidateSource
 CANDIDATE_SOURCE_DECAY_FLOOR: CandidateSource
+CANDIDATE_SOURCE_SHARED_CLAIM: CandidateSource
 HISTORY_ACTION_UNSPECIFIED: HistoryAction
 HISTORY_ACTION_CREATED: HistoryAction
 HISTORY_ACTION_STRENGTHENED: HistoryAction
@@ -199,7 +201,7 @@ class Fact(_message.Message):
     def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., category: _Optional[str] = ..., claim: _Optional[str] = ..., structured_fields: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., confidence: _Optional[float] = ..., evidence_message_ids: _Optional[_Iterable[str]] = ..., verification_status: _Optional[_Union[VerificationStatus, str]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_confirmed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., valid_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., previous_claims: _Optional[_Iterable[str]] = ..., disputed_by: _Optional[str] = ..., evidence_count: _Optional[int] = ...) -> None: ...
 
 class EvaluateRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id", "room_id", "message", "recent_messages", "items", "room_entities", "agent_responses", "did_respond")
+    __slots__ = ("agent_id", "entity_id", "room_id", "message", "recent_messages", "items", "room_entities", "agent_responses", "did_respond", "world_id", "speaker_roles")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
@@ -209,6 +211,8 @@ class EvaluateRequest(_message.Message):
     ROOM_ENTITIES_FIELD_NUMBER: _ClassVar[int]
     AGENT_RESPONSES_FIELD_NUMBER: _ClassVar[int]
     DID_RESPOND_FIELD_NUMBER: _ClassVar[int]
+    WORLD_ID_FIELD_NUMBER: _ClassVar[int]
+    SPEAKER_ROLES_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
     room_id: str
@@ -218,10 +222,12 @@ class EvaluateRequest(_message.Message):
     room_entities: _containers.RepeatedCompositeFieldContainer[RoomEntity]
     agent_responses: _containers.RepeatedCompositeFieldContainer[ChatMessage]
     did_respond: bool
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., message: _Optional[_Union[ChatMessage, _Mapping]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ...) -> None: ...
+    world_id: str
+    speaker_roles: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., message: _Optional[_Union[ChatMessage, _Mapping]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ..., world_id: _Optional[str] = ..., speaker_roles: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class EvaluateBatchRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id", "room_id", "messages", "recent_messages", "items", "room_entities", "agent_responses", "did_respond")
+    __slots__ = ("agent_id", "entity_id", "room_id", "messages", "recent_messages", "items", "room_entities", "agent_responses", "did_respond", "world_id", "speaker_roles")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
@@ -231,6 +237,8 @@ class EvaluateBatchRequest(_message.Message):
     ROOM_ENTITIES_FIELD_NUMBER: _ClassVar[int]
     AGENT_RESPONSES_FIELD_NUMBER: _ClassVar[int]
     DID_RESPOND_FIELD_NUMBER: _ClassVar[int]
+    WORLD_ID_FIELD_NUMBER: _ClassVar[int]
+    SPEAKER_ROLES_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
     room_id: str
@@ -240,7 +248,9 @@ class EvaluateBatchRequest(_message.Message):
     room_entities: _containers.RepeatedCompositeFieldContainer[RoomEntity]
     agent_responses: _containers.RepeatedCompositeFieldContainer[ChatMessage]
     did_respond: bool
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ...) -> None: ...
+    world_id: str
+    speaker_roles: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ..., world_id: _Optional[str] = ..., speaker_roles: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class EvaluateBatchResponse(_message.Message):
     __slots__ = ("results", "usage")
@@ -337,7 +347,7 @@ class EvaluateResponse(_message.Message):
     def __init__(self, ops: _Optional[_Iterable[_Union[AppliedOp, _Mapping]]] = ..., relationships: _Optional[_Iterable[_Union[Relationship, _Mapping]]] = ..., identities: _Optional[_Iterable[_Union[Identity, _Mapping]]] = ..., success: _Optional[_Union[SuccessVerdict, _Mapping]] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., replayed: _Optional[bool] = ..., dropped: _Optional[_Union[DroppedCounts, _Mapping]] = ..., original_usage: _Optional[_Union[Usage, _Mapping]] = ...) -> None: ...
 
 class ProvideRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id", "room_id", "recent_messages", "durable_limit", "current_limit", "subject_name", "now")
+    __slots__ = ("agent_id", "entity_id", "room_id", "recent_messages", "durable_limit", "current_limit", "subject_name", "now", "world_id", "shared_limit")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
@@ -346,6 +356,8 @@ class ProvideRequest(_message.Message):
     CURRENT_LIMIT_FIELD_NUMBER: _ClassVar[int]
     SUBJECT_NAME_FIELD_NUMBER: _ClassVar[int]
     NOW_FIELD_NUMBER: _ClassVar[int]
+    WORLD_ID_FIELD_NUMBER: _ClassVar[int]
+    SHARED_LIMIT_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
     room_id: str
@@ -354,7 +366,9 @@ class ProvideRequest(_message.Message):
     current_limit: int
     subject_name: str
     now: _timestamp_pb2.Timestamp
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., durable_limit: _Optional[int] = ..., current_limit: _Optional[int] = ..., subject_name: _Optional[str] = ..., now: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    world_id: str
+    shared_limit: int
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., durable_limit: _Optional[int] = ..., current_limit: _Optional[int] = ..., subject_name: _Optional[str] = ..., now: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., world_id: _Optional[str] = ..., shared_limit: _Optional[int] = ...) -> None: ...
 
 class ScoredFact(_message.Message):
     __slots__ = ("fact", "relevance", "time_weight", "score")
@@ -369,18 +383,20 @@ class ScoredFact(_message.Message):
     def __init__(self, fact: _Optional[_Union[Fact, _Mapping]] = ..., relevance: _Optional[float] = ..., time_weight: _Optional[float] = ..., score: _Optional[float] = ...) -> None: ...
 
 class ProvideResponse(_message.Message):
-    __slots__ = ("text", "durable", "current", "degraded", "degraded_reason")
+    __slots__ = ("text", "durable", "current", "degraded", "degraded_reason", "shared")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     DURABLE_FIELD_NUMBER: _ClassVar[int]
     CURRENT_FIELD_NUMBER: _ClassVar[int]
     DEGRADED_FIELD_NUMBER: _ClassVar[int]
     DEGRADED_REASON_FIELD_NUMBER: _ClassVar[int]
+    SHARED_FIELD_NUMBER: _ClassVar[int]
     text: str
     durable: _containers.RepeatedCompositeFieldContainer[ScoredFact]
     current: _containers.RepeatedCompositeFieldContainer[ScoredFact]
     degraded: bool
     degraded_reason: str
-    def __init__(self, text: _Optional[str] = ..., durable: _Optional[_Iterable[_Union[ScoredFact, _Mapping]]] = ..., current: _Optional[_Iterable[_Union[ScoredFact, _Mapping]]] = ..., degraded: _Optional[bool] = ..., degraded_reason: _Optional[str] = ...) -> None: ...
+    shared: _containers.RepeatedCompositeFieldContainer[ScoredFact]
+    def __init__(self, text: _Optional[str] = ..., durable: _Optional[_Iterable[_Union[ScoredFact, _Mapping]]] = ..., current: _Optional[_Iterable[_Union[ScoredFact, _Mapping]]] = ..., degraded: _Optional[bool] = ..., degraded_reason: _Optional[str] = ..., shared: _Optional[_Iterable[_Union[ScoredFact, _Mapping]]] = ...) -> None: ...
 
 class ListFactsRequest(_message.Message):
     __slots__ = ("agent_id", "entity_id", "kind", "page_size", "page_token")

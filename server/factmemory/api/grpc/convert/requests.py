@@ -38,6 +38,7 @@ from factmemory.domain.models import (
     RoomEntity,
 )
 from factmemory.domain.paging import ExportPosition, check_position
+from factmemory.domain.shared import SHARED_LIMIT
 from factmemory.v1 import factmemory_pb2 as pb
 
 
@@ -149,13 +150,25 @@ def _evaluation(
         room_entities=entities,
         agent_responses=_messages(req.agent_responses, "agent_responses", now, limits),
         did_respond=req.did_respond,
+        world_id=optional_uuid(req.world_id, "world_id"),
+        speaker_roles=_roles(req.speaker_roles, limits),
     )
 
 
-def _limit(value: int, field: str, limits: Limits) -> int:
+# Roles a speaker may hold in one world (elizaOS has three); more is a caller's mistake.
+MAX_ROLES = 16
+
+
+def _roles(roles: Sequence[str], limits: Limits) -> tuple[str, ...]:
+    if len(roles) > MAX_ROLES:
+        raise InvalidInput(f"speaker_roles has more than {MAX_ROLES} entries")
+    return tuple(_text(r, "speaker_roles", limits.max_name_chars).strip() for r in roles)
+
+
+def _limit(value: int, field: str, limits: Limits, default: int | None = None) -> int:
     if value < 0 or value > limits.max_provide_limit:
         raise InvalidInput(f"{field} must be between 0 and {limits.max_provide_limit}")
-    return value or limits.default_provide_limit
+    return value or (limits.default_provide_limit if default is None else default)
 
 
 def provide_input(req: pb.ProvideRequest, now: datetime, limits: Limits) -> ProvideInput:
@@ -169,6 +182,8 @@ def provide_input(req: pb.ProvideRequest, now: datetime, limits: Limits) -> Prov
         current_limit=_limit(req.current_limit, "current_limit", limits),
         subject_name=_text(req.subject_name, "subject_name", limits.max_name_chars).strip(),
         now=to_datetime(req.now, "now", now),
+        world_id=optional_uuid(req.world_id, "world_id"),
+        shared_limit=_limit(req.shared_limit, "shared_limit", limits, SHARED_LIMIT),
     )
 
 

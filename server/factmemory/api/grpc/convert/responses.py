@@ -159,6 +159,7 @@ def provide_response(result: ProvideResult, limits: Limits) -> pb.ProvideRespons
         current=[scored_pb(s, limits) for s in result.current],
         degraded=result.degraded,
         degraded_reason=result.degraded_reason,
+        shared=[scored_pb(s, limits) for s in result.shared],
     )
 
 

@@ -183,6 +183,20 @@ export type EvaluateRequest = Message<"factmemory.v1.EvaluateRequest"> & {
      * @generated from field: bool did_respond = 9;
      */
     didRespond: boolean;
+    /**
+     * The world (elizaOS: a Discord server, a Telegram group) the message was said in; empty: none. With it, the
+     * model may mark a claim as shared (about the world, not the speaker); shared facts are kept per world.
+     *
+     * @generated from field: string world_id = 10;
+     */
+    worldId: string;
+    /**
+     * The speaker's roles in that world (elizaOS: "OWNER", "ADMIN", "NONE"). A shared claim from a speaker without
+     * a teacher role (FACTMEMORY_SHARED_TEACHER_ROLES) becomes a review item instead of a shared fact.
+     *
+     * @generated from field: repeated string speaker_roles = 11;
+     */
+    speakerRoles: string[];
 };
 /**
  * Describes the message factmemory.v1.EvaluateRequest.
@@ -241,6 +255,16 @@ export type EvaluateBatchRequest = Message<"factmemory.v1.EvaluateBatchRequest">
      * @generated from field: bool did_respond = 9;
      */
     didRespond: boolean;
+    /**
+     * As in EvaluateRequest.
+     *
+     * @generated from field: string world_id = 10;
+     */
+    worldId: string;
+    /**
+     * @generated from field: repeated string speaker_roles = 11;
+     */
+    speakerRoles: string[];
 };
 /**
  * Describes the message factmemory.v1.EvaluateBatchRequest.
@@ -522,6 +546,19 @@ export type ProvideRequest = Message<"factmemory.v1.ProvideRequest"> & {
      * @generated from field: google.protobuf.Timestamp now = 8;
      */
     now?: Timestamp | undefined;
+    /**
+     * The world of the turn: its shared facts (and the agent-wide ones) relevant to the turn join the reply as a
+     * third section ("What I know about this community:"). Empty: no shared section.
+     *
+     * @generated from field: string world_id = 9;
+     */
+    worldId: string;
+    /**
+     * At most this many shared facts; 0 means the default (4).
+     *
+     * @generated from field: int32 shared_limit = 10;
+     */
+    sharedLimit: number;
 };
 /**
  * Describes the message factmemory.v1.ProvideRequest.
@@ -580,6 +617,13 @@ export type ProvideResponse = Message<"factmemory.v1.ProvideResponse"> & {
      * @generated from field: string degraded_reason = 5;
      */
     degradedReason: string;
+    /**
+     * The shared facts shown (of the request's world and agent-wide), best first; their entity_id is the scope's
+     * subject (see docs/shared-facts.md).
+     *
+     * @generated from field: repeated factmemory.v1.ScoredFact shared = 6;
+     */
+    shared: ScoredFact[];
 };
 /**
  * Describes the message factmemory.v1.ProvideResponse.
@@ -671,7 +715,8 @@ export type Candidate = Message<"factmemory.v1.Candidate"> & {
      */
     reason: string;
     /**
-     * "contradict" (the model said so) or "dedup_conflict" (a near-duplicate add with a conflicting detail).
+     * "contradict" (the model said so) or "dedup_conflict" (a near-duplicate add with a conflicting detail); also
+     * "decay_floor" and "shared_claim" (CandidateSource).
      *
      * @generated from field: string source = 7;
      */
@@ -1867,7 +1912,14 @@ export declare enum CandidateSource {
      *
      * @generated from enum value: CANDIDATE_SOURCE_DECAY_FLOOR = 3;
      */
-    DECAY_FLOOR = 3
+    DECAY_FLOOR = 3,
+    /**
+     * A shared claim (about a world) from a speaker not trusted to teach: held apart, shown to nobody, until a
+     * reviewer accepts it (it then becomes a shared fact of its world) or rejects it (it is deleted).
+     *
+     * @generated from enum value: CANDIDATE_SOURCE_SHARED_CLAIM = 4;
+     */
+    SHARED_CLAIM = 4
 }
 /**
  * Describes the enum factmemory.v1.CandidateSource.

@@ -1,0 +1,57 @@
+"""Shared subjects (domain/shared.py): a write transaction entering one besides its person, and the table that
+names them (migration 0070)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+import asyncpg
+
+from factmemory.adapters.postgres.connection import LOCK_ENTITY
+from factmemory.adapters.postgres.rows import RECORD_NAME
+from factmemory.domain.shared import Scope, SharedSubject, label, subject_of
+
+RECORD_SUBJECT = """
+INSERT INTO shared_subjects (agent_id, subject_id, scope, world_id) VALUES ($1, $2, $3, $4)
+ON CONFLICT (agent_id, subject_id) DO NOTHING
+"""
+
+LIST_SUBJECTS = """
+SELECT scope, world_id FROM shared_subjects WHERE agent_id = $1 ORDER BY scope, world_id
+"""
+
+GET_SUBJECT = """
+SELECT scope, world_id FROM shared_subjects WHERE agent_id = $1 AND subject_id = $2
+"""
+
+
+# Provenance of a shared fact: its messages' excerpts, each named by who said it (the teacher). The evaluations are
+# the teachers' (a shared subject has none of its own); only for a subject of shared_subjects.
+TEACHING_SOURCES = """
+SELECT ev.message_id, coalesce(nullif(n.name, ''), ev.entity_id::text) || ': ' || ev.excerpt AS excerpt, ev.created_at
+  FROM evaluations ev
+  LEFT JOIN entities n ON n.agent_id = ev.agent_id AND n.entity_id = ev.entity_id
+ WHERE ev.agent_id = $1 AND ev.message_id = ANY ($3::text[]) AND ev.excerpt IS NOT NULL
+   AND EXISTS (SELECT 1 FROM shared_subjects s WHERE s.agent_id = $1 AND s.subject_id = $2)
+ ORDER BY ev.created_at, ev.message_id
+"""
+
+
+async def enter(conn: asyncpg.Connection, agent_id: UUID, subject: SharedSubject, at: datetime) -> int:
+    """Takes the subject's lock in the caller's transaction (after its person's: the order is always person,
+    held, world, agent), records the subject and its name; the subject's revision under the lock."""
+    revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(subject.subject_id))
+    await conn.execute(RECORD_SUBJECT, agent_id, subject.subject_id, subject.scope.value, subject.world_id)
+    await conn.execute(RECORD_NAME, agent_id, subject.subject_id, label(subject), at)
+    return int(revision)
+
+
+async def list_subjects(conn: asyncpg.Connection, agent_id: UUID) -> list[SharedSubject]:
+    rows = await conn.fetch(LIST_SUBJECTS, agent_id)
+    return [subject_of(agent_id, Scope(r["scope"]), r["world_id"]) for r in rows]
+
+
+async def get_subject(conn: asyncpg.Connection, agent_id: UUID, subject_id: UUID) -> SharedSubject | None:
+    row = await conn.fetchrow(GET_SUBJECT, agent_id, subject_id)
+    return None if row is None else subject_of(agent_id, Scope(row["scope"]), row["world_id"])
