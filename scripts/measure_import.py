@@ -67,7 +67,7 @@ def write_export(path: Path, facts: int, entities: int) -> None:
 async def measure(export: Path, data_dir: Path) -> None:
     settings = Settings(data_dir=data_dir, database_url=None)
     async with open_deps(settings) as deps:
-        facts, skipped = eliza.parse_all(eliza.read_json(export))
+        facts, skipped, _ = eliza.parse_all(eliza.read_json(export))
         for label in ("first import", "repeat"):
             started = time.perf_counter()
             report = await import_facts(deps, facts, "measure", skipped)

@@ -80,6 +80,14 @@ async def sign_in(page: Page, page_url: str) -> None:
     await expect(page.locator("button:has-text('Log out')")).to_have_count(1)
 
 
+async def signed_in_page(browser: BrowserContext, page_url: str, viewport: ViewportSize) -> Page:
+    """A new tab of the given size, logged in."""
+    page = await browser.new_page()
+    await page.set_viewport_size(viewport)
+    await sign_in(page, page_url)
+    return page
+
+
 @pytest_asyncio.fixture
 async def browser(tmp_path: Path) -> AsyncIterator[BrowserContext]:
     require_chromium()
@@ -247,6 +255,11 @@ async def test_every_review_task_in_a_real_browser(
     assert await coffee.locator("button[value=merge]").inner_text() == "Replace ‘loves coffee’ with ‘hates coffee’"
     assert await coffee.locator("button[value=keep_both]").inner_text() == "Keep both"
     assert "delete the new fact ‘hates coffee’" in await coffee.inner_text()
+    # The person's own words beside each item; the model's reason labelled as the model's.
+    tokyo = page.locator("#queue article", has_text="lives in Tokyo")
+    assert await tokyo.locator("blockquote.said").text_content() == "“actually I moved to Tokyo last month”"
+    assert await tokyo.locator(".model-reason").text_content() == "The model's reason: says they moved"
+    assert await coffee.locator("blockquote.said").text_content() == "“coffee is awful now”"
     await snap(page, tmp_path, "queue", keep)
     await page.click("a:has-text('contradict')")
     await expect(page).to_have_url(re.compile(r"source=contradict"))
@@ -285,7 +298,10 @@ async def test_every_review_task_in_a_real_browser(
 
     # Delete a fact from the entity page.
     await page.goto(sam)
-    await page.locator("#current tr", has_text="has a sore knee").locator("button[name=delete]").click()
+    await page.locator("#current tr", has_text="has a sore knee").locator("a[data-action=delete]").click()
+    await expect(page.locator("#doomed")).to_have_text("has a sore knee")  # Delete asks first, naming the fact
+    assert "has a sore knee" in await claims(service, s.sam)
+    await page.click("#delete button:has-text('Delete the fact')")
     await expect(page.locator(".notice")).to_contain_text("Fact deleted")
     await expect(page.locator("main")).not_to_contain_text("has a sore knee")
     assert "has a sore knee" not in await claims(service, s.sam)
@@ -410,9 +426,7 @@ async def test_every_view_fits_a_phone_and_long_claims_wrap_by_words(
     )
     agent = f"{page_url}/agents/{kim.agent_id}"
     kim_url = f"{agent}/entities/{kim.entity_id}"
-    page = await browser.new_page()
-    await page.set_viewport_size(PHONE)
-    await sign_in(page, page_url)
+    page = await signed_in_page(browser, page_url, PHONE)
 
     await page.goto(kim_url)
     row = await layout(page, f"#durable tr[data-fact] td.claim:has-text('{LONG_CLAIM[:30]}')")

@@ -141,6 +141,20 @@ async def test_only_unavailable_is_retried(code: grpc.StatusCode) -> None:
     assert servicer.calls == 1
 
 
+async def test_a_model_reply_of_the_wrong_shape_costs_one_model_call(service: Service, llm: ScriptedLLM) -> None:
+    """Against the real service: the scripted model answers in the wrong shape; the service answers
+    FAILED_PRECONDITION (not retryable) and the client, with retries on, does not call again."""
+    person = Person()
+    text = "my reply comes back in the wrong shape"
+    llm.on(text, Reply({"facts": "lives in Berlin"}))
+    request = cpb.EvaluateRequest.FromString(person.evaluate(text).SerializeToString())
+    async with connect(f"http://127.0.0.1:{service.port}", retry=FAST, timeout_s=30) as client:
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await client.evaluate(request)
+    assert code_of(error) == grpc.StatusCode.FAILED_PRECONDITION and "wrong shape" in str(error.value.details())
+    assert len(llm.calls_for(text)) == 1
+
+
 @pytest.mark.timing  # wall clock: a 0.5 s deadline ends the call within 1 s
 async def test_the_deadline_covers_the_retries() -> None:
     servicer = Scripted(failures=1_000)

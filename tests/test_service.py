@@ -466,7 +466,7 @@ async def test_invalid_json_reply_applies_nothing_and_can_be_retried(service: Se
     request = person.evaluate("I live in Berlin")
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await service.stub.Evaluate(request)
-    assert error.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert error.value.code() == grpc.StatusCode.FAILED_PRECONDITION  # not retryable: the same prompt, the same reply
     assert await facts_of(service, person) == []
     retried = await service.stub.Evaluate(request)
     assert not retried.replayed and len(await facts_of(service, person)) == 1
@@ -477,7 +477,7 @@ async def test_wrong_shape_reply_is_rejected(service: Service, llm: ScriptedLLM)
     llm.on("shape", Reply({"facts": "lives in Berlin"}))
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await service.stub.Evaluate(person.evaluate("shape"))
-    assert error.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert error.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "wrong shape" in (error.value.details() or "")
 
 

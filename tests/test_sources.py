@@ -5,6 +5,7 @@ sent anywhere else (responses, the next prompt)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import urllib.request
 import uuid
 from collections.abc import AsyncIterator
@@ -22,11 +23,12 @@ from factmemory.settings import Settings
 from factmemory.usecases.retention import sweep
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, new_database, start_service
-from tests.support.fm import NOW, Person, add_durable, facts_reply
+from tests.support.fm import NOW, Person, add_durable, change, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
 
 POLICY = retention_policy(Settings.model_construct())
 SAID = "Morning! So we finally moved to Lisbon in March, after years of talking about it. How was your weekend?"
+ANA = "Hi, I'm Ana. I live in Lisbon."
 SENTENCE = "So we finally moved to Lisbon in March, after years of talking about it."
 
 
@@ -39,9 +41,12 @@ def test_the_excerpt_is_one_bounded_line_cut_at_a_word() -> None:
 
 
 def test_the_sentence_shown_is_the_one_sharing_most_words_with_the_claim() -> None:
-    assert best_sentence(SAID, "lives in Lisbon since March") == SENTENCE
-    assert best_sentence("One thing. Another thing.", "nothing alike") == "One thing."
-    assert best_sentence("", "x") == ""
+    assert best_sentence(SAID, ["lives in Lisbon since March"]) == SENTENCE
+    # "live" and "lives" are one word; the greeting before the fact is never chosen for being first.
+    assert best_sentence(ANA, ["lives in Porto"]) == "I live in Lisbon."
+    assert best_sentence(ANA, ["lives in Porto", "lives in Lisbon"]) == "I live in Lisbon."
+    assert best_sentence("One thing. Another thing.", ["nothing alike"]) == "One thing. Another thing."  # all of it
+    assert best_sentence("", ["x"]) == ""
 
 
 @pytest.fixture(scope="module")
@@ -114,3 +119,27 @@ async def test_retention_drops_the_excerpt_with_the_result_and_forget_erases_it(
     await own.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=gone.agent_id, entity_id=gone.entity_id))
     assert await kept(own, gone) == []
     assert await own.pool.fetchval("SELECT count(*) FROM evaluations WHERE excerpt LIKE '%basil%'") == 0
+
+
+async def test_after_an_accepted_contradiction_each_message_shows_the_sentence_that_carries_the_fact(
+    own: Service, llm: ScriptedLLM
+) -> None:
+    ana = Person("Ana")
+    llm.on(ANA, Reply(facts_reply(add_durable("lives in Lisbon", "identity"))))
+    fact_id = (await own.stub.Evaluate(ana.evaluate(ANA))).ops[0].fact.id
+    moved = "Big news, everyone! We moved to Porto in May."
+    llm.on(moved, Reply(facts_reply(change("contradict", "D1", "says she moved", "lives in Porto"))))
+    await own.stub.Evaluate(ana.evaluate(moved))
+    [pending] = (
+        await own.stub.ListCandidates(pb.ListCandidatesRequest(agent_id=ana.agent_id, entity_id=ana.entity_id))
+    ).candidates
+    await own.stub.ResolveCandidate(
+        pb.ResolveCandidateRequest(
+            agent_id=ana.agent_id, entity_id=ana.entity_id, candidate_id=pending.id, resolution=pb.RESOLUTION_ACCEPT
+        )
+    )
+    page = await fact_page(own, ana, fact_id)
+    quotes = re.findall(r"“([^”]*)”", page.split('id="sources"', 1)[1].split("</ul>", 1)[0])
+    assert quotes == ["I live in Lisbon.", "We moved to Porto in May."], quotes
+    history = page.split('id="history"', 1)[1].split("</ol>", 1)[0]
+    assert re.findall(r"“([^”]*)”", history) == quotes  # beside "created" and "contradicted", the same sentences

@@ -4710,188 +4710,6 @@ var HistoryAction = /* @__PURE__ */ ((HistoryAction2) => {
 var HistoryActionSchema = /* @__PURE__ */ enumDesc(file_factmemory_v1_factmemory, 8);
 var FactMemoryService = /* @__PURE__ */ serviceDesc(file_factmemory_v1_factmemory, 0);
 
-// src/batch.ts
-var MAX_BATCH_MESSAGES = 16;
-var MAX_AGENT_RESPONSES = 50;
-var STORE_VERSION = 1;
-var Batcher = class {
-  #options;
-  /** Per person and room, oldest first. */
-  #pending = /* @__PURE__ */ new Map();
-  #timers = /* @__PURE__ */ new Map();
-  /** One send at a time per person and room. */
-  #sending = /* @__PURE__ */ new Map();
-  #saved = Promise.resolve();
-  #closed = false;
-  constructor(options) {
-    this.#options = options;
-  }
-  /** Messages waiting, in all rooms. */
-  get waiting() {
-    let count = 0;
-    for (const list of this.#pending.values()) count += list.length;
-    return count;
-  }
-  /**
-   * Queues one message's request. When its person has `every` messages waiting they are sent, and this
-   * message's own result comes back; otherwise it waits (and the quiet timer starts again).
-   */
-  async add(request3) {
-    const key = keyOf(request3);
-    const list = this.#pending.get(key) ?? [];
-    const id = request3.message?.id ?? "";
-    if (!list.some((queued) => queued.message?.id === id)) list.push(request3);
-    this.#pending.set(key, list);
-    await this.#save();
-    if (list.length >= this.#options.every) {
-      const results = await this.flush(key);
-      return results.get(id) ?? { queued: true, waiting: this.#pending.get(key)?.length ?? 0 };
-    }
-    this.#arm(key);
-    return { queued: true, waiting: list.length };
-  }
-  /** Sends what waits for one person and room (in batches of at most MAX_BATCH_MESSAGES); results by message id. */
-  flush(key) {
-    clearTimeout(this.#timers.get(key));
-    this.#timers.delete(key);
-    const previous = this.#sending.get(key) ?? Promise.resolve();
-    const next = previous.catch(() => void 0).then(() => this.#sendAll(key));
-    this.#sending.set(key, next);
-    void next.finally(() => {
-      if (this.#sending.get(key) === next) this.#sending.delete(key);
-    }).catch(() => void 0);
-    return next;
-  }
-  /** Sends everything that waits; failures are reported and the messages stay pending. */
-  async flushAll() {
-    await Promise.all(
-      [...this.#pending.keys()].map(
-        (key) => this.flush(key).catch((error2) => this.#options.onError("EvaluateBatch", error2))
-      )
-    );
-  }
-  /** Takes up what an earlier process left in the store, then sends it. */
-  async restore() {
-    let stored;
-    try {
-      stored = await this.#options.store.load();
-    } catch (error2) {
-      this.#options.onError("loading pending messages", error2);
-      return;
-    }
-    for (const request3 of parseStored(stored)) {
-      const key = keyOf(request3);
-      const list = this.#pending.get(key) ?? [];
-      if (!list.some((queued) => queued.message?.id === request3.message?.id)) list.push(request3);
-      this.#pending.set(key, list.sort(byTime));
-    }
-    await this.flushAll();
-  }
-  /** Drops the waiting messages that `deleted` matches (deleted messages, a cleared room); returns how many. */
-  async drop(deleted) {
-    let dropped2 = 0;
-    for (const [key, list] of this.#pending) {
-      const kept = list.filter((request3) => !deleted(request3));
-      dropped2 += list.length - kept.length;
-      if (kept.length > 0) this.#pending.set(key, kept);
-      else this.#pending.delete(key);
-    }
-    if (dropped2 > 0) await this.#save();
-    return dropped2;
-  }
-  /** Stops the quiet timers (call after flushAll at shutdown). */
-  close() {
-    this.#closed = true;
-    for (const timer of this.#timers.values()) clearTimeout(timer);
-    this.#timers.clear();
-  }
-  async #sendAll(key) {
-    const results = /* @__PURE__ */ new Map();
-    for (; ; ) {
-      const batch = (this.#pending.get(key) ?? []).slice(0, MAX_BATCH_MESSAGES);
-      if (batch.length === 0) return results;
-      let response;
-      try {
-        response = await this.#options.send(mergeBatch(batch));
-      } catch (error2) {
-        this.#arm(key);
-        throw error2;
-      }
-      const sent = new Set(batch.map((request3) => request3.message?.id));
-      batch.forEach((request3, i) => {
-        const result = response.results[i];
-        if (result && request3.message) results.set(request3.message.id, result);
-      });
-      const rest = (this.#pending.get(key) ?? []).filter((request3) => !sent.has(request3.message?.id));
-      if (rest.length > 0) this.#pending.set(key, rest);
-      else this.#pending.delete(key);
-      await this.#save();
-    }
-  }
-  #arm(key) {
-    if (this.#closed || this.#options.quietMs <= 0) return;
-    clearTimeout(this.#timers.get(key));
-    const timer = setTimeout(() => {
-      this.#timers.delete(key);
-      this.flush(key).catch((error2) => this.#options.onError("EvaluateBatch", error2));
-    }, this.#options.quietMs);
-    timer.unref();
-    this.#timers.set(key, timer);
-  }
-  /** Writes the whole queue, one write at a time, in order. */
-  #save() {
-    const snapshot = {
-      version: STORE_VERSION,
-      requests: [...this.#pending.values()].flat().map((request3) => toJson(EvaluateRequestSchema, request3))
-    };
-    this.#saved = this.#saved.then(() => this.#options.store.save(snapshot)).catch((error2) => this.#options.onError("saving pending messages", error2));
-    return this.#saved;
-  }
-};
-function mergeBatch(requests) {
-  const last = requests[requests.length - 1];
-  const items = new Set(requests.flatMap((request3) => request3.items));
-  const responses = /* @__PURE__ */ new Map();
-  for (const response of requests.flatMap((request3) => request3.agentResponses)) {
-    responses.set(response.id, response);
-  }
-  return create(EvaluateBatchRequestSchema, {
-    agentId: last.agentId,
-    entityId: last.entityId,
-    roomId: last.roomId,
-    messages: requests.flatMap((request3) => request3.message ? [request3.message] : []),
-    // The room as it was at the newest message holds the earlier ones; the service skips the batch's own.
-    recentMessages: last.recentMessages,
-    items: [...items].sort((a, b) => a - b),
-    roomEntities: last.roomEntities,
-    agentResponses: [...responses.values()].slice(-MAX_AGENT_RESPONSES),
-    didRespond: requests.some((request3) => request3.didRespond),
-    // One person in one room: one world; the roles as they were at the newest message.
-    worldId: last.worldId,
-    speakerRoles: last.speakerRoles
-  });
-}
-function keyOf(request3) {
-  return `${request3.entityId}:${request3.roomId}`;
-}
-function byTime(a, b) {
-  const at = (request3) => Number(request3.message?.createdAt?.seconds ?? 0n);
-  return at(a) - at(b);
-}
-function parseStored(stored) {
-  if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return [];
-  if (stored["version"] !== STORE_VERSION || !Array.isArray(stored["requests"])) return [];
-  const out = [];
-  for (const json of stored["requests"]) {
-    try {
-      const request3 = fromJson(EvaluateRequestSchema, json);
-      if (request3.message?.id) out.push(request3);
-    } catch {
-    }
-  }
-  return out;
-}
-
 // node_modules/@connectrpc/connect/dist/esm/code.js
 var Code;
 (function(Code2) {
@@ -6057,6 +5875,227 @@ function setupSignal(opt) {
       controller.abort();
     }
   ];
+}
+
+// src/retry.ts
+var TRANSIENT = /* @__PURE__ */ new Set([
+  Code.Unavailable,
+  Code.DeadlineExceeded,
+  Code.Canceled,
+  Code.Aborted,
+  Code.Unknown
+]);
+function isTransient(error2) {
+  return TRANSIENT.has(ConnectError.from(error2).code);
+}
+var FINAL = /* @__PURE__ */ new Set([Code.FailedPrecondition, Code.InvalidArgument]);
+function isFinal(error2) {
+  return FINAL.has(ConnectError.from(error2).code);
+}
+var sleep = (ms) => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  timer.unref();
+});
+async function withRetries(call, delaysMs, wait = sleep) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error2) {
+      const delay = delaysMs[attempt];
+      if (delay === void 0 || !isTransient(error2)) throw error2;
+      await wait(delay);
+    }
+  }
+}
+
+// src/batch.ts
+var MAX_BATCH_MESSAGES = 16;
+var MAX_AGENT_RESPONSES = 50;
+var STORE_VERSION = 1;
+var Batcher = class {
+  #options;
+  /** Per person and room, oldest first. */
+  #pending = /* @__PURE__ */ new Map();
+  #timers = /* @__PURE__ */ new Map();
+  /** One send at a time per person and room. */
+  #sending = /* @__PURE__ */ new Map();
+  #saved = Promise.resolve();
+  #closed = false;
+  constructor(options) {
+    this.#options = options;
+  }
+  /** Messages waiting, in all rooms. */
+  get waiting() {
+    let count = 0;
+    for (const list of this.#pending.values()) count += list.length;
+    return count;
+  }
+  /**
+   * Queues one message's request. When its person has `every` messages waiting they are sent, and this
+   * message's own result comes back; otherwise it waits (and the quiet timer starts again).
+   */
+  async add(request3) {
+    const key = keyOf(request3);
+    const list = this.#pending.get(key) ?? [];
+    const id = request3.message?.id ?? "";
+    if (!list.some((queued) => queued.message?.id === id)) list.push(request3);
+    this.#pending.set(key, list);
+    await this.#save();
+    if (list.length >= this.#options.every) {
+      const results = await this.flush(key);
+      return results.get(id) ?? { queued: true, waiting: this.#pending.get(key)?.length ?? 0 };
+    }
+    this.#arm(key);
+    return { queued: true, waiting: list.length };
+  }
+  /** Sends what waits for one person and room (in batches of at most MAX_BATCH_MESSAGES); results by message id. */
+  flush(key) {
+    clearTimeout(this.#timers.get(key));
+    this.#timers.delete(key);
+    const previous = this.#sending.get(key) ?? Promise.resolve();
+    const next = previous.catch(() => void 0).then(() => this.#sendAll(key));
+    this.#sending.set(key, next);
+    void next.finally(() => {
+      if (this.#sending.get(key) === next) this.#sending.delete(key);
+    }).catch(() => void 0);
+    return next;
+  }
+  /** Sends everything that waits; failures are reported and the messages stay pending. */
+  async flushAll() {
+    await Promise.all(
+      [...this.#pending.keys()].map(
+        (key) => this.flush(key).catch((error2) => this.#options.onError("EvaluateBatch", error2))
+      )
+    );
+  }
+  /** Takes up what an earlier process left in the store, then sends it. */
+  async restore() {
+    let stored;
+    try {
+      stored = await this.#options.store.load();
+    } catch (error2) {
+      this.#options.onError("loading pending messages", error2);
+      return;
+    }
+    for (const request3 of parseStored(stored)) {
+      const key = keyOf(request3);
+      const list = this.#pending.get(key) ?? [];
+      if (!list.some((queued) => queued.message?.id === request3.message?.id)) list.push(request3);
+      this.#pending.set(key, list.sort(byTime));
+    }
+    await this.flushAll();
+  }
+  /** Drops the waiting messages that `deleted` matches (deleted messages, a cleared room); returns how many. */
+  async drop(deleted) {
+    let dropped2 = 0;
+    for (const [key, list] of this.#pending) {
+      const kept = list.filter((request3) => !deleted(request3));
+      dropped2 += list.length - kept.length;
+      if (kept.length > 0) this.#pending.set(key, kept);
+      else this.#pending.delete(key);
+    }
+    if (dropped2 > 0) await this.#save();
+    return dropped2;
+  }
+  /** Stops the quiet timers (call after flushAll at shutdown). */
+  close() {
+    this.#closed = true;
+    for (const timer of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+  }
+  async #sendAll(key) {
+    const results = /* @__PURE__ */ new Map();
+    for (; ; ) {
+      const batch = (this.#pending.get(key) ?? []).slice(0, MAX_BATCH_MESSAGES);
+      if (batch.length === 0) return results;
+      let response;
+      try {
+        response = await this.#options.send(mergeBatch(batch));
+      } catch (error2) {
+        if (isTransient(error2)) {
+          this.#arm(key);
+        } else if (isFinal(error2)) {
+          await this.#remove(key, batch);
+        }
+        throw error2;
+      }
+      batch.forEach((request3, i) => {
+        const result = response.results[i];
+        if (result && request3.message) results.set(request3.message.id, result);
+      });
+      await this.#remove(key, batch);
+    }
+  }
+  /** Takes a sent (or given up) batch out of the queue and the store. */
+  async #remove(key, batch) {
+    const sent = new Set(batch.map((request3) => request3.message?.id));
+    const rest = (this.#pending.get(key) ?? []).filter((request3) => !sent.has(request3.message?.id));
+    if (rest.length > 0) this.#pending.set(key, rest);
+    else this.#pending.delete(key);
+    await this.#save();
+  }
+  #arm(key) {
+    if (this.#closed || this.#options.quietMs <= 0) return;
+    clearTimeout(this.#timers.get(key));
+    const timer = setTimeout(() => {
+      this.#timers.delete(key);
+      this.flush(key).catch((error2) => this.#options.onError("EvaluateBatch", error2));
+    }, this.#options.quietMs);
+    timer.unref();
+    this.#timers.set(key, timer);
+  }
+  /** Writes the whole queue, one write at a time, in order. */
+  #save() {
+    const snapshot = {
+      version: STORE_VERSION,
+      requests: [...this.#pending.values()].flat().map((request3) => toJson(EvaluateRequestSchema, request3))
+    };
+    this.#saved = this.#saved.then(() => this.#options.store.save(snapshot)).catch((error2) => this.#options.onError("saving pending messages", error2));
+    return this.#saved;
+  }
+};
+function mergeBatch(requests) {
+  const last = requests[requests.length - 1];
+  const items = new Set(requests.flatMap((request3) => request3.items));
+  const responses = /* @__PURE__ */ new Map();
+  for (const response of requests.flatMap((request3) => request3.agentResponses)) {
+    responses.set(response.id, response);
+  }
+  return create(EvaluateBatchRequestSchema, {
+    agentId: last.agentId,
+    entityId: last.entityId,
+    roomId: last.roomId,
+    messages: requests.flatMap((request3) => request3.message ? [request3.message] : []),
+    // The room as it was at the newest message holds the earlier ones; the service skips the batch's own.
+    recentMessages: last.recentMessages,
+    items: [...items].sort((a, b) => a - b),
+    roomEntities: last.roomEntities,
+    agentResponses: [...responses.values()].slice(-MAX_AGENT_RESPONSES),
+    didRespond: requests.some((request3) => request3.didRespond),
+    // One person in one room: one world; the roles as they were at the newest message.
+    worldId: last.worldId,
+    speakerRoles: last.speakerRoles
+  });
+}
+function keyOf(request3) {
+  return `${request3.entityId}:${request3.roomId}`;
+}
+function byTime(a, b) {
+  const at = (request3) => Number(request3.message?.createdAt?.seconds ?? 0n);
+  return at(a) - at(b);
+}
+function parseStored(stored) {
+  if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return [];
+  if (stored["version"] !== STORE_VERSION || !Array.isArray(stored["requests"])) return [];
+  const out = [];
+  for (const json of stored["requests"]) {
+    try {
+      const request3 = fromJson(EvaluateRequestSchema, json);
+      if (request3.message?.id) out.push(request3);
+    } catch {
+    }
+  }
+  return out;
 }
 
 // node_modules/@connectrpc/connect/dist/esm/protocol-grpc/validate-trailer.js
@@ -7945,33 +7984,6 @@ var FactMemoryBatchService = class _FactMemoryBatchService {
   }
 };
 var batchService = FactMemoryBatchService;
-
-// src/retry.ts
-var TRANSIENT = /* @__PURE__ */ new Set([
-  Code.Unavailable,
-  Code.DeadlineExceeded,
-  Code.Canceled,
-  Code.Aborted,
-  Code.Unknown
-]);
-function isTransient(error2) {
-  return TRANSIENT.has(ConnectError.from(error2).code);
-}
-var sleep = (ms) => new Promise((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  timer.unref();
-});
-async function withRetries(call, delaysMs, wait = sleep) {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await call();
-    } catch (error2) {
-      const delay = delaysMs[attempt];
-      if (delay === void 0 || !isTransient(error2)) throw error2;
-      await wait(delay);
-    }
-  }
-}
 
 // src/deletions.ts
 var FORGET_DELAYS_MS = [1e3, 5e3, 2e4];

@@ -18,6 +18,7 @@ import {
   EvaluateRequestSchema,
   type EvaluateResponse,
 } from "./gen/factmemory/v1/factmemory_pb.js";
+import { isFinal, isTransient } from "./retry.js";
 
 /** The service's default FACTMEMORY_MAX_BATCH_MESSAGES: a longer queue goes out in batches of this size. */
 export const MAX_BATCH_MESSAGES = 16;
@@ -37,7 +38,11 @@ export interface BatcherOptions {
   quietMs: number;
   send(request: EvaluateBatchRequest): Promise<EvaluateBatchResponse>;
   store: PendingStore;
-  /** A send or a store access failed; the messages stay pending and go with the next send. */
+  /**
+   * A send or a store access failed. After a transient failure the messages stay pending and go again after a
+   * quiet period; after a final one (FAILED_PRECONDITION, INVALID_ARGUMENT: the service would answer the same)
+   * the batch is dropped; after any other they wait for the next send.
+   */
   onError(what: string, error: unknown): void;
 }
 
@@ -161,19 +166,30 @@ export class Batcher {
       try {
         response = await this.#options.send(mergeBatch(batch));
       } catch (error) {
-        this.#arm(key); // try again after a quiet period (and with the next message, shutdown or start)
+        if (isTransient(error)) {
+          this.#arm(key); // try again after a quiet period (and with the next message, shutdown or start)
+        } else if (isFinal(error)) {
+          // The service will answer this batch the same way again (the model's reply broke the contract, or
+          // the batch is invalid): sending it again pays for another model call and learns nothing.
+          await this.#remove(key, batch);
+        } // anything else (a wrong token, ...) waits for the next message, shutdown or start: no timer
         throw error;
       }
-      const sent = new Set(batch.map((request) => request.message?.id));
       batch.forEach((request, i) => {
         const result = response.results[i];
         if (result && request.message) results.set(request.message.id, result);
       });
-      const rest = (this.#pending.get(key) ?? []).filter((request) => !sent.has(request.message?.id));
-      if (rest.length > 0) this.#pending.set(key, rest);
-      else this.#pending.delete(key);
-      await this.#save();
+      await this.#remove(key, batch);
     }
+  }
+
+  /** Takes a sent (or given up) batch out of the queue and the store. */
+  async #remove(key: string, batch: readonly EvaluateRequest[]): Promise<void> {
+    const sent = new Set(batch.map((request) => request.message?.id));
+    const rest = (this.#pending.get(key) ?? []).filter((request) => !sent.has(request.message?.id));
+    if (rest.length > 0) this.#pending.set(key, rest);
+    else this.#pending.delete(key);
+    await this.#save();
   }
 
   #arm(key: string): void {

@@ -14,6 +14,16 @@ export function isTransient(error: unknown): boolean {
   return TRANSIENT.has(ConnectError.from(error).code);
 }
 
+/**
+ * Codes after which the same request gets the same answer: the service's model answered in the wrong shape
+ * (FAILED_PRECONDITION: a retry sends the same prompt and pays for the same bad reply), or the request is wrong.
+ */
+const FINAL = new Set([Code.FailedPrecondition, Code.InvalidArgument]);
+
+export function isFinal(error: unknown): boolean {
+  return FINAL.has(ConnectError.from(error).code);
+}
+
 export type Sleep = (ms: number) => Promise<void>;
 
 export const sleep: Sleep = (ms) =>

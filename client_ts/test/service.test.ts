@@ -37,6 +37,7 @@ import { hangingListener } from "./support/net.js";
 const TOKEN = "integration-token";
 const FRIEND = uuid();
 const BERLIN = "I moved to Berlin last year and I'm anxious this morning";
+const MISSHAPEN = "my words come back misshapen";
 const NOTHING_NEW = {
   facts: { ops: [] },
   relationships: [],
@@ -103,6 +104,8 @@ function script(userId: string) {
         content: { ...NOTHING_NEW, facts: { ops: [{ ...addDurable("plays the violin"), message: "M1" }] } },
       },
       { match: "Kim resides in Berlin", content: { facts: { ops: [addDurable("resides in Berlin")] } } },
+      // The model answers in the wrong shape (facts is a string): the service refuses it, nothing is applied.
+      { match: MISSHAPEN, content: { facts: "lives in Berlin" } },
       // Only the marked pair is shown (D1, D2): whichever is which, they fold into one.
       {
         match: "Kim says hello",
@@ -485,6 +488,36 @@ describe("with the real FactMemory service", () => {
     const again = await env.client.evaluateBatch(second[0]!);
     assert.ok(again.results.every((r) => r.replayed));
     assert.equal((await claimsOf(env, agentId as UUID, lee)).size, 1);
+  });
+
+  test("a model reply of the wrong shape: FAILED_PRECONDITION, ONE model call, the batch not sent again", async () => {
+    const env = await ready();
+    const lee = uuid();
+    const errors: unknown[] = [];
+    const sent: EvaluateBatchRequest[] = [];
+    const batcher = new Batcher({
+      every: 1,
+      quietMs: 20, // a transient failure would be sent again after 20 ms
+      store: { load: async () => undefined, save: async () => undefined },
+      send: (request) => {
+        sent.push(request);
+        return env.client.evaluateBatch(request);
+      },
+      onError: (_what, error) => errors.push(error),
+    });
+    const before = (await env.llmRequests()).length;
+    const message = { id: uuid(), entityId: lee, name: "Lee", text: MISSHAPEN };
+    const request = create(EvaluateRequestSchema, { agentId: uuid(), entityId: lee, message, items: [Item.FACTS] });
+    await assert.rejects(
+      batcher.add(request),
+      (error: unknown) => ConnectError.from(error).code === Code.FailedPrecondition,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300)); // many quiet periods
+    batcher.close();
+    assert.equal(sent.length, 1, "sent once");
+    assert.equal(batcher.waiting, 0, "the batch left the queue");
+    assert.equal((await env.llmRequests()).length - before, 1, "one model call");
+    assert.deepEqual(errors, []);
   });
 
   test("with the service stopped, evaluate and composeState still return, without facts", async () => {

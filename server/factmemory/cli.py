@@ -106,58 +106,76 @@ def _uuid(value: str, name: str) -> UUID:
 def _export(settings: Settings, args: argparse.Namespace) -> int:
     from factmemory.app import open_deps
     from factmemory.usecases.agents import list_agents
-    from factmemory.usecases.browse import export_entity
-
-    entity_id = _uuid(args.entity_id, "entity_id")
+    from factmemory.usecases.browse import export_entity, list_entities
 
     async def run() -> dict[str, object]:
         async with open_deps(settings) as deps:
-            agent = args.agent_id
+            agent, person = args.agent_id, args.entity_id
             if not cli_review.is_uuid(agent):  # a name: the one agent it means, or one line naming the matches
                 agent = cli_review.pick_agent(agent, (await list_agents(deps, agent, "", cli_review.NAME_MATCHES))[0])
-            return await export_entity(deps, _uuid(agent, "agent_id"), entity_id)
+            agent_id = _uuid(agent, "agent_id")
+            if not cli_review.is_uuid(person):  # a person's name among this agent's people
+                found = await list_entities(deps, agent_id, person, "", cli_review.NAME_MATCHES)
+                person = cli_review.pick_person(person, found[0])
+            return await export_entity(deps, agent_id, _uuid(person, "entity_id"))
 
     print(json.dumps(asyncio.run(run()), indent=2, sort_keys=True, ensure_ascii=False))
     return 0
 
 
+class ImportShapeError(ValueError):
+    """The import's source holds nothing that can be imported."""
+
+
 def _import(settings: Settings, args: argparse.Namespace) -> int:
     from factmemory.adapters import eliza
     from factmemory.app import open_deps
+    from factmemory.usecases.agents import list_agents
     from factmemory.usecases.imports import import_facts
 
-    async def run() -> dict[str, object]:
-        if args.file:
-            records, source = list(eliza.read_json(Path(args.file))), f"file:{Path(args.file).name}"
-        else:
-            records, source = await eliza.read_postgres(args.postgres), "elizaos-postgres"
-        facts, skipped = eliza.parse_all(records)
-        if args.agent:
-            skipped += sum(1 for f in facts if str(f.agent_id) != args.agent)
-            facts = [f for f in facts if str(f.agent_id) == args.agent]
+    source = f"file {args.file}" if args.file else "the elizaOS database"
+
+    async def read() -> eliza.Parsed:
+        records = list(eliza.read_json(Path(args.file))) if args.file else await eliza.read_postgres(args.postgres)
+        parsed = eliza.parse_all(records)
+        if not records:
+            raise ImportShapeError('it holds no memories (a JSON list, {"memories": [...]}, or JSON lines)')
+        if not parsed.facts:
+            raise ImportShapeError(
+                f"none of its {len(records)} records is an elizaOS fact memory ({parsed.first_skip})"
+            )
+        return parsed
+
+    async def run() -> tuple[dict[str, object], eliza.Parsed]:
+        parsed = await read()
         started = time.perf_counter()
         async with open_deps(settings) as deps:
-            report = await import_facts(deps, facts, source, skipped)
-        return report.model_dump() | {"seconds": round(time.perf_counter() - started, 2)}
+            agent = args.agent
+            if agent and not cli_review.is_uuid(agent):  # a name: the one agent it means
+                agent = cli_review.pick_agent(agent, (await list_agents(deps, agent, "", cli_review.NAME_MATCHES))[0])
+            facts = [f for f in parsed.facts if not agent or str(f.agent_id) == agent]
+            report = await import_facts(deps, facts, label, parsed.skipped + len(parsed.facts) - len(facts))
+        return report.model_dump() | {"seconds": round(time.perf_counter() - started, 2)}, parsed
 
-    source = f"file {args.file}" if args.file else "the elizaOS database"
-    try:
-        with audited("import", "cli", import_actor(Path(args.file).name if args.file else "elizaos-postgres")) as entry:
+    label = f"file:{Path(args.file).name}" if args.file else "elizaos-postgres"
+    try:  # every run is one audit line, a failed one too (with text logs at INFO, the line before the error)
+        with audited("import", "cli", import_actor(label.removeprefix("file:"))) as entry:
             entry.note(agent_id=args.agent)
-            report = asyncio.run(run())
+            report, parsed = asyncio.run(run())
             entry.note(
                 imported=report["imported"], already_imported=report["already_imported"], forgotten=report["forgotten"]
             )
-    except (OSError, ValueError) as exc:  # unreadable file, bad JSON, unreachable database
+    except (OSError, ValueError) as exc:  # unreadable file, bad JSON, wrong shape, unreachable database
         where = "" if isinstance(exc, OSError) and exc.filename else f"{source}: "  # the error names the file
         print(f"factmemory: import failed: {where}{describe(exc)}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(report, sort_keys=True))
+        print(json.dumps(report | {"first_skip": parsed.first_skip}, sort_keys=True))
     else:
+        skipped = f"{report['skipped']} records skipped" + (f", first {parsed.first_skip}" if parsed.first_skip else "")
         print(
-            f"imported {report['imported']} facts ({report['already_imported']} already imported, "
-            f"{report['skipped']} records skipped) in {report['seconds']} s"
+            f"imported {report['imported']} facts ({report['already_imported']} already imported, {skipped}) "
+            f"in {report['seconds']} s"
             + (
                 f"; {report['forgotten']} not stored: their person was forgotten while the import ran"
                 if report["forgotten"]
@@ -215,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     source = legacy.add_mutually_exclusive_group(required=True)
     source.add_argument("--file", help='a JSON export: a list of memories, {"memories": [...]}, or JSON lines')
     source.add_argument("--postgres", metavar="URL", help="an elizaOS PostgreSQL database (read only)")
-    legacy.add_argument("--agent", type=cli_review.uuid_arg, help="import only this agent's facts")
+    legacy.add_argument("--agent", type=cli_review.agent_arg, help="import only this agent's facts (its id or name)")
     legacy.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser
 

@@ -25,7 +25,11 @@ export interface BatcherOptions {
     quietMs: number;
     send(request: EvaluateBatchRequest): Promise<EvaluateBatchResponse>;
     store: PendingStore;
-    /** A send or a store access failed; the messages stay pending and go with the next send. */
+    /**
+     * A send or a store access failed. After a transient failure the messages stay pending and go again after a
+     * quiet period; after a final one (FAILED_PRECONDITION, INVALID_ARGUMENT: the service would answer the same)
+     * the batch is dropped; after any other they wait for the next send.
+     */
     onError(what: string, error: unknown): void;
 }
 /** A message that waits for its batch. */

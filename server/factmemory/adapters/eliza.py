@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import asyncpg
@@ -66,9 +66,17 @@ def _raw_time(value: Any) -> datetime | None:
 
 def parse_memory(record: Mapping[str, Any]) -> LegacyFact | None:
     """One memory as a fact to import; None when it is not a usable fact (wrong type, no text, no ids)."""
+    read = read_memory(record)
+    return read if isinstance(read, LegacyFact) else None
+
+
+def read_memory(record: Any) -> LegacyFact | str:
+    """One memory as a fact to import, or why it is not one (a short reason naming the missing field)."""
+    if not isinstance(record, Mapping):
+        return f"not a memory object but {type(record).__name__}"
     kind = record.get("type")
     if kind is not None and kind != FACTS_TYPE:
-        return None
+        return f"type is {str(kind)[:40]!r}, not 'facts'"
     content = record.get("content")
     if isinstance(content, str):
         try:
@@ -79,9 +87,11 @@ def parse_memory(record: Mapping[str, Any]) -> LegacyFact | None:
     source_id = _field(record, "id")
     agent_id = _uuid(_field(record, "agentId", "agent_id"))
     entity_id = _uuid(_field(record, "entityId", "entity_id", "userId", "user_id"))
-    created = _time(_field(record, "createdAt", "created_at"))
-    if not text or len(text) > MAX_TEXT_CHARS or source_id is None or agent_id is None or entity_id is None:
-        return None
+    if not text or source_id is None or agent_id is None or entity_id is None:
+        fields = (("content.text", text), ("id", source_id), ("agentId", agent_id), ("entityId", entity_id))
+        return "no usable " + ", ".join(name for name, value in fields if not value) + " (ids are UUIDs)"
+    if len(text) > MAX_TEXT_CHARS:
+        return f"content.text is longer than {MAX_TEXT_CHARS} characters"
     room = _field(record, "roomId", "room_id")
     return LegacyFact(
         source_id=str(source_id),
@@ -89,7 +99,7 @@ def parse_memory(record: Mapping[str, Any]) -> LegacyFact | None:
         entity_id=entity_id,
         room_id=None if room is None else _uuid(room),
         text=text,
-        created_at=created or datetime.now(UTC),
+        created_at=_time(_field(record, "createdAt", "created_at")) or datetime.now(UTC),
     )
 
 
@@ -121,13 +131,23 @@ async def read_postgres(url: str) -> list[Mapping[str, Any]]:
     return [json.loads(r["memory"]) if isinstance(r["memory"], str) else r["memory"] for r in rows]
 
 
-def parse_all(records: Iterable[Any]) -> tuple[list[LegacyFact], int]:
-    """The usable facts, and how many records were skipped."""
-    facts, skipped = [], 0
-    for record in records:
-        fact = parse_memory(record) if isinstance(record, Mapping) else None
-        if fact is None:
-            skipped += 1
-        else:
-            facts.append(fact)
-    return facts, skipped
+class Parsed(NamedTuple):
+    """The usable facts of an export, how many records were skipped, and why the first skipped one was."""
+
+    facts: list[LegacyFact]
+    skipped: int
+    first_skip: str
+
+
+def parse_all(records: Iterable[Any]) -> Parsed:
+    """The usable facts, how many records were skipped, and the first skip's record number and reason."""
+    facts: list[LegacyFact] = []
+    skipped, first_skip = 0, ""
+    for number, record in enumerate(records, 1):
+        read = read_memory(record)
+        if isinstance(read, LegacyFact):
+            facts.append(read)
+            continue
+        skipped += 1
+        first_skip = first_skip or f"record {number}: {read}"
+    return Parsed(facts, skipped, first_skip)

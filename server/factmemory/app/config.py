@@ -63,6 +63,24 @@ def startup_line(
     )
 
 
+def next_steps(settings: Settings, address: str, page_address: str | None) -> list[str]:
+    """What a person who just started the service does next, printed after `listening`: the review page (or how
+    to turn it on), where the token comes from, and how agents, scripts and the command line reach the service.
+    Secrets are never printed: the token is named by its variable."""
+    token = "the token in FACTMEMORY_AUTH_TOKEN" if settings.auth_token else "no token (set FACTMEMORY_AUTH_TOKEN)"
+    if page_address:
+        page = f"review page: http://{page_address}/ (log in with {token})"
+    else:
+        page = "review page: off; to turn it on, start with FACTMEMORY_HTTP_LISTEN=127.0.0.1:8080"
+    clients = (
+        f'clients: the elizaOS plugin\'s FACT_MEMORY_URL=http://{address}, Python connect("{address}"), '
+        f"the command line .venv/bin/factmemory agents --address {address}"
+    )
+    if not settings.auth_token:  # the line before `listening` already says there is none
+        return [page, clients]
+    return [page, clients, "callers send the token in FACTMEMORY_AUTH_TOKEN (the plugin's FACT_MEMORY_TOKEN)"]
+
+
 def embedding_dimensions(settings: Settings) -> int:
     return LocalEmbedder.dimensions if settings.embedder == "local" else settings.embedding_dimensions
 

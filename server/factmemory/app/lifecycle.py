@@ -21,7 +21,15 @@ from factmemory.api.grpc.servicer import FactMemoryServicer
 from factmemory.api.guessing import GuessLimiter
 from factmemory.api.http.server import PageListener
 from factmemory.api.logs import announce
-from factmemory.app.config import check_bind, check_token, deprecations, guess_limits, page_config, startup_line
+from factmemory.app.config import (
+    check_bind,
+    check_token,
+    deprecations,
+    guess_limits,
+    next_steps,
+    page_config,
+    startup_line,
+)
 from factmemory.app.runtime import Runtime, open_runtime, start_replica_watch, start_retention
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
@@ -164,6 +172,8 @@ async def serve(settings: Settings) -> int:
         if not settings.auth_token:
             announce(f"factmemory: no FACTMEMORY_AUTH_TOKEN set; serving without authentication on {host}")
         announce(f"factmemory listening on {host}:{port}", event="listening", address=f"{host}:{port}")
+        for line in next_steps(settings, f"{host}:{port}", page_address):
+            announce(f"  {line}", event="next")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -17,7 +17,10 @@ from factmemory.cli_review.arguments import (
     add_commands,
     agent_arg,
     is_uuid,
+    parse_address,
+    person_arg,
     pick_agent,
+    pick_person,
     uuid_arg,
 )
 from factmemory.cli_review.commands import run
@@ -35,7 +38,10 @@ __all__ = [
     "add_commands",
     "agent_arg",
     "is_uuid",
+    "parse_address",
+    "person_arg",
     "pick_agent",
+    "pick_person",
     "run",
     "uuid_arg",
 ]

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, Protocol
+from urllib.parse import urlsplit
 from uuid import UUID
 
 import grpc
@@ -65,16 +66,32 @@ class Connection:
     ca_file: str | None = None
 
     def channel(self) -> grpc.Channel:
+        """`https://host:port` (or a CA file) means TLS; `http://host:port` and `host:port` mean plain text."""
+        address, tls = parse_address(self.address)
         if self.ca_file:
             with open(self.ca_file, "rb") as handle:
-                return grpc.secure_channel(self.address, grpc.ssl_channel_credentials(handle.read()))
-        return grpc.insecure_channel(self.address)
+                return grpc.secure_channel(address, grpc.ssl_channel_credentials(handle.read()))
+        if tls:  # the system's trust store
+            return grpc.secure_channel(address, grpc.ssl_channel_credentials())
+        return grpc.insecure_channel(address)
 
     def metadata(self) -> list[tuple[str, str]]:
         out = [(REVIEWER_METADATA, self.reviewer)] if self.reviewer else []
         if self.token:
             out.append(("authorization", f"Bearer {self.token}"))
         return out
+
+
+def parse_address(given: str) -> tuple[str, bool]:
+    """host:port and whether to use TLS, from the forms the plugin and the Python client take: `host:port`,
+    `http://host:port`, `https://host:port` (TLS)."""
+    trimmed = given.strip()
+    if "://" not in trimmed:
+        return trimmed.rstrip("/"), False
+    parts = urlsplit(trimmed)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/") or parts.query:
+        raise CommandLineError(f"--address takes host:port, http://host:port or https://host:port, not {given[:80]!r}")
+    return parts.netloc, parts.scheme == "https"
 
 
 def uuid_arg(value: str) -> str:
@@ -86,13 +103,22 @@ def uuid_arg(value: str) -> str:
 
 def agent_arg(value: str) -> str:
     """An agent id, or its name (looked up with ListAgents before the command runs)."""
+    return _id_or_name(value, "an agent id or name is required")
+
+
+def person_arg(value: str) -> str:
+    """A person's entity id, or their name among the agent's people (looked up with ListEntities)."""
+    return _id_or_name(value, "a person's entity id or name is required")
+
+
+def _id_or_name(value: str, missing: str) -> str:
     try:
         return str(UUID(value))
     except ValueError:
         pass
     name = " ".join(value.split())
     if not name:
-        raise argparse.ArgumentTypeError("an agent id or name is required")
+        raise argparse.ArgumentTypeError(missing)
     return name
 
 
@@ -105,30 +131,41 @@ def is_uuid(value: str) -> bool:
 
 
 class Named(Protocol):
-    """An agent as listed (pb.AgentSummary, or the service's own summary for `export --direct`)."""
+    """An agent or a person as listed (pb.AgentSummary / pb.EntitySummary, or the service's own summaries for
+    `export --direct`): a name, and an `agent_id` or `entity_id`."""
 
     @property
     def name(self) -> str: ...
 
-    @property
-    def agent_id(self) -> object: ...
-
 
 def pick_agent(given: str, found: Sequence[Named]) -> str:
-    """The id of the one agent a person means by a name: an exact name (case-insensitive) wins over partial
-    matches; none, or several, is one line naming what matched."""
+    """The id of the one agent a person means by a name (see `_pick`)."""
+    none = "no agent is named {!r} and it is not an agent id (a UUID); `factmemory agents` lists the agents"
+    return _pick(given, found, "agent_id", "agents", none)
+
+
+def pick_person(given: str, found: Sequence[Named]) -> str:
+    """The entity id of the one person a name means among one agent's people (see `_pick`)."""
+    none = (
+        "this agent knows no one named {!r} and it is not an entity id (a UUID); "
+        "`factmemory entities AGENT` lists the people"
+    )
+    return _pick(given, found, "entity_id", "people", none)
+
+
+def _pick(given: str, found: Sequence[Named], id_field: str, plural: str, none_found: str) -> str:
+    """An exact name (case-insensitive) wins over partial matches; none, or several, is one line naming what
+    matched (several: the candidates with their ids)."""
     wanted = given.casefold()
     exact = [a for a in found if a.name.casefold() == wanted]
     matches = exact or list(found)
     if len(matches) == 1:
-        return str(matches[0].agent_id)
+        return str(getattr(matches[0], id_field))
     if not matches:
-        raise CommandLineError(
-            f"no agent is named {given!r} and it is not an agent id (a UUID); `factmemory agents` lists the agents"
-        )
-    listed = ", ".join(f"{a.name or '(no name)'} {a.agent_id}" for a in matches[:10])
+        raise CommandLineError(none_found.format(given))
+    listed = ", ".join(f"{a.name or '(no name)'} {getattr(a, id_field)}" for a in matches[:10])
     more = " and more" if len(matches) > 10 else ""
-    raise CommandLineError(f"{given!r} matches {len(matches)} agents: {listed}{more}; give the agent id")
+    raise CommandLineError(f"{given!r} matches {len(matches)} {plural}: {listed}{more}; give the id")
 
 
 def confidence_arg(value: str) -> float:
@@ -142,7 +179,10 @@ def confidence_arg(value: str) -> float:
 
 
 def add_client_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--address", help="host:port of the running service (env FACTMEMORY_ADDRESS)")
+    parser.add_argument(
+        "--address",
+        help="the running service: host:port, http://host:port or https://host:port (TLS) (env FACTMEMORY_ADDRESS)",
+    )
     parser.add_argument("--token", help="bearer token (env FACTMEMORY_AUTH_TOKEN)")
     parser.add_argument("--reviewer", help="your name in the history (env FACTMEMORY_REVIEWER, else $USER)")
     parser.add_argument("--tls-ca", help="CA certificate file: connect with TLS (env FACTMEMORY_TLS_CA_FILE)")
@@ -157,7 +197,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     fsub = facts.add_subparsers(dest="action", required=True, parser_class=OneLineParser)
     scope = argparse.ArgumentParser(add_help=False)
     scope.add_argument("agent_id", type=agent_arg, help="the agent's id or name")
-    scope.add_argument("entity_id", type=uuid_arg)
+    scope.add_argument("entity_id", type=person_arg, help="the person's entity id or name")
     listing = fsub.add_parser("list", parents=[parent, scope], help="every fact of the entity")
     listing.add_argument("--kind", choices=sorted(KINDS))
     fsub.add_parser("show", parents=[parent, scope], help="one fact and its history").add_argument(
@@ -181,7 +221,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     csub = candidates.add_subparsers(dest="action", required=True, parser_class=OneLineParser)
     queue = csub.add_parser("list", parents=[parent], help="an agent's review queue, oldest first")
     queue.add_argument("agent_id", type=agent_arg, help="the agent's id or name")
-    queue.add_argument("--entity", type=uuid_arg)
+    queue.add_argument("--entity", type=person_arg, help="only this person (entity id or name)")
     queue.add_argument("--status", choices=[*sorted(STATUSES), "any"], default="pending")
     queue.add_argument("--source", choices=sorted(SOURCES))
     queue.add_argument("--limit", type=int, default=100)

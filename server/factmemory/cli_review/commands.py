@@ -27,6 +27,7 @@ from factmemory.cli_review.arguments import (
     Connection,
     is_uuid,
     pick_agent,
+    pick_person,
 )
 from factmemory.cli_review.lines import (
     Printer,
@@ -52,6 +53,9 @@ def run(args: argparse.Namespace, connection: Connection, out: TextIO | None = N
             call = Caller(stub, connection)
             if getattr(args, "agent_id", None) and not is_uuid(args.agent_id):
                 args.agent_id = agent_named(call, args.agent_id)
+            for field in ("entity_id", "entity"):  # a person's name: the one person of this agent it means
+                if getattr(args, field, None) and not is_uuid(getattr(args, field)):
+                    setattr(args, field, person_named(call, args.agent_id, getattr(args, field)))
             handler = HANDLERS[(args.command, getattr(args, "action", None))]
             handler(call, args, Printer(out, args.json))
         return 0
@@ -240,6 +244,11 @@ def candidates_resolve(call: Caller, args: argparse.Namespace, printer: Printer)
 def agent_named(call: Caller, name: str) -> str:
     found = call("ListAgents", pb.ListAgentsRequest(query=name, page_size=NAME_MATCHES)).agents
     return pick_agent(name, found)
+
+
+def person_named(call: Caller, agent_id: str, name: str) -> str:
+    found = call("ListEntities", pb.ListEntitiesRequest(agent_id=agent_id, query=name, page_size=NAME_MATCHES))
+    return pick_person(name, found.entities)
 
 
 def forget(call: Caller, args: argparse.Namespace, printer: Printer) -> None:

@@ -61,11 +61,22 @@ def history_line(entry: pb.HistoryEntry) -> str:
 
 def candidate_line(candidate: pb.Candidate) -> str:
     status = pb.CandidateStatus.Name(candidate.status).removeprefix("CANDIDATE_STATUS_").lower()
-    old = candidate.fact.claim if candidate.HasField("fact") else "(fact gone)"
     return (
         f"{candidate.id}  entity {candidate.entity_id}  {candidate.source}  {status}  "
-        f"{old!r} -> {candidate.proposed_claim!r}  ({candidate.reason})"
+        f"{replaced_claim(candidate)!r} -> {candidate.proposed_claim!r}  ({candidate.reason})"
     )
+
+
+def replaced_claim(candidate: pb.Candidate) -> str:
+    """The claim the candidate disputed: once an accept (or merge) gave the fact the proposed claim, the fact's
+    claim before it (its latest earlier claim), not the proposed claim twice."""
+    if not candidate.HasField("fact"):
+        return "(fact gone)"
+    fact = candidate.fact
+    resolved = candidate.status != pb.CANDIDATE_STATUS_PENDING
+    if resolved and fact.claim == candidate.proposed_claim and fact.previous_claims:
+        return fact.previous_claims[-1]
+    return fact.claim
 
 
 def entity_line(entity: pb.EntitySummary) -> str:

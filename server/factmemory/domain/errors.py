@@ -22,7 +22,13 @@ class Unavailable(FactMemoryError):
 
 
 class BadModelReply(FactMemoryError):
-    """The LLM answered with something that is not the contract; nothing was applied."""
+    """The model's reply is not the contract (not JSON, the wrong shape); nothing was applied. Not transient: the
+    same prompt gets the same reply, so a retry is paid for and learns nothing."""
+
+
+class BadEndpointReply(BadModelReply):
+    """The LLM endpoint's body is not a chat completion (a proxy's error page, an empty or cut body); nothing was
+    applied. It can pass on a retry, unlike a model's reply of the wrong shape."""
 
 
 class Conflict(FactMemoryError):

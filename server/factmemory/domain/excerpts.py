@@ -5,15 +5,16 @@ with the entity (ForgetEntity) and dropped when retention reduces the evaluation
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from factmemory.domain.dedup.claims import analyse
 from factmemory.domain.limits import MAX_EXCERPT_CHARS as MAX_EXCERPT_CHARS  # re-exported
 from factmemory.domain.ops import clean_text
 
 ELLIPSIS = "…"
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
-_WORD = re.compile(r"\w{3,}")
 
 
 @dataclass(frozen=True)
@@ -40,13 +41,17 @@ def sentences(text: str) -> list[str]:
 
 
 def _words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text)}
+    """The content words of a text, lightly stemmed ("live" and "lives" meet), through the claim analyser that
+    folds duplicates (domain/dedup/claims.py), so the page and the write path read words the same way."""
+    return {token.key for token in analyse(text).content}
 
 
-def best_sentence(stored: str, claim: str) -> str:
-    """The sentence of the excerpt sharing the most words with the claim (the first on a tie)."""
+def best_sentence(stored: str, claims: Sequence[str]) -> str:
+    """The sentence of the excerpt that carries the fact: the one sharing the most content words with the claims
+    the fact has had (its current claim, earlier claims, the claim this message gave it). When no sentence shares
+    a word, the whole excerpt: a first sentence chosen by default ("Hi, I'm Ana.") is not the source."""
     parts = sentences(stored)
-    if not parts:
-        return ""
-    wanted = _words(claim)
-    return max(parts, key=lambda s: len(_words(s) & wanted))
+    wanted = set().union(*(_words(claim) for claim in claims)) if claims else set()
+    scored = [(len(_words(part) & wanted), part) for part in parts]
+    best = max(scored, key=lambda pair: pair[0], default=(0, ""))
+    return best[1] if best[0] > 0 else stored

@@ -58,6 +58,8 @@ class AgentStore(Protocol):
         self, pattern: str, after: tuple[datetime, UUID] | None, limit: int
     ) -> list[AgentSummary]: ...
 
+    async def agent_name(self, agent_id: UUID) -> str: ...
+
 
 class RetentionStore(Protocol):
     """What retention reads and changes (adapters/postgres/retention.py): scans in keyset batches, and one short

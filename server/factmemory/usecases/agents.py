@@ -32,3 +32,8 @@ async def list_agents(deps: Deps, query: str, page_token: str, page_size: int) -
         return found, ""
     last = found[page_size - 1]
     return found[:page_size], encode_position(last.last_activity or EPOCH, last.agent_id)
+
+
+async def name_of(deps: Deps, agent_id: UUID) -> str:
+    """The agent's registered name ("" when it never registered one, or names are not kept here)."""
+    return "" if deps.agents is None else await deps.agents.agent_name(agent_id)

@@ -65,6 +65,18 @@ async def evidence_sources(
     return {s.message_id: s for s in found}
 
 
+async def candidate_sources(deps: Deps, agent_id: UUID, candidates: Sequence[Candidate]) -> dict[str, EvidenceSource]:
+    """The kept excerpt of the message behind each review item (one read per person in the list)."""
+    wanted: dict[UUID, list[str]] = {}
+    for c in candidates:
+        if c.evidence_message_id:
+            wanted.setdefault(c.entity_id, []).append(c.evidence_message_id)
+    found: dict[str, EvidenceSource] = {}
+    for entity_id, ids in wanted.items():
+        found.update({s.message_id: s for s in await deps.store.evidence_sources(agent_id, entity_id, ids)})
+    return found
+
+
 async def fact_history(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
     """The history of a fact, also after it was deleted (until the entity is forgotten)."""
     history = await deps.store.fact_history(agent_id, entity_id, fact_id)

@@ -1,11 +1,11 @@
 """Reads an OpenAI-compatible chat completion body without trusting it: any shape but the contract's is an
-endpoint fault (BadModelReply: UNAVAILABLE, nothing applied), never a crash of ours."""
+endpoint fault (BadEndpointReply: UNAVAILABLE, nothing applied), never a crash of ours."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
-from factmemory.domain.errors import BadModelReply
+from factmemory.domain.errors import BadEndpointReply, BadModelReply
 from factmemory.domain.models import Usage
 from factmemory.domain.reply import loads
 
@@ -37,9 +37,12 @@ class _Completion(_Lenient):
 
 def read_completion(body: bytes) -> tuple[str, Usage]:
     """The first choice's content and the token usage of a chat completion body."""
-    data = loads(body, "the LLM endpoint's reply")
+    try:
+        data = loads(body, "the LLM endpoint's reply")
+    except BadModelReply as exc:
+        raise BadEndpointReply(str(exc)) from None
     if not isinstance(data, dict):
-        raise BadModelReply(f"the LLM endpoint's reply is not a chat completion (a JSON {type(data).__name__})")
+        raise BadEndpointReply(f"the LLM endpoint's reply is not a chat completion (a JSON {type(data).__name__})")
     try:
         completion = _Completion.model_validate(data)
     except (ValidationError, RecursionError) as exc:
@@ -47,9 +50,9 @@ def read_completion(body: bytes) -> tuple[str, Usage]:
         if isinstance(exc, ValidationError):
             first = exc.errors()[0]
             where = " at " + (".".join(str(p) for p in first["loc"]) or "(root)") + f": {first['msg']}"
-        raise BadModelReply(f"the LLM endpoint's reply is not a chat completion{where}") from None
+        raise BadEndpointReply(f"the LLM endpoint's reply is not a chat completion{where}") from None
     if not completion.choices or completion.choices[0].message.content is None:
-        raise BadModelReply("the model returned no content")
+        raise BadEndpointReply("the model returned no content")
     usage = completion.usage or _Usage()
     return completion.choices[0].message.content, Usage(
         llm_calls=1, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens

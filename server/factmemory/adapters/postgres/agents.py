@@ -16,6 +16,8 @@ INSERT INTO agents (agent_id, name, registered_at, updated_at) VALUES ($1, $2, $
 ON CONFLICT (agent_id) DO UPDATE SET name = EXCLUDED.name, updated_at = EXCLUDED.updated_at
 """
 
+AGENT_NAME = "SELECT name FROM agents WHERE agent_id = $1"
+
 # Every agent that holds facts, review items or people's names, or registered a name; one query over the agent
 # columns (a scan of each table: this is the review page's start page and the CLI's name lookup, not a hot path).
 # $1 is a LIKE pattern (escaped) matched anywhere in the name and at the start of the id.
@@ -55,6 +57,11 @@ class PostgresAgents:
     async def register(self, agent_id: UUID, name: str, at: datetime) -> None:
         async with connection(self._pool) as conn:
             await conn.execute(REGISTER_AGENT, agent_id, name, at)
+
+    async def agent_name(self, agent_id: UUID) -> str:
+        async with connection(self._pool) as conn:
+            name = await conn.fetchval(AGENT_NAME, agent_id)
+        return str(name or "")
 
     async def list_agents(self, pattern: str, after: tuple[datetime, UUID] | None, limit: int) -> list[AgentSummary]:
         at, last_id = after if after is not None else (None, None)

@@ -22,6 +22,7 @@ from factmemory.api.grpc.metrics import record_evaluation
 from factmemory.domain.agents import AgentSummary
 from factmemory.domain.errors import (
     Aborted,
+    BadEndpointReply,
     BadModelReply,
     Conflict,
     FactMemoryError,
@@ -47,8 +48,11 @@ STATUS_BY_ERROR: tuple[tuple[type[FactMemoryError], grpc.StatusCode], ...] = (
     (Conflict, grpc.StatusCode.FAILED_PRECONDITION),
     (Refused, grpc.StatusCode.FAILED_PRECONDITION),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
-    # The model broke the contract: nothing was applied; a retry may get a valid reply.
-    (BadModelReply, grpc.StatusCode.UNAVAILABLE),
+    # The endpoint's body is not a chat completion (a proxy's error page, a cut body): may pass on a retry.
+    (BadEndpointReply, grpc.StatusCode.UNAVAILABLE),
+    # The model's reply broke the contract: nothing was applied, and a retry would send the same prompt and pay for
+    # the same bad reply, so it is not retryable but a condition to fix (docs/operating.md, docs/contract.md).
+    (BadModelReply, grpc.StatusCode.FAILED_PRECONDITION),
     # A race the call cannot settle on its own: the caller starts over (the message says from where).
     (Aborted, grpc.StatusCode.ABORTED),
 )

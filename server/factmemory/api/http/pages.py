@@ -193,7 +193,7 @@ class Pages(PageBase):
         """One fact: its sources, its history and the Edit form (holding what was typed when saving failed)."""
         agent_id, entity_id = self.scope(request)
         fact, history = await browse.get_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"])
-        rows = views.source_rows(fact, await browse.evidence_sources(self.deps, agent_id, fact, history))
+        rows = views.source_rows(fact, await browse.evidence_sources(self.deps, agent_id, fact, history), history)
         return await self.render(
             request,
             "fact.html",
@@ -233,6 +233,13 @@ class Pages(PageBase):
             "saved" if edit != views.NO_EDIT else "unchanged",
         )
 
+    async def confirm_delete(self, request: Request) -> Response:
+        """Delete asks first: this page names the fact and holds the one form that deletes it (no script needed)."""
+        agent_id, entity_id = self.scope(request)
+        fact, _ = await browse.get_fact(self.deps, agent_id, entity_id, request.path_params["fact_id"])
+        summary = await self.summary(agent_id, entity_id)
+        return await self.render(request, "confirm.html", agent_id=agent_id, entity=summary, action="delete", fact=fact)
+
     async def delete_fact(self, request: Request) -> Response:
         agent_id, entity_id = self.scope(request)
         await checked_form(request)
@@ -252,12 +259,14 @@ class Pages(PageBase):
             self.deps, agent_id, None, CandidateStatus.PENDING, source, token, PAGE_SIZE
         )
         names = {e: await self.name(agent_id, e) for e in {c.entity_id for c in pending}}
+        said = views.candidate_quotes(pending, await browse.candidate_sources(self.deps, agent_id, pending))
         return await self.render(
             request,
             "queue.html",
             agent_id=agent_id,
             candidates=pending,
             names=names,
+            said=said,
             source=source.value if source else "",
             sources=list(CandidateSource),
             next_token=next_token,
@@ -335,6 +344,7 @@ def create_app(deps: Deps, config: PageConfig) -> Starlette:
         Route(entity + "/facts", pages.add_fact, methods=["POST"]),
         Route(entity + "/facts/{fact_id:uuid}", pages.fact),
         Route(entity + "/facts/{fact_id:uuid}/edit", pages.edit_fact, methods=["POST"]),
+        Route(entity + "/facts/{fact_id:uuid}/delete", pages.confirm_delete, methods=["GET"]),
         Route(entity + "/facts/{fact_id:uuid}/delete", pages.delete_fact, methods=["POST"]),
         Route(entity + "/candidates/{candidate_id:uuid}", pages.resolve, methods=["POST"]),
         Route(entity + "/forget", pages.confirm, methods=["GET"]),

@@ -29,7 +29,7 @@ from factmemory.domain.models import (
     Fact,
 )
 from factmemory.domain.resolutions import reviewer_actor
-from factmemory.usecases import browse
+from factmemory.usecases import agents, browse
 from factmemory.usecases.deps import Deps
 
 HERE = Path(__file__).parent
@@ -74,6 +74,7 @@ class PageBase:
     async def render(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
         agent_id = context.get("agent_id")
         queue = await self.queue_label(agent_id) if isinstance(agent_id, UUID) else ""
+        agent_name = await agents.name_of(self.deps, agent_id) if isinstance(agent_id, UUID) else ""
         notice = views.NOTICES.get(request.query_params.get("done", ""), "")
         base = {
             "csrf": request.state.csrf,
@@ -83,6 +84,7 @@ class PageBase:
             "back_label": "",
             "queue_count": queue,
             "agent_id": agent_id,
+            "agent_name": agent_name,
             "active": "",
             "notice": notice,
         }

@@ -23,6 +23,7 @@ from factmemory.domain.models import (
     CandidateStatus,
     Fact,
     FactEdit,
+    HistoryEntry,
     Kind,
     Resolution,
     Verification,
@@ -293,10 +294,40 @@ class SourceRow:
     evaluated_at: datetime
 
 
-def source_rows(fact: Fact, sources: dict[str, EvidenceSource]) -> list[SourceRow]:
-    """The kept excerpts, oldest first, each with its sentence closest to the fact's claim."""
+def source_rows(
+    fact: Fact, sources: dict[str, EvidenceSource], history: Sequence[HistoryEntry] = ()
+) -> list[SourceRow]:
+    """The kept excerpts, oldest first, each with its sentence that carries the fact: matched against every claim
+    the fact has had and the claims this message wrote into its history."""
     ordered = sorted(sources.values(), key=lambda s: (s.evaluated_at, s.message_id))
-    return [SourceRow(s.message_id, best_sentence(s.excerpt, fact.claim), s.excerpt, s.evaluated_at) for s in ordered]
+    every = [fact.claim, *fact.previous_claims]
+    return [
+        SourceRow(
+            s.message_id,
+            best_sentence(s.excerpt, [*claims_of(s.message_id, history), *every]),
+            s.excerpt,
+            s.evaluated_at,
+        )
+        for s in ordered
+    ]
+
+
+def claims_of(message_id: str, history: Sequence[HistoryEntry]) -> list[str]:
+    """The claims a message wrote into the fact's history (what it created, restated or proposed)."""
+    actor = f"message:{message_id}"
+    sides = [h.after or h.before for h in history if h.actor == actor]
+    return [str(side["claim"]) for side in sides if side and side.get("claim")]
+
+
+def candidate_quotes(candidates: Sequence[Candidate], sources: dict[str, EvidenceSource]) -> dict[UUID, str]:
+    """The person's own words behind each review item: the sentence of its message that carries the proposed
+    claim (none when the message's words are no longer kept)."""
+    quotes: dict[UUID, str] = {}
+    for c in candidates:
+        source = sources.get(c.evidence_message_id)
+        if source is not None and source.excerpt:
+            quotes[c.id] = best_sentence(source.excerpt, [c.proposed_claim])
+    return quotes
 
 
 _ENTITY_PATH = re.compile(r"^(/agents/[0-9a-f-]{36}/entities/[0-9a-f-]{36})(/facts/[0-9a-f-]{36})?(?:/|$)")
