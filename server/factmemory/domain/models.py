@@ -269,6 +269,7 @@ class ProvideInput(Frozen):
     recent_messages: tuple[ChatMessage, ...] = ()
     durable_limit: int = 6
     current_limit: int = 6
+    shared_limit: int = 0  # > 0: one budget both sections share, the limits above each section's maximum
     subject_name: str = ""
     now: datetime
 

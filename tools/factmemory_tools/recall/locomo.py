@@ -43,6 +43,7 @@ DATA = REPO.parent / "shared" / "data" / "locomo-tune.json"
 RECENT = 10
 TOP = 12
 HALF = 6
+PLUGIN_TOTAL = 12  # client_ts/src/request.ts: the plugin's one shared budget (ProvideRequest.total_limit)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 NAMESPACE = uuid.UUID("5b0c4d6e-1f2a-4b3c-9d8e-7f6a5b4c3d2e")
 
@@ -166,7 +167,8 @@ def questions(data: dict[str, Any]) -> list[Question]:
 
 
 def plugin_request(q: Question) -> pb.ProvideRequest:
-    """Provide as the elizaOS plugin calls it by default (client_ts/src/request.ts: no limits, the sender's name)."""
+    """Provide as the elizaOS plugin calls it by default (client_ts/src/request.ts: no per-section limits, one
+    shared budget of 12, the sender's name)."""
     message = pb.ChatMessage(
         id=str(uuid.uuid5(q.agent, "question/" + q.text)),
         entity_id=str(q.entity),
@@ -180,6 +182,7 @@ def plugin_request(q: Question) -> pb.ProvideRequest:
         recent_messages=[message],
         subject_name="asker",
         now=ts(q.asked_at),
+        total_limit=PLUGIN_TOTAL,
     )
 
 
@@ -228,7 +231,7 @@ async def run(options: Options) -> dict[str, Any]:
     if options.only:
         data["conversations"] = [c for c in data["conversations"] if c["id"] == options.only]
     async with AsyncExitStack() as stack:
-        url = options.url or await stack.enter_async_context(database(options.keep))
+        url = options.url if options.url is not None else await stack.enter_async_context(database(options.keep))
         llm = stack.enter_context(ScriptedLLM())
         deps, stub = await serve_in_process(stack, bench_settings(Settings(), url, llm.base_url))
         conn = await asyncpg.connect(url)
