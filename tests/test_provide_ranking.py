@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from datetime import UTC, datetime
 
 from tests.conftest import Service
 from tests.support.fm import Person, add_current, add_durable, days_ago
@@ -153,3 +154,17 @@ async def test_a_shared_budget_goes_to_the_most_relevant_facts(service: Service,
     assert len(shared.durable) == 6 and not shared.current  # one budget: all six to cooking
     capped = await service.stub.Provide(person.provide(question, total_limit=6, durable_limit=4))
     assert len(capped.durable) == 4  # the caller's limit stays the section's maximum
+
+
+async def test_a_fact_of_the_month_the_turn_names_surfaces(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    for n, food in enumerate(FOODS[:12]):
+        await learn(service, llm, person, f"f{n}", add_durable(f"cooked {food} for friends", "life_event"))
+    july = datetime(2026, 7, 12, 18, 0, tzinfo=UTC)
+    await learn(service, llm, person, "july", add_durable("went to a concert by the lake", "life_event"), when=july)
+    question = "What did I do back in July?"
+    response = await service.stub.Provide(person.provide(question, total_limit=3))
+    assert "went to a concert by the lake" in [s.fact.claim for s in response.durable]  # July's fact
+    vector = (await service.deps.embedder.queries([question]))[0]
+    nearest = await service.deps.store.nearest(uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), vector, 3, 0)
+    assert "went to a concert by the lake" not in [s.fact.claim for s in nearest]  # the vector alone: no

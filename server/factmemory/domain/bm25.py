@@ -50,9 +50,11 @@ def scores(turn: Sequence[str], documents: Sequence[Sequence[str]], stats: Stats
     return out
 
 
-def fused(similarities: Sequence[float], lexical: Sequence[float], weight: float) -> list[float]:
-    """Relevance on [0, 1]: the cosine stretched between the pool's median (0) and its best (1), plus `weight` x
-    BM25 over the pool's best BM25, divided by 1 + weight."""
+def fused(similarities: Sequence[float], lexical: Sequence[float], dated: Sequence[float]) -> list[float]:
+    """Relevance on [0, 1], the mean of three signals with equal weights (not tuned; locomo-tune figures for other
+    weights in docs/recall.md): the cosine stretched between the pool's median (0) and its best (1); BM25 over the
+    pool's best BM25; and 1 for a fact of a time the turn names (language.date_spans), else 0. A turn naming no time
+    has two signals, averaged alike."""
     if not similarities:
         return []
     best, floor = max(similarities), statistics.median(similarities)
@@ -60,4 +62,5 @@ def fused(similarities: Sequence[float], lexical: Sequence[float], weight: float
     vector = [min(1.0, max(0.0, (s - floor) / spread)) if spread > 1e-9 else 1.0 for s in similarities]
     top = max(lexical, default=0.0)
     words = [x / top if top > 0 else 0.0 for x in lexical]
-    return [(v + weight * w) / (1.0 + weight) for v, w in zip(vector, words, strict=True)]
+    signals = 3.0 if any(dated) else 2.0
+    return [(v + w + d) / signals for v, w, d in zip(vector, words, dated, strict=True)]

@@ -181,6 +181,7 @@ class FactStore(Protocol):
         pool: int,
         rare_df: int,
         rare_limit: int,
+        spans: Sequence[tuple[datetime, datetime]] = (),
         *,
         replica_ok: bool = False,
     ) -> Pool: ...

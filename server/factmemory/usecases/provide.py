@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from factmemory.domain import bm25, language
 from factmemory.domain.errors import Unavailable
 from factmemory.domain.limits import MIN_POOL, POOL_FACTOR, RARE_DF, RARE_FACTS, VECTOR_POOL
-from factmemory.domain.models import Kind, ProvideInput, ProvideResult, ScoredFact
+from factmemory.domain.models import Fact, Kind, ProvideInput, ProvideResult, ScoredFact
 from factmemory.domain.ranking import SELECTION, by_kind, same_claim, score, select, share
 from factmemory.domain.relevance import query_terms, text_relevance, tsquery_terms
 from factmemory.domain.render import render
@@ -19,9 +20,6 @@ from factmemory.usecases.stopwatch import Stopwatch
 log = logging.getLogger(__name__)
 
 QUERY_MESSAGES = 5
-# BM25's share beside the vector's in the fused relevance (domain/bm25.fused): equal shares. Tuned on locomo-tune
-# (docs/recall.md: 0.5 and 1.0 measured; 1.0 kept as the simpler equal weighting, within one question of 0.5).
-LEXICAL_WEIGHT = 1.0
 
 
 def query_texts(request: ProvideInput) -> list[str]:
@@ -57,6 +55,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
             relevances = [0.5 + 0.5 * t for t in text_relevance([s.fact.claim for s in found], terms)]
         else:
             turn = language.content_terms(query)
+            spans = language.date_spans(query, request.now)
             with watch.stage("db"):
                 candidates = await deps.store.candidates(
                     request.agent_id,
@@ -66,11 +65,13 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
                     max(VECTOR_POOL, pool, MIN_POOL),
                     RARE_DF,
                     RARE_FACTS,
+                    spans,
                     replica_ok=True,
                 )
             found = candidates.found
             lexical = bm25.scores(turn, candidates.terms, candidates.stats)
-            relevances = bm25.fused([s.similarity for s in found], lexical, LEXICAL_WEIGHT)
+            dated = [1.0 if _within(s.fact, spans) else 0.0 for s in found]
+            relevances = bm25.fused([s.similarity for s in found], lexical, dated)
     with watch.stage("rank"):
         durable, current = _sections(deps, request, found, relevances)
     with watch.stage("render"):
@@ -83,6 +84,12 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         degraded=bool(degraded_reason),
         degraded_reason=degraded_reason,
     )
+
+
+def _within(fact: Fact, spans: list[tuple[datetime, datetime]]) -> bool:
+    """The fact's time (valid_at, else created_at) falls in a time the turn names."""
+    at = fact.valid_at or fact.created_at
+    return any(start <= at < end for start, end in spans)
 
 
 def _sections(

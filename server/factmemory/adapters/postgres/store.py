@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
@@ -198,11 +199,13 @@ class Store:
         pool: int,
         rare_df: int,
         rare_limit: int,
+        spans: Sequence[tuple[datetime, datetime]] = (),
         *,
         replica_ok: bool = False,
     ) -> Pool:
-        """The nearest `pool` facts by vector and the facts holding a rare term of the turn (candidates.py)."""
-        args = candidate_args(embedding, pool, list(terms), rare_df, rare_limit)
+        """The nearest `pool` facts by vector, the facts holding a rare term of the turn and the nearest facts of
+        the times it names (candidates.py)."""
+        args = candidate_args(embedding, pool, list(terms), rare_df, rare_limit, spans)
         rows = await self._read(
             agent_id, entity_id, lambda conn: conn.fetch(CANDIDATES, agent_id, entity_id, *args), replica_ok
         )
