@@ -166,7 +166,7 @@ def questions(data: dict[str, Any]) -> list[Question]:
     return out
 
 
-def plugin_request(q: Question) -> pb.ProvideRequest:
+def plugin_request(q: Question, total: int = PLUGIN_TOTAL) -> pb.ProvideRequest:
     """Provide as the elizaOS plugin calls it by default (client_ts/src/request.ts: no per-section limits, one
     shared budget of 12, the sender's name)."""
     message = pb.ChatMessage(
@@ -182,7 +182,7 @@ def plugin_request(q: Question) -> pb.ProvideRequest:
         recent_messages=[message],
         subject_name="asker",
         now=ts(q.asked_at),
-        total_limit=PLUGIN_TOTAL,
+        total_limit=total,
     )
 
 
@@ -221,6 +221,7 @@ class Options:
     mem0: Path | None = None  # mem0's interpreter (vs_mem0's virtual environment); None: no mem0 rows
     only: str = ""  # one conversation id
     dump: Path | None = None  # write the stored facts and every question (its vector, what Provide showed) here
+    total: int = PLUGIN_TOTAL  # ProvideRequest.total_limit; 0: fixed 6 + 6 sections (the call before the plugin's)
 
 
 async def run(options: Options) -> dict[str, Any]:
@@ -254,7 +255,7 @@ async def run(options: Options) -> dict[str, Any]:
         tallies = {name: Tally() for name in ("Provide (plugin default)", "cosine top-12", "cosine 6+6", "ceiling")}
         for q in asked:
             q.vector = [float(v) for v in (await deps.embedder.queries([q.text]))[0]]
-            response = await stub.Provide(plugin_request(q))
+            response = await stub.Provide(plugin_request(q, options.total))
             shown = sorted([*response.durable, *response.current], key=lambda s: (-s.score, s.fact.id))
             shown_ids.append([s.fact.id for s in shown])
             top, halves = await cosine_rankings(conn, q)
@@ -341,10 +342,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-mem0", action="store_true", help="leave out mem0's rows")
     parser.add_argument("--only", default="", help="one conversation id (e.g. conv-26)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
+    parser.add_argument("--total-limit", type=int, default=PLUGIN_TOTAL, help="0: fixed 6 + 6 sections")
     parser.add_argument("--dump", type=Path, help="write the stored facts and the questions here (experiments)")
     args = parser.parse_args(argv)
     mem0 = None if args.no_mem0 else args.mem0_venv / "bin" / "python"
-    options = Options(args.data, args.keep_db, args.reuse, args.database_url, mem0, args.only, args.dump)
+    options = Options(
+        args.data, args.keep_db, args.reuse, args.database_url, mem0, args.only, args.dump, args.total_limit
+    )
     result = asyncio.run(run(options))
     print(table(result))
     if args.json:
