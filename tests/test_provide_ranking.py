@@ -7,6 +7,9 @@ import dataclasses
 import uuid
 from datetime import UTC, datetime
 
+import grpc
+import pytest
+
 from tests.conftest import Service
 from tests.support.fm import Person, add_current, add_durable, days_ago
 from tests.support.llm_stub import ScriptedLLM
@@ -168,3 +171,12 @@ async def test_a_fact_of_the_month_the_turn_names_surfaces(service: Service, llm
     vector = (await service.deps.embedder.queries([question]))[0]
     nearest = await service.deps.store.nearest(uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), vector, 3, 0)
     assert "went to a concert by the lake" not in [s.fact.claim for s in nearest]  # the vector alone: no
+
+
+async def test_a_negative_or_huge_total_limit_is_refused(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    for bad in (-1, 10_000):
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await service.stub.Provide(person.provide("coffee?", total_limit=bad))
+        assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert "total_limit" in (refused.value.details() or "")

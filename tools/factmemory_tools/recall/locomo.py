@@ -252,7 +252,9 @@ async def run(options: Options) -> dict[str, Any]:
         facts = Facts(rows)
         asked = questions(data)
         shown_ids: list[list[str]] = []
-        tallies = {name: Tally() for name in ("Provide (plugin default)", "cosine top-12", "cosine 6+6", "ceiling")}
+        provide = f"Provide (total_limit {options.total})"
+        provide = "Provide (plugin default)" if options.total == PLUGIN_TOTAL else provide
+        tallies = {name: Tally() for name in (provide, "cosine top-12", "cosine 6+6", "ceiling")}
         for q in asked:
             q.vector = [float(v) for v in (await deps.embedder.queries([q.text]))[0]]
             response = await stub.Provide(plugin_request(q, options.total))
@@ -260,7 +262,7 @@ async def run(options: Options) -> dict[str, Any]:
             shown_ids.append([s.fact.id for s in shown])
             top, halves = await cosine_rankings(conn, q)
             for name, ids in (
-                ("Provide (plugin default)", [s.fact.id for s in shown]),
+                (provide, [s.fact.id for s in shown]),
                 ("cosine top-12", top),
                 ("cosine 6+6", halves),
             ):
