@@ -1,13 +1,14 @@
-"""Lexical evidence weighed by the person's own facts (migration 0009, store.lexical, Provide's default ranking)."""
+"""Lexical evidence weighed by the person's own facts: the language layer's terms stored with each claim (migrations
+0009, 0055), the person's term statistics and Provide's candidate pool (store.candidates), BM25 in the ranking."""
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
 
+from factmemory.domain import bm25
+from factmemory.domain.language import content_terms
 from factmemory.domain.models import ChatMessage, ProvideInput
-from factmemory.domain.ranking import Weights
-from factmemory.ports import Hop
+from factmemory.ports import Pool
 from factmemory.usecases.provide import provide
 from tests.conftest import Service
 from tests.support.fm import NOW, Person, add_durable
@@ -36,7 +37,7 @@ async def inez(service: Service, llm: ScriptedLLM) -> Person:
 async def test_stems_are_counted_over_the_person_s_live_facts(service: Service, llm: ScriptedLLM) -> None:
     person = await inez(service, llm)
     stems = await counts(service, person)
-    assert stems[""] == 9 and stems["ine"] == 9  # every fact names her (english stems "Ines" to "ine")
+    assert stems[""] == 9 and stems["ine"] == 9  # every fact names her (Snowball English stems "Ines" to "ine")
     assert stems["cook"] == 8 and stems["bake"] == 1  # "cooks" and "baked" stemmed
     assert "the" not in stems and "on" not in stems  # stop words are not stems
     scope = (uuid.UUID(person.agent_id), uuid.UUID(person.entity_id))
@@ -51,15 +52,32 @@ async def test_stems_are_counted_over_the_person_s_live_facts(service: Service, 
     assert await counts(service, person) == {}  # a forgotten person leaves no word counts behind
 
 
+async def candidates(service: Service, person: Person, text: str, pool: int) -> Pool:
+    vector = (await service.deps.embedder.queries([text]))[0]
+    agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
+    return await service.deps.store.candidates(agent, entity, vector, content_terms(text), pool, 8, 24)
+
+
+async def test_the_stored_terms_are_the_language_layer_s(service: Service, llm: ScriptedLLM) -> None:
+    person = await inez(service, llm)
+    rows = await service.pool.fetch("SELECT claim, lexemes FROM facts WHERE agent_id = $1", uuid.UUID(person.agent_id))
+    assert rows and all(list(r["lexemes"]) == list(content_terms(r["claim"])) for r in rows)
+
+
 async def test_a_word_every_fact_shares_weighs_nothing(service: Service, llm: ScriptedLLM) -> None:
     person = await inez(service, llm)
-    vector = (await service.deps.embedder.queries(["What did Ines bake?"]))[0]
-    found = await service.deps.store.lexical(
-        uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), vector, 2, 2, "What did Ines bake?", 8, 6
+    question = "What did Ines bake?"
+    found = await candidates(service, person, question, 20)
+    assert found.stats.facts == 9 and found.stats.df == {"ine": 9, "bake": 1}
+    lexical = dict(
+        zip(
+            [s.fact.claim for s in found.found],
+            bm25.scores(content_terms(question), found.terms, found.stats),
+            strict=True,
+        )
     )
-    lexical = {s.fact.claim: s.lexical for s in found}
-    assert lexical["Ines baked sourdough for the neighbours"] == 1  # "bake": all the weight the turn has
-    assert all(v == 0 for claim, v in lexical.items() if "baked" not in claim)  # "Ines" alone: nothing
+    assert lexical["Ines baked sourdough for the neighbours"] > 1.0  # "bake": in 1 of her 9 facts
+    assert all(v < 0.2 for claim, v in lexical.items() if "baked" not in claim)  # "Ines" alone: ~nothing
 
 
 async def test_a_rare_word_brings_its_fact_into_the_pool(service: Service, llm: ScriptedLLM) -> None:
@@ -68,45 +86,26 @@ async def test_a_rare_word_brings_its_fact_into_the_pool(service: Service, llm: 
     vector = (await service.deps.embedder.queries([question]))[0]
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
     nearest = await service.deps.store.nearest(agent, entity, vector, 1, 1)
-    found = await service.deps.store.lexical(agent, entity, vector, 1, 1, question, 8, 6)
+    found = await candidates(service, person, question, 1)
     baked = "Ines baked sourdough for the neighbours"
     assert baked not in [s.fact.claim for s in nearest]
-    assert baked in [s.fact.claim for s in found]
-
-
-async def top(service: Service, person: Person, text: str, weights: Weights) -> list[str]:
-    """Provide's two best durable facts with these weights."""
-    deps = dataclasses.replace(service.deps, tuning=dataclasses.replace(service.deps.tuning, ranking=weights))
-    request = ProvideInput(
-        agent_id=uuid.UUID(person.agent_id),
-        entity_id=uuid.UUID(person.entity_id),
-        room_id=None,
-        now=NOW,
-        recent_messages=(ChatMessage(id="q", text=text, created_at=NOW),),
-        durable_limit=2,
-        current_limit=0,
-    )
-    return [s.fact.claim for s in (await provide(deps, request)).durable]
+    assert baked in [s.fact.claim for s in found.found]
 
 
 async def test_provide_ranks_by_the_rare_word_not_the_shared_name(service: Service, llm: ScriptedLLM) -> None:
     person = await inez(service, llm)
     question = "Pasta, pizza, tiramisu, cannoli, carbonara, arancini and panna cotta tonight. Did Ines bake?"
     baked = "Ines baked sourdough for the neighbours"
-    assert baked in await top(service, person, question, Weights(lane=0, spill_below=0.0))
-    assert baked not in await top(service, person, question, Weights(lexical=0.0, lane=0, spill_below=0.0))
-
-
-async def test_a_second_fact_is_reached_through_the_rare_word_of_the_first(service: Service, llm: ScriptedLLM) -> None:
-    person = await inez(service, llm)
-    await learn(service, llm, person, "aunt", add_durable("Ines has an aunt called Radomir", "relationship"))
-    await learn(service, llm, person, "race", add_durable("Radomir is training for an ironman", "relationship"))
-    question = "What race is my aunt preparing for?"
+    request = ProvideInput(
+        agent_id=uuid.UUID(person.agent_id),
+        entity_id=uuid.UUID(person.entity_id),
+        room_id=None,
+        now=NOW,
+        recent_messages=(ChatMessage(id="q", text=question, created_at=NOW),),
+        durable_limit=2,
+        current_limit=0,
+    )
+    assert baked in [s.fact.claim for s in (await provide(service.deps, request)).durable]
     vector = (await service.deps.embedder.queries([question]))[0]
-    agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
-    found = await service.deps.store.lexical(agent, entity, vector, 1, 1, question, 8, 6, Hop(seeds=1))
-    by_claim = {s.fact.claim: s for s in found}
-    aunt, race = by_claim["Ines has an aunt called Radomir"], by_claim["Radomir is training for an ironman"]
-    assert race.via == aunt.fact.id  # "Radomir": in 2 of the 11 facts, and not in the question
-    alone = await service.deps.store.lexical(agent, entity, vector, 1, 1, question, 8, 6)
-    assert all(s.via is None for s in alone)
+    nearest = await service.deps.store.nearest(uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), vector, 2, 0)
+    assert baked not in [s.fact.claim for s in nearest]  # the vector alone ranks it below two others

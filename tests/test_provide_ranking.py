@@ -1,17 +1,17 @@
-"""Provide's ranking through the real service: hybrid retrieval, the relevance lane, no duplicate lines,
+"""Provide's ranking through the real service: vector + BM25 candidates, the relevance lane, no duplicate lines,
 the full-text fallback, and the design's time-weighting scenarios under the new formula."""
 
 from __future__ import annotations
 
 import dataclasses
 import uuid
+from datetime import UTC, datetime
 
-from factmemory.domain.models import ChatMessage, ProvideInput
-from factmemory.domain.ranking import Weights
-from factmemory.domain.relevance import query_terms
-from factmemory.usecases.provide import fused_terms, provide
+import grpc
+import pytest
+
 from tests.conftest import Service
-from tests.support.fm import NOW, Person, add_current, add_durable, days_ago
+from tests.support.fm import Person, add_current, add_durable, days_ago
 from tests.support.llm_stub import ScriptedLLM
 from tests.test_reliability import BrokenEmbedder, serve_with
 from tests.test_service import learn
@@ -48,22 +48,6 @@ FOODS = (
 )
 
 
-async def ask(service: Service, person: Person, text: str, weights: Weights) -> list[str]:
-    """Provide in-process with other ranking weights (to show what a part contributes)."""
-    deps = dataclasses.replace(service.deps, tuning=dataclasses.replace(service.deps.tuning, ranking=weights))
-    result = await provide(
-        deps,
-        ProvideInput(
-            agent_id=uuid.UUID(person.agent_id),
-            entity_id=uuid.UUID(person.entity_id),
-            room_id=None,
-            now=NOW,
-            recent_messages=(ChatMessage(id="q", text=text, created_at=NOW),),
-        ),
-    )
-    return [s.fact.claim for s in (*result.durable, *result.current)]
-
-
 async def test_a_rare_name_is_found_even_when_the_embedder_ranks_it_low(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     await learn(service, llm, person, "foods", *(add_durable(f"loves cooking {f}", "preference") for f in FOODS))
@@ -71,9 +55,10 @@ async def test_a_rare_name_is_found_even_when_the_embedder_ranks_it_low(service:
     question = "I'm cooking pasta with tomatoes and basil tonight for Bertha"
     response = await service.stub.Provide(person.provide(question))
     assert "has a neighbour named Bertha" in [s.fact.claim for s in response.durable]
-    assert "has a neighbour named Bertha" not in await ask(
-        service, person, question, Weights(text_weight=0.0, lexical=0.0)
-    )
+    vector = (await service.deps.embedder.queries([question]))[0]
+    agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
+    nearest = await service.deps.store.nearest(agent, entity, vector, 6, 6)
+    assert "has a neighbour named Bertha" not in [s.fact.claim for s in nearest]  # the vector alone misses it
 
 
 async def test_an_old_but_asked_about_state_surfaces(service: Service, llm: ScriptedLLM) -> None:
@@ -161,8 +146,37 @@ async def test_embedder_down_ranks_by_the_turns_words(service: Service, llm: Scr
         assert response.durable[0].fact.claim == "has a neighbour named Bertha"
 
 
-def test_only_names_and_numbers_are_fused_unless_asked_otherwise() -> None:
-    terms = query_terms("Is my main work project with Bertha due on the 12th?")
-    assert [t.text for t in fused_terms(terms, Weights())] == ["12th", "berth"]
-    assert len(fused_terms(terms, Weights(text_names_only=False))) == len(terms) > 2
-    assert fused_terms(terms, Weights(text_weight=0.0)) == ()
+async def test_a_shared_budget_goes_to_the_most_relevant_facts(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    await learn(service, llm, person, "foods", *(add_durable(f"loves cooking {f}", "preference") for f in FOODS[:9]))
+    await learn(service, llm, person, "now", add_current("tired after the gym", "physical_state"), when=days_ago(1))
+    question = "What should I cook tonight, risotto or lasagne or gnocchi?"
+    fixed = await service.stub.Provide(person.provide(question, durable_limit=3, current_limit=3))
+    shared = await service.stub.Provide(person.provide(question, total_limit=6))
+    assert len(fixed.durable) == 3  # fixed sections: the unrelated current fact keeps its slot
+    assert len(shared.durable) == 6 and not shared.current  # one budget: all six to cooking
+    capped = await service.stub.Provide(person.provide(question, total_limit=6, durable_limit=4))
+    assert len(capped.durable) == 4  # the caller's limit stays the section's maximum
+
+
+async def test_a_fact_of_the_month_the_turn_names_surfaces(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    for n, food in enumerate(FOODS[:12]):
+        await learn(service, llm, person, f"f{n}", add_durable(f"cooked {food} for friends", "life_event"))
+    july = datetime(2026, 7, 12, 18, 0, tzinfo=UTC)
+    await learn(service, llm, person, "july", add_durable("went to a concert by the lake", "life_event"), when=july)
+    question = "What did I do back in July?"
+    response = await service.stub.Provide(person.provide(question, total_limit=3))
+    assert "went to a concert by the lake" in [s.fact.claim for s in response.durable]  # July's fact
+    vector = (await service.deps.embedder.queries([question]))[0]
+    nearest = await service.deps.store.nearest(uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), vector, 3, 0)
+    assert "went to a concert by the lake" not in [s.fact.claim for s in nearest]  # the vector alone: no
+
+
+async def test_a_negative_or_huge_total_limit_is_refused(service: Service, llm: ScriptedLLM) -> None:
+    person = Person()
+    for bad in (-1, 10_000):
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await service.stub.Provide(person.provide("coffee?", total_limit=bad))
+        assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert "total_limit" in (refused.value.details() or "")

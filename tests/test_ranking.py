@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from factmemory.domain.models import Fact, Kind, ScoredFact, Verification
-from factmemory.domain.ranking import LEGACY, Weights, same_claim, score, select, time_weight
+from factmemory.domain.ranking import LEGACY, Weights, by_kind, same_claim, score, select, share, time_weight
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 DECAY = 14.0
@@ -174,3 +174,26 @@ def test_a_trusted_fact_is_the_validated_fact_and_must_have_every_field() -> Non
     assert trusted.model_copy(update={"claim": "likes tea"}).claim == "likes tea"
     with pytest.raises(AssertionError, match="archived_at"):
         Fact.trusted(**{k: v for k, v in values.items() if k != "archived_at"})
+
+
+# --- one shared budget (ProvideRequest.total_limit) --------------------------------------------------------
+
+
+def test_a_shared_budget_goes_by_relevance_and_keeps_each_section_s_best_relevant_fact() -> None:
+    durable = [scored(fact(f"durable {n}", Kind.DURABLE, fid=n), 0.9 - n * 0.05) for n in range(8)]
+    current = [scored(fact("current relevant", fid=20), 0.35), scored(fact("current unrelated", fid=21), 0.1)]
+    limits = {Kind.DURABLE: 6, Kind.CURRENT: 6}
+    chosen = share([*durable, *current], 6, limits, None, by_kind)
+    assert [s.fact.claim for s in chosen[Kind.CURRENT]] == ["current relevant"]  # its section's best, relevant
+    assert [s.fact.claim for s in chosen[Kind.DURABLE]] == [f"durable {n}" for n in range(5)]  # the rest by score
+    alone = share([*durable, current[1]], 6, limits, None, by_kind)
+    assert not alone[Kind.CURRENT] and len(alone[Kind.DURABLE]) == 6  # an unrelated section gets no floor
+    capped = share([*durable, *current], 6, {Kind.DURABLE: 3, Kind.CURRENT: 6}, None, by_kind)
+    assert len(capped[Kind.DURABLE]) == 3 and len(capped[Kind.CURRENT]) == 2  # the section's maximum holds
+
+
+def test_a_shared_budget_takes_any_number_of_sections() -> None:
+    facts = [scored(fact(f"f{n}", Kind.DURABLE, fid=n), 0.9 - n * 0.1) for n in range(6)]
+    chosen = share(facts, 4, {"odd": 4, "even": 4}, None, lambda s: "odd" if s.fact.id.int % 2 else "even")
+    assert [s.fact.claim for s in chosen["even"]] == ["f0", "f2"]
+    assert [s.fact.claim for s in chosen["odd"]] == ["f1", "f3"]

@@ -19,6 +19,12 @@ import {
 export const RECENT_MESSAGE_COUNT = 12;
 
 /**
+ * Facts per turn: one budget the durable and current sections share by relevance (ProvideRequest.total_limit).
+ * On the LoCoMo tune half it recalls more than fixed 6 + 6 sections (docs/recall.md, "The slots").
+ */
+export const PROVIDE_TOTAL_LIMIT = 12;
+
+/**
  * The service's default request limits: one over-long chat message must not turn the whole turn into
  * INVALID_ARGUMENT, so texts and names are cut to fit and room entities capped here.
  */
@@ -98,6 +104,7 @@ export function buildProvideRequest(input: ProvideInput): ProvideRequest {
     recentMessages: recent.map((memory) => toChatMessage(memory, names)),
     subjectName: fit(senderName(input.message, names) ?? "", MAX_NAME_CHARS),
     worldId: input.conversation.world?.id ?? "",
+    totalLimit: PROVIDE_TOTAL_LIMIT,
   });
 }
 

@@ -188,6 +188,8 @@ describe("buildProvideRequest", () => {
     });
     assert.equal(request.subjectName, "Dana");
     assert.equal(request.entityId, userId);
+    assert.equal(request.totalLimit, 12); // one shared budget, no fixed per-section limits
+    assert.equal(request.durableLimit, 0);
     assert.deepEqual(
       request.recentMessages.map((m) => m.text),
       ["Dana, how is Berlin?", "Rainy!"],

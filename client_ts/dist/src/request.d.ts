@@ -4,6 +4,11 @@ import { type ChatMessage, type EvaluateRequest, type Item, type ProvideRequest 
 /** How many of the room's last messages go with each request. */
 export declare const RECENT_MESSAGE_COUNT = 12;
 /**
+ * Facts per turn: one budget the durable and current sections share by relevance (ProvideRequest.total_limit).
+ * On the LoCoMo tune half it recalls more than fixed 6 + 6 sections (docs/recall.md, "The slots").
+ */
+export declare const PROVIDE_TOTAL_LIMIT = 12;
+/**
  * The service's default request limits: one over-long chat message must not turn the whole turn into
  * INVALID_ARGUMENT, so texts and names are cut to fit and room entities capped here.
  */

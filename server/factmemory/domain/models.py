@@ -273,6 +273,7 @@ class ProvideInput(Frozen):
     recent_messages: tuple[ChatMessage, ...] = ()
     durable_limit: int = 6
     current_limit: int = 6
+    total_limit: int = 0  # > 0: one budget both sections share, the limits above each section's maximum
     subject_name: str = ""
     now: datetime
     # The turn's world: its shared facts relevant to the turn form a third section (at most shared_limit).

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.limits import SAME_CLAIM_MEMO
@@ -24,13 +25,8 @@ SECONDS_PER_DAY = 86_400.0
 
 @dataclass(frozen=True)
 class Weights:
-    """How the provider ranks; every part can be switched off to measure what it contributes."""
+    """How the fixed sections are filled (select); SELECTION is the service's, other values only measure parts."""
 
-    stretch: bool = True  # cosines stretched over the candidate pool (relevance.stretched)
-    text_weight: float = 0.5  # full-text share in the fused relevance; 0 = vector only, no text candidates
-    text_names_only: bool = True  # full text on the turn's names and numbers only (relevance.names); False = all
-    lexical: float = 0.5  # weight of the lexical evidence (stems, idf over the person's facts); 0 = the above instead
-    link: float = 0.5  # with lexical: a fact linked to a near fact by a rare word gets this share of its relevance
     modifier: float = 0.3  # share of the score that confidence x time weight can move
     lane: int = 2  # slots for the most relevant facts the score or the per-kind quota left out
     lane_min: float = 0.2  # ... if at least this relevant
@@ -38,9 +34,17 @@ class Weights:
     dedup: bool = True  # facts the write-time rule calls the same take one slot
 
 
-LEGACY = Weights(stretch=False, text_weight=0.0, lexical=0.0, modifier=1.0, lane=0, spill_below=0.0, dedup=False)
+SELECTION = Weights()
+LEGACY = Weights(modifier=1.0, lane=0, spill_below=0.0, dedup=False)
+# A shared budget (share): a section holding a fact at least this relevant shows at least its best one. The same
+# "relevant to the turn" mark as spill_below; not tuned (locomo-tune: floors of 1 to 3, marks 0.2 and 0.4 within
+# 2 questions of each other, docs/recall.md).
+RELEVANT = 0.3
+FLOOR = 1
 
 SameClaim = Callable[[str, str], bool]
+K = TypeVar("K", bound=Hashable)
+Section = Callable[[ScoredFact], K]
 
 
 def time_weight(fact: Fact, now: datetime, decay_days: float) -> float:
@@ -128,6 +132,34 @@ def select(
 
 def _by_lowest_score(s: ScoredFact) -> tuple[float, str]:
     return (s.score, str(s.fact.id))
+
+
+def share(
+    scored: Sequence[ScoredFact], budget: int, maxima: Mapping[K, int], same: SameClaim | None, section: Section[K]
+) -> dict[K, list[ScoredFact]]:
+    """One budget the sections share: first each section's best fact if it is relevant to the turn (RELEVANT; its
+    FLOOR best), then the highest-scored facts whichever section holds them, each section at most its maximum and
+    the whole at most `budget`; a fact the write-time rule calls the same as one taken is skipped. Any number of
+    sections (`section` says which one a fact is in); each comes back ranked within itself."""
+    ranked = sorted(scored, key=_by_score)
+    chosen: dict[K, list[ScoredFact]] = {key: [] for key in maxima}
+    floors = [s for key in maxima for s in [r for r in ranked if section(r) == key][:FLOOR] if s.relevance >= RELEVANT]
+    taken: set[str] = set()
+    for candidate in [*floors, *ranked]:
+        key, fact_id = section(candidate), str(candidate.fact.id)
+        bucket = chosen.get(key)
+        if len(taken) >= budget or bucket is None or len(bucket) >= maxima[key] or fact_id in taken:
+            continue
+        if _repeats(candidate, [s for b in chosen.values() for s in b], same):
+            continue
+        bucket.append(candidate)
+        taken.add(fact_id)
+    return {key: sorted(bucket, key=_by_score) for key, bucket in chosen.items()}
+
+
+def by_kind(s: ScoredFact) -> Kind:
+    """The section of a fact in the two-section block."""
+    return s.fact.kind
 
 
 @functools.lru_cache(maxsize=SAME_CLAIM_MEMO)

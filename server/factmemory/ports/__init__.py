@@ -12,10 +12,9 @@ from factmemory.ports.stores import AgentStore, ForgetTransaction, MessageStore,
 from factmemory.ports.telemetry import NullTelemetry, Telemetry
 from factmemory.ports.values import (
     CALL_SCOPE,
-    NO_HOP,
     CallScope,
     FactChange,
-    Hop,
+    Pool,
     Position,
     Similar,
     TurnStart,
@@ -24,7 +23,6 @@ from factmemory.ports.values import (
 
 __all__ = [
     "CALL_SCOPE",
-    "NO_HOP",
     "AgentStore",
     "CallScope",
     "Embedder",
@@ -32,11 +30,11 @@ __all__ = [
     "FactChange",
     "FactStore",
     "ForgetTransaction",
-    "Hop",
     "Matrix",
     "MessageStore",
     "NewFact",
     "NullTelemetry",
+    "Pool",
     "Position",
     "RetentionStore",
     "ReviewTransaction",

@@ -29,7 +29,7 @@ from factmemory.domain.models import (
 from factmemory.domain.new_fact import NewFact
 from factmemory.domain.shared import SharedSubject
 from factmemory.domain.vectors import Vector
-from factmemory.ports.values import NO_HOP, FactChange, Hop, Position, Similar, TurnStart, WriteContext
+from factmemory.ports.values import FactChange, Pool, Position, Similar, TurnStart, WriteContext
 
 
 class WriteTransaction(Protocol):
@@ -190,33 +190,19 @@ class FactStore(Protocol):
         replica_ok: bool = False,
     ) -> list[Similar]: ...
 
-    async def hybrid(
+    async def candidates(
         self,
         agent_id: UUID,
         entity_id: UUID,
         embedding: Vector,
-        durable_limit: int,
-        current_limit: int,
         terms: Sequence[str],
-        per_term: int,
-        *,
-        replica_ok: bool = False,
-    ) -> list[Similar]: ...
-
-    async def lexical(
-        self,
-        agent_id: UUID,
-        entity_id: UUID,
-        embedding: Vector,
-        durable_limit: int,
-        current_limit: int,
-        text: str,
+        pool: int,
         rare_df: int,
-        rare_terms: int,
-        hop: Hop = NO_HOP,
+        rare_limit: int,
+        spans: Sequence[tuple[datetime, datetime]] = (),
         *,
         replica_ok: bool = False,
-    ) -> list[Similar]: ...
+    ) -> Pool: ...
 
     async def text_search(
         self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int

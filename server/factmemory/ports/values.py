@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
+from factmemory.domain.bm25 import Stats
 from factmemory.domain.dedup.planning import OpenPair
 from factmemory.domain.models import (
     EvaluateResult,
@@ -20,26 +21,20 @@ from factmemory.domain.vectors import Vector
 
 @dataclass(frozen=True)
 class Similar:
-    """A stored fact with its cosine similarity (or text rank) to a query, and, from `lexical`, the share of the
-    query's word weight it contains (0 when not asked)."""
+    """A stored fact with its cosine similarity (or text rank) to a query."""
 
     fact: Fact
     similarity: float
-    lexical: float = 0.0
-    via: UUID | None = None  # found through this fact (the second hop of store.lexical), not by the query
 
 
 @dataclass(frozen=True)
-class Hop:
-    """The second hop of store.lexical: the `seeds` facts nearest the query link to the facts sharing a word with
-    them that is in at most `max_df` of the entity's facts, at most `limit` of those (0 seeds: no hop)."""
+class Pool:
+    """Provide's candidates (store.candidates): each fact with its cosine to the turn, the content terms of each
+    (in `found` order), and the person's term statistics for BM25."""
 
-    seeds: int = 0
-    max_df: int = 6
-    limit: int = 24
-
-
-NO_HOP = Hop()
+    found: list[Similar]
+    terms: list[tuple[str, ...]]
+    stats: Stats
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 
 from factmemory.domain.limits import RETRIEVE_PER_KIND as RETRIEVE_PER_KIND  # re-exported: evaluate names it here
 from factmemory.domain.limits import Limits
-from factmemory.domain.ranking import Weights
 from factmemory.domain.shared import SharedPolicy
 from factmemory.domain.tickets import TicketPolicy
 from factmemory.ports import (
@@ -31,8 +30,6 @@ class Tuning:
     limits: Limits
     dedup_threshold: float
     current_decay_days: float
-    # The provider's ranking is code, not configuration (docs/recall.md); replaced only to measure its parts.
-    ranking: Weights = field(default_factory=Weights)
     # Who may teach shared facts, and where they go (FACTMEMORY_SHARED_*).
     shared: SharedPolicy = field(default_factory=SharedPolicy)
 

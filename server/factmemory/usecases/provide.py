@@ -3,27 +3,18 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
+from factmemory.domain import bm25, language
 from factmemory.domain.errors import Unavailable
-from factmemory.domain.limits import HOP_SEEDS, RARE_DF, RARE_TERMS
-from factmemory.domain.limits import MIN_POOL as MIN_POOL  # re-exported: the recall tool names them here
-from factmemory.domain.limits import PER_TERM as PER_TERM
-from factmemory.domain.limits import POOL_FACTOR as POOL_FACTOR
-from factmemory.domain.models import Kind, ProvideInput, ProvideResult, ScoredFact
-from factmemory.domain.ranking import Weights, same_claim, score, select, top
-from factmemory.domain.relevance import (
-    Term,
-    fuse,
-    names,
-    query_terms,
-    stretched,
-    text_relevance,
-    tsquery_terms,
-)
+from factmemory.domain.limits import MIN_POOL, POOL_FACTOR, RARE_DF, RARE_FACTS, VECTOR_POOL
+from factmemory.domain.models import Fact, Kind, ProvideInput, ProvideResult, ScoredFact
+from factmemory.domain.ranking import SELECTION, by_kind, same_claim, score, select, share, top
+from factmemory.domain.relevance import query_terms, text_relevance, tsquery_terms
 from factmemory.domain.render import render, render_shared
 from factmemory.domain.shared import readable_subjects, withheld
 from factmemory.domain.vectors import centroid
-from factmemory.ports import Hop, Similar, Vector
+from factmemory.ports import Similar, Vector
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch
 
@@ -39,19 +30,17 @@ def query_texts(request: ProvideInput) -> list[str]:
 
 
 async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
-    """Top durable and current facts by relevance, then confidence and time weight (see ranking.py)."""
+    """The facts most relevant to the turn (vector similarity fused with BM25 over the person's facts), ordered by
+    relevance, confidence and time weight (ranking.py), in a durable and a current section."""
     watch = Stopwatch()
-    weights = deps.tuning.ranking
-    durable_pool = max(request.durable_limit * POOL_FACTOR, MIN_POOL)
-    current_pool = max(request.current_limit * POOL_FACTOR, MIN_POOL)
     texts = query_texts(request)
     query = "\n".join(texts)
-    terms = query_terms(query)
     degraded_reason = ""
     vector: Vector | None = None
+    pool = max(request.durable_limit, request.current_limit, request.total_limit) * POOL_FACTOR
     if not query:
         with watch.stage("db"):
-            found = await deps.store.text_search(request.agent_id, request.entity_id, "", durable_pool, current_pool)
+            found = await deps.store.text_search(request.agent_id, request.entity_id, "", pool, pool)
         relevances = [1.0] * len(found)  # no query text: every fact is equally relevant
     else:
         try:
@@ -60,51 +49,33 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         except Unavailable as exc:
             log.warning("embedder unavailable, ranking by full-text match: %s", exc)
             degraded_reason = f"embedder unavailable ({exc}); ranked by full-text match"
+            terms = query_terms(query)
             with watch.stage("db"):
                 found = await deps.store.text_search(
-                    request.agent_id, request.entity_id, " | ".join(tsquery_terms(terms)), durable_pool, current_pool
+                    request.agent_id, request.entity_id, " | ".join(tsquery_terms(terms)), pool, pool
                 )
-            relevances = _text_only(found, terms)
+            relevances = [0.5 + 0.5 * t for t in text_relevance([s.fact.claim for s in found], terms)]
         else:
-            fused = fused_terms(terms, weights)
+            turn = language.content_terms(query)
+            spans = language.date_spans(query, request.now)
             with watch.stage("db"):
-                if weights.lexical > 0:
-                    found = await deps.store.lexical(
-                        request.agent_id,
-                        request.entity_id,
-                        vector,
-                        durable_pool,
-                        current_pool,
-                        query,
-                        RARE_DF,
-                        RARE_TERMS,
-                        Hop(seeds=HOP_SEEDS if weights.link > 0 else 0),
-                        replica_ok=True,
-                    )
-                elif fused:
-                    found = await deps.store.hybrid(
-                        request.agent_id,
-                        request.entity_id,
-                        vector,
-                        durable_pool,
-                        current_pool,
-                        tsquery_terms(fused),
-                        PER_TERM,
-                        replica_ok=True,
-                    )
-                else:
-                    found = await deps.store.nearest(
-                        request.agent_id, request.entity_id, vector, durable_pool, current_pool, replica_ok=True
-                    )
-            relevances = _fused(found, fused, weights)
+                candidates = await deps.store.candidates(
+                    request.agent_id,
+                    request.entity_id,
+                    vector,
+                    turn,
+                    max(VECTOR_POOL, pool, MIN_POOL),
+                    RARE_DF,
+                    RARE_FACTS,
+                    spans,
+                    replica_ok=True,
+                )
+            found = candidates.found
+            lexical = bm25.scores(turn, candidates.terms, candidates.stats)
+            dated = [1.0 if _within(s.fact, spans) else 0.0 for s in found]
+            relevances = bm25.fused([s.similarity for s in found], lexical, dated)
     with watch.stage("rank"):
-        decay = deps.tuning.current_decay_days
-        scored = [
-            score(s.fact, r, request.now, decay, weights.modifier) for s, r in zip(found, relevances, strict=True)
-        ]
-        limits = {Kind.DURABLE: request.durable_limit, Kind.CURRENT: request.current_limit}
-        sections = select(scored, limits, weights, same_claim if weights.dedup else None)
-        durable, current = sections[Kind.DURABLE], sections[Kind.CURRENT]
+        durable, current = _sections(deps, request, found, relevances)
     shared = []
     if request.world_id is not None and vector is not None:
         with watch.stage("db"):
@@ -132,10 +103,10 @@ async def shared_section(deps: Deps, request: ProvideInput, vector: Vector) -> l
     found: list[Similar] = []
     for subject in readable_subjects(request.agent_id, request.world_id):
         found += await deps.store.nearest(request.agent_id, subject.subject_id, vector, pool, pool, replica_ok=True)
-    weights, decay = deps.tuning.ranking, deps.tuning.current_decay_days
+    decay = deps.tuning.current_decay_days
     near = [s for s in found if s.similarity >= deps.tuning.shared.min_similarity]
     # A pending contradiction's proposed claim may come from anyone: it never leaves in a shared fact.
-    scored = [score(withheld(s.fact), s.similarity, request.now, decay, weights.modifier) for s in near]
+    scored = [score(withheld(s.fact), s.similarity, request.now, decay, SELECTION.modifier) for s in near]
     chosen: list[ScoredFact] = []
     for candidate in top(scored, len(scored)):
         if len(chosen) < request.shared_limit and not any(
@@ -145,36 +116,20 @@ async def shared_section(deps: Deps, request: ProvideInput, vector: Vector) -> l
     return chosen
 
 
-def fused_terms(terms: tuple[Term, ...], weights: Weights) -> tuple[Term, ...]:
-    """The words looked up and fused with the vector search: the names and numbers (relevance.py), or none."""
-    if weights.text_weight <= 0:
-        return ()
-    return names(terms) if weights.text_names_only else terms
+def _within(fact: Fact, spans: list[tuple[datetime, datetime]]) -> bool:
+    """The fact's time (valid_at, else created_at) falls in a time the turn names."""
+    at = fact.valid_at or fact.created_at
+    return any(start <= at < end for start, end in spans)
 
 
-def _fused(found: list[Similar], terms: tuple[Term, ...], weights: Weights) -> list[float]:
-    cosines = [s.similarity for s in found]
-    vector = stretched(cosines) if weights.stretch else cosines
-    if weights.lexical > 0:
-        fused = [fuse(v, s.lexical, weights.lexical) for v, s in zip(vector, found, strict=True)]
-        return hopped(found, fused, weights.link)
-    if not terms:
-        return vector
-    text = text_relevance([s.fact.claim for s in found], terms)
-    return [fuse(v, t, weights.text_weight) for v, t in zip(vector, text, strict=True)]
-
-
-def hopped(found: list[Similar], relevances: list[float], link: float) -> list[float]:
-    """A fact reached through a seed (Similar.via) is at least `link` x the seed's relevance: "my aunt" finds
-    "has an aunt called Radomir", whose rare word "Radomir" brings "Radomir is training for an ironman"."""
-    if link <= 0:
-        return relevances
-    by_id = {s.fact.id: r for s, r in zip(found, relevances, strict=True)}
-    return [
-        max(r, link * by_id.get(s.via, 0.0)) if s.via is not None else r for s, r in zip(found, relevances, strict=True)
-    ]
-
-
-def _text_only(found: list[Similar], terms: tuple[Term, ...]) -> list[float]:
-    """Embedder down: relevance from the words alone, on [0.5, 1] so unmatched facts stay eligible."""
-    return [0.5 + 0.5 * t for t in text_relevance([s.fact.claim for s in found], terms)]
+def _sections(
+    deps: Deps, request: ProvideInput, found: list[Similar], relevances: list[float]
+) -> tuple[list[ScoredFact], list[ScoredFact]]:
+    decay = deps.tuning.current_decay_days
+    scored = [score(s.fact, r, request.now, decay, SELECTION.modifier) for s, r in zip(found, relevances, strict=True)]
+    limits = {Kind.DURABLE: request.durable_limit, Kind.CURRENT: request.current_limit}
+    if request.total_limit > 0:
+        sections = share(scored, request.total_limit, limits, same_claim, by_kind)
+    else:
+        sections = select(scored, limits, SELECTION, same_claim)
+    return sections[Kind.DURABLE], sections[Kind.CURRENT]

@@ -27,15 +27,15 @@ import asyncpg
 import numpy as np
 from pgvector.asyncpg import register_vector
 
+from factmemory.adapters.postgres.candidates import CANDIDATES, candidate_args
 from factmemory.adapters.postgres.connection import SESSION_SETTINGS
-from factmemory.adapters.postgres.lexical import LEXEME_SCAN_MAX_FACTS, LEXICAL_BY_KIND
-from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, SHORTLIST, nearest_args
+from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, SHORTLIST
 from factmemory.domain.contract import strict_schema
-from factmemory.domain.limits import HOP_SEEDS, RARE_DF, RARE_TERMS
+from factmemory.domain.language import content_terms
+from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
 from factmemory.domain.models import Item
 from factmemory.domain.prompts import FACT_LINE
 from factmemory.domain.vectors import centroid
-from factmemory.ports import Hop
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
@@ -386,25 +386,16 @@ class Bench:
     # -- Plans and memory ------------------------------------------------------------------------------------
 
     async def explain(self, label: str) -> None:
-        """EXPLAIN ANALYZE of Provide's one candidate query (store.lexical, with the provider's arguments) for a
+        """EXPLAIN ANALYZE of Provide's one candidate query (store.candidates, with the provider's arguments) for a
         probe and the heavy entity, custom and generic plans."""
         query = self.vectors[0]
-        text = "\n".join(data.CHAT_LINES[:5])
-        args = (
-            *nearest_args(query, 24, 24),
-            text,
-            RARE_DF,
-            RARE_TERMS,
-            HOP_SEEDS,
-            Hop().max_df,
-            Hop().limit,
-            LEXEME_SCAN_MAX_FACTS,
-        )
+        terms = list(content_terms("\n".join(data.CHAT_LINES[:5])))
+        args = candidate_args(query, VECTOR_POOL, terms, RARE_DF, RARE_FACTS)
         plans: dict[str, Any] = {}
         for who, entity in (("regular", self.pop.probes[0]), ("heavy", self.pop.heavy)):
             for mode in ("auto", "force_generic_plan"):
                 await self.conn.execute(f"SET plan_cache_mode = {mode}")
-                statement = await self.conn.prepare("EXPLAIN (ANALYZE, BUFFERS) " + LEXICAL_BY_KIND)
+                statement = await self.conn.prepare("EXPLAIN (ANALYZE, BUFFERS) " + CANDIDATES)
                 for _ in range(6):  # past the custom-plan trials, as a pooled connection would be
                     rows = await statement.fetch(self.pop.agent_id, entity, *args)
                 plan = "\n".join(r[0] for r in rows)

@@ -14,7 +14,6 @@ For every evidence fact a ranking did not show, the first cause that applies:
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -133,7 +132,7 @@ async def _claims(conn: Any, ids: Sequence[str]) -> dict[str, str]:
 async def _deep(
     deps: Deps, agent: str, question: dict[str, Any], entity: str
 ) -> dict[str, list[tuple[str, str, float]]]:
-    """Provide's own ranking, DEEP facts per kind, without the lane (plain order by score)."""
+    """Provide's own ranking, DEEP facts per kind."""
     asked = datetime.fromisoformat(question["asked_at"])
     request = ProvideInput(
         agent_id=uuid.UUID(agent),
@@ -144,8 +143,7 @@ async def _deep(
         durable_limit=DEEP,
         current_limit=DEEP,
     )
-    weights = dataclasses.replace(deps.tuning.ranking, lane=0, spill_below=0.0)
-    result = await provide(dataclasses.replace(deps, tuning=dataclasses.replace(deps.tuning, ranking=weights)), request)
+    result = await provide(deps, request)
     return {
         "durable": [(str(s.fact.id), s.fact.claim, s.score) for s in result.durable],
         "current": [(str(s.fact.id), s.fact.claim, s.score) for s in result.current],

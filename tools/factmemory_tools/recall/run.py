@@ -4,7 +4,7 @@ For each variant (flat; 20 % of the facts said again) the conversations are sent
 Evaluate over gRPC, with a scripted model whose reply is that message's facts; the write path (embedding,
 dedup, confidence) runs as in production. Then every question goes to Provide (6 durable + 6 current) and,
 for comparison, to plain cosine top-12 over the same stored facts (the same embedder, an exact SQL scan).
-The ablation re-ranks the same questions in-process with parts of the ranking switched off.
+These generated sets are regression tests only: ranking is decided on real conversations (recall/locomo.py).
 
     PYTHONPATH=tools .venv/bin/python -m factmemory_tools.recall [--short] [--json PATH]
 """
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import json
 import statistics
 import sys
@@ -29,16 +28,12 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from factmemory.domain.models import ChatMessage, ProvideInput
-from factmemory.domain.ranking import LEGACY, Weights
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
-from factmemory.usecases.provide import provide
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.inprocess import bench_settings, serve_in_process
 from factmemory_tools.recall.misses import Misses, misses_table
-from factmemory_tools.recall.pools import Pools
 from factmemory_tools.scripted_llm import Reply, ScriptedLLM
 
 DATA = Path(__file__).parent / "data" / "recall.json"
@@ -54,28 +49,6 @@ SELECT id FROM facts
  ORDER BY embedding <=> $3, id
  LIMIT $4
 """
-
-# What each part of the ranking contributes, measured by switching parts on one after the other.
-ABLATION: tuple[tuple[str, Weights], ...] = (
-    ("before: cosine x confidence x time weight", LEGACY),
-    (
-        "+ stretched relevance, bounded modifier",
-        Weights(text_weight=0.0, lexical=0.0, lane=0, spill_below=0.0, dedup=False),
-    ),
-    ("+ hybrid full text on names and numbers", Weights(lexical=0.0, lane=0, spill_below=0.0, dedup=False)),
-    ("+ relevance lane (2 slots)", Weights(lexical=0.0, spill_below=0.0, dedup=False)),
-    ("+ unrelated facts give up their slots", Weights(lexical=0.0, dedup=False)),
-    ("+ no duplicate lines (round one's default)", Weights(lexical=0.0)),
-    ("+ lexical evidence instead of names", Weights(link=0.0)),
-    ("+ second hop through rare words (= default)", Weights()),
-    ("  default without stretching", Weights(stretch=False)),
-    ("  default without lexical evidence or names", Weights(text_weight=0.0, lexical=0.0)),
-    ("  default, lexical weight 0.3", Weights(lexical=0.3)),
-    ("  default, lexical weight 0.7", Weights(lexical=0.7)),
-    ("  default, second hop weight 0.3", Weights(link=0.3)),
-    ("  default, second hop weight 0.7", Weights(link=0.7)),
-    ("  default, relevance only (modifier 0)", Weights(modifier=0.0)),
-)
 
 
 @dataclass
@@ -173,7 +146,6 @@ class Variant:
     server_ms: list[float] = field(default_factory=list)
     db_ms: list[float] = field(default_factory=list)
     rank_ms: list[float] = field(default_factory=list)
-    ablation: dict[str, Scores] = field(default_factory=dict)
     parts: dict[str, dict[str, Scores]] = field(default_factory=dict)  # part -> ranking -> scores
     misses: Misses | None = None
     vectors: dict[str, list[float]] | None = None  # question id -> its query embedding (for vs_mem0 --recall)
@@ -183,13 +155,10 @@ class Variant:
 
 
 class Bench:
-    def __init__(
-        self, deps: Deps, stub: pb_grpc.FactMemoryServiceStub, llm: ScriptedLLM, pools: Pools | None = None
-    ) -> None:
+    def __init__(self, deps: Deps, stub: pb_grpc.FactMemoryServiceStub, llm: ScriptedLLM) -> None:
         self.deps = deps
         self.stub = stub
         self.llm = llm
-        self.pools = pools
         self.answer: dict[str, Any] = reply([])
         self.skip_empty = False
         llm.default = lambda body: Reply(self.answer)
@@ -280,44 +249,7 @@ class Bench:
                     await variant.misses.study(
                         self.deps, conn, variant.agent_id, person, question, entity, evidence, ranked, sections, cosine
                     )
-                await self.ablate(variant, person, question, entity, evidence)
-                if self.pools is not None:
-                    await self.pools.record(self.deps, variant.name, entity, question, evidence, rows)
                 self.deps.stages.take("provide")
-
-    async def ablate(
-        self,
-        variant: Variant,
-        person: dict[str, Any],
-        question: dict[str, Any],
-        entity: str,
-        evidence: list[tuple[str, str]],
-    ) -> None:
-        asked = datetime.fromisoformat(question["asked_at"])
-        request = ProvideInput(
-            agent_id=uuid.UUID(variant.agent_id),
-            entity_id=uuid.UUID(entity),
-            room_id=None,
-            now=asked,
-            recent_messages=(ChatMessage(id=question["id"], text=question["text"], created_at=asked),),
-            durable_limit=LIMIT,
-            current_limit=LIMIT,
-        )
-        part = person.get("part", "all")
-        for label, weights in ABLATION:
-            deps = dataclasses.replace(self.deps, tuning=dataclasses.replace(self.deps.tuning, ranking=weights))
-            result = await provide(deps, request)
-            shown = sorted([*result.durable, *result.current], key=lambda s: (-s.score, str(s.fact.id)))
-            for scores in (variant.ablation.setdefault(label, Scores()), variant.scores(part, label)):
-                scores.add(
-                    question["type"],
-                    evidence,
-                    [str(s.fact.id) for s in shown],
-                    {
-                        "durable": [str(s.fact.id) for s in result.durable],
-                        "current": [str(s.fact.id) for s in result.current],
-                    },
-                )
 
 
 def _quantile(values: Sequence[float], q: float) -> float:
@@ -346,7 +278,6 @@ def report(variants: Sequence[Variant], data: dict[str, Any]) -> dict[str, Any]:
                 "rank_p50": _quantile(v.rank_ms, 0.5),
                 "rank_p95": _quantile(v.rank_ms, 0.95),
             },
-            "ablation": {label: s.summary() for label, s in v.ablation.items()},
             "parts": {part: {r: s.summary() for r, s in by.items()} for part, by in v.parts.items()},
             "misses": v.misses.summary() if v.misses is not None else {},
         }
@@ -385,19 +316,6 @@ def table(result: dict[str, Any], names: Sequence[str]) -> str:
         for who in ("provide", "cosine"):
             by_type = result[name][who]["by_type"]
             lines.append(f"| {name} | {who} | " + " | ".join(f"{by_type[t]:.1f}" for t in types) + " |")
-    lines += [
-        "",
-        "Ablation (recall@12 / MRR, in-process re-ranking of the same questions):",
-        "",
-        "| ranking | " + " | ".join(names) + " |",
-        "|---|" + "---:|" * len(names),
-    ]
-    for label, _ in ABLATION:
-        cells = [
-            f"{result[n]['ablation'][label]['recall@12']:.1f} / {result[n]['ablation'][label]['mrr'] / 100:.3f}"
-            for n in names
-        ]
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -431,7 +349,7 @@ class Options:
     vectors: bool = False  # report every question's query embedding too
 
 
-async def run(options: Options, pools: Pools | None = None) -> dict[str, Any]:
+async def run(options: Options) -> dict[str, Any]:
     import asyncpg
     from pgvector.asyncpg import register_vector
 
@@ -445,7 +363,7 @@ async def run(options: Options, pools: Pools | None = None) -> dict[str, Any]:
         conn = await asyncpg.connect(database_url)
         stack.push_async_callback(conn.close)
         await register_vector(conn)
-        bench = Bench(deps, stub, llm, pools)
+        bench = Bench(deps, stub, llm)
         bench.skip_empty = options.hard
         variants = []
         plan = (("flat", False),) if options.hard else (("flat", False), ("restated 20%", True))
@@ -454,8 +372,6 @@ async def run(options: Options, pools: Pools | None = None) -> dict[str, Any]:
             agent = uuid.uuid5(uuid.NAMESPACE_URL, f"factmemory-recall/{options.hard}/{options.short}/{name}")
             variant = Variant(name, str(agent), misses=Misses() if options.hard else None)
             variant.vectors = {} if options.vectors else None
-            if pools is not None:
-                pools.start(name, variant.agent_id)
             started = time.perf_counter()
             stored = await conn.fetchval("SELECT count(*) FROM facts WHERE agent_id = $1", agent)
             ids = options.keep / f"stored-{agent}.json" if options.keep else None
@@ -509,15 +425,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--database-url", help="use this PostgreSQL (pgvector) instead of a fresh embedded one")
     parser.add_argument("--keep-db", type=Path, help="keep the embedded database in this folder")
     parser.add_argument("--reuse", action="store_true", help="with --keep-db: ask again without replaying")
-    parser.add_argument(
-        "--dump-pools", type=Path, help="also write every question's candidate pool here (see recall/rerank.py)"
-    )
     args = parser.parse_args(argv)
-    pools = Pools() if args.dump_pools else None
     options = Options(args.short, args.database_url, args.hard, args.keep_db, args.reuse)
-    result = asyncio.run(run(options, pools))
-    if pools is not None and args.dump_pools:
-        pools.write(args.dump_pools)
+    result = asyncio.run(run(options))
     print(table(result, ["flat"] if args.hard else ["flat", "restated 20%"]))
     if args.hard:
         print()

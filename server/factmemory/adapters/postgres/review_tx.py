@@ -17,6 +17,7 @@ from factmemory.adapters.postgres.rows import (
     FACT_COLUMNS,
     INSERT_FACT,
     RECORD,
+    claim_terms,
     fact_values,
     mark,
     mark_values,
@@ -50,6 +51,7 @@ UPDATE facts
    SET previous_claims = CASE WHEN $11 AND $4::text IS NOT NULL AND $4 <> claim
                               THEN array_append(previous_claims, claim) ELSE previous_claims END,
        claim = coalesce($4, claim),
+       lexemes = CASE WHEN $4::text IS NOT NULL THEN $14::text[] ELSE lexemes END,
        category = coalesce($5, category),
        kind = coalesce($6, kind),
        confidence = coalesce($7, confidence),
@@ -228,6 +230,7 @@ class ReviewTx:
             change.keep_previous_claim,
             list(change.add_evidence),
             change.confirmed_at,
+            [] if change.claim is None else claim_terms(change.claim),
         )
         return None if row is None else row_to_fact(row)
 

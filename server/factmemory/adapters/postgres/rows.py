@@ -14,6 +14,7 @@ from uuid import UUID, uuid4
 import asyncpg
 from pgvector import Vector as PgVector
 
+from factmemory.domain.language import content_terms
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import Fact, HistoryAction, HistoryEntry, Kind, Verification
 from factmemory.domain.times import from_storage, optional_from_storage
@@ -62,12 +63,13 @@ def mark_cte(first: int, agent: int = 1, entity: int = 2) -> str:
 _INSERT_COLUMNS = """
 INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
                    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at,
-                   embedding, embedding_model, import_source_id)"""
+                   embedding, embedding_model, import_source_id, lexemes)"""
 
-# The one statement that inserts a fact (Evaluate, a reviewer), with its history mark ($16 to $18).
+# The one statement that inserts a fact (Evaluate, a reviewer), with its content terms ($16, the language layer's)
+# and its history mark ($17 to $19).
 INSERT_FACT = f"""
-WITH {mark_cte(16, agent=2, entity=3)}{_INSERT_COLUMNS}
-SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15 FROM mark
+WITH {mark_cte(17, agent=2, entity=3)}{_INSERT_COLUMNS}
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16 FROM mark
 RETURNING {FACT_COLUMNS}
 """
 
@@ -77,11 +79,11 @@ RETURNING {FACT_COLUMNS}
 # walks the versions the earlier ones left (quadratic: 1,200 facts took ~10 s).
 IMPORT_FACTS = f"""{_INSERT_COLUMNS}
 SELECT u.id, $1, $2, u.kind, u.category, u.claim, u.fields, u.confidence, ARRAY[u.message_id], u.verification,
-       u.at, u.at, u.valid_at, u.embedding, u.model, u.source
+       u.at, u.at, u.valid_at, u.embedding, u.model, u.source, string_to_array(u.terms, ' ')
   FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::float8[], $9::text[], $10::text[],
-              $11::timestamptz[], $12::timestamptz[], $13::vector[], $14::text[], $15::text[])
+              $11::timestamptz[], $12::timestamptz[], $13::vector[], $14::text[], $15::text[], $16::text[])
        AS u(id, kind, category, claim, fields, confidence, message_id, verification, at, valid_at, embedding, model,
-            source)
+            source, terms)
 ON CONFLICT (agent_id, entity_id, import_source_id) WHERE import_source_id IS NOT NULL DO NOTHING
 """
 
@@ -165,7 +167,7 @@ def _json(value: Any) -> dict[str, Any] | None:
 
 
 def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...]:
-    """The parameters of IMPORT_FACT for one new fact ($1 to $15 of INSERT_FACT)."""
+    """The parameters of INSERT_FACT for one new fact ($1 to $16)."""
     return (
         uuid4(),
         agent_id,
@@ -182,7 +184,13 @@ def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...
         new.embedding,
         new.embedding_model,
         new.import_source_id,
+        claim_terms(new.claim),
     )
+
+
+def claim_terms(claim: str) -> list[str]:
+    """A claim's distinct content terms (the language layer), kept in `facts.lexemes` for the lexical evidence."""
+    return list(content_terms(claim))
 
 
 def vector_array(vectors: Iterable[Any]) -> list[PgVector]:
@@ -209,6 +217,7 @@ def import_values(agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact]) -> 
         vector_array(f.embedding for f in facts),
         [f.embedding_model for f in facts],
         [f.import_source_id for f in facts],
+        [" ".join(claim_terms(f.claim)) for f in facts],  # terms are \w+ words: a space never occurs in one
     )
 
 

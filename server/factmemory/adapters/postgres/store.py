@@ -6,9 +6,9 @@ pool, transient errors and the per-entity lock."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
@@ -16,6 +16,7 @@ import asyncpg
 
 from factmemory.adapters.postgres import import_ledger, shared
 from factmemory.adapters.postgres import review_tx as review
+from factmemory.adapters.postgres.candidates import CANDIDATES, candidate_args
 from factmemory.adapters.postgres.connection import (
     LOCK_ENTITY,
     TRANSIENT_DB_ERRORS,
@@ -26,9 +27,7 @@ from factmemory.adapters.postgres.connection import (
 from factmemory.adapters.postgres.export import export_rows
 from factmemory.adapters.postgres.forgetting import forget_entity
 from factmemory.adapters.postgres.forgetting import forget_epoch as read_forget_epoch
-from factmemory.adapters.postgres.lexical import LEXEME_SCAN_MAX_FACTS, LEXICAL_BY_KIND
 from factmemory.adapters.postgres.nearest import (
-    HYBRID_BY_KIND,
     NEAREST_BY_KIND,
     TEXT_SEARCH_BY_KIND,
     nearest_args,
@@ -46,6 +45,7 @@ from factmemory.adapters.postgres.rows import (
 from factmemory.adapters.postgres.turn_start import read_turn_start
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
+from factmemory.domain.bm25 import Stats
 from factmemory.domain.dedup.planning import OpenPair
 from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
@@ -61,7 +61,7 @@ from factmemory.domain.models import (
     Kind,
 )
 from factmemory.domain.shared import SharedSubject
-from factmemory.ports import NO_HOP, Hop, NewFact, Position, Similar, TurnStart, Vector, WriteContext
+from factmemory.ports import NewFact, Pool, Position, Similar, TurnStart, Vector, WriteContext
 
 if TYPE_CHECKING:
     from factmemory.adapters.postgres.replica import ReadRoute
@@ -184,74 +184,31 @@ class Store:
             replica_ok, NEAREST_BY_KIND, agent_id, entity_id, *nearest_args(embedding, durable_limit, current_limit)
         )
 
-    async def hybrid(
+    async def candidates(
         self,
         agent_id: UUID,
         entity_id: UUID,
         embedding: Vector,
-        durable_limit: int,
-        current_limit: int,
         terms: Sequence[str],
-        per_term: int,
-        *,
-        replica_ok: bool = False,
-    ) -> list[Similar]:
-        """Nearest by vector per kind plus the facts matching any term; a fact found both ways comes once."""
-        found = await self._ranked(
-            replica_ok,
-            HYBRID_BY_KIND,
-            agent_id,
-            entity_id,
-            *nearest_args(embedding, durable_limit, current_limit),
-            list(terms),
-            per_term,
-        )
-        unique: dict[UUID, Similar] = {}
-        for similar in found:
-            unique.setdefault(similar.fact.id, similar)
-        return list(unique.values())
-
-    async def lexical(
-        self,
-        agent_id: UUID,
-        entity_id: UUID,
-        embedding: Vector,
-        durable_limit: int,
-        current_limit: int,
-        text: str,
+        pool: int,
         rare_df: int,
-        rare_terms: int,
-        hop: Hop = NO_HOP,
+        rare_limit: int,
+        spans: Sequence[tuple[datetime, datetime]] = (),
         *,
         replica_ok: bool = False,
-    ) -> list[Similar]:
-        """Nearest by vector per kind, the facts sharing a rare stem with `text`, and the facts linked to the
-        nearest ones by a rare word (`hop`), each with its lexical evidence: the share of the text's stem
-        weight (idf over the entity's facts) that the fact contains."""
-        args = (
-            *nearest_args(embedding, durable_limit, current_limit),
-            text,
-            rare_df,
-            rare_terms,
-            hop.seeds,
-            hop.max_df,
-            hop.limit,
-            LEXEME_SCAN_MAX_FACTS,
-        )
+    ) -> Pool:
+        """The nearest `pool` facts by vector, the facts holding a rare term of the turn and the nearest facts of
+        the times it names (candidates.py)."""
+        args = candidate_args(embedding, pool, list(terms), rare_df, rare_limit, spans)
         rows = await self._read(
-            agent_id,
-            entity_id,
-            lambda conn: conn.fetch(LEXICAL_BY_KIND, agent_id, entity_id, *args),
-            replica_ok,
+            agent_id, entity_id, lambda conn: conn.fetch(CANDIDATES, agent_id, entity_id, *args), replica_ok
         )
-        unique: dict[UUID, Similar] = {}
-        for r in rows:
-            total = float(r["lexical_total"])
-            lexical = float(r["lexical"]) / total if total > 0 else 0.0
-            found = unique.setdefault(r["id"], Similar(row_to_fact(r), float(r["similarity"]), lexical))
-            if r["via"] is not None and found.via is None:
-                unique[r["id"]] = dataclasses.replace(found, via=r["via"])
-        return list(unique.values())
+        stats = Stats(0, {})
+        if rows:
+            first = rows[0]
+            stats = Stats(int(first["person_facts"]), dict(zip(first["terms"], first["term_facts"], strict=True)))
+        found = [Similar(row_to_fact(r), float(r["similarity"])) for r in rows]
+        return Pool(found, [tuple(r["lexemes"]) for r in rows], stats)
 
     async def text_search(
         self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int

@@ -195,12 +195,10 @@ class PostgresWriteTransaction:
         self._actor = ""
         # The messages this transaction claimed: what the relationships and identities it writes cite.
         self._claimed: list[str] = []
-        # Shared subjects this transaction also wrote (elsewhere): the read route hears of them too.
-        self.also_wrote: list[UUID] = []
+        self.also_wrote: list[UUID] = []  # shared subjects written too (elsewhere): the read route hears of them
 
     async def elsewhere(self, subject: SharedSubject, at: datetime) -> PostgresWriteTransaction:
-        """The same transaction writing a shared subject's facts (domain/shared.py), under its lock too; its
-        history names this transaction's message."""
+        """This transaction writing a shared subject's facts (domain/shared.py) under its lock, as this message."""
         revision = await shared.enter(self._conn, self.agent_id, subject, at)
         other = PostgresWriteTransaction(self._conn, self.agent_id, subject.subject_id, revision)
         other._actor = self._actor
@@ -225,8 +223,7 @@ class PostgresWriteTransaction:
         return list(self._claimed), MAX_LINK_EVIDENCE
 
     def _mark(self, action: HistoryAction, reason: str = "") -> tuple[str, str, str]:
-        """The history mark of a write, sent with its statement (mark_cte)."""
-        return mark_values(action, self._actor, reason)
+        return mark_values(action, self._actor, reason)  # the history mark, sent with its statement (mark_cte)
 
     async def finish_evaluation(self, message_id: str, result: EvaluateResult) -> None:
         success = result.success

@@ -347,7 +347,7 @@ class EvaluateResponse(_message.Message):
     def __init__(self, ops: _Optional[_Iterable[_Union[AppliedOp, _Mapping]]] = ..., relationships: _Optional[_Iterable[_Union[Relationship, _Mapping]]] = ..., identities: _Optional[_Iterable[_Union[Identity, _Mapping]]] = ..., success: _Optional[_Union[SuccessVerdict, _Mapping]] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., replayed: _Optional[bool] = ..., dropped: _Optional[_Union[DroppedCounts, _Mapping]] = ..., original_usage: _Optional[_Union[Usage, _Mapping]] = ...) -> None: ...
 
 class ProvideRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id", "room_id", "recent_messages", "durable_limit", "current_limit", "subject_name", "now", "world_id", "shared_limit")
+    __slots__ = ("agent_id", "entity_id", "room_id", "recent_messages", "durable_limit", "current_limit", "subject_name", "now", "world_id", "shared_limit", "total_limit")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
@@ -358,6 +358,7 @@ class ProvideRequest(_message.Message):
     NOW_FIELD_NUMBER: _ClassVar[int]
     WORLD_ID_FIELD_NUMBER: _ClassVar[int]
     SHARED_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_LIMIT_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
     room_id: str
@@ -368,7 +369,8 @@ class ProvideRequest(_message.Message):
     now: _timestamp_pb2.Timestamp
     world_id: str
     shared_limit: int
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., durable_limit: _Optional[int] = ..., current_limit: _Optional[int] = ..., subject_name: _Optional[str] = ..., now: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., world_id: _Optional[str] = ..., shared_limit: _Optional[int] = ...) -> None: ...
+    total_limit: int
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., durable_limit: _Optional[int] = ..., current_limit: _Optional[int] = ..., subject_name: _Optional[str] = ..., now: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., world_id: _Optional[str] = ..., shared_limit: _Optional[int] = ..., total_limit: _Optional[int] = ...) -> None: ...
 
 class ScoredFact(_message.Message):
     __slots__ = ("fact", "relevance", "time_weight", "score")

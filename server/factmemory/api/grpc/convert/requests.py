@@ -171,6 +171,22 @@ def _limit(value: int, field: str, limits: Limits, default: int | None = None) -
     return value or (limits.default_provide_limit if default is None else default)
 
 
+def _section_limits(req: pb.ProvideRequest, limits: Limits) -> dict[str, int]:
+    """Fixed sections (total_limit 0: each limit or the default), or one shared budget whose sections are capped by
+    the limits the caller gave (a limit left at 0 caps nothing: the budget does)."""
+    total = req.total_limit
+    if total < 0 or total > 2 * limits.max_provide_limit:
+        raise InvalidInput(f"total_limit must be between 0 and {2 * limits.max_provide_limit}")
+    if total == 0:
+        return {
+            "durable_limit": _limit(req.durable_limit, "durable_limit", limits),
+            "current_limit": _limit(req.current_limit, "current_limit", limits),
+        }
+    durable = _limit(req.durable_limit, "durable_limit", limits) if req.durable_limit else total
+    current = _limit(req.current_limit, "current_limit", limits) if req.current_limit else total
+    return {"durable_limit": durable, "current_limit": current, "total_limit": total}
+
+
 def provide_input(req: pb.ProvideRequest, now: datetime, limits: Limits) -> ProvideInput:
     """A validated ProvideRequest."""
     return ProvideInput(
@@ -178,8 +194,7 @@ def provide_input(req: pb.ProvideRequest, now: datetime, limits: Limits) -> Prov
         entity_id=parse_uuid(req.entity_id, "entity_id"),
         room_id=optional_uuid(req.room_id, "room_id"),
         recent_messages=_messages(req.recent_messages, "recent_messages", now, limits),
-        durable_limit=_limit(req.durable_limit, "durable_limit", limits),
-        current_limit=_limit(req.current_limit, "current_limit", limits),
+        **_section_limits(req, limits),
         subject_name=_text(req.subject_name, "subject_name", limits.max_name_chars).strip(),
         now=to_datetime(req.now, "now", now),
         world_id=optional_uuid(req.world_id, "world_id"),

@@ -559,6 +559,16 @@ export type ProvideRequest = Message<"factmemory.v1.ProvideRequest"> & {
      * @generated from field: int32 shared_limit = 10;
      */
     sharedLimit: number;
+    /**
+     * One budget the sections share: at most this many facts in all, given to the most relevant facts whichever
+     * section holds them. Each section is ranked within itself and, when it holds a fact relevant to the turn, shows
+     * at least its best one; durable_limit and current_limit stay each section's maximum (0: up to total_limit).
+     * 0 means fixed sections: durable_limit + current_limit (the default before this field). The elizaOS plugin
+     * sends 12.
+     *
+     * @generated from field: int32 total_limit = 11;
+     */
+    totalLimit: number;
 };
 /**
  * Describes the message factmemory.v1.ProvideRequest.

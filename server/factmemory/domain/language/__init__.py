@@ -1,0 +1,114 @@
+"""The language layer: every operation on words goes through here. Pure.
+
+    tokens(text)         lower-case word tokens (letters and digits of any script), in order
+    is_stop_word(word)   an English function word (data file stopwords_en.txt)
+    stem(word)           the word's Snowball English stem (library: snowballstemmer)
+    terms(text)          the text's content terms: tokens less stop words, stemmed, in order (repeats kept)
+    content_terms(text)  the distinct content terms, in first-seen order
+    date_spans(text, now) the times the text names ("in June", "on 7 July, 2023", "in 2022") as [start, end)
+
+Stemmer: Snowball's English stemmer ("Porter2", snowballstemmer, pure Python: nothing native in the service's
+process), with Snowball's English stop word list. PostgreSQL's `english` text search configuration is the same
+stemmer with the same stop list, so the stems the database keeps for each claim (`facts.lexemes`, migration 0009)
+are the terms computed here; tests/test_language.py checks the two agree on real claims. Chosen over a lemmatiser
+(simplemma) on the LoCoMo tune half (docs/recall.md, "The language layer").
+"""
+
+from __future__ import annotations
+
+import calendar
+import functools
+import re
+from datetime import datetime, timedelta
+from importlib import resources
+
+import snowballstemmer
+
+_WORD = re.compile(r"\w+")
+_STEMMER = snowballstemmer.stemmer("english")
+STEM_MEMO = 65_536
+
+
+def _load_stop_words() -> frozenset[str]:
+    text = resources.files(__package__).joinpath("stopwords_en.txt").read_text(encoding="utf-8")
+    return frozenset(w for line in text.splitlines() if (w := line.strip()) and not w.startswith("#"))
+
+
+STOP_WORDS = _load_stop_words()
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case word tokens; an apostrophe splits a word ("Caroline's" -> "caroline", "s")."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def is_stop_word(word: str) -> bool:
+    return word.lower() in STOP_WORDS
+
+
+@functools.lru_cache(maxsize=STEM_MEMO)
+def stem(word: str) -> str:
+    """Snowball English: "running" -> "run", "stories" -> "stori", "Caroline" -> "carolin"."""
+    return str(_STEMMER.stemWord(word.lower()))
+
+
+def terms(text: str) -> list[str]:
+    """Content terms in order: "She went running with her kids" -> ["went", "run", "kid"]."""
+    return [stem(w) for w in tokens(text) if w not in STOP_WORDS]
+
+
+def content_terms(text: str) -> tuple[str, ...]:
+    """Distinct content terms in first-seen order."""
+    return tuple(dict.fromkeys(terms(text)))
+
+
+# --- dates a turn names ------------------------------------------------------------------------------------------
+# A hand-kept rule: English month names with an optional day and year, or a year alone. The library alternative,
+# dateparser's search_dates, costs ~4 ms a text (steady state; Provide's whole server budget is 10 ms) and turns
+# "in June" into one day (the 23rd, today's day of month) instead of the month (docs/recall.md, "Dates").
+_MONTHS = {m.lower(): n for n, m in enumerate(calendar.month_name) if m} | {
+    m.lower(): n for n, m in enumerate(calendar.month_abbr) if m
+}
+_VERBS = frozenset({"may", "march"})  # month names that are also English verbs
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DATE = re.compile(
+    rf"\b(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?)?({_MONTH})\b\.?(?:\s+(\d{{1,2}})(?:st|nd|rd|th)?\b)?,?"
+    rf"(?:\s+((?:19|20)\d{{2}})\b)?|\b((?:19|20)\d{{2}})\b",
+    re.IGNORECASE,
+)
+# A day the turn names covers this many days either side (people are approximate about days); a month or a year
+# covers itself and as many days either side. Tuned on locomo-tune: 0 days 0.697, 3 days 0.703 (docs/recall.md).
+DATE_SLACK = timedelta(days=3)
+
+
+def date_spans(text: str, now: datetime) -> list[tuple[datetime, datetime]]:
+    """The times the text names, each as [start, end) in `now`'s time zone, widened by DATE_SLACK either side:
+    "in June" (now 2023-10-23) -> June 2023; "on October 13, 2023" and "7 July, 2023" -> that day; "in 2022" -> the
+    year. A month without a year is the latest one not after `now`'s month; "may" and "march" in lower case and
+    alone are the verbs."""
+    spans = []
+    for match in _DATE.finditer(text):
+        before, month, after, year, lone = match.groups()
+        if month in _VERBS and not (before or after or year):
+            continue  # "may", "march": in lower case and alone, the verbs
+        span = _span(now, month, before or after, year) if month else _year(now, int(lone))
+        if span is not None:
+            spans.append((span[0] - DATE_SLACK, span[1] + DATE_SLACK))
+    return spans
+
+
+def _span(now: datetime, month: str, day: str | None, year: str | None) -> tuple[datetime, datetime] | None:
+    number = _MONTHS[month.lower()]
+    y = int(year) if year else (now.year if number <= now.month else now.year - 1)
+    if day is None:
+        start = datetime(y, number, 1, tzinfo=now.tzinfo)
+        return start, datetime(y + number // 12, number % 12 + 1, 1, tzinfo=now.tzinfo)
+    try:
+        start = datetime(y, number, int(day), tzinfo=now.tzinfo)
+    except ValueError:  # "February 30"
+        return None
+    return start, start + timedelta(days=1)
+
+
+def _year(now: datetime, year: int) -> tuple[datetime, datetime]:
+    return datetime(year, 1, 1, tzinfo=now.tzinfo), datetime(year + 1, 1, 1, tzinfo=now.tzinfo)
