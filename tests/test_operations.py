@@ -110,9 +110,10 @@ def test_startup_line_for_the_embedded_defaults(tmp_path: Path) -> None:
 # --- one-line failures ---------------------------------------------------------------------------------------
 
 
-def test_export_with_ids_that_are_not_uuids_fails_in_one_line() -> None:
-    # The agent may be given by name (docs/elizaos-server.md); the entity must be an id.
-    assert_one_line_failure(run_cli("export", "nope", "nope"), "entity_id: not a UUID")
+def test_export_by_names_without_a_service_fails_in_one_line() -> None:
+    # The agent and the person may be given by name (docs/review.md): names are looked up on the service, so with
+    # none listening the command says so in one line.
+    assert_one_line_failure(run_cli("export", "nope", "nope"), "cannot reach the service")
 
 
 @pytest.mark.parametrize("command", ["migrate", "serve", "prune"])
