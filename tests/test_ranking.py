@@ -197,3 +197,16 @@ def test_a_shared_budget_takes_any_number_of_sections() -> None:
     chosen = share(facts, 4, {"odd": 4, "even": 4}, None, lambda s: "odd" if s.fact.id.int % 2 else "even")
     assert [s.fact.claim for s in chosen["even"]] == ["f0", "f2"]
     assert [s.fact.claim for s in chosen["odd"]] == ["f1", "f3"]
+
+
+def test_a_section_s_own_mark_says_when_its_best_fact_is_relevant() -> None:
+    durable = [scored(fact(f"durable {n}", Kind.DURABLE, fid=n), 0.9 - n * 0.05) for n in range(8)]
+    low = scored(fact("shared, past its own floor", Kind.DURABLE, fid=30), 0.2)
+    limits = {"person": 6, "shared": 4}
+
+    def section(s: ScoredFact) -> str:
+        return "shared" if s.fact.id == low.fact.id else "person"
+
+    assert not share([*durable, low], 6, limits, None, section)["shared"]  # below RELEVANT: no floor
+    chosen = share([*durable, low], 6, limits, None, section, {"shared": 0.0})
+    assert chosen["shared"] == [low] and len(chosen["person"]) == 5  # its floor takes a slot of the budget

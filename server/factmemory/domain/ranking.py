@@ -135,15 +135,21 @@ def _by_lowest_score(s: ScoredFact) -> tuple[float, str]:
 
 
 def share(
-    scored: Sequence[ScoredFact], budget: int, maxima: Mapping[K, int], same: SameClaim | None, section: Section[K]
+    scored: Sequence[ScoredFact],
+    budget: int,
+    maxima: Mapping[K, int],
+    same: SameClaim | None,
+    section: Section[K],
+    marks: Mapping[K, float] | None = None,
 ) -> dict[K, list[ScoredFact]]:
-    """One budget the sections share: first each section's best fact if it is relevant to the turn (RELEVANT; its
-    FLOOR best), then the highest-scored facts whichever section holds them, each section at most its maximum and
-    the whole at most `budget`; a fact the write-time rule calls the same as one taken is skipped. Any number of
-    sections (`section` says which one a fact is in); each comes back ranked within itself."""
+    """One budget the sections share: first each section's best fact if it is relevant to the turn (its mark in
+    `marks`, else RELEVANT; its FLOOR best), then the highest-scored facts whichever section holds them, each section
+    at most its maximum and the whole at most `budget`; a fact the write-time rule calls the same as one taken is
+    skipped. Any number of sections (`section` says which one a fact is in); each comes back ranked within itself."""
     ranked = sorted(scored, key=_by_score)
     chosen: dict[K, list[ScoredFact]] = {key: [] for key in maxima}
-    floors = [s for key in maxima for s in [r for r in ranked if section(r) == key][:FLOOR] if s.relevance >= RELEVANT]
+    mark = {key: RELEVANT for key in maxima} | dict(marks or {})
+    floors = [s for key in maxima for s in [r for r in ranked if section(r) == key][:FLOOR] if s.relevance >= mark[key]]
     taken: set[str] = set()
     for candidate in [*floors, *ranked]:
         key, fact_id = section(candidate), str(candidate.fact.id)

@@ -9,7 +9,7 @@ from factmemory.domain import bm25, language
 from factmemory.domain.errors import Unavailable
 from factmemory.domain.limits import MIN_POOL, POOL_FACTOR, RARE_DF, RARE_FACTS, VECTOR_POOL
 from factmemory.domain.models import Fact, Kind, ProvideInput, ProvideResult, ScoredFact
-from factmemory.domain.ranking import SELECTION, by_kind, same_claim, score, select, share, top
+from factmemory.domain.ranking import SELECTION, same_claim, score, select, share, top
 from factmemory.domain.relevance import query_terms, text_relevance, tsquery_terms
 from factmemory.domain.render import render, render_shared
 from factmemory.domain.shared import readable_subjects, withheld
@@ -74,12 +74,12 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
             lexical = bm25.scores(turn, candidates.terms, candidates.stats)
             dated = [1.0 if _within(s.fact, spans) else 0.0 for s in found]
             relevances = bm25.fused([s.similarity for s in found], lexical, dated)
-    with watch.stage("rank"):
-        durable, current = _sections(deps, request, found, relevances)
-    shared = []
+    near: list[ScoredFact] = []
     if request.world_id is not None and vector is not None:
         with watch.stage("db"):
-            shared = await shared_section(deps, request, vector)
+            near = await shared_candidates(deps, request, vector)
+    with watch.stage("rank"):
+        durable, current, shared = _sections(deps, request, found, relevances, near)
     with watch.stage("render"):
         text = "\n".join(
             t for t in (render(durable, current, request.subject_name, request.now), render_shared(shared)) if t
@@ -95,10 +95,9 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     )
 
 
-async def shared_section(deps: Deps, request: ProvideInput, vector: Vector) -> list[ScoredFact]:
-    """The third section: the shared facts of the turn's world and the agent-wide ones (never a held claim), those
-    at least SharedPolicy.min_similarity near the turn, scored as the person's facts are (ranking.score) and the
-    best shared_limit kept, restatements taking one slot. Empty when nothing shared is near the turn."""
+async def shared_candidates(deps: Deps, request: ProvideInput, vector: Vector) -> list[ScoredFact]:
+    """The shared facts of the turn's world and the agent-wide ones (never a held claim) at least
+    SharedPolicy.min_similarity near the turn, scored as the person's facts are (ranking.score), best first."""
     pool = max(request.shared_limit * POOL_FACTOR, MIN_POOL)
     found: list[Similar] = []
     for subject in readable_subjects(request.agent_id, request.world_id):
@@ -106,12 +105,14 @@ async def shared_section(deps: Deps, request: ProvideInput, vector: Vector) -> l
     decay = deps.tuning.current_decay_days
     near = [s for s in found if s.similarity >= deps.tuning.shared.min_similarity]
     # A pending contradiction's proposed claim may come from anyone: it never leaves in a shared fact.
-    scored = [score(withheld(s.fact), s.similarity, request.now, decay, SELECTION.modifier) for s in near]
+    return top([score(withheld(s.fact), s.similarity, request.now, decay, SELECTION.modifier) for s in near], len(near))
+
+
+def fixed_shared(near: list[ScoredFact], limit: int) -> list[ScoredFact]:
+    """The shared section on its own (total_limit 0): the best `limit` candidates, restatements taking one slot."""
     chosen: list[ScoredFact] = []
-    for candidate in top(scored, len(scored)):
-        if len(chosen) < request.shared_limit and not any(
-            same_claim(candidate.fact.claim, c.fact.claim) for c in chosen
-        ):
+    for candidate in near:
+        if len(chosen) < limit and not any(same_claim(candidate.fact.claim, c.fact.claim) for c in chosen):
             chosen.append(candidate)
     return chosen
 
@@ -122,14 +123,28 @@ def _within(fact: Fact, spans: list[tuple[datetime, datetime]]) -> bool:
     return any(start <= at < end for start, end in spans)
 
 
+SHARED = "shared"  # the shared section's key in one shared budget (beside Kind.DURABLE and Kind.CURRENT)
+Sections = tuple[list[ScoredFact], list[ScoredFact], list[ScoredFact]]
+
+
 def _sections(
-    deps: Deps, request: ProvideInput, found: list[Similar], relevances: list[float]
-) -> tuple[list[ScoredFact], list[ScoredFact]]:
+    deps: Deps, request: ProvideInput, found: list[Similar], relevances: list[float], near: list[ScoredFact]
+) -> Sections:
+    """Durable, current and shared. total_limit > 0: the shared candidates (all past the shared floor, so each
+    counts as relevant) compete with the person's facts for the one budget (ranking.share), shared_limit their
+    maximum; else the person's sections are filled as before and the shared one on its own."""
     decay = deps.tuning.current_decay_days
     scored = [score(s.fact, r, request.now, decay, SELECTION.modifier) for s, r in zip(found, relevances, strict=True)]
-    limits = {Kind.DURABLE: request.durable_limit, Kind.CURRENT: request.current_limit}
-    if request.total_limit > 0:
-        sections = share(scored, request.total_limit, limits, same_claim, by_kind)
-    else:
-        sections = select(scored, limits, SELECTION, same_claim)
-    return sections[Kind.DURABLE], sections[Kind.CURRENT]
+    limits: dict[Kind | str, int] = {Kind.DURABLE: request.durable_limit, Kind.CURRENT: request.current_limit}
+    if request.total_limit <= 0:
+        fixed = select(scored, {kind: limits[kind] for kind in Kind}, SELECTION, same_claim)
+        return fixed[Kind.DURABLE], fixed[Kind.CURRENT], fixed_shared(near, request.shared_limit)
+    shared_ids = {s.fact.id for s in near}
+
+    def section(s: ScoredFact) -> Kind | str:
+        return SHARED if s.fact.id in shared_ids else s.fact.kind
+
+    # No world (or no shared candidate): the shared section is empty and the person's sections are as before.
+    limits[SHARED] = request.shared_limit
+    sections = share([*scored, *near], request.total_limit, limits, same_claim, section, {SHARED: 0.0})
+    return sections[Kind.DURABLE], sections[Kind.CURRENT], sections[SHARED]

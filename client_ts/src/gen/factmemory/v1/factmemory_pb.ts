@@ -674,7 +674,7 @@ export type ProvideRequest = Message<"factmemory.v1.ProvideRequest"> & {
   worldId: string;
 
   /**
-   * At most this many shared facts; 0 means the default (4).
+   * At most this many shared facts (with total_limit, within that budget); 0 means the default (4).
    *
    * @generated from field: int32 shared_limit = 10;
    */
@@ -684,8 +684,9 @@ export type ProvideRequest = Message<"factmemory.v1.ProvideRequest"> & {
    * One budget the sections share: at most this many facts in all, given to the most relevant facts whichever
    * section holds them. Each section is ranked within itself and, when it holds a fact relevant to the turn, shows
    * at least its best one; durable_limit and current_limit stay each section's maximum (0: up to total_limit).
-   * 0 means fixed sections: durable_limit + current_limit (the default before this field). The elizaOS plugin
-   * sends 12.
+   * With world_id the shared section joins the same budget (shared_limit its maximum), so a shared fact takes a
+   * slot from the person's sections. 0 means fixed sections: durable_limit + current_limit, and the shared section
+   * beside them (the default before this field). The elizaOS plugin sends 12.
    *
    * @generated from field: int32 total_limit = 11;
    */
