@@ -37,12 +37,12 @@ from factmemory.domain.models import Item
 from factmemory.domain.prompts import FACT_LINE
 from factmemory.domain.vectors import centroid
 from factmemory.settings import Settings
+from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.bench import data, drive
 from factmemory_tools.bench.stats import Row, derived, latency_row, render_table, size_label, summarize, value_row
 from factmemory_tools.bench.tokens import TokenCounter, token_counter
-from factmemory_tools.inprocess import bench_settings, serve_in_process
 
 log = logging.getLogger(__name__)
 
