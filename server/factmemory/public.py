@@ -10,12 +10,15 @@ from factmemory.adapters.postgres.database import database_url, migrate, open_da
 from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.api.settings_doc import settings_table  # docs/configuration.md (scripts/gen_configuration.py)
 from factmemory.app import create_server, open_deps, retention_policy
-from factmemory.domain.models import CATEGORIES, ChatMessage, EvaluateInput, Fact, Kind
+from factmemory.domain.models import CATEGORIES, ChatMessage, EvaluateInput, Fact, Kind, ProvideInput
+from factmemory.domain.relevance import word_overlap  # near-duplicate topics among facts shown (recall/misses)
 from factmemory.domain.retention import RetentionPolicy
 from factmemory.ports import CALL_SCOPE, CallScope, NullTelemetry
+from factmemory.usecases.deps import Deps  # the opened service (testing.service) the benchmarks query
 from factmemory.usecases.evaluate.agent_model import TicketBody  # an agent-model ticket's size (agentbench)
 from factmemory.usecases.evaluate.planning import Shown
 from factmemory.usecases.imports import import_facts
+from factmemory.usecases.provide import provide  # Provide's own scores, deeper than the wire limit (recall/misses)
 from factmemory.usecases.retention import sweep
 
 __all__ = [
@@ -24,12 +27,14 @@ __all__ = [
     "LOCAL_VARIANTS",
     "CallScope",
     "ChatMessage",
+    "Deps",
     "EvaluateInput",
     "Fact",
     "Kind",
     "LocalEmbedder",
     "NullTelemetry",
     "PostgresRetention",
+    "ProvideInput",
     "RetentionPolicy",
     "Shown",
     "TicketBody",
@@ -41,7 +46,9 @@ __all__ = [
     "migrate",
     "open_database",
     "open_deps",
+    "provide",
     "retention_policy",
     "settings_table",
     "sweep",
+    "word_overlap",
 ]

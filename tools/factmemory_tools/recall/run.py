@@ -28,10 +28,10 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from factmemory.public import Deps
 from factmemory.settings import Settings
 from factmemory.testing.llm import Reply, ScriptedLLM
 from factmemory.testing.service import bench_settings, serve_in_process
-from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.recall.misses import Misses, misses_table
