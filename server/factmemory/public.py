@@ -5,14 +5,21 @@ service every name is imported from its own module, never from here."""
 
 from factmemory.adapters import eliza  # an elizaOS export read and imported (scripts/measure_import.py)
 from factmemory.adapters.embedding.embedders import LOCAL_VARIANTS, LocalEmbedder  # embedbench
+from factmemory.adapters.postgres.candidates import CANDIDATES, candidate_args  # bench: EXPLAIN of Provide's query
 from factmemory.adapters.postgres.citus import distribute  # citus_latency
+from factmemory.adapters.postgres.connection import SESSION_SETTINGS  # bench: the session the service's plans get
 from factmemory.adapters.postgres.database import database_url, migrate, open_database
+from factmemory.adapters.postgres.nearest import NEAREST_BY_KIND, nearest_args  # bench: nearest vs exact order
 from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.api.settings_doc import settings_table  # docs/configuration.md (scripts/gen_configuration.py)
 from factmemory.app import create_server, open_deps, retention_policy
-from factmemory.domain.models import CATEGORIES, ChatMessage, EvaluateInput, Fact, Kind, ProvideInput
+from factmemory.domain.contract import strict_schema  # bench: the response schema's size
+from factmemory.domain.language import content_terms  # bench: the turn's terms, as Provide takes them
+from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL  # bench: Provide's pool, as it asks it
+from factmemory.domain.models import ALL_ITEMS, CATEGORIES, ChatMessage, EvaluateInput, Fact, Kind, ProvideInput
 from factmemory.domain.relevance import word_overlap  # near-duplicate topics among facts shown (recall/misses)
 from factmemory.domain.retention import RetentionPolicy
+from factmemory.domain.vectors import centroid  # bench: a Provide-like query vector
 from factmemory.ports import CALL_SCOPE, CallScope, NullTelemetry
 from factmemory.usecases.deps import Deps  # the opened service (testing.service) the benchmarks query
 from factmemory.usecases.evaluate.agent_model import TicketBody  # an agent-model ticket's size (agentbench)
@@ -22,9 +29,16 @@ from factmemory.usecases.provide import provide  # Provide's own scores, deeper 
 from factmemory.usecases.retention import sweep
 
 __all__ = [
+    "ALL_ITEMS",
     "CALL_SCOPE",
+    "CANDIDATES",
     "CATEGORIES",
     "LOCAL_VARIANTS",
+    "NEAREST_BY_KIND",
+    "RARE_DF",
+    "RARE_FACTS",
+    "SESSION_SETTINGS",
+    "VECTOR_POOL",
     "CallScope",
     "ChatMessage",
     "Deps",
@@ -38,17 +52,22 @@ __all__ = [
     "RetentionPolicy",
     "Shown",
     "TicketBody",
+    "candidate_args",
+    "centroid",
+    "content_terms",
     "create_server",
     "database_url",
     "distribute",
     "eliza",
     "import_facts",
     "migrate",
+    "nearest_args",
     "open_database",
     "open_deps",
     "provide",
     "retention_policy",
     "settings_table",
+    "strict_schema",
     "sweep",
     "word_overlap",
 ]
