@@ -73,12 +73,6 @@ THIRD_PARTY: dict[str, set[str]] = {
 SHARED_USECASES = {"deps", "stopwatch", "fact_writes", "unlearning"}
 # What a tool or script may import of the service (a module named here, or one below it).
 PUBLIC = ("factmemory.public", "factmemory.settings", "factmemory.testing", "factmemory.v1")
-# TEMPORARY (2026-11-26): tools that still reach into the service. measure_dedup.py measures the dedup rules that
-# the language layer (issue 38 item 1) reworks. Each moves to PUBLIC and its line goes; the list may only shrink
-# (test_the_tools_allowlist_is_not_stale fails on a line that is no longer needed).
-NOT_YET_PUBLIC = {
-    "scripts/measure_dedup.py",
-}
 
 
 def layer_of(path: Path, root: Path = PACKAGE) -> str:
@@ -176,11 +170,6 @@ def tool_files() -> list[tuple[Path, Path]]:
     return [(p, TOOLS) for p in sorted(TOOLS.rglob("*.py"))] + [(p, SCRIPTS) for p in sorted(SCRIPTS.rglob("*.py"))]
 
 
-def not_yet_public(path: Path) -> bool:
-    relative = path.relative_to(REPO).as_posix()
-    return any(relative == entry or relative.startswith(entry + "/") for entry in NOT_YET_PUBLIC)
-
-
 def graph(root: Path = PACKAGE) -> dict[str, set[str]]:
     """module -> the service modules it imports (a package import counts as its __init__)."""
     paths = modules(root)
@@ -243,20 +232,11 @@ def test_no_module_of_the_service_is_over_400_lines() -> None:
 
 @pytest.mark.parametrize(
     ("path", "root"),
-    [f for f in tool_files() if not not_yet_public(f[0])],
+    tool_files(),
     ids=lambda p: p.relative_to(REPO).as_posix() if isinstance(p, Path) and p.suffix else "",
 )
 def test_tool_uses_only_the_public_surface(path: Path, root: Path) -> None:
     assert tool_violations(path, root) == []
-
-
-def test_the_tools_allowlist_is_not_stale() -> None:
-    """Each NOT_YET_PUBLIC entry exists and still has an import outside PUBLIC (else its line goes)."""
-    for entry in sorted(NOT_YET_PUBLIC):
-        files = [(p, r) for p, r in tool_files() if f"{p.relative_to(REPO).as_posix()}/".startswith(f"{entry}/")]
-        assert files, f"{entry} is gone: delete its line from NOT_YET_PUBLIC"
-        reaching = [p for p, r in files if tool_violations(p, r)]
-        assert reaching, f"{entry} uses only the public surface now: delete its line from NOT_YET_PUBLIC"
 
 
 def _probe(root: Path, relative: str, source: str) -> Path:

@@ -14,9 +14,23 @@ from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.api.settings_doc import settings_table  # docs/configuration.md (scripts/gen_configuration.py)
 from factmemory.app import create_server, open_deps, retention_policy
 from factmemory.domain.contract import strict_schema  # bench: the response schema's size
+from factmemory.domain.dedup.planning import Neighbour, plan_adds  # measure_dedup: the write-time plan
+from factmemory.domain.dedup.prefilter import MIN_STAND_OUT, stand_out  # measure_dedup: the pre-filter
+from factmemory.domain.dedup.rule import DedupVerdict, decide  # measure_dedup: the rule
 from factmemory.domain.language import content_terms  # bench: the turn's terms, as Provide takes them
-from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL  # bench: Provide's pool, as it asks it
-from factmemory.domain.models import ALL_ITEMS, CATEGORIES, ChatMessage, EvaluateInput, Fact, Kind, ProvideInput
+from factmemory.domain.limits import DEDUP_NEIGHBOURS, RARE_DF, RARE_FACTS, VECTOR_POOL  # bench, measure_dedup
+from factmemory.domain.models import (
+    ALL_ITEMS,
+    CATEGORIES,
+    ChatMessage,
+    EvaluateInput,
+    Fact,
+    Kind,
+    OpType,
+    ProvideInput,
+    Verification,
+)
+from factmemory.domain.ops import PlannedAdd  # measure_dedup: an ADD as the write path plans it
 from factmemory.domain.relevance import word_overlap  # near-duplicate topics among facts shown (recall/misses)
 from factmemory.domain.retention import RetentionPolicy
 from factmemory.domain.vectors import centroid  # bench: a Provide-like query vector
@@ -33,7 +47,9 @@ __all__ = [
     "CALL_SCOPE",
     "CANDIDATES",
     "CATEGORIES",
+    "DEDUP_NEIGHBOURS",
     "LOCAL_VARIANTS",
+    "MIN_STAND_OUT",
     "NEAREST_BY_KIND",
     "RARE_DF",
     "RARE_FACTS",
@@ -41,22 +57,28 @@ __all__ = [
     "VECTOR_POOL",
     "CallScope",
     "ChatMessage",
+    "DedupVerdict",
     "Deps",
     "EvaluateInput",
     "Fact",
     "Kind",
     "LocalEmbedder",
+    "Neighbour",
     "NullTelemetry",
+    "OpType",
+    "PlannedAdd",
     "PostgresRetention",
     "ProvideInput",
     "RetentionPolicy",
     "Shown",
     "TicketBody",
+    "Verification",
     "candidate_args",
     "centroid",
     "content_terms",
     "create_server",
     "database_url",
+    "decide",
     "distribute",
     "eliza",
     "import_facts",
@@ -64,9 +86,11 @@ __all__ = [
     "nearest_args",
     "open_database",
     "open_deps",
+    "plan_adds",
     "provide",
     "retention_policy",
     "settings_table",
+    "stand_out",
     "strict_schema",
     "sweep",
     "word_overlap",
