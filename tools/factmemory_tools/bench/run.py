@@ -96,7 +96,6 @@ class Options:
     shape: data.Shape
     json_path: Path
     database_url: str | None
-    rebuild_index: bool
     explain: bool
     seed: int = 1
     label: str = "default"
@@ -191,17 +190,14 @@ class Bench:
             self.vectors,
             self.deps.embedder.model_name,
             self.opts.seed + size,
-            self.opts.rebuild_index,
         )
         self.fig(f"load.{label}.rows_added", loaded.rows)
         self.fig(f"load.{label}.copy_s", round(loaded.copy_s, 2))
         self.fig(f"load.{label}.copy_rows_per_s", round(loaded.rows / max(loaded.copy_s, 1e-9)))
-        self.fig(f"load.{label}.hnsw_build_s", round(loaded.index_s, 2))
         self.fig(f"load.{label}.heavy_entity_facts", self.pop.loaded[self.pop.heavy])
-        rows = [value_row("load: COPY into facts", label, loaded.rows / max(loaded.copy_s, 1e-9), "rows/s")]
-        if self.opts.rebuild_index and loaded.index_s > 0:  # a database with an HNSW index (none since 0052)
-            rows.append(value_row("load: HNSW index build (after COPY)", label, loaded.index_s, "s"))
-        self.results.rows.extend(rows)
+        self.results.rows.append(
+            value_row("load: COPY into facts", label, loaded.rows / max(loaded.copy_s, 1e-9), "rows/s")
+        )
         await self.storage(label)
 
     async def storage(self, label: str) -> None:
