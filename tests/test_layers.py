@@ -266,7 +266,7 @@ PROBES: dict[str, tuple[str, str, str]] = {
     "web framework in domain": ("domain/web.py", "from starlette.requests import Request\n", "starlette"),
     "driver in api": ("api/grpc/db.py", "import asyncpg\n", "asyncpg"),
     "use-case to use-case": ("usecases/evaluate.py", "from factmemory.usecases.provide import centroid\n", "provide"),
-    "tools": ("adapters/t.py", "from factmemory_tools import scripted_llm\n", "factmemory_tools"),
+    "tools": ("adapters/t.py", "from factmemory_tools import bench\n", "factmemory_tools"),
     "test doubles in the service": (
         "app/t.py",
         "from factmemory.testing.llm import ScriptedLLM\n",
