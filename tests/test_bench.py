@@ -21,9 +21,7 @@ def expected_figures() -> tuple[list[str], list[str]]:
         for who in ("regular", "heavy")
         for stage in ("embed", "db", "rank", "excl_embed", "server", "client")
     ]
-    values = [
-        f"load.{SIZE}.{k}" for k in ("rows_added", "copy_s", "copy_rows_per_s", "hnsw_build_s", "heavy_entity_facts")
-    ]
+    values = [f"load.{SIZE}.{k}" for k in ("rows_added", "copy_s", "copy_rows_per_s", "heavy_entity_facts")]
     values += [f"storage.{SIZE}.{k}" for k in ("facts", "bytes_per_fact", "relations_bytes")]
     for latency in LATENCIES:
         for concurrency in CONCURRENCIES:

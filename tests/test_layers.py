@@ -73,19 +73,6 @@ THIRD_PARTY: dict[str, set[str]] = {
 SHARED_USECASES = {"deps", "stopwatch", "fact_writes", "unlearning"}
 # What a tool or script may import of the service (a module named here, or one below it).
 PUBLIC = ("factmemory.public", "factmemory.settings", "factmemory.testing", "factmemory.v1")
-# TEMPORARY (2026-11-26): tools that still reach into the service. recall/, vs_mem0/ and bench/ were being edited
-# by the recall work (issue 35) while the public surface was made, and scripted_llm.py / inprocess.py forward the
-# moved test doubles to them; measure_dedup.py measures the dedup rules that the language layer (issue 38 item 1)
-# reworks. The integrator moves each to PUBLIC after merging and deletes its line; the list may only shrink
-# (test_the_tools_allowlist_is_not_stale fails on a line that is no longer needed).
-NOT_YET_PUBLIC = {
-    "tools/factmemory_tools/recall",
-    "tools/factmemory_tools/vs_mem0",
-    "tools/factmemory_tools/bench",
-    "tools/factmemory_tools/scripted_llm.py",
-    "tools/factmemory_tools/inprocess.py",
-    "scripts/measure_dedup.py",
-}
 
 
 def layer_of(path: Path, root: Path = PACKAGE) -> str:
@@ -183,11 +170,6 @@ def tool_files() -> list[tuple[Path, Path]]:
     return [(p, TOOLS) for p in sorted(TOOLS.rglob("*.py"))] + [(p, SCRIPTS) for p in sorted(SCRIPTS.rglob("*.py"))]
 
 
-def not_yet_public(path: Path) -> bool:
-    relative = path.relative_to(REPO).as_posix()
-    return any(relative == entry or relative.startswith(entry + "/") for entry in NOT_YET_PUBLIC)
-
-
 def graph(root: Path = PACKAGE) -> dict[str, set[str]]:
     """module -> the service modules it imports (a package import counts as its __init__)."""
     paths = modules(root)
@@ -250,32 +232,11 @@ def test_no_module_of_the_service_is_over_400_lines() -> None:
 
 @pytest.mark.parametrize(
     ("path", "root"),
-    [f for f in tool_files() if not not_yet_public(f[0])],
+    tool_files(),
     ids=lambda p: p.relative_to(REPO).as_posix() if isinstance(p, Path) and p.suffix else "",
 )
 def test_tool_uses_only_the_public_surface(path: Path, root: Path) -> None:
     assert tool_violations(path, root) == []
-
-
-def test_the_tools_allowlist_is_not_stale() -> None:
-    """Each NOT_YET_PUBLIC entry exists and still has an import outside PUBLIC (else its line goes)."""
-    for entry in sorted(NOT_YET_PUBLIC):
-        files = [(p, r) for p, r in tool_files() if f"{p.relative_to(REPO).as_posix()}/".startswith(f"{entry}/")]
-        assert files, f"{entry} is gone: delete its line from NOT_YET_PUBLIC"
-        reaching = [p for p, r in files if tool_violations(p, r) or _imports_a_forwarder(p, r)]
-        assert reaching, f"{entry} uses only the public surface now: delete its line from NOT_YET_PUBLIC"
-
-
-def _imports_a_forwarder(path: Path, root: Path) -> bool:
-    """The temporary forwarders count as reaching inside (what they forward is not public under their name)."""
-    forwarders = {"factmemory_tools.scripted_llm", "factmemory_tools.inprocess"}
-    own = module_name(path, root)
-    return own in forwarders or any(m in forwarders for m in imported_modules(path, root))
-
-
-def test_only_the_allowlisted_tools_use_the_temporary_forwarders() -> None:
-    users = [p.relative_to(REPO).as_posix() for p, r in tool_files() if _imports_a_forwarder(p, r)]
-    assert all(not_yet_public(REPO / u) for u in users), users
 
 
 def _probe(root: Path, relative: str, source: str) -> Path:
@@ -305,7 +266,7 @@ PROBES: dict[str, tuple[str, str, str]] = {
     "web framework in domain": ("domain/web.py", "from starlette.requests import Request\n", "starlette"),
     "driver in api": ("api/grpc/db.py", "import asyncpg\n", "asyncpg"),
     "use-case to use-case": ("usecases/evaluate.py", "from factmemory.usecases.provide import centroid\n", "provide"),
-    "tools": ("adapters/t.py", "from factmemory_tools import scripted_llm\n", "factmemory_tools"),
+    "tools": ("adapters/t.py", "from factmemory_tools import bench\n", "factmemory_tools"),
     "test doubles in the service": (
         "app/t.py",
         "from factmemory.testing.llm import ScriptedLLM\n",

@@ -43,11 +43,6 @@ def parser() -> argparse.ArgumentParser:
         "--database-url",
         help="use this PostgreSQL instead of a fresh embedded one (default: FACTMEMORY_DATABASE_URL if set)",
     )
-    p.add_argument(
-        "--keep-index",
-        action="store_true",
-        help="COPY with the HNSW index in place instead of dropping it and building it after",
-    )
     p.add_argument("--explain", action="store_true", help="also print EXPLAIN ANALYZE of the retrieval query")
     p.add_argument("--seed", type=int, default=1)
     return p
@@ -90,7 +85,6 @@ def options(args: argparse.Namespace, settings: Settings) -> Options:
         shape=shape,
         json_path=args.json or Path("bench-results") / f"bench-{stamp}.json",
         database_url=database_url,
-        rebuild_index=not (args.keep_index or database_url),
         explain=args.explain,
         seed=args.seed,
         label="smoke" if args.smoke else ("full" if args.full else "default"),

@@ -383,13 +383,6 @@ def fact_rows(
 class LoadResult:
     rows: int
     copy_s: float
-    index_s: float
-
-
-HNSW_INDEXES = """
-SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'facts' AND indexdef LIKE '%USING hnsw%'
- ORDER BY indexname
-"""
 
 
 async def load(
@@ -400,14 +393,10 @@ async def load(
     vectors: np.ndarray[Any, np.dtype[np.float32]],
     model: str,
     seed: int,
-    rebuild_index: bool,
     chunk: int = 20_000,
 ) -> LoadResult:
-    """COPY the planned facts; with rebuild_index the HNSW indexes are dropped first and built once after."""
+    """COPY the planned facts, then VACUUM (ANALYZE) the table."""
     rng = np.random.default_rng(seed)
-    indexes = await conn.fetch(HNSW_INDEXES) if rebuild_index else []
-    for index in indexes:
-        await conn.execute(f"DROP INDEX {index['indexname']}")
     started = time.perf_counter()
     batch: list[tuple[Any, ...]] = []
     rows = 0
@@ -423,11 +412,5 @@ async def load(
         await conn.copy_records_to_table("facts", records=batch, columns=COPY_COLUMNS)
         rows += len(batch)
     copied = time.perf_counter()
-    if indexes:
-        await conn.execute("SET maintenance_work_mem = '2GB'")
-        await conn.execute("SET max_parallel_maintenance_workers = 2")
-    for index in indexes:
-        await conn.execute(index["indexdef"])
-    indexed = time.perf_counter()
     await conn.execute("VACUUM (ANALYZE) facts")
-    return LoadResult(rows=rows, copy_s=copied - started, index_s=indexed - copied)
+    return LoadResult(rows=rows, copy_s=copied - started)

@@ -90,7 +90,7 @@ def _die_with_parent() -> None:
 
 
 class LLMProcess:
-    """factmemory_tools.scripted_llm in a child process, so its JSON work and sleeping threads do not share our GIL."""
+    """factmemory.testing.llm in a child process, so its JSON work and sleeping threads do not share our GIL."""
 
     def __init__(self, script: dict[str, Any], workdir: Path) -> None:
         self._script_path = workdir / "llm-script.json"
@@ -100,7 +100,7 @@ class LLMProcess:
 
     def start(self) -> str:
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "factmemory_tools.scripted_llm", "--port", "0", "--script", str(self._script_path)],
+            [sys.executable, "-m", "factmemory.testing.llm", "--port", "0", "--script", str(self._script_path)],
             stdout=subprocess.PIPE,
             text=True,
             env=os.environ.copy(),

@@ -27,22 +27,28 @@ import asyncpg
 import numpy as np
 from pgvector.asyncpg import register_vector
 
-from factmemory.adapters.postgres.candidates import CANDIDATES, candidate_args
-from factmemory.adapters.postgres.connection import SESSION_SETTINGS
-from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, SHORTLIST
-from factmemory.domain.contract import strict_schema
-from factmemory.domain.language import content_terms
-from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
-from factmemory.domain.models import Item
-from factmemory.domain.prompts import FACT_LINE
-from factmemory.domain.vectors import centroid
+from factmemory.public import (
+    ALL_ITEMS,
+    CANDIDATES,
+    NEAREST_BY_KIND,
+    RARE_DF,
+    RARE_FACTS,
+    SESSION_SETTINGS,
+    VECTOR_POOL,
+    Deps,
+    candidate_args,
+    centroid,
+    content_terms,
+    nearest_args,
+    strict_schema,
+)
 from factmemory.settings import Settings
-from factmemory.usecases.deps import Deps
+from factmemory.testing.llm import facts_shown
+from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.bench import data, drive
 from factmemory_tools.bench.stats import Row, derived, latency_row, render_table, size_label, summarize, value_row
 from factmemory_tools.bench.tokens import TokenCounter, token_counter
-from factmemory_tools.inprocess import bench_settings, serve_in_process
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +96,6 @@ class Options:
     shape: data.Shape
     json_path: Path
     database_url: str | None
-    rebuild_index: bool
     explain: bool
     seed: int = 1
     label: str = "default"
@@ -185,17 +190,14 @@ class Bench:
             self.vectors,
             self.deps.embedder.model_name,
             self.opts.seed + size,
-            self.opts.rebuild_index,
         )
         self.fig(f"load.{label}.rows_added", loaded.rows)
         self.fig(f"load.{label}.copy_s", round(loaded.copy_s, 2))
         self.fig(f"load.{label}.copy_rows_per_s", round(loaded.rows / max(loaded.copy_s, 1e-9)))
-        self.fig(f"load.{label}.hnsw_build_s", round(loaded.index_s, 2))
         self.fig(f"load.{label}.heavy_entity_facts", self.pop.loaded[self.pop.heavy])
-        rows = [value_row("load: COPY into facts", label, loaded.rows / max(loaded.copy_s, 1e-9), "rows/s")]
-        if self.opts.rebuild_index and loaded.index_s > 0:  # a database with an HNSW index (none since 0052)
-            rows.append(value_row("load: HNSW index build (after COPY)", label, loaded.index_s, "s"))
-        self.results.rows.extend(rows)
+        self.results.rows.append(
+            value_row("load: COPY into facts", label, loaded.rows / max(loaded.copy_s, 1e-9), "rows/s")
+        )
         await self.storage(label)
 
     async def storage(self, label: str) -> None:
@@ -332,7 +334,7 @@ class Bench:
         body = next(r for r in self.llm.requests() if tag in json.dumps(r))
         messages = body["messages"]
         user = messages[-1]["content"]
-        schema = json.dumps(body.get("response_format") or strict_schema(frozenset(Item)))
+        schema = json.dumps(body.get("response_format") or strict_schema(ALL_ITEMS))
         message_tokens = self.tokens.chat(messages)
         schema_tokens = self.tokens.count(schema)
         self.fig("prompt.tokenizer", self.tokens.method)
@@ -340,7 +342,7 @@ class Bench:
         self.fig("prompt.extraction_schema_tokens", schema_tokens)
         self.fig("prompt.extraction_input_tokens", message_tokens + schema_tokens)
         self.fig("prompt.extraction_chars", sum(len(m["content"]) for m in messages) + len(schema))
-        handles = [m["handle"] for m in FACT_LINE.finditer(user)]
+        handles = [handle for handle, _ in facts_shown(body)]
         self.fig("prompt.retrieved_durable", sum(h.startswith("D") for h in handles))
         self.fig("prompt.retrieved_current", sum(h.startswith("C") for h in handles))
         marked = next((line for line in user.splitlines() if line.startswith("Possible duplicates:")), "")
@@ -414,10 +416,7 @@ class Bench:
             for _ in range(EXACTNESS_QUERIES):
                 vectors = await self.deps.embedder.queries([rng.choice(data.CHAT_LINES) for _ in range(5)])
                 query = centroid(vectors)
-                got = [
-                    r["id"]
-                    for r in await nearest.fetch(self.pop.agent_id, entity, query, 24, 24, SHORTLIST, HALF_MARGIN)
-                ]
+                got = [r["id"] for r in await nearest.fetch(self.pop.agent_id, entity, *nearest_args(query, 24, 24))]
                 want = [r["id"] for r in await exact.fetch(self.pop.agent_id, entity, query, 24, 24)]
                 same += got == want
             self.fig(f"exactness.{label}.{who}", {"identical": same, "queries": EXACTNESS_QUERIES})

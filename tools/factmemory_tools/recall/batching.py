@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from factmemory.settings import Settings
+from factmemory.testing.llm import Reply, ScriptedLLM, per_message
+from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.bench.tokens import TokenCounter, token_counter
-from factmemory_tools.inprocess import bench_settings, serve_in_process
 from factmemory_tools.recall.run import LIMIT, Scores, database, load, reply, ts, variant_messages
-from factmemory_tools.scripted_llm import Reply, ScriptedLLM, per_message
 
 DEFAULT_SIZES = (1, 4, 8)
 

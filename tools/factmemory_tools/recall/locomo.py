@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from factmemory.settings import Settings
+from factmemory.testing.llm import Reply, ScriptedLLM
+from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
-from factmemory_tools.inprocess import bench_settings, serve_in_process
 from factmemory_tools.recall.run import database, ts
-from factmemory_tools.scripted_llm import Reply, ScriptedLLM
 
 REPO = Path(__file__).resolve().parents[3]
 DATA = REPO.parent / "shared" / "data" / "locomo-tune.json"

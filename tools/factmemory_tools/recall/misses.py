@@ -20,10 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from factmemory.domain.models import ChatMessage, ProvideInput
-from factmemory.domain.relevance import word_overlap
-from factmemory.usecases.deps import Deps
-from factmemory.usecases.provide import provide
+from factmemory.public import ChatMessage, Deps, ProvideInput, provide, word_overlap
 
 CAUSES = ("second_fact", "no_shared_words", "other_section", "near_duplicates", "below_cut", "other")
 LIMIT = 6

@@ -28,13 +28,13 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from factmemory.public import Deps
 from factmemory.settings import Settings
-from factmemory.usecases.deps import Deps
+from factmemory.testing.llm import Reply, ScriptedLLM
+from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
-from factmemory_tools.inprocess import bench_settings, serve_in_process
 from factmemory_tools.recall.misses import Misses, misses_table
-from factmemory_tools.scripted_llm import Reply, ScriptedLLM
 
 DATA = Path(__file__).parent / "data" / "recall.json"
 HARD = Path(__file__).parent / "data" / "hard.json"  # written by recall/hard.py: the tune and heldout parts

@@ -12,7 +12,7 @@ import json
 import threading
 from typing import Any
 
-from factmemory_tools.scripted_llm import Reply, ScriptedLLM, current_message
+from factmemory.testing.llm import Reply, ScriptedLLM, current_message
 
 
 class Engine:

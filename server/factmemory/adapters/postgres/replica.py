@@ -70,9 +70,6 @@ class ReadRoute:
     def replica_up(self) -> bool:
         return self._down_until is None and not self.invalid
 
-    def wrote(self, agent_id: UUID, entity_id: UUID) -> None:
-        """Nothing to remember: the position of every write is kept by the database, in the write's transaction."""
-
     def set_invalid(self, reason: str) -> None:
         """Marks the replica unfit for reads (reason) or fit again (""); logs and reports each change."""
         if reason == self.invalid:

@@ -188,14 +188,12 @@ class ReviewTx:
         self.agent_id = agent_id
         self.entity_id = entity_id
         self._marked: tuple[str, str, str] = ("", "", "")  # unmarked: the trigger names the action by the change
-        self.also_wrote: list[UUID] = []  # shared subjects written too (elsewhere): the read route hears of them
 
     async def elsewhere(self, subject: SharedSubject) -> ReviewTx:
         """The same transaction on a shared subject (domain/shared.py), under its lock too, with this mark."""
         await shared.enter(self._conn, self.agent_id, subject, datetime.now(UTC))
         other = ReviewTx(self._conn, self.agent_id, subject.subject_id)
         other._marked = self._marked
-        self.also_wrote.append(subject.subject_id)
         return other
 
     async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None:

@@ -86,7 +86,8 @@ class Store:
     """Typed access to the facts database through a pool. With a ReadRoute (FACTMEMORY_DATABASE_READ_URL), the
     reads of the read RPCs go to the replica: list_facts, fact_history, list_candidates, list_entities,
     export_rows and text_search always; nearest and get_fact when the caller says `replica_ok` (Provide and GetFact,
-    not Evaluate or an edit). Every write tells the route, for read-your-writes."""
+    not Evaluate or an edit). Writes need not tell the route: each bumps the entity's read position in its own
+    transaction (replica.py), which gives read-your-writes."""
 
     def __init__(self, pool: asyncpg.Pool, reads: ReadRoute | None = None, by_person: bool = False) -> None:
         self._pool = pool
@@ -110,10 +111,6 @@ class Store:
         except TRANSIENT_DB_ERRORS as exc:
             raise unavailable(exc) from exc
 
-    def _wrote(self, agent_id: UUID, entity_id: UUID) -> None:
-        if self._reads is not None:
-            self._reads.wrote(agent_id, entity_id)
-
     @property
     def pool(self) -> asyncpg.Pool:
         """The connection pool (for tools and tests that inspect the database directly)."""
@@ -128,9 +125,6 @@ class Store:
             epoch = await read_forget_epoch(conn, agent_id, entity_id)
             tx = PostgresWriteTransaction(conn, agent_id, entity_id, int(revision), epoch)
             yield tx
-        self._wrote(agent_id, entity_id)
-        for subject_id in tx.also_wrote:
-            self._wrote(agent_id, subject_id)
 
     async def write_context(
         self,
@@ -243,9 +237,6 @@ class Store:
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             tx = ReviewTx(conn, agent_id, entity_id)
             yield tx
-        self._wrote(agent_id, entity_id)
-        for subject_id in tx.also_wrote:
-            self._wrote(agent_id, subject_id)
 
     async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None:
         """The shared subject (domain/shared.py) this entity id is, or None for a person."""
@@ -335,7 +326,6 @@ class Store:
             facts = [f for f in facts if f.import_source_id in fresh]
             await conn.execute(IMPORT_FACTS, *import_values(agent_id, entity_id, facts))
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
-        self._wrote(agent_id, entity_id)
         return int(after - before)
 
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
@@ -350,7 +340,6 @@ class Store:
         async with connection(self._pool) as conn, conn.transaction():
             await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
             counts = await forget_entity(conn, agent_id, entity_id)
-        self._wrote(agent_id, entity_id)
         return counts
 
     async def export_rows(

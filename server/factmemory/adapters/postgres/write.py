@@ -195,14 +195,12 @@ class PostgresWriteTransaction:
         self._actor = ""
         # The messages this transaction claimed: what the relationships and identities it writes cite.
         self._claimed: list[str] = []
-        self.also_wrote: list[UUID] = []  # shared subjects written too (elsewhere): the read route hears of them
 
     async def elsewhere(self, subject: SharedSubject, at: datetime) -> PostgresWriteTransaction:
         """This transaction writing a shared subject's facts (domain/shared.py) under its lock, as this message."""
         revision = await shared.enter(self._conn, self.agent_id, subject, at)
         other = PostgresWriteTransaction(self._conn, self.agent_id, subject.subject_id, revision)
         other._actor = self._actor
-        self.also_wrote.append(subject.subject_id)
         return other
 
     async def write_context(
