@@ -207,9 +207,16 @@ class Served:
             return True
 
     def stop(self) -> None:
+        """Stops the service as an operator does (SIGTERM: it stops its embedded PostgreSQL on exit), killing it
+        only when it does not end. A service a test killed leaves its PostgreSQL running on purpose (the next start
+        adopts it)."""
         if self.proc.poll() is None:
+            self.proc.terminate()
+        try:
+            self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
             self.proc.kill()
-        self.proc.communicate()
+            self.proc.communicate()
 
 
 def postmaster_pid(data_dir: Path) -> int | None:
