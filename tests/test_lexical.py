@@ -60,8 +60,12 @@ async def candidates(service: Service, person: Person, text: str, pool: int) -> 
 
 async def test_the_stored_terms_are_the_language_layer_s(service: Service, llm: ScriptedLLM) -> None:
     person = await inez(service, llm)
-    rows = await service.pool.fetch("SELECT claim, lexemes FROM facts WHERE agent_id = $1", uuid.UUID(person.agent_id))
-    assert rows and all(list(r["lexemes"]) == list(content_terms(r["claim"])) for r in rows)
+    rows = await service.pool.fetch(
+        "SELECT claim, lexemes, source_terms FROM facts WHERE agent_id = $1", uuid.UUID(person.agent_id)
+    )
+    # the claim's terms, then its message's that the claim lacks ("dish 3", "bread": migration 0072)
+    assert rows and all(list(r["lexemes"]) == [*content_terms(r["claim"]), *r["source_terms"]] for r in rows)
+    assert all(r["source_terms"] and not set(r["source_terms"]) & set(content_terms(r["claim"])) for r in rows)
 
 
 async def test_a_word_every_fact_shares_weighs_nothing(service: Service, llm: ScriptedLLM) -> None:

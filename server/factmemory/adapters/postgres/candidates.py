@@ -8,19 +8,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from factmemory.adapters.postgres.nearest import HALF_MARGIN
 from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
 
 # $1 agent, $2 entity (the person), $3 the turn's vector, $4 how many nearest facts, $5 the turn's content terms
 # (the language layer's, as stored in facts.lexemes), $6 a term in at most this many of the person's facts brings
-# the facts holding it into the pool, at most $7 of them, $8 the half-precision shortlist's length, $9 its margin,
-# $10 and $11 the starts and ends of the times the turn names (language.date_spans): the $7 facts nearest the turn
-# whose time (valid_at, else created_at) falls in one of them join the pool too.
+# the facts holding it into the pool, at most $7 of them, $8 and $9 the starts and ends of the times the turn names
+# (language.date_spans): the $7 facts nearest the turn whose time (valid_at, else created_at) falls in one of them
+# join the pool too.
 #
-# nearest: the exact cosine order, read from a shortlist of the facts' half-precision vectors (an index-only scan of
-# facts_nearest_half_idx) re-ranked exactly. Rounding to half precision moves a cosine distance by less than $9 / 2,
-# so when the shortlist's last distance is more than $9 beyond the $4-th, no fact outside it can be among the $4
-# nearest; otherwise (a person with few facts, or a tie at the edge) the person's facts are ranked exactly in full.
+# nearest: the exact cosine order of the facts' search vectors (migration 0072: the unit mean of the claim's vector
+# and its source message's, in half precision), an index-only scan of facts_search_half_idx.
 CANDIDATES = f"""
 WITH
 person AS MATERIALIZED (
@@ -29,27 +26,11 @@ person AS MATERIALIZED (
 term_df AS MATERIALIZED (
     SELECT lexeme AS term, facts AS df FROM entity_lexemes
      WHERE agent_id = $1 AND entity_id = $2 AND lexeme = ANY ($5::text[]) AND lexeme <> ''),
-half AS MATERIALIZED (
-    SELECT id, embedding_half <=> (SELECT $3::vector::halfvec) AS distance
-      FROM facts
-     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
-     ORDER BY distance
-     LIMIT $8),
-proven AS MATERIALIZED (
-    SELECT count(*) = $8 AND max(distance) > (SELECT distance FROM half ORDER BY distance OFFSET $4 - 1 LIMIT 1) + $9
-           AS shortlisted
-      FROM half),
 nearest AS MATERIALIZED (
-    (SELECT id FROM facts
-      WHERE agent_id = $1 AND entity_id = $2 AND (SELECT shortlisted FROM proven)
-        AND id IN (SELECT id FROM half)
-      ORDER BY embedding <=> $3, id
-      LIMIT $4)
-    UNION ALL
-    (SELECT id FROM facts
-      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND NOT (SELECT shortlisted FROM proven)
-      ORDER BY (embedding <=> $3) + 0, id
-      LIMIT $4)),
+    SELECT id FROM facts
+     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
+     ORDER BY search_half <=> (SELECT $3::vector::halfvec), id
+     LIMIT $4),
 worded AS MATERIALIZED (
     SELECT id FROM facts
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
@@ -58,13 +39,13 @@ worded AS MATERIALIZED (
      LIMIT $7),
 dated AS MATERIALIZED (
     SELECT id FROM facts
-     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND cardinality($10::timestamptz[]) > 0
-       AND EXISTS (SELECT 1 FROM unnest($10::timestamptz[], $11::timestamptz[]) AS s(starts, ends)
+     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND cardinality($8::timestamptz[]) > 0
+       AND EXISTS (SELECT 1 FROM unnest($8::timestamptz[], $9::timestamptz[]) AS s(starts, ends)
                     WHERE coalesce(valid_at, created_at) >= s.starts AND coalesce(valid_at, created_at) < s.ends)
-     ORDER BY embedding <=> $3, id
+     ORDER BY search_half <=> (SELECT $3::vector::halfvec), id
      LIMIT $7)
 SELECT {FACT_COLUMNS}, {DISPUTED_BY},
-       1 - (embedding <=> $3) AS similarity,
+       1 - (search_half <=> (SELECT $3::vector::halfvec)) AS similarity,
        lexemes,
        (SELECT facts FROM person) AS person_facts,
        ARRAY(SELECT term FROM term_df ORDER BY term) AS terms,
@@ -73,10 +54,6 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY},
  WHERE agent_id = $1 AND entity_id = $2
    AND id IN (SELECT id FROM nearest UNION SELECT id FROM worded UNION SELECT id FROM dated)
 """
-
-# The shortlist reaches well past the pool (a judgement, as for NEAREST_BY_KIND's SHORTLIST).
-SHORTLIST_FACTOR = 4
-MIN_SHORTLIST = 200
 
 
 def candidate_args(
@@ -87,7 +64,6 @@ def candidate_args(
     rare_limit: int,
     spans: Sequence[tuple[datetime, datetime]] = (),
 ) -> tuple[object, ...]:
-    """$3 to $11 of CANDIDATES."""
-    shortlist = max(MIN_SHORTLIST, SHORTLIST_FACTOR * pool)
+    """$3 to $9 of CANDIDATES."""
     starts, ends = [s for s, _ in spans], [e for _, e in spans]
-    return embedding, pool, terms, rare_df, rare_limit, shortlist, HALF_MARGIN, starts, ends
+    return embedding, pool, terms, rare_df, rare_limit, starts, ends

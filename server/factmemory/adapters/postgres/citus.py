@@ -160,14 +160,14 @@ BEGIN
 END $$;
 CREATE FUNCTION factmemory_lexemes_row() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    -- Only live facts count: an update counts only when the claim, the liveness or the scope changed.
+    -- Only live facts count: an update counts only when the terms, the liveness or the scope changed.
     IF TG_OP <> 'INSERT' AND OLD.archived_at IS NULL
-       AND (TG_OP = 'DELETE' OR OLD.claim IS DISTINCT FROM NEW.claim OR NEW.archived_at IS NOT NULL
+       AND (TG_OP = 'DELETE' OR OLD.lexemes IS DISTINCT FROM NEW.lexemes OR NEW.archived_at IS NOT NULL
             OR OLD.agent_id <> NEW.agent_id OR OLD.entity_id <> NEW.entity_id) THEN
         PERFORM factmemory_count_lexemes(OLD.agent_id, OLD.entity_id, OLD.lexemes, -1);
     END IF;
     IF TG_OP <> 'DELETE' AND NEW.archived_at IS NULL
-       AND (TG_OP = 'INSERT' OR OLD.claim IS DISTINCT FROM NEW.claim OR OLD.archived_at IS NOT NULL
+       AND (TG_OP = 'INSERT' OR OLD.lexemes IS DISTINCT FROM NEW.lexemes OR OLD.archived_at IS NOT NULL
             OR OLD.agent_id <> NEW.agent_id OR OLD.entity_id <> NEW.entity_id) THEN
         PERFORM factmemory_count_lexemes(NEW.agent_id, NEW.entity_id, NEW.lexemes, 1);
     END IF;

@@ -66,8 +66,13 @@ SELECT id, evidence_message_ids, confidence,
 
 DELETE_FACTS = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = ANY ($3::uuid[])"
 
+# A fact that stays also loses what Provide searched it by from its source message (migration 0072): its source
+# terms leave its lexemes (they are the message's terms the claim lacks) and it is searched by its claim's vector.
 SET_EVIDENCE = """
-UPDATE facts SET evidence_message_ids = $4, confidence = $5 WHERE agent_id = $1 AND entity_id = $2 AND id = $3
+UPDATE facts
+   SET evidence_message_ids = $4, confidence = $5,
+       lexemes = factmemory_without(lexemes, source_terms), source_terms = '{}', search_half = embedding_half
+ WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 """
 
 # Relationships and identities (migration 0045): the deleted messages leave their evidence; a row left with none

@@ -60,16 +60,20 @@ def mark_cte(first: int, agent: int = 1, entity: int = 2) -> str:
       FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = ${agent} AND entity_id = ${entity}) AS routed)"""
 
 
-_INSERT_COLUMNS = """
-INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
+_COLUMNS = """id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
                    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at,
-                   embedding, embedding_model, import_source_id, lexemes)"""
+                   embedding, embedding_model, import_source_id, lexemes"""
+_INSERT_COLUMNS = f"""
+INSERT INTO facts ({_COLUMNS})"""
 
-# The one statement that inserts a fact (Evaluate, a reviewer), with its content terms ($16, the language layer's)
-# and its history mark ($17 to $19).
+# The one statement that inserts a fact (Evaluate, a reviewer), with its content terms ($16, the language layer's:
+# the claim's and its source's), its search vector and source terms ($17, $18: migration 0072; a NULL vector is the
+# claim's) and its history mark ($19 to $21).
 INSERT_FACT = f"""
-WITH {mark_cte(17, agent=2, entity=3)}{_INSERT_COLUMNS}
-SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16 FROM mark
+WITH {mark_cte(19, agent=2, entity=3)}
+INSERT INTO facts ({_COLUMNS}, search_half, source_terms)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16, $17::vector::halfvec, $18
+  FROM mark
 RETURNING {FACT_COLUMNS}
 """
 
@@ -167,7 +171,7 @@ def _json(value: Any) -> dict[str, Any] | None:
 
 
 def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...]:
-    """The parameters of INSERT_FACT for one new fact ($1 to $16)."""
+    """The parameters of INSERT_FACT for one new fact ($1 to $18)."""
     return (
         uuid4(),
         agent_id,
@@ -184,7 +188,9 @@ def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...
         new.embedding,
         new.embedding_model,
         new.import_source_id,
-        claim_terms(new.claim),
+        [*claim_terms(new.claim), *new.source_terms],
+        new.search_embedding,
+        list(new.source_terms),
     )
 
 

@@ -18,6 +18,7 @@ from factmemory.domain.excerpts import excerpt
 from factmemory.domain.forgetting import check_not_forgotten
 from factmemory.domain.limits import DEDUP_NEIGHBOURS, Limits
 from factmemory.domain.models import AppliedOp, ChatMessage, EvaluateResult, Kind, Usage
+from factmemory.domain.new_fact import Searched, searched
 from factmemory.domain.ops import (
     Planned,
     PlannedAdd,
@@ -86,8 +87,12 @@ async def _plan_turn(deps: Deps, shown: Shown, reply: ExtractionReply, watch: St
     planned, sources, shared = _plan(shown, reply, limits, policy.trusts(request.speaker_roles))
     planned, subjects = ops_subjects(policy, request.agent_id, request.world_id, request.speaker_roles, planned, shared)
     adds = [p for p in planned if isinstance(p, PlannedAdd)]
-    with watch.stage("embed"):
-        vectors = await deps.embedder.passages([a.claim for a in adds])
+    said = [excerpt(m.text) for p, m in zip(planned, sources, strict=True) if isinstance(p, PlannedAdd)]
+    spoken = list(dict.fromkeys(t for t in said if t.strip()))
+    with watch.stage("embed"):  # the adds' claims and the messages they come from, in one call
+        embedded = await deps.embedder.passages([a.claim for a in adds] + spoken)
+    vectors, by_text = embedded[: len(adds)], dict(zip(spoken, embedded[len(adds) :], strict=True))
+    searches = [searched(a.claim, v, text, by_text.get(text)) for a, v, text in zip(adds, vectors, said, strict=True)]
     add_rows = {i: row for row, i in enumerate(i for i, p in enumerate(planned) if isinstance(p, PlannedAdd))}
     parts = []
     readable = {s.subject_id: s for s in readable_subjects(request.agent_id, request.world_id)}
@@ -95,9 +100,8 @@ async def _plan_turn(deps: Deps, shown: Shown, reply: ExtractionReply, watch: St
     for subject in sorted(set(subjects) | closing, key=subject_order):
         indexes = [i for i, s in enumerate(subjects) if s == subject]
         mine = [planned[i] for i in indexes]
-        probe = _Probe(
-            [p for p in mine if isinstance(p, PlannedAdd)], vectors[[add_rows[i] for i in indexes if i in add_rows]]
-        )
+        rows = [add_rows[i] for i in indexes if i in add_rows]
+        probe = _Probe([p for p in mine if isinstance(p, PlannedAdd)], vectors[rows], [searches[r] for r in rows])
         part = _Part(subject, indexes, mine, [sources[i] for i in indexes], probe)
         if probe.adds:
             entity = request.entity_id if subject is None else subject.subject_id
@@ -183,7 +187,12 @@ async def _apply_parts(
             add_plans = part.probe.plan(await part.probe.read(tx.write_context), deps.tuning.dedup_threshold)
         held = plan.held and part.subject is not None
         done = await apply_all(
-            deps, tx, part.planned, part.sources, zip(add_plans, part.probe.vectors, strict=True), held=held
+            deps,
+            tx,
+            part.planned,
+            part.sources,
+            zip(add_plans, part.probe.vectors, part.probe.searches, strict=True),
+            held=held,
         )
         for index, op in zip(part.indexes, done, strict=True):
             applied[index] = op
@@ -205,6 +214,7 @@ class _Probe:
 
     adds: list[PlannedAdd]
     vectors: Matrix
+    searches: list[Searched]  # what Provide will search each add by (domain/new_fact.py)
 
     async def read(self, read: ReadContext) -> WriteContext:
         """The neighbours and exact-key matches of every add, from the store (before the lock) or the transaction."""

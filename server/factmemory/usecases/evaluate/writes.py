@@ -10,7 +10,7 @@ from factmemory.domain.confidence import ADD_CONFIDENCE, DECAY_STEP, DELETE_BELO
 from factmemory.domain.dedup.planning import AddPlan, Existing, Target, merge_refusal, merged_values
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import AppliedOp, CandidateSource, ChatMessage, Fact, OpType, Verification
-from factmemory.domain.new_fact import new_fact
+from factmemory.domain.new_fact import Searched, new_fact
 from factmemory.domain.ops import (
     Planned,
     PlannedAdd,
@@ -30,7 +30,7 @@ async def apply_all(
     turn: WriteTransaction,
     planned: Sequence[Planned],
     sources: Sequence[ChatMessage],
-    add_plans: Iterable[tuple[AddPlan, Vector]],
+    add_plans: Iterable[tuple[AddPlan, Vector, Searched]],
     *,
     held: bool = False,
 ) -> list[AppliedOp]:
@@ -70,6 +70,7 @@ async def _apply_add(
     message: ChatMessage,
     plan: AddPlan,
     vector: Vector,
+    search: Searched,
     added: Sequence[Fact | None],
 ) -> AppliedOp:
     """Strengthen the same claim, or insert (with a review candidate for a conflict and the possible duplicates)."""
@@ -98,6 +99,8 @@ async def _apply_add(
             embedding_model=deps.embedder.model_name,
             structured_fields=dict(add.structured_fields),
             valid_at=add.valid_at,
+            search_embedding=search.vector,
+            source_terms=search.terms,
         )
     )
     for pair in plan.pairs:
