@@ -16,8 +16,9 @@ from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
 # (language.date_spans): the $7 facts nearest the turn whose time (valid_at, else created_at) falls in one of them
 # join the pool too.
 #
-# nearest: the exact cosine order of the facts' search vectors (migration 0072: the unit mean of the claim's vector
-# and its source message's, in half precision), an index-only scan of facts_search_half_idx.
+# nearest: the exact order of the facts' search vectors by inner product with the turn's unit vector (migration 0072:
+# the mean of the claim's unit vector and its source message's, in half precision, so the similarity is the mean of
+# the two cosines; the claim's cosine for a fact without one), an index-only scan of facts_search_half_idx.
 CANDIDATES = f"""
 WITH
 person AS MATERIALIZED (
@@ -29,7 +30,7 @@ term_df AS MATERIALIZED (
 nearest AS MATERIALIZED (
     SELECT id FROM facts
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
-     ORDER BY search_half <=> (SELECT $3::vector::halfvec), id
+     ORDER BY search_half <#> (SELECT $3::vector::halfvec), id
      LIMIT $4),
 worded AS MATERIALIZED (
     SELECT id FROM facts
@@ -42,10 +43,10 @@ dated AS MATERIALIZED (
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND cardinality($8::timestamptz[]) > 0
        AND EXISTS (SELECT 1 FROM unnest($8::timestamptz[], $9::timestamptz[]) AS s(starts, ends)
                     WHERE coalesce(valid_at, created_at) >= s.starts AND coalesce(valid_at, created_at) < s.ends)
-     ORDER BY search_half <=> (SELECT $3::vector::halfvec), id
+     ORDER BY search_half <#> (SELECT $3::vector::halfvec), id
      LIMIT $7)
 SELECT {FACT_COLUMNS}, {DISPUTED_BY},
-       1 - (search_half <=> (SELECT $3::vector::halfvec)) AS similarity,
+       -(search_half <#> (SELECT $3::vector::halfvec)) AS similarity,
        lexemes,
        (SELECT facts FROM person) AS person_facts,
        ARRAY(SELECT term FROM term_df ORDER BY term) AS terms,

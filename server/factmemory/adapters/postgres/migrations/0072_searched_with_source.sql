@@ -1,9 +1,9 @@
 -- Provide searches a fact by what it says and by what the person said (docs/recall.md, round three, "The person's
 -- own words"): the claim is the model's paraphrase, a question echoes the person's words. Written by Evaluate for
 -- a fact it inserts, from the bounded excerpt of the message the fact came from (domain/excerpts.py):
---   search_half   the unit mean of the claim's vector and the message's (half precision), which Provide ranks by;
---                 the claim's own vector for a fact with no message (imports, a reviewer's fact) and after the claim
---                 changes;
+--   search_half   the mean of the claim's unit vector and the message's (half precision): its inner product with the
+--                 turn's unit vector, which Provide ranks by, is the mean of the two cosines; the claim's own vector
+--                 for a fact with no message (imports, a reviewer's fact) and after the claim changes;
 --   source_terms  the message's content terms that the claim lacks (the language layer's); facts.lexemes holds the
 --                 claim's terms and these, so BM25 and the stem counts see both.
 -- Deleting the message (ForgetMessages) takes both away from a fact that stays (adapters/postgres/messages.py):
