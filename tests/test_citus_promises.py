@@ -46,6 +46,11 @@ from tests.test_review import (  # noqa: F401
     test_provider_marks_a_disputed_fact_until_resolved,
     test_strengthen_and_decay_are_recorded,
 )
+from tests.test_source_words import (  # noqa: F401
+    test_a_changed_claim_is_searched_by_itself,
+    test_deleting_the_message_takes_its_words_from_a_fact_that_stays,
+    test_the_message_s_words_find_the_fact_its_claim_does_not_say,
+)
 
 
 @pytest.fixture(scope="session")
