@@ -32,7 +32,8 @@ class Telemetry(Protocol):
     def replica_up(self, up: bool) -> None: ...
 
     def retention(self, what: str, count: int) -> None:
-        """Rows retention changed: archived_facts, deleted_facts, reduced_evaluations, archived_candidates."""
+        """Rows retention changed: archived_facts, deleted_facts, reduced_evaluations, archived_candidates,
+        expired_tickets."""
         ...
 
     def auth_failure(self, surface: str, outcome: str) -> None:
