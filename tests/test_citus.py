@@ -4,8 +4,10 @@ the coordinator."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import asyncpg
@@ -16,8 +18,21 @@ import pytest_asyncio
 from factmemory.adapters.postgres.citus import DISTRIBUTED, REFERENCE, distribute
 from factmemory.adapters.postgres.database import DatabaseSetupError, migrate
 from factmemory.adapters.postgres.forgetting import FORGET_MARK
+from factmemory.adapters.postgres.messages import (
+    LINKED_BY,
+    UNLINK_IDENTITIES_OF,
+    UNLINK_RELATIONSHIPS_OF,
+    VOID_TICKETS_OF_PERSON,
+)
+from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.adapters.postgres.review_tx import GET_FACT_FOR_UPDATE, LIST_ENTITIES
-from factmemory.adapters.postgres.store import LIST_FACTS
+from factmemory.adapters.postgres.store import GET_EVALUATIONS_BY_PERSON, LIST_FACTS
+from factmemory.adapters.postgres.tickets import (
+    GET_TICKET_BY_PERSON,
+    ISSUE_TICKET_BY_PERSON,
+    USE_TICKET_BY_PERSON,
+    VOID_EXPIRED_BY_PERSON,
+)
 from factmemory.adapters.postgres.turn_start import TURN_START_BY_PERSON
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, new_database, start_service
@@ -136,9 +151,25 @@ async def test_every_per_turn_call_of_one_person_runs_on_one_shard(
         pb.ResolveCandidateRequest(**scope, candidate_id=candidate.id, resolution=pb.RESOLUTION_ACCEPT)
     )
     await svc.stub.DeleteFact(pb.DeleteFactRequest(**scope, fact_id=added.fact.id))
-    # Not here, each for a reason of its own (docs/scaling.md, "One shard per call"): ExportEntity and ForgetEntity
-    # (the relationships naming the person as target live on the source's shard), ForgetMessages (the links citing
-    # the messages may sit on any person's shard), PrepareEvaluation (the ticket bound is database-wide).
+    # The agent-model mode: a ticket issued, presented and used on the person's shard.
+    llm.on("I play the cello", Reply(facts_reply(add_durable("plays the cello", "preference"))))
+    turn = person.evaluate("I play the cello")
+    prepared = await svc.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=turn))
+    assert prepared.ticket
+    completed = await svc.stub.CompleteEvaluation(
+        pb.CompleteEvaluationRequest(
+            **scope, ticket=prepared.ticket, reply=json.dumps(facts_reply(add_durable("plays the cello", "preference")))
+        )
+    )
+    assert [o.rejected for o in completed.results[0].ops] == [False]
+    again = await svc.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=turn))
+    assert not again.ticket and again.results[0].replayed
+    # A deleted message leaves the person's facts, links and tickets, all on the person's shard.
+    forgotten = await svc.stub.ForgetMessages(pb.ForgetMessagesRequest(**scope, message_ids=[turn.message.id]))
+    assert (forgotten.messages_forgotten, forgotten.facts_deleted) == (1, 1)
+    assert "plays the cello" not in {f.claim for f in (await svc.stub.ListFacts(person.list_facts())).facts}
+    # Not here (docs/scaling.md, "One shard per call"): ExportEntity and ForgetEntity, whose relationships naming
+    # the person as target live on the source's shard.
 
 
 async def test_agent_wide_reads_fan_out_and_the_one_shard_check_bites(
@@ -169,12 +200,24 @@ async def test_agent_wide_reads_fan_out_and_the_one_shard_check_bites(
 async def test_explain_shows_the_router_plan_of_per_person_statements_and_the_fan_out_of_agent_wide_ones(
     citus_url: str,
 ) -> None:
-    agent, entity = uuid.uuid4(), uuid.uuid4()
+    agent, entity, now = uuid.uuid4(), uuid.uuid4(), datetime.now(UTC)
     per_person = {
         "turn_start.TURN_START_BY_PERSON": (TURN_START_BY_PERSON, (agent, entity, ["m"], 5, 20)),
         "store.LIST_FACTS": (LIST_FACTS, (agent, entity, None, None, 50)),
         "review_tx.GET_FACT_FOR_UPDATE": (GET_FACT_FOR_UPDATE, (agent, entity, uuid.uuid4())),
         "forgetting.FORGET_MARK": (FORGET_MARK, (agent, entity)),
+        "tickets.ISSUE_TICKET_BY_PERSON": (
+            ISSUE_TICKET_BY_PERSON,
+            (agent, b"h", entity, 0, now, now + timedelta(minutes=2), "{}", now - timedelta(minutes=15), 7),
+        ),
+        "tickets.GET_TICKET_BY_PERSON": (GET_TICKET_BY_PERSON, (agent, b"h", entity, now)),
+        "tickets.USE_TICKET_BY_PERSON": (USE_TICKET_BY_PERSON, (agent, b"h", now, entity)),
+        "tickets.VOID_EXPIRED_BY_PERSON": (VOID_EXPIRED_BY_PERSON, (agent, now, entity)),
+        "store.GET_EVALUATIONS_BY_PERSON": (GET_EVALUATIONS_BY_PERSON, (agent, ["m"], entity)),
+        "messages.LINKED_BY": (LINKED_BY, (agent, entity, ["m"])),
+        "messages.UNLINK_RELATIONSHIPS_OF": (UNLINK_RELATIONSHIPS_OF, (agent, ["m"], entity)),
+        "messages.UNLINK_IDENTITIES_OF": (UNLINK_IDENTITIES_OF, (agent, ["m"], entity)),
+        "messages.VOID_TICKETS_OF_PERSON": (VOID_TICKETS_OF_PERSON, (agent, entity)),
     }
     conn = await asyncpg.connect(citus_url)
     try:
@@ -188,3 +231,61 @@ async def test_explain_shows_the_router_plan_of_per_person_statements_and_the_fa
     for name, plan in plans.items():
         assert "Task Count: 1\n" in plan + "\n", f"{name} is not a router plan:\n{plan}"
     assert "Task Count: 32" in wide
+
+
+async def test_links_of_a_message_evaluated_before_their_people_were_recorded_are_looked_for_everywhere(
+    citus_url: str, service: Service, one_shard_service: Service, llm: ScriptedLLM
+) -> None:
+    """A message evaluated before migration 0062 has no record of the people its turn linked: ForgetMessages then
+    looks at every link of the agent (every shard: the one-shard service refuses it) and still takes them all."""
+    sam = Person("Sam")
+    kim = Person("Kim", agent_id=sam.agent_id)
+    room = [pb.RoomEntity(id=sam.entity_id, names=["Sam"]), pb.RoomEntity(id=kim.entity_id, names=["Kim"])]
+    reply = facts_reply()
+    reply["relationships"] = [{"source_entity_id": kim.entity_id, "target_entity_id": sam.entity_id, "tags": ["aunt"]}]
+    llm.on("old turn: Kim is my aunt", Reply(reply))
+    turn = sam.evaluate("old turn: Kim is my aunt", room_entities=room)
+    await service.stub.Evaluate(turn)
+    conn = await asyncpg.connect(citus_url)
+    try:
+        recorded = await conn.fetchval(
+            "UPDATE evaluations SET linked_entities = NULL WHERE agent_id = $1 AND entity_id = $2 "
+            "AND message_id = $3 RETURNING 1",
+            uuid.UUID(sam.agent_id),
+            uuid.UUID(sam.entity_id),
+            turn.message.id,
+        )
+        assert recorded == 1
+        request = pb.ForgetMessagesRequest(
+            agent_id=sam.agent_id, entity_id=sam.entity_id, message_ids=[turn.message.id]
+        )
+        with pytest.raises(grpc.aio.AioRpcError):
+            await one_shard_service.stub.ForgetMessages(request)
+        await service.stub.ForgetMessages(request)
+        left = await conn.fetchval(
+            "SELECT count(*) FROM relationships WHERE agent_id = $1 AND source_entity_id = $2",
+            uuid.UUID(sam.agent_id),
+            uuid.UUID(kim.entity_id),
+        )
+    finally:
+        await conn.close()
+    assert left == 0
+
+
+async def test_expired_tickets_of_people_who_never_come_back_lose_their_content_in_the_retention_sweep(
+    service: Service,
+) -> None:
+    """Distributed by person, an issue makes room among the person's own tickets only: the retention sweep drops
+    the content of every other expired ticket (what every issue does on one PostgreSQL)."""
+    person = Person("Gone")
+    prepared = await service.stub.PrepareEvaluation(
+        pb.PrepareEvaluationRequest(single=person.evaluate("my passport number is X7654321"))
+    )
+    assert prepared.ticket
+    body = "SELECT body FROM evaluation_tickets WHERE agent_id = $1 AND entity_id = $2"
+    scope = (uuid.UUID(person.agent_id), uuid.UUID(person.entity_id))
+    assert "X7654321" in await service.pool.fetchval(body, *scope)
+    assert await PostgresRetention(service.pool).expire_tickets(datetime.now(UTC)) >= 0  # not expired yet: kept
+    assert "X7654321" in await service.pool.fetchval(body, *scope)
+    assert await PostgresRetention(service.pool).expire_tickets(datetime.now(UTC) + timedelta(minutes=10)) >= 1
+    assert await service.pool.fetchval(body, *scope) is None

@@ -1,16 +1,27 @@
-"""A worker of the Citus cluster down: the calls about people whose shards it holds answer UNAVAILABLE (never
-INTERNAL) and leave nothing half-written; the other people are served; once it is back, a retry applies once."""
+"""A worker of the Citus cluster down: the calls about people whose shards it holds and the agent-wide reads answer
+UNAVAILABLE (never INTERNAL) and leave nothing half-written; the other people are served; health and metrics say a
+worker is unreachable; once it is back, a retry applies once and health says so."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from factmemory.adapters.metrics import PrometheusTelemetry
+from factmemory.api.grpc.health import HealthWatch
+from factmemory.app import CLUSTER_HEALTH, create_server, open_runtime, start_cluster_watch
+from factmemory.v1 import factmemory_pb2 as pb
 from factmemory_tools import citus_cluster as nodes
-from tests.conftest import Service
+from tests.conftest import Service, make_settings
 from tests.support.fm import Person, add_durable, facts_of, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
 
@@ -37,8 +48,56 @@ async def code_of(call: Any) -> grpc.StatusCode:
     return grpc.StatusCode.OK
 
 
+class Watched:
+    """What the operator sees: the cluster's health status (gRPC health), /healthz's detail and the workers gauges,
+    from a server of its own on the coordinator (metrics on) with the cluster watch every 0.2 s, wired as
+    `factmemory serve` wires it."""
+
+    def __init__(self, channel: grpc.aio.Channel, watch: HealthWatch, telemetry: PrometheusTelemetry) -> None:
+        self.channel, self.watch, self.telemetry = channel, watch, telemetry
+
+    async def cluster(self) -> int:
+        request = health_pb2.HealthCheckRequest(service=CLUSTER_HEALTH)
+        try:
+            return int((await health_pb2_grpc.HealthStub(self.channel).Check(request)).status)
+        except grpc.aio.AioRpcError:  # not set yet: NOT_FOUND
+            return -1
+
+    def workers(self) -> tuple[float | None, float | None]:
+        sample = self.telemetry.registry.get_sample_value
+        return sample("factmemory_citus_workers_reachable"), sample("factmemory_citus_workers")
+
+
+@asynccontextmanager
+async def watched(url: str, llm: ScriptedLLM, tmp: Path) -> AsyncIterator[Watched]:
+    settings = make_settings(url, llm, tmp, metrics_listen="127.0.0.1:0", health_interval_s=0.2)
+    async with open_runtime(settings) as runtime:
+        assert runtime.metrics is not None and runtime.cluster_check is not None
+        servicer = health.aio.HealthServicer()
+        watch = HealthWatch(servicer, ("",), [], 60.0)
+        await watch.set_all(health_pb2.HealthCheckResponse.SERVING)  # as serve does once it listens
+        task = start_cluster_watch(runtime, settings, servicer, lambda why: setattr(watch, "degraded", why))
+        assert task is not None
+        server, port = create_server(runtime.deps, settings, servicer)
+        await server.start()
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                yield Watched(channel, watch, runtime.metrics)
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            await server.stop(1)
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], timeout_s: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not await check():
+        assert time.monotonic() < deadline, "not within the time"
+        await asyncio.sleep(0.1)
+
+
 async def test_a_worker_down_is_unavailable_for_its_people_and_nothing_is_half_written(
-    citus_cluster: Any, citus_url: str, citus_service: Service, llm: ScriptedLLM
+    citus_cluster: Any, citus_url: str, citus_service: Service, llm: ScriptedLLM, tmp_path: Path
 ) -> None:
     svc, cluster = citus_service, citus_cluster
     workers = cluster.ports[1:3]
@@ -55,17 +114,39 @@ async def test_a_worker_down_is_unavailable_for_its_people_and_nothing_is_half_w
     retried = on_down.evaluate(f"{on_down.name} has a dog")
 
     data = cluster.folder / f"n{cluster.ports.index(down_port)}"
-    nodes.stop_node(data)
-    try:
-        assert await code_of(svc.stub.Evaluate(retried)) == grpc.StatusCode.UNAVAILABLE
-        assert await code_of(svc.stub.Provide(on_down.provide("where do I live?"))) == grpc.StatusCode.UNAVAILABLE
-        assert await code_of(svc.stub.ListFacts(on_down.list_facts())) == grpc.StatusCode.UNAVAILABLE
-        provided = await svc.stub.Provide(elsewhere.provide("where do I live?"))
-        assert "lives in Rome" in provided.text
-    finally:
-        nodes.start_node(nodes.build(), data, down_port)
+    serving, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
+    async with watched(citus_url, llm, tmp_path) as seen:
+        await eventually(lambda: _is(seen.cluster(), serving))
+        assert seen.workers() == (2, 2) and "degraded" not in seen.watch.report()[1]
+        nodes.stop_node(data)
+        try:
+            assert await code_of(svc.stub.Evaluate(retried)) == grpc.StatusCode.UNAVAILABLE
+            assert await code_of(svc.stub.Provide(on_down.provide("where do I live?"))) == grpc.StatusCode.UNAVAILABLE
+            assert await code_of(svc.stub.ListFacts(on_down.list_facts())) == grpc.StatusCode.UNAVAILABLE
+            provided = await svc.stub.Provide(elsewhere.provide("where do I live?"))
+            assert "lives in Rome" in provided.text
+            # The agent-wide reads need every shard: UNAVAILABLE (retry), not INTERNAL and not a partial answer.
+            for wide in (
+                svc.stub.ListEntities(pb.ListEntitiesRequest(agent_id=agent, page_size=50)),
+                svc.stub.ListCandidates(pb.ListCandidatesRequest(agent_id=agent)),
+                svc.stub.ListAgents(pb.ListAgentsRequest()),
+            ):
+                assert await code_of(wide) == grpc.StatusCode.UNAVAILABLE
+            # Health and metrics say so: the cluster NOT_SERVING, the server serving but degraded, one worker of two.
+            await eventually(lambda: _is(seen.cluster(), not_serving))
+            serves, detail = seen.watch.report()
+            assert serves and f":{down_port}" in str(detail["degraded"])
+            assert seen.workers() == (1, 2)
+        finally:
+            nodes.start_node(nodes.build(), data, down_port)
+        await eventually(lambda: _is(seen.cluster(), serving))
+        assert seen.workers() == (2, 2) and "degraded" not in seen.watch.report()[1]
     assert {f.claim for f in await facts_of(svc, on_down)} == {"lives in Rome"}
     first = await svc.stub.Evaluate(retried)
     assert not first.replayed and [o.rejected for o in first.ops] == [False]
     assert (await svc.stub.Evaluate(retried)).replayed
     assert {f.claim for f in await facts_of(svc, on_down)} == {"lives in Rome", "has a dog"}
+
+
+async def _is(status: Awaitable[int], wanted: int) -> bool:
+    return await status == wanted

@@ -127,6 +127,34 @@ async def test_relationships_and_identities_learned_only_from_deleted_messages_g
     assert await links(service, person) == (set(), set())
 
 
+async def test_links_a_message_wrote_about_room_mates_go_with_it(service: Service, llm: ScriptedLLM) -> None:
+    """The turn of one person writes links of others (a relationship from a room-mate, the room-mate's identity):
+    they cite the person's message and go with it, and the room-mate's links from their own messages stay."""
+    person = Person("Sam")
+    kim = Person("Kim", agent_id=person.agent_id)
+    kim.room_id = person.room_id
+    room = [pb.RoomEntity(id=person.entity_id, names=["Sam"]), pb.RoomEntity(id=kim.entity_id, names=["Kim"])]
+
+    async def said(speaker: Person, text: str, handle: str) -> str:
+        reply = facts_reply()
+        reply["relationships"] = [
+            {"source_entity_id": kim.entity_id, "target_entity_id": person.entity_id, "tags": ["friend"]}
+        ]
+        reply["identities"] = [{"entity_id": kim.entity_id, "platform": "github", "handle": handle, "confidence": 0.9}]
+        llm.on(text, Reply(reply))
+        request = speaker.evaluate(text, room_entities=room)
+        await service.stub.Evaluate(request)
+        return request.message.id
+
+    sams = await said(person, "mates: Kim is my friend, she is @kim on GitHub", "@kim")
+    assert await links(service, kim) == ({(person.entity_id, ("friend",))}, {("github", "@kim")})
+    await said(kim, "mates: I am @kimk on GitHub", "@kimk")  # Kim's own word, about the same links
+
+    await service.stub.ForgetMessages(forget(person, sams))
+    # The relationship stands on Kim's message; the handle Sam alone gave goes.
+    assert await links(service, kim) == ({(person.entity_id, ("friend",))}, {("github", "@kimk")})
+
+
 async def test_a_replayed_evaluate_of_a_deleted_message_applies_nothing(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     llm.on("replayed: I live in Oslo", Reply(facts_reply(add_durable("lives in Oslo", "identity"))))

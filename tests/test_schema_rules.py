@@ -44,6 +44,8 @@ ENTITY_TABLES = {
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
 # Agent-model tickets: issuing one sweeps long-expired rows and bounds their number for the whole database.
 ALL_AGENTS |= {(tickets, "ISSUE_TICKET")}
+# The retention sweep drops every expired ticket's content (what ISSUE_TICKET does on one PostgreSQL).
+ALL_AGENTS |= {(tickets, "EXPIRE_TICKETS")}
 # The agent list (ListAgents: the review page's start page, the CLI's names) reads every agent's counts.
 ALL_AGENTS |= {(agents, "LIST_AGENTS")}
 # The read replica's check reads no row (LIMIT 0): it only proves every table is there and readable by its role.

@@ -101,6 +101,7 @@ class PrometheusTelemetry:
         )
         # Registered with the first replica state: without FACTMEMORY_DATABASE_READ_URL there is no such gauge.
         self.read_replica_up: Gauge | None = None
+        self.workers_gauges: tuple[Gauge, Gauge] | None = None
         self.embed_inflight = Gauge(
             "factmemory_embedding_queue_depth", "embedding calls waiting for or running in the engine", registry=r
         )
@@ -158,6 +159,19 @@ class PrometheusTelemetry:
                 registry=self.registry,
             )
         self.read_replica_up.set(1 if up else 0)
+
+    def workers(self, reachable: int, total: int) -> None:
+        if self.workers_gauges is None:
+            self.workers_gauges = (
+                Gauge(
+                    "factmemory_citus_workers_reachable",
+                    "Citus workers the coordinator reaches",
+                    registry=self.registry,
+                ),
+                Gauge("factmemory_citus_workers", "active Citus workers", registry=self.registry),
+            )
+        self.workers_gauges[0].set(reachable)
+        self.workers_gauges[1].set(total)
 
     def retention(self, what: str, count: int) -> None:
         self.retention_rows.labels(what).inc(max(0, count))

@@ -17,9 +17,18 @@ from factmemory.app.config import (
     tuning,
 )
 from factmemory.app.lifecycle import DependencyLost, ListenError, create_server, health_probes, serve
-from factmemory.app.runtime import READ_REPLICA_HEALTH, Runtime, open_deps, open_runtime, start_replica_watch
+from factmemory.app.runtime import (
+    CLUSTER_HEALTH,
+    READ_REPLICA_HEALTH,
+    Runtime,
+    open_deps,
+    open_runtime,
+    start_cluster_watch,
+    start_replica_watch,
+)
 
 __all__ = [
+    "CLUSTER_HEALTH",
     "READ_REPLICA_HEALTH",
     "DependencyLost",
     "InsecureBind",
@@ -37,6 +46,7 @@ __all__ = [
     "page_config",
     "retention_policy",
     "serve",
+    "start_cluster_watch",
     "start_replica_watch",
     "startup_line",
     "ticket_policy",

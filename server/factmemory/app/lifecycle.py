@@ -30,7 +30,7 @@ from factmemory.app.config import (
     page_config,
     startup_line,
 )
-from factmemory.app.runtime import Runtime, open_runtime, start_replica_watch, start_retention
+from factmemory.app.runtime import Runtime, open_runtime, start_cluster_watch, start_replica_watch, start_retention
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2, factmemory_pb2_grpc
@@ -182,13 +182,17 @@ async def serve(settings: Settings) -> int:
         watching.add_done_callback(lambda _: stop.set())
         retention = start_retention(runtime, settings)
         replica_watch = start_replica_watch(runtime, settings, health_servicer)
+        cluster_watch = start_cluster_watch(
+            runtime, settings, health_servicer, lambda why: setattr(watch, "degraded", why)
+        )
         try:
             await stop.wait()
         finally:
             log.info("shutting down: draining in-flight calls for up to %.0f s", settings.grace_s)
             watching.cancel()
-            if replica_watch is not None:
-                replica_watch.cancel()
+            for task in (replica_watch, cluster_watch):
+                if task is not None:
+                    task.cancel()
             if retention is not None:
                 retention.cancel()
                 await asyncio.gather(retention, return_exceptions=True)  # done before the pool closes

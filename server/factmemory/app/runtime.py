@@ -4,7 +4,7 @@ the background tasks that run on it (retention, the replica watch)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,6 +18,7 @@ from factmemory.adapters.llm.extractor import Extractor
 from factmemory.adapters.metrics import ObservedEmbedder, PrometheusTelemetry
 from factmemory.adapters.postgres.agents import PostgresAgents
 from factmemory.adapters.postgres.citus import distributed_by_person
+from factmemory.adapters.postgres.cluster_check import ClusterCheck
 from factmemory.adapters.postgres.connection import open_pool
 from factmemory.adapters.postgres.database import Database, DatabaseSetupError, migrate, open_database
 from factmemory.adapters.postgres.messages import PostgresMessages
@@ -35,6 +36,8 @@ from factmemory.usecases.retention import run_periodically
 
 # The health status of the read replica alone: NOT_SERVING while reads go to the primary because it is not valid.
 READ_REPLICA_HEALTH = "factmemory.v1.ReadReplica"
+# NOT_SERVING while a worker of the Citus cluster is unreachable (the server's own health follows the coordinator).
+CLUSTER_HEALTH = "factmemory.v1.Cluster"
 
 
 def _openai_client(settings: Settings, timeout_s: float, max_retries: int) -> openai.AsyncOpenAI:
@@ -67,6 +70,7 @@ class Runtime:
     pool: asyncpg.Pool
     metrics: PrometheusTelemetry | None
     replica_check: ReplicaCheck | None = None
+    cluster_check: ClusterCheck | None = None  # a database distributed by person on Citus
 
 
 @asynccontextmanager
@@ -117,7 +121,9 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             agents=PostgresAgents(pool),
             agent_model=AgentModel(Tickets(pool, by_person), ticket_policy(settings)),
         )
-        yield Runtime(deps, database, pool, metrics, replica_check)
+        timeout_s = min(settings.db_timeout_s, settings.health_interval_s * 2)
+        cluster_check = ClusterCheck(pool, telemetry, timeout_s) if by_person else None
+        yield Runtime(deps, database, pool, metrics, replica_check, cluster_check)
 
 
 @asynccontextmanager
@@ -154,3 +160,23 @@ def start_replica_watch(
         await health_servicer.set(READ_REPLICA_HEALTH, status)
 
     return asyncio.create_task(runtime.replica_check.run(settings.health_interval_s, report))
+
+
+def start_cluster_watch(
+    runtime: Runtime,
+    settings: Settings,
+    health_servicer: health.aio.HealthServicer,
+    degraded: Callable[[str], None] | None = None,
+) -> asyncio.Task[None] | None:
+    """Checks the Citus workers every health interval (a database distributed by person only): their verdict sets
+    the cluster's health status and, through `degraded`, the detail /healthz shows."""
+    if runtime.cluster_check is None:
+        return None
+
+    async def report(reason: str) -> None:
+        status = health_pb2.HealthCheckResponse.NOT_SERVING if reason else health_pb2.HealthCheckResponse.SERVING
+        await health_servicer.set(CLUSTER_HEALTH, status)
+        if degraded is not None:
+            degraded(reason)
+
+    return asyncio.create_task(runtime.cluster_check.run(settings.health_interval_s, report))

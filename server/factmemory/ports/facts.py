@@ -162,9 +162,10 @@ class FactStore(Protocol):
         ...
 
     async def get_evaluations(
-        self, agent_id: UUID, message_ids: Sequence[str]
+        self, agent_id: UUID, message_ids: Sequence[str], entity_id: UUID | None = None
     ) -> dict[str, tuple[UUID, EvaluateResult]]:
-        """The stored results (with their entity) of the messages evaluated before, by message id."""
+        """The stored results (with their entity) of the messages evaluated before, by message id; of `entity_id`
+        only, when given, on a database distributed by person."""
         ...
 
     async def write_context(

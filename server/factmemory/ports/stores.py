@@ -83,6 +83,10 @@ class RetentionStore(Protocol):
 
     async def archive_candidates(self, before: datetime, at: datetime, limit: int) -> int: ...
 
+    async def expire_tickets(self, now: datetime) -> int:
+        """Expired agent-model tickets lose their content; rows kept long enough past their expiry go."""
+        ...
+
 
 class TicketStore(Protocol):
     """Agent-model tickets (adapters/postgres/tickets.py): shared by every service process on the database."""
@@ -103,4 +107,4 @@ class TicketStore(Protocol):
         """The agent's ticket, with the forget epoch `entity_id` has now; an expired one without its content."""
         ...
 
-    async def use(self, agent_id: UUID, token_hash: bytes, now: datetime) -> bool: ...
+    async def use(self, agent_id: UUID, entity_id: UUID, token_hash: bytes, now: datetime) -> bool: ...

@@ -31,8 +31,13 @@ class Telemetry(Protocol):
 
     def replica_up(self, up: bool) -> None: ...
 
+    def workers(self, reachable: int, total: int) -> None:
+        """The Citus workers the coordinator reaches now, of those active (a database distributed by person)."""
+        ...
+
     def retention(self, what: str, count: int) -> None:
-        """Rows retention changed: archived_facts, deleted_facts, reduced_evaluations, archived_candidates."""
+        """Rows retention changed: archived_facts, deleted_facts, reduced_evaluations, archived_candidates,
+        expired_tickets."""
         ...
 
     def auth_failure(self, surface: str, outcome: str) -> None:
@@ -75,6 +80,9 @@ class NullTelemetry:
         return None
 
     def replica_up(self, up: bool) -> None:
+        return None
+
+    def workers(self, reachable: int, total: int) -> None:
         return None
 
     def retention(self, what: str, count: int) -> None:

@@ -1,5 +1,6 @@
 """One retention sweep: archive stale current facts, delete long-archived ones, reduce old evaluations, archive
-old resolved candidates. Small batches; each change of facts is one short transaction per entity."""
+old resolved candidates, drop expired agent-model tickets' content. Small batches; each change of facts is one
+short transaction per entity."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class SweepCounts:
     deleted_facts: int = 0
     reduced_evaluations: int = 0
     archived_candidates: int = 0
+    expired_tickets: int = 0
 
     def line(self) -> str:
         return ", ".join(f"{f.name.replace('_', ' ')} {getattr(self, f.name)}" for f in fields(self))
@@ -52,7 +54,16 @@ async def sweep(store: RetentionStore, policy: RetentionPolicy, now: datetime, t
             "archived_candidates",
             telemetry,
         ),
+        expired_tickets=await _expire_tickets(store, now, telemetry),
     )
+
+
+async def _expire_tickets(store: RetentionStore, now: datetime, telemetry: Telemetry) -> int:
+    """Expired agent-model tickets lose their content (and long-expired rows go): on one PostgreSQL every issue
+    does it too; on a database distributed by person only this sweep and the person's own calls do."""
+    changed = await store.expire_tickets(now)
+    telemetry.retention("expired_tickets", changed)
+    return changed
 
 
 async def _archive_stale(store: RetentionStore, policy: RetentionPolicy, now: datetime, telemetry: Telemetry) -> int:

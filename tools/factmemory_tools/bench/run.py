@@ -55,7 +55,8 @@ log = logging.getLogger(__name__)
 EVALUATE_STAGES = ("embed", "retrieve", "llm", "dedup", "apply")
 PROMPT_OPEN_PAIRS = 3
 # Case 3 is measured with exactly PROMPT_OPEN_PAIRS possible-duplicate pairs open for the probe entity: the earlier
-# runs' pairs are closed and new ones made of its first facts of each kind (durable, durable, current).
+# runs' pairs are closed and new ones made of its first facts of each kind (durable, durable, current). The conflict
+# target is the key by name: (agent_id, fact_id, other_fact_id) on one PostgreSQL, with entity_id on Citus.
 CLOSE_OPEN_PAIRS = """
 UPDATE possible_duplicates SET status = 'closed', closed_at = now()
  WHERE agent_id = $1 AND entity_id = $2 AND status = 'open'
@@ -65,7 +66,7 @@ OPEN_PAIR = """
 INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, similarity, reason,
                                  evidence_message_id, created_at)
 VALUES ($1, $2, $3, $4, 0.9, 'bench', 'bench', now())
-ON CONFLICT (agent_id, fact_id, other_fact_id) DO UPDATE SET status = 'open', closed_at = NULL
+ON CONFLICT ON CONSTRAINT possible_duplicates_pkey DO UPDATE SET status = 'open', closed_at = NULL
 """
 PROVIDE_STAGES = ("embed", "db", "rank", "render")
 # The reference the retrieval must match: every live fact of the kind ranked by the exact distance (`+ 0` keeps the

@@ -46,8 +46,9 @@ RETURNING message_id
 
 # Messages deleted before they were evaluated: a tombstone of their own, so a late Evaluate applies nothing.
 TOMBSTONE_UNSEEN = """
-INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result, created_at, forgotten_at, reduced_at)
-SELECT $1, m, $2, $4, '{"forgotten": true, "usage": {}}'::jsonb, $5, $5, $5 FROM unnest($3::text[]) AS m
+INSERT INTO evaluations (agent_id, message_id, entity_id, room_id, result, created_at, forgotten_at, reduced_at,
+                         linked_entities)
+SELECT $1, m, $2, $4, '{"forgotten": true, "usage": {}}'::jsonb, $5, $5, $5, '{}' FROM unnest($3::text[]) AS m
 ON CONFLICT DO NOTHING
 RETURNING message_id
 """
@@ -93,6 +94,17 @@ DELETE_UNSUPPORTED_IDENTITIES = """
 DELETE FROM identities WHERE agent_id = $1 AND evidence_message_ids = '{}' AND evidence_complete
 """
 
+# Distributed by person (Citus): the people whose links the messages' turns wrote are kept with the messages'
+# evaluations (migration 0062), so the links are looked for on those people's shards alone, one person per
+# statement. NULL: not known (evaluated before 0062), then every link of the agent is looked at.
+LINKED_BY = """
+SELECT linked_entities FROM evaluations WHERE agent_id = $1 AND entity_id = $2 AND message_id = ANY ($3::text[])
+"""
+UNLINK_RELATIONSHIPS_OF = UNLINK_RELATIONSHIPS.rstrip() + " AND source_entity_id = $3\n"
+UNLINK_IDENTITIES_OF = UNLINK_IDENTITIES.rstrip() + " AND entity_id = $3\n"
+DELETE_UNSUPPORTED_RELATIONSHIPS_OF = DELETE_UNSUPPORTED_RELATIONSHIPS.rstrip() + " AND source_entity_id = $2\n"
+DELETE_UNSUPPORTED_IDENTITIES_OF = DELETE_UNSUPPORTED_IDENTITIES.rstrip() + " AND entity_id = $2\n"
+
 # Open agent-model tickets that may hold the deleted messages' text lose their content: those of the entity (its
 # facts changed too) and any of the agent's whose body names one of the messages (a room-mate's message shown as
 # context). Presenting one is then refused by name (domain/tickets.py).
@@ -100,6 +112,13 @@ VOID_TICKETS = """
 UPDATE evaluation_tickets SET body = NULL
  WHERE agent_id = $1 AND body IS NOT NULL
    AND (entity_id = $2 OR EXISTS (SELECT 1 FROM unnest($3::text[]) AS m WHERE strpos(body, to_json(m)::text) > 0))
+"""
+
+# Distributed by person (Citus): the person's own open tickets, on its shard. The agent's other tickets that showed
+# one of the messages as a room-mate's context are not looked for (that reads every shard); they hold it until they
+# are used or expire (docs/scaling.md, "One shard per call").
+VOID_TICKETS_OF_PERSON = """
+UPDATE evaluation_tickets SET body = NULL WHERE agent_id = $1 AND entity_id = $2 AND body IS NOT NULL
 """
 
 CLOSE_RAISED_CANDIDATES = """
@@ -158,14 +177,35 @@ class ForgetTx:
         """Takes the messages out of every relationship's and identity's evidence and deletes those they alone
         supported; returns how many relationships and identities were deleted."""
         agent_id, ids = self._scope[0], list(message_ids)
-        await self._conn.execute(UNLINK_RELATIONSHIPS, agent_id, ids)
-        relationships = row_count(await self._conn.execute(DELETE_UNSUPPORTED_RELATIONSHIPS, agent_id))
-        await self._conn.execute(UNLINK_IDENTITIES, agent_id, ids)
-        identities = row_count(await self._conn.execute(DELETE_UNSUPPORTED_IDENTITIES, agent_id))
+        linked = await self._linked(ids)
+        if linked is None:
+            await self._conn.execute(UNLINK_RELATIONSHIPS, agent_id, ids)
+            relationships = row_count(await self._conn.execute(DELETE_UNSUPPORTED_RELATIONSHIPS, agent_id))
+            await self._conn.execute(UNLINK_IDENTITIES, agent_id, ids)
+            identities = row_count(await self._conn.execute(DELETE_UNSUPPORTED_IDENTITIES, agent_id))
+            return relationships, identities
+        relationships = identities = 0
+        for person in linked:
+            await self._conn.execute(UNLINK_RELATIONSHIPS_OF, agent_id, ids, person)
+            relationships += row_count(await self._conn.execute(DELETE_UNSUPPORTED_RELATIONSHIPS_OF, agent_id, person))
+            await self._conn.execute(UNLINK_IDENTITIES_OF, agent_id, ids, person)
+            identities += row_count(await self._conn.execute(DELETE_UNSUPPORTED_IDENTITIES_OF, agent_id, person))
         return relationships, identities
+
+    async def _linked(self, ids: list[str]) -> list[UUID] | None:
+        """Distributed by person: the people whose links the messages' turns wrote, when every message's are known
+        (its evaluation is this person's and recorded them); None: look at every link of the agent."""
+        if not self._by_person:
+            return None
+        rows = await self._conn.fetch(LINKED_BY, *self._scope, ids)
+        if len(rows) < len(set(ids)) or any(r["linked_entities"] is None for r in rows):
+            return None
+        return sorted({person for r in rows for person in r["linked_entities"]})
 
     async def void_tickets(self, message_ids: Sequence[str]) -> int:
         """Drops the content of the open tickets that may show the messages; returns how many."""
+        if self._by_person:
+            return row_count(await self._conn.execute(VOID_TICKETS_OF_PERSON, *self._scope))
         return row_count(await self._conn.execute(VOID_TICKETS, *self._scope, list(message_ids)))
 
     async def close_raised(self, message_ids: Sequence[str]) -> int:

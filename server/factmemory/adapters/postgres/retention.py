@@ -12,6 +12,7 @@ import asyncpg
 
 from factmemory.adapters.postgres.connection import LOCK_ENTITY, connection, row_count
 from factmemory.adapters.postgres.rows import FACT_COLUMNS, mark, row_to_fact
+from factmemory.adapters.postgres.tickets import Tickets
 from factmemory.domain.models import Fact, HistoryAction
 
 RETENTION_ACTOR = "system:retention"
@@ -138,3 +139,6 @@ class PostgresRetention:
     async def archive_candidates(self, before: datetime, at: datetime, limit: int) -> int:
         async with connection(self._pool) as conn:
             return row_count(await conn.execute(ARCHIVE_CANDIDATES, before, at, limit))
+
+    async def expire_tickets(self, now: datetime) -> int:
+        return await Tickets(self._pool).expire(now)

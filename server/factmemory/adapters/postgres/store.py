@@ -71,6 +71,8 @@ T = TypeVar("T")
 GET_EVALUATIONS = """
 SELECT message_id, entity_id, result FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($2::text[])
 """
+# Distributed by person (Citus), message ids are unique per person and the read names the person: one shard.
+GET_EVALUATIONS_BY_PERSON = GET_EVALUATIONS.rstrip() + " AND entity_id = $3\n"
 
 LIST_FACTS = f"""
 SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts
@@ -153,11 +155,15 @@ class Store:
         return (await self.turn_start(agent_id, entity_id, (), limit, ttl_turns)).open_pairs
 
     async def get_evaluations(
-        self, agent_id: UUID, message_ids: Sequence[str]
+        self, agent_id: UUID, message_ids: Sequence[str], entity_id: UUID | None = None
     ) -> dict[str, tuple[UUID, EvaluateResult]]:
-        """One round trip for a whole batch; a row claimed by a call still running (no result yet) is left out."""
+        """One round trip for a whole batch; a row claimed by a call still running (no result yet) is left out.
+        Distributed by person, only `entity_id`'s (when given) are read."""
         async with connection(self._pool) as conn:
-            rows = await conn.fetch(GET_EVALUATIONS, agent_id, list(message_ids))
+            if self._by_person and entity_id is not None:
+                rows = await conn.fetch(GET_EVALUATIONS_BY_PERSON, agent_id, list(message_ids), entity_id)
+            else:
+                rows = await conn.fetch(GET_EVALUATIONS, agent_id, list(message_ids))
         return {
             row["message_id"]: (row["entity_id"], EvaluateResult.model_validate(row["result"]))
             for row in rows

@@ -12,6 +12,18 @@ from factmemory.adapters.postgres.connection import connection
 from factmemory.domain.errors import Unavailable
 from factmemory.domain.tickets import KEPT_AFTER_EXPIRY, TicketPolicy, TicketRow, full
 
+# The person keeps its newest $9 open tickets; the older ones give way (a part of both issue statements).
+EVICT_OLDEST = """evicted AS (
+    DELETE FROM evaluation_tickets
+     WHERE agent_id = $1 AND entity_id = $3 AND token_hash IN (
+           SELECT token_hash FROM evaluation_tickets
+            WHERE agent_id = $1 AND entity_id = $3
+              AND used_at IS NULL AND body IS NOT NULL AND expires_at > $5
+            ORDER BY created_at DESC
+            OFFSET $9)
+    RETURNING 1
+)"""
+
 # One round trip makes room, counts and inserts. A ticket is OPEN while unused, holding its content and not expired;
 # only open tickets count against the bounds. Expired tickets lose their content (over all agents, by the expiry
 # index) and rows kept long enough past their expiry go; the entity keeps its newest $9 open tickets only; the
@@ -19,23 +31,14 @@ from factmemory.domain.tickets import KEPT_AFTER_EXPIRY, TicketPolicy, TicketRow
 # either way, so a refusal can say which bound is full. Sub-statements share one snapshot (the rows evicted are
 # subtracted), and no row is touched by two of them: voided rows have expired, evicted ones have not, swept ones
 # expired before $8. No subquery sits in a target list: Citus cannot push one down.
-ISSUE_TICKET = """
+ISSUE_TICKET = f"""
 WITH voided AS (
     UPDATE evaluation_tickets SET body = NULL
      WHERE expires_at <= $5 AND expires_at >= $8 AND body IS NOT NULL
     RETURNING 1
 ), swept AS (
     DELETE FROM evaluation_tickets WHERE expires_at < $8 RETURNING 1
-), evicted AS (
-    DELETE FROM evaluation_tickets
-     WHERE agent_id = $1 AND token_hash IN (
-           SELECT token_hash FROM evaluation_tickets
-            WHERE agent_id = $1 AND entity_id = $3
-              AND used_at IS NULL AND body IS NOT NULL AND expires_at > $5
-            ORDER BY created_at DESC
-            OFFSET $9)
-    RETURNING 1
-), counts AS (
+), {EVICT_OLDEST}, counts AS (
     SELECT open.total - gone.n AS total, open.mine - gone.n AS mine
       FROM (SELECT count(*) AS total, count(*) FILTER (WHERE agent_id = $1) AS mine
               FROM evaluation_tickets
@@ -65,10 +68,40 @@ SELECT t.agent_id, t.entity_id, t.forget_epoch, t.expires_at, t.used_at,
 VOID_EXPIRED = """
 UPDATE evaluation_tickets SET body = NULL WHERE agent_id = $1 AND expires_at <= $2 AND body IS NOT NULL
 """
+VOID_EXPIRED_BY_PERSON = VOID_EXPIRED + " AND entity_id = $3"
 
-# On a database distributed by person (Citus) the ticket is looked up on the person's shard: a ticket presented
-# for another person is then unknown there (NOT_FOUND) rather than refused by name (INVALID_ARGUMENT).
+# On a database distributed by person (Citus, docs/scaling.md) every ticket statement names the person, so it runs
+# on the person's shard alone. A ticket presented for another person is then unknown there (NOT_FOUND) rather than
+# refused by name (INVALID_ARGUMENT).
 GET_TICKET_BY_PERSON = GET_TICKET + " AND t.entity_id = $3"
+
+# Issued on the person's shard: room is made among the person's own tickets (expired content dropped, rows kept
+# long enough past their expiry swept, the newest $9 open ones kept), then the ticket is stored. The bounds of all
+# tickets and of the agent's share are not counted here: that count reads every shard (docs/scaling.md, "One shard
+# per call"); with no shared bound, no caller can fill one to lock the others out. The person's bound stays.
+ISSUE_TICKET_BY_PERSON = f"""
+WITH voided AS (
+    UPDATE evaluation_tickets SET body = NULL
+     WHERE agent_id = $1 AND entity_id = $3 AND expires_at <= $5 AND expires_at >= $8 AND body IS NOT NULL
+    RETURNING 1
+), swept AS (
+    DELETE FROM evaluation_tickets WHERE agent_id = $1 AND entity_id = $3 AND expires_at < $8 RETURNING 1
+), {EVICT_OLDEST}
+INSERT INTO evaluation_tickets (agent_id, token_hash, entity_id, forget_epoch, created_at, expires_at, body)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+"""
+
+# Every expired ticket of every agent loses its content and rows kept long enough past their expiry go: what
+# ISSUE_TICKET does at every issue on one PostgreSQL. On the cluster it reads every shard, so the retention sweep
+# runs it (FACTMEMORY_RETENTION_INTERVAL_S) instead of each PrepareEvaluation.
+EXPIRE_TICKETS = """
+WITH voided AS (
+    UPDATE evaluation_tickets SET body = NULL WHERE expires_at <= $1 AND body IS NOT NULL RETURNING 1
+), swept AS (
+    DELETE FROM evaluation_tickets WHERE expires_at < $2 RETURNING 1
+)
+SELECT (SELECT count(*) FROM voided) + (SELECT count(*) FROM swept)
+"""
 
 # The body goes with the use: what the model was shown is not kept once it served.
 USE_TICKET = """
@@ -76,13 +109,16 @@ UPDATE evaluation_tickets SET used_at = $3, body = NULL
  WHERE agent_id = $1 AND token_hash = $2 AND used_at IS NULL AND body IS NOT NULL
 RETURNING token_hash
 """
+USE_TICKET_BY_PERSON = USE_TICKET.replace("RETURNING", "AND entity_id = $4\nRETURNING")
 
 
 class Tickets:
-    """The tickets table through the service's pool."""
+    """The tickets table through the service's pool; `by_person`: the database is distributed by person (Citus),
+    and every statement names the person."""
 
     def __init__(self, pool: asyncpg.Pool, by_person: bool = False) -> None:
         self._pool = pool
+        self._by_person = by_person
         self._get = GET_TICKET_BY_PERSON if by_person else GET_TICKET
 
     async def issue(
@@ -97,20 +133,13 @@ class Tickets:
         policy: TicketPolicy,
     ) -> None:
         """Stores a ticket, first making room: long-expired rows go, and the entity keeps its newest ones only."""
+        args = (agent_id, token_hash, entity_id, forget_epoch, now, expires_at, body, now - KEPT_AFTER_EXPIRY)
         async with connection(self._pool) as conn:
+            if self._by_person:
+                await conn.execute(ISSUE_TICKET_BY_PERSON, *args, policy.max_per_entity - 1)
+                return
             counts = await conn.fetchrow(
-                ISSUE_TICKET,
-                agent_id,
-                token_hash,
-                entity_id,
-                forget_epoch,
-                now,
-                expires_at,
-                body,
-                now - KEPT_AFTER_EXPIRY,
-                policy.max_per_entity - 1,
-                policy.max_total,
-                policy.agent_share,
+                ISSUE_TICKET, *args, policy.max_per_entity - 1, policy.max_total, policy.agent_share
             )
         assert counts is not None  # the statement always answers one row
         if not counts["stored"]:
@@ -118,11 +147,14 @@ class Tickets:
 
     async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes, now: datetime) -> TicketRow | None:
         """The agent's ticket, with `entity_id`'s forget epoch now; an expired one without its content (which
-        goes from every expired row of the agent then)."""
+        goes from every expired row of the agent then; of the person, distributed by person)."""
         async with connection(self._pool) as conn:
             row = await conn.fetchrow(self._get, agent_id, token_hash, entity_id, now)
             if row is not None and row["expires_at"] <= now:
-                await conn.execute(VOID_EXPIRED, agent_id, now)
+                if self._by_person:
+                    await conn.execute(VOID_EXPIRED_BY_PERSON, agent_id, now, entity_id)
+                else:
+                    await conn.execute(VOID_EXPIRED, agent_id, now)
         if row is None:
             return None
         return TicketRow(
@@ -135,7 +167,16 @@ class Tickets:
             epoch_now=row["epoch_now"],
         )
 
-    async def use(self, agent_id: UUID, token_hash: bytes, now: datetime) -> bool:
-        """True for the one caller that used the ticket; False when it was used (or its entity forgotten) first."""
+    async def use(self, agent_id: UUID, entity_id: UUID, token_hash: bytes, now: datetime) -> bool:
+        """True for the one caller that used the ticket; False when it was used (or its entity forgotten) first.
+        `entity_id` is the person the ticket was found for (refusal() checked it)."""
         async with connection(self._pool) as conn:
+            if self._by_person:
+                return await conn.fetchval(USE_TICKET_BY_PERSON, agent_id, token_hash, now, entity_id) is not None
             return await conn.fetchval(USE_TICKET, agent_id, token_hash, now) is not None
+
+    async def expire(self, now: datetime) -> int:
+        """Drops the content of every expired ticket and the rows kept long enough past their expiry; returns how
+        many rows it changed (the retention sweep's part on a database distributed by person)."""
+        async with connection(self._pool) as conn:
+            return int(await conn.fetchval(EXPIRE_TICKETS, now, now - KEPT_AFTER_EXPIRY))

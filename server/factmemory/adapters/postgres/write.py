@@ -31,9 +31,7 @@ from factmemory.domain.models import EvaluateResult, Fact, HistoryAction, Identi
 from factmemory.domain.shared import SharedSubject
 from factmemory.ports import NewFact, Vector, WriteContext
 
-GET_FACT = f"""
-SELECT {FACT_COLUMNS} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3
-"""
+GET_FACT = f"SELECT {FACT_COLUMNS} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3"
 
 # The values domain.confidence decided for a strengthened or decayed fact.
 SET_STRENGTHENED = f"""
@@ -176,7 +174,8 @@ RETURNING message_id
 
 FINISH_EVALUATION = """
 UPDATE evaluations
-   SET result = $3, prompt_tokens = $4, completion_tokens = $5, success_completed = $6, success_reason = $7
+   SET result = $3, prompt_tokens = $4, completion_tokens = $5, success_completed = $6, success_reason = $7,
+       linked_entities = $9
  WHERE agent_id = $1 AND message_id = $2 AND entity_id = $8
 """
 
@@ -193,8 +192,9 @@ class PostgresWriteTransaction:
         self.revision = revision
         self.forget_epoch = forget_epoch
         self._actor = ""
-        # The messages this transaction claimed: what the relationships and identities it writes cite.
+        # The messages claimed (what its links cite), and the people whose links it wrote (kept with each message).
         self._claimed: list[str] = []
+        self._linked: set[UUID] = set()
 
     async def elsewhere(self, subject: SharedSubject, at: datetime) -> PostgresWriteTransaction:
         """This transaction writing a shared subject's facts (domain/shared.py) under its lock, as this message."""
@@ -216,8 +216,9 @@ class PostgresWriteTransaction:
             self._claimed.append(message_id)
         return row is not None
 
-    def _evidence(self) -> tuple[list[str], int]:
-        """A relationship's or identity's evidence: the claimed messages, and the cap (the SQL keeps the newest)."""
+    def _evidence(self, person: UUID) -> tuple[list[str], int]:
+        """The evidence of a link kept with `person`: the claimed messages, and the cap (the SQL keeps the newest)."""
+        self._linked.add(person)
         return list(self._claimed), MAX_LINK_EVIDENCE
 
     def _mark(self, action: HistoryAction, reason: str = "") -> tuple[str, str, str]:
@@ -235,6 +236,7 @@ class PostgresWriteTransaction:
             None if success is None else success.completed,
             None if success is None else success.reason,
             self.entity_id,
+            sorted(self._linked),
         )
 
     async def get_fact(self, fact_id: UUID) -> Fact | None:
@@ -373,7 +375,7 @@ class PostgresWriteTransaction:
         self, source: UUID, target: UUID, tags: Sequence[str], at: datetime, max_tags: int
     ) -> Relationship:
         row = await self._conn.fetchrow(
-            UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at, max_tags, *self._evidence()
+            UPSERT_RELATIONSHIP, self.agent_id, source, target, list(tags), at, max_tags, *self._evidence(source)
         )
         row = one(row)
         return Relationship(
@@ -387,7 +389,7 @@ class PostgresWriteTransaction:
         self, entity_id: UUID, platform: str, handle: str, confidence: float, at: datetime
     ) -> Identity:
         row = await self._conn.fetchrow(
-            UPSERT_IDENTITY, self.agent_id, entity_id, platform, handle, confidence, at, *self._evidence()
+            UPSERT_IDENTITY, self.agent_id, entity_id, platform, handle, confidence, at, *self._evidence(entity_id)
         )
         row = one(row)
         return Identity(

@@ -38,11 +38,15 @@ class HealthWatch:
         self._interval_s = interval_s
         self.failing: tuple[str, ...] = ()
         self.status: int = NOT_SERVING  # what gRPC health answers; read by /healthz on the metrics thread
+        self.degraded = ""  # serving, but not everything (a Citus worker unreachable): why, for /healthz
 
     def report(self) -> tuple[bool, dict[str, object]]:
         """The same state as gRPC health, for an HTTP probe: (serving, {"status": ..., "failing": [...]})."""
         name = health_pb2.HealthCheckResponse.ServingStatus.Name(self.status)
-        return self.status == SERVING, {"status": name, "failing": list(self.failing)}
+        detail: dict[str, object] = {"status": name, "failing": list(self.failing)}
+        if self.degraded:
+            detail["degraded"] = self.degraded
+        return self.status == SERVING, detail
 
     async def set_all(self, status: int) -> None:
         self.status = status

@@ -93,7 +93,7 @@ async def complete_evaluation(
         parsed = parse_reply(reply, body.shown.turn.items)
     except BadModelReply as exc:
         raise InvalidInput(f"{exc}; nothing was applied and the ticket is still open") from None
-    if not await desk.tickets.use(agent_id, key, desk.clock()):
+    if not await desk.tickets.use(agent_id, entity_id, key, desk.clock()):
         raise Conflict("the ticket was already used by a concurrent CompleteEvaluation, or its entity forgotten")
     spent = Usage(llm_calls=1, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens)
     try:
@@ -118,7 +118,7 @@ async def _lost_race(deps: Deps, agent_id: UUID, body: TicketBody, spent: Usage)
 async def _stored(deps: Deps, agent_id: UUID, body: TicketBody, skip: Collection[str]) -> dict[str, EvaluateResult]:
     """The stored results of the ticket's messages (those in `skip` aside), as replays."""
     wanted = [i for i in body.message_ids if i not in skip]
-    found = await deps.store.get_evaluations(agent_id, wanted) if wanted else {}
+    found = await deps.store.get_evaluations(agent_id, wanted, body.shown.turn.entity_id) if wanted else {}
     return {i: result.as_replay() for i, (_, result) in found.items()}
 
 
