@@ -359,6 +359,10 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
         )
         return pb.ListAgentsResponse(agents=[_agent_pb(a) for a in found], next_page_token=token)
 
+    @mapped
+    async def GetLimits(self, request: pb.GetLimitsRequest, context: Context) -> pb.GetLimitsResponse:
+        return convert.limits_pb(self._limits)
+
 
 def _agent_pb(agent: AgentSummary) -> pb.AgentSummary:
     return pb.AgentSummary(
