@@ -18,12 +18,8 @@ import {
   EvaluateRequestSchema,
   type EvaluateResponse,
 } from "./gen/factmemory/v1/factmemory_pb.js";
+import { DEFAULT_LIMITS, type ServiceLimits } from "./limits.js";
 import { isFinal, isTransient } from "./retry.js";
-
-/** The service's default FACTMEMORY_MAX_BATCH_MESSAGES: a longer queue goes out in batches of this size. */
-export const MAX_BATCH_MESSAGES = 16;
-/** The service's default limit on agent_responses (FACTMEMORY_MAX_RECENT_MESSAGES). */
-export const MAX_AGENT_RESPONSES = 50;
 
 /** Where the waiting requests are kept between calls and processes. */
 export interface PendingStore {
@@ -32,8 +28,13 @@ export interface PendingStore {
 }
 
 export interface BatcherOptions {
-  /** Send when a person has this many messages waiting. */
+  /** Send when a person has this many messages waiting (or the service's largest batch, when smaller). */
   every: number;
+  /**
+   * The service's limits (LearnedLimits.get): a batch holds at most maxBatchMessages, a longer queue goes out in
+   * several; its defaults when not given.
+   */
+  limits?: () => Promise<ServiceLimits>;
   /** ... or when none has come for this long (0: only on `every`, shutdown and start). */
   quietMs: number;
   send(request: EvaluateBatchRequest): Promise<EvaluateBatchResponse>;
@@ -87,7 +88,8 @@ export class Batcher {
     if (!list.some((queued) => queued.message?.id === id)) list.push(request);
     this.#pending.set(key, list);
     await this.#save();
-    if (list.length >= this.#options.every) {
+    const { maxBatchMessages } = await this.#limits();
+    if (list.length >= Math.min(this.#options.every, maxBatchMessages)) {
       const results = await this.flush(key);
       return results.get(id) ?? { queued: true, waiting: this.#pending.get(key)?.length ?? 0 };
     }
@@ -95,7 +97,7 @@ export class Batcher {
     return { queued: true, waiting: list.length };
   }
 
-  /** Sends what waits for one person and room (in batches of at most MAX_BATCH_MESSAGES); results by message id. */
+  /** Sends what waits for one person and room (in batches the service takes); results by message id. */
   flush(key: string): Promise<Map<string, EvaluateResponse>> {
     clearTimeout(this.#timers.get(key));
     this.#timers.delete(key);
@@ -159,12 +161,13 @@ export class Batcher {
 
   async #sendAll(key: string): Promise<Map<string, EvaluateResponse>> {
     const results = new Map<string, EvaluateResponse>();
+    const limits = await this.#limits();
     for (;;) {
-      const batch = (this.#pending.get(key) ?? []).slice(0, MAX_BATCH_MESSAGES);
+      const batch = (this.#pending.get(key) ?? []).slice(0, limits.maxBatchMessages);
       if (batch.length === 0) return results;
       let response: EvaluateBatchResponse;
       try {
-        response = await this.#options.send(mergeBatch(batch));
+        response = await this.#options.send(mergeBatch(batch, limits));
       } catch (error) {
         if (isTransient(error)) {
           this.#arm(key); // try again after a quiet period (and with the next message, shutdown or start)
@@ -181,6 +184,10 @@ export class Batcher {
       });
       await this.#remove(key, batch);
     }
+  }
+
+  #limits(): Promise<ServiceLimits> {
+    return this.#options.limits ? this.#options.limits() : Promise.resolve(DEFAULT_LIMITS);
   }
 
   /** Takes a sent (or given up) batch out of the queue and the store. */
@@ -217,7 +224,10 @@ export class Batcher {
 }
 
 /** One EvaluateBatch for the queued requests of one person and room (oldest first). */
-export function mergeBatch(requests: readonly EvaluateRequest[]): EvaluateBatchRequest {
+export function mergeBatch(
+  requests: readonly EvaluateRequest[],
+  limits: ServiceLimits = DEFAULT_LIMITS,
+): EvaluateBatchRequest {
   const last = requests[requests.length - 1]!;
   const items = new Set(requests.flatMap((request) => request.items));
   const responses = new Map<string, ChatMessage>();
@@ -233,7 +243,7 @@ export function mergeBatch(requests: readonly EvaluateRequest[]): EvaluateBatchR
     recentMessages: last.recentMessages,
     items: [...items].sort((a, b) => a - b),
     roomEntities: last.roomEntities,
-    agentResponses: [...responses.values()].slice(-MAX_AGENT_RESPONSES),
+    agentResponses: [...responses.values()].slice(-limits.maxRecentMessages),
     didRespond: requests.some((request) => request.didRespond),
     // One person in one room: one world; the roles as they were at the newest message.
     worldId: last.worldId,

@@ -22,6 +22,7 @@ export const batcherFor = perRuntime((runtime) => {
     runtime.logger.warn({ src: LOG_SOURCE, error: describeError(error) }, `FactMemory: ${what} failed`);
   return new Batcher({
     every: plugin.settings.evaluateEvery,
+    limits: () => plugin.limits.get(),
     quietMs: plugin.settings.evaluateQuietMs,
     store: cacheStore(runtime, pendingKey(runtime.agentId)),
     send: async (request) => {

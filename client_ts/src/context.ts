@@ -3,6 +3,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { IAgentRuntime } from "@elizaos/core";
 
 import { createFactMemoryClient, type FactMemoryClient } from "./client.js";
+import { LearnedLimits } from "./limits.js";
 import { type FactMemorySettings, type ModelMode, readSettings } from "./settings.js";
 
 export const LOG_SOURCE = "plugin:factmemory";
@@ -11,6 +12,8 @@ export interface PluginContext {
   settings: FactMemorySettings;
   client: FactMemoryClient;
   outage: OutageLog;
+  /** The service's request limits, asked for at first use (GetLimits). */
+  limits: LearnedLimits;
   /** Whose model extracts now: starts as the setting; auto becomes agent once the service says it has none. */
   mode: ModelMode;
 }
@@ -24,19 +27,37 @@ export function contextFor(runtime: IAgentRuntime): PluginContext {
   let context = contexts.get(runtime);
   if (!context) {
     const settings = readSettings(runtime);
+    const client = createFactMemoryClient({
+      url: settings.url,
+      ...(settings.token !== undefined ? { token: settings.token } : {}),
+      timeoutMs: settings.timeoutMs,
+    });
     context = {
       settings,
-      client: createFactMemoryClient({
-        url: settings.url,
-        ...(settings.token !== undefined ? { token: settings.token } : {}),
-        timeoutMs: settings.timeoutMs,
-      }),
+      client,
       outage: new OutageLog(runtime.logger, settings.url, settings.token !== undefined),
+      limits: learnedLimits(runtime.logger, client, settings.url),
       mode: settings.model,
     };
     contexts.set(runtime, context);
   }
   return context;
+}
+
+function learnedLimits(logger: Logger, client: FactMemoryClient, url: string): LearnedLimits {
+  return new LearnedLimits({
+    ask: () => client.getLimits({}),
+    onOlderService: () =>
+      logger.info(
+        { src: LOG_SOURCE, url },
+        "FactMemory: the service is older than GetLimits; requests are cut to its default limits",
+      ),
+    onFailure: (error) =>
+      logger.debug(
+        { src: LOG_SOURCE, url, error: describeError(error) },
+        "FactMemory: asking the service for its limits failed; its default limits serve until the next ask",
+      ),
+  });
 }
 
 /** Drops the runtime's connection; the next call opens a new one with freshly read settings. */

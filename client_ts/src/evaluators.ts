@@ -181,6 +181,7 @@ async function buildRequest(context: EvaluateContext, items: readonly Item[]): P
     agentName: runtime.character?.name ?? "",
     message,
     conversation,
+    limits: await contextFor(runtime).limits.get(),
     responses,
     items: [...items].sort((a, b) => a - b),
     didRespond: inferDidRespond(new Set(items), responses),

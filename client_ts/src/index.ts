@@ -73,16 +73,10 @@ export {
   type FactMemoryClientOptions,
   REVIEWER_HEADER,
 } from "./client.js";
-export {
-  Batcher,
-  type BatcherOptions,
-  MAX_BATCH_MESSAGES,
-  mergeBatch,
-  type PendingStore,
-  type Queued,
-} from "./batch.js";
+export { Batcher, type BatcherOptions, mergeBatch, type PendingStore, type Queued } from "./batch.js";
 export { batcherFor, FactMemoryBatchService, pendingKey } from "./batching.js";
 export { closeContext } from "./context.js";
+export { DEFAULT_LIMITS, LearnedLimits, type LimitsOptions, type ServiceLimits } from "./limits.js";
 export {
   type AskModel,
   evaluateWithAgentModel,

@@ -103,14 +103,18 @@ async function requestFacts(
   deadline: number,
   signal: AbortSignal,
 ): Promise<ProvideResponse> {
-  const conversation = await loadConversation(runtime, message.roomId, (what, error) =>
-    runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error) }, `FactMemory: ${what} failed`),
-  );
+  const [conversation, limits] = await Promise.all([
+    loadConversation(runtime, message.roomId, (what, error) =>
+      runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error) }, `FactMemory: ${what} failed`),
+    ),
+    contextFor(runtime).limits.get(),
+  ]);
   const request = buildProvideRequest({
     agentId: runtime.agentId,
     agentName: runtime.character?.name ?? "",
     message,
     conversation,
+    limits,
   });
   const timeoutMs = Math.max(1, deadline - Date.now());
   return contextFor(runtime).client.provide(request, { timeoutMs, signal });

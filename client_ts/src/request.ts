@@ -14,6 +14,7 @@ import {
   type RoomEntity,
   RoomEntitySchema,
 } from "./gen/factmemory/v1/factmemory_pb.js";
+import { DEFAULT_LIMITS, type ServiceLimits } from "./limits.js";
 
 /** How many of the room's last messages go with each request. */
 export const RECENT_MESSAGE_COUNT = 12;
@@ -24,14 +25,6 @@ export const RECENT_MESSAGE_COUNT = 12;
  */
 export const PROVIDE_TOTAL_LIMIT = 12;
 
-/**
- * The service's default request limits: one over-long chat message must not turn the whole turn into
- * INVALID_ARGUMENT, so texts and names are cut to fit and room entities capped here.
- */
-export const MAX_TEXT_CHARS = 8_000;
-export const MAX_NAME_CHARS = 200;
-export const MAX_ROOM_ENTITIES = 100;
-
 /** What the runtime knows about the room of a message, loaded once per request. */
 export interface Conversation {
   /** Oldest first. */
@@ -41,21 +34,23 @@ export interface Conversation {
   world?: World;
 }
 
-/** Shared facts of a world can be taught by the roles the service trusts (docs/shared-facts.md). */
-export const MAX_ROLES = 16;
-
 /**
  * The roles an entity holds in a world, as elizaOS 1.7 keeps them: `world.metadata.roles[entityId]` (OWNER,
- * ADMIN, NONE; what core's getUserServerRole reads), and OWNER for `world.metadata.ownership.ownerId`.
+ * ADMIN, NONE; what core's getUserServerRole reads), and OWNER for `world.metadata.ownership.ownerId`. Shared facts
+ * of a world can be taught by the roles the service trusts (docs/shared-facts.md).
  */
-export function rolesIn(world: World | undefined, entityId: string): string[] {
+export function rolesIn(
+  world: World | undefined,
+  entityId: string,
+  limits: ServiceLimits = DEFAULT_LIMITS,
+): string[] {
   if (!world) return [];
   const metadata = world.metadata ?? {};
   const roles = new Set<string>();
   const role = (metadata.roles as Record<string, unknown> | undefined)?.[entityId];
-  if (typeof role === "string" && role !== "") roles.add(fit(role, MAX_NAME_CHARS));
+  if (typeof role === "string" && role !== "") roles.add(fit(role, limits.maxNameChars));
   if (metadata.ownership?.ownerId === entityId) roles.add("OWNER");
-  return [...roles].slice(0, MAX_ROLES);
+  return [...roles].slice(0, limits.maxSpeakerRoles);
 }
 
 export interface EvaluateInput {
@@ -66,6 +61,8 @@ export interface EvaluateInput {
   responses: readonly Memory[];
   items: readonly Item[];
   didRespond: boolean;
+  /** The service's limits (LearnedLimits); its defaults when not given. */
+  limits?: ServiceLimits;
 }
 
 export interface ProvideInput {
@@ -73,38 +70,45 @@ export interface ProvideInput {
   agentName: string;
   message: Memory;
   conversation: Conversation;
+  /** The service's limits (LearnedLimits); its defaults when not given. */
+  limits?: ServiceLimits;
 }
 
 /** Builds the merged post-turn request for the items whose evaluators ran. */
 export function buildEvaluateRequest(input: EvaluateInput): EvaluateRequest {
+  const limits = input.limits ?? DEFAULT_LIMITS;
   const names = nameBook(input.agentId, input.agentName, input.conversation.entities);
+  const chat = (memories: readonly Memory[]) =>
+    memories.slice(-limits.maxRecentMessages).map((memory) => toChatMessage(memory, names, limits));
   return create(EvaluateRequestSchema, {
     agentId: input.agentId,
     entityId: input.message.entityId,
     roomId: input.message.roomId,
-    message: toChatMessage(input.message, names),
-    recentMessages: input.conversation.recent.map((memory) => toChatMessage(memory, names)),
+    message: toChatMessage(input.message, names, limits),
+    recentMessages: chat(input.conversation.recent),
     items: [...input.items],
-    roomEntities: roomEntities(input.conversation.entities, [input.message.entityId, input.agentId]),
-    agentResponses: input.responses.map((memory) => toChatMessage(memory, names)),
+    roomEntities: roomEntities(input.conversation.entities, [input.message.entityId, input.agentId], limits),
+    agentResponses: chat(input.responses),
     didRespond: input.didRespond,
     worldId: input.conversation.world?.id ?? "",
-    speakerRoles: rolesIn(input.conversation.world, input.message.entityId),
+    speakerRoles: rolesIn(input.conversation.world, input.message.entityId, limits),
   });
 }
 
 /** Builds the per-turn facts request about the sender of `message`. */
 export function buildProvideRequest(input: ProvideInput): ProvideRequest {
+  const limits = input.limits ?? DEFAULT_LIMITS;
   const names = nameBook(input.agentId, input.agentName, input.conversation.entities);
-  const recent = withCurrent(input.conversation.recent, input.message);
+  // The current message last, and kept when the service takes fewer messages than the room has.
+  const recent = withCurrent(input.conversation.recent, input.message).slice(-limits.maxRecentMessages);
   return create(ProvideRequestSchema, {
     agentId: input.agentId,
     entityId: input.message.entityId,
     roomId: input.message.roomId,
-    recentMessages: recent.map((memory) => toChatMessage(memory, names)),
-    subjectName: fit(senderName(input.message, names) ?? "", MAX_NAME_CHARS),
+    recentMessages: recent.map((memory) => toChatMessage(memory, names, limits)),
+    subjectName: fit(senderName(input.message, names) ?? "", limits.maxNameChars),
     worldId: input.conversation.world?.id ?? "",
-    totalLimit: PROVIDE_TOTAL_LIMIT,
+    totalLimit: Math.min(PROVIDE_TOTAL_LIMIT, 2 * limits.maxProvideLimit),
   });
 }
 
@@ -150,12 +154,17 @@ export function oldestFirst(memories: readonly Memory[]): Memory[] {
   return reversed;
 }
 
-export function toChatMessage(memory: Memory, names: ReadonlyMap<string, string>): ChatMessage {
+/** One message as the service takes it: one over-long chat message must not make the turn INVALID_ARGUMENT. */
+export function toChatMessage(
+  memory: Memory,
+  names: ReadonlyMap<string, string>,
+  limits: ServiceLimits = DEFAULT_LIMITS,
+): ChatMessage {
   return create(ChatMessageSchema, {
     id: memory.id ?? "",
     entityId: memory.entityId,
-    name: fit(senderName(memory, names) ?? "", MAX_NAME_CHARS),
-    text: fit(memory.content.text ?? "", MAX_TEXT_CHARS),
+    name: fit(senderName(memory, names) ?? "", limits.maxNameChars),
+    text: fit(memory.content.text ?? "", limits.maxTextChars),
     ...(typeof memory.createdAt === "number" ? { createdAt: toTimestamp(memory.createdAt) } : {}),
   });
 }
@@ -188,17 +197,21 @@ function senderName(memory: Memory, names: ReadonlyMap<string, string>): string 
 }
 
 /** The room's entities, the sender and the agent first so that a cap never drops them. */
-function roomEntities(entities: readonly Entity[], first: readonly string[]): RoomEntity[] {
+function roomEntities(
+  entities: readonly Entity[],
+  first: readonly string[],
+  limits: ServiceLimits,
+): RoomEntity[] {
   const rank = (entity: Entity) => (entity.id && first.includes(entity.id) ? 0 : 1);
   return [...entities]
     .sort((a, b) => rank(a) - rank(b))
-    .flatMap(toRoomEntity)
-    .slice(0, MAX_ROOM_ENTITIES);
+    .flatMap((entity) => toRoomEntity(entity, limits.maxNameChars))
+    .slice(0, limits.maxRoomEntities);
 }
 
-function toRoomEntity(entity: Entity): RoomEntity[] {
+function toRoomEntity(entity: Entity, maxNameChars: number): RoomEntity[] {
   if (!entity.id) return [];
-  const names = entity.names.filter((name) => name.trim() !== "").map((name) => fit(name, MAX_NAME_CHARS));
+  const names = entity.names.filter((name) => name.trim() !== "").map((name) => fit(name, maxNameChars));
   return [create(RoomEntitySchema, { id: entity.id, names })];
 }
 

@@ -8,7 +8,10 @@ export interface FactMemorySettings {
   timeoutMs: number;
   /** Deadline of the post-turn Evaluate call, which waits for one LLM call on the server. */
   evaluateTimeoutMs: number;
-  /** Evaluate a person's messages in batches of this many (one LLM call each); 1 = every turn. */
+  /**
+   * Evaluate a person's messages in batches of this many (one LLM call each); 1 = every turn. A batch holds at
+   * most the service's FACTMEMORY_MAX_BATCH_MESSAGES, which the plugin learns from the service (limits.ts).
+   */
   evaluateEvery: number;
   /** With batches: a batch also goes after this long without a new message from that person. */
   evaluateQuietMs: number;
@@ -31,7 +34,6 @@ export const DEFAULT_URL = "http://127.0.0.1:50051";
 export const DEFAULT_TIMEOUT_MS = 3_000;
 export const DEFAULT_EVALUATE_TIMEOUT_MS = 60_000;
 export const DEFAULT_EVALUATE_EVERY = 1;
-export const MAX_EVALUATE_EVERY = 16; // the service's default FACTMEMORY_MAX_BATCH_MESSAGES
 export const DEFAULT_EVALUATE_QUIET_MS = 60_000;
 export const DEFAULT_MODEL: ModelMode = "auto";
 
@@ -39,7 +41,7 @@ type GetSetting = Pick<IAgentRuntime, "getSetting">;
 
 /**
  * Reads FACT_MEMORY_URL, FACT_MEMORY_TOKEN, FACT_MEMORY_TIMEOUT_MS, FACT_MEMORY_EVALUATE_TIMEOUT_MS,
- * FACT_MEMORY_EVALUATE_EVERY (at most 16), FACT_MEMORY_EVALUATE_QUIET_MS, FACT_MEMORY_MODEL (service | agent |
+ * FACT_MEMORY_EVALUATE_EVERY (batches of at most the service's limit), FACT_MEMORY_EVALUATE_QUIET_MS, FACT_MEMORY_MODEL (service | agent |
  * auto), FACT_MEMORY_AGENT_MODEL_TYPE (OBJECT_SMALL | TEXT_SMALL) and FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY (true | false).
  */
 export function readSettings(runtime: GetSetting): FactMemorySettings {
@@ -49,10 +51,7 @@ export function readSettings(runtime: GetSetting): FactMemorySettings {
     token: text(runtime, "FACT_MEMORY_TOKEN"),
     timeoutMs: positiveInt(runtime, "FACT_MEMORY_TIMEOUT_MS") ?? DEFAULT_TIMEOUT_MS,
     evaluateTimeoutMs: positiveInt(runtime, "FACT_MEMORY_EVALUATE_TIMEOUT_MS") ?? DEFAULT_EVALUATE_TIMEOUT_MS,
-    evaluateEvery: Math.min(
-      positiveInt(runtime, "FACT_MEMORY_EVALUATE_EVERY") ?? DEFAULT_EVALUATE_EVERY,
-      MAX_EVALUATE_EVERY,
-    ),
+    evaluateEvery: positiveInt(runtime, "FACT_MEMORY_EVALUATE_EVERY") ?? DEFAULT_EVALUATE_EVERY,
     evaluateQuietMs: positiveInt(runtime, "FACT_MEMORY_EVALUATE_QUIET_MS") ?? DEFAULT_EVALUATE_QUIET_MS,
     model: oneOf(runtime, "FACT_MEMORY_MODEL", MODEL_MODES, problems, "lower") ?? DEFAULT_MODEL,
     agentModelType: oneOf(runtime, "FACT_MEMORY_AGENT_MODEL_TYPE", AGENT_MODEL_TYPES, problems, "upper"),

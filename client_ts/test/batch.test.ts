@@ -1,6 +1,7 @@
 /**
  * The Batcher (FACT_MEMORY_EVALUATE_EVERY > 1) over a real gRPC channel to an in-process service that records
- * what it receives: the quiet period, a failed send that keeps the messages, long queues in batches of 16.
+ * what it receives: the quiet period, a failed send that keeps the messages, long queues in the batches the
+ * service takes.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -13,13 +14,14 @@ import {
   Batcher,
   type BatcherOptions,
   createFactMemoryClient,
+  DEFAULT_LIMITS,
   EvaluateBatchResponseSchema,
   type EvaluateRequest,
   EvaluateRequestSchema,
   EvaluateResponseSchema,
   type FactMemoryClient,
   Item,
-  MAX_BATCH_MESSAGES,
+  type ServiceLimits,
 } from "../src/index.js";
 import { type FakeService, startFakeService } from "./support/fake-service.js";
 import { uuid } from "./support/ids.js";
@@ -54,11 +56,13 @@ describe("Batcher", () => {
     every: number,
     quietMs: number,
     errors: string[] = [],
+    limits?: ServiceLimits,
   ): { batcher: Batcher; saved: JsonValue[] } {
     const saved: JsonValue[] = [];
     const options: BatcherOptions = {
       every,
       quietMs,
+      ...(limits ? { limits: async () => limits } : {}),
       send: (request) => client.evaluateBatch(request),
       store: {
         load: async () => saved.at(-1),
@@ -147,15 +151,16 @@ describe("Batcher", () => {
     assert.deepEqual((saved.at(-1) as { requests: unknown[] }).requests, []);
   });
 
-  test("a long queue left by an earlier process goes in batches of at most 16", async () => {
+  test("a long queue an earlier process left (its service took larger batches) goes in the batches this one takes", async () => {
     const before = service.evaluateBatchRequests.length;
-    const { batcher: first, saved } = batcher(100, 0);
-    for (let i = 0; i < MAX_BATCH_MESSAGES + 4; i += 1) await first.add(request(`m${i}`));
+    const { batcher: first, saved } = batcher(100, 0, [], { ...DEFAULT_LIMITS, maxBatchMessages: 100 });
+    for (let i = 0; i < DEFAULT_LIMITS.maxBatchMessages + 4; i += 1) await first.add(request(`m${i}`));
     assert.deepEqual(sentSince(before), []);
     // The next process, on the same store:
     const restored = new Batcher({
       every: 100,
       quietMs: 0,
+      limits: async () => DEFAULT_LIMITS,
       send: (r) => client.evaluateBatch(r),
       store: { load: async () => saved.at(-1), save: async () => undefined },
       onError: (what) => assert.fail(what),
@@ -163,7 +168,7 @@ describe("Batcher", () => {
     await restored.restore();
     assert.deepEqual(
       sentSince(before).map((texts) => texts.length),
-      [MAX_BATCH_MESSAGES, 4],
+      [DEFAULT_LIMITS.maxBatchMessages, 4],
     );
     assert.equal(sentSince(before)[0]![0], "m0");
   });

@@ -7,13 +7,12 @@ import { type Entity, type Memory, Role, type UUID, type World } from "@elizaos/
 
 import { Item, Kind, ProvideResponseSchema } from "../src/gen/factmemory/v1/factmemory_pb.js";
 import { expectedItems, inferDidRespond } from "../src/evaluators.js";
+import { DEFAULT_LIMITS, type ServiceLimits } from "../src/limits.js";
 import { EMPTY_RESULT, toProviderResult } from "../src/provider.js";
 import {
   buildEvaluateRequest,
   buildProvideRequest,
   fit,
-  MAX_ROOM_ENTITIES,
-  MAX_TEXT_CHARS,
   oldestFirst,
   rolesIn,
   toTimestamp,
@@ -292,7 +291,7 @@ describe("provider result", () => {
 
 describe("request limits", () => {
   test("an over-long text is cut and NUL characters dropped instead of failing the whole request", () => {
-    const long = memory(userId, `a\0b${"x".repeat(MAX_TEXT_CHARS + 50)}`, 1);
+    const long = memory(userId, `a\0b${"x".repeat(DEFAULT_LIMITS.maxTextChars + 50)}`, 1);
     const request = buildEvaluateRequest({
       agentId,
       agentName: "Ava",
@@ -302,13 +301,13 @@ describe("request limits", () => {
       items: [],
       didRespond: false,
     });
-    assert.equal(request.message?.text.length, MAX_TEXT_CHARS);
+    assert.equal(request.message?.text.length, DEFAULT_LIMITS.maxTextChars);
     assert.ok(request.message?.text.startsWith("abx"));
     assert.equal(fit("short", 10), "short");
   });
 
   test("room entities are capped with the sender and the agent kept", () => {
-    const crowd: Entity[] = Array.from({ length: MAX_ROOM_ENTITIES + 20 }, (_, i) => ({
+    const crowd: Entity[] = Array.from({ length: DEFAULT_LIMITS.maxRoomEntities + 20 }, (_, i) => ({
       id: uuid(),
       names: [`guest ${i}`],
       metadata: {},
@@ -327,8 +326,75 @@ describe("request limits", () => {
       items: [],
       didRespond: false,
     });
-    assert.equal(request.roomEntities.length, MAX_ROOM_ENTITIES);
+    assert.equal(request.roomEntities.length, DEFAULT_LIMITS.maxRoomEntities);
     const ids = request.roomEntities.map((e) => e.id);
     assert.ok(ids.includes(userId) && ids.includes(agentId));
+  });
+});
+
+describe("learned limits", () => {
+  // A service configured below its defaults (FACTMEMORY_MAX_*), as GetLimits reports it.
+  const small: ServiceLimits = {
+    maxTextChars: 40,
+    maxNameChars: 4,
+    maxRecentMessages: 2,
+    maxBatchMessages: 2,
+    maxRoomEntities: 2,
+    maxProvideLimit: 3,
+    maxSpeakerRoles: 1,
+  };
+  const world: World = {
+    id: uuid(),
+    name: "Guild",
+    agentId,
+    messageServerId: uuid(),
+    metadata: { roles: { [userId]: Role.ADMIN }, ownership: { ownerId: userId } },
+  };
+  const recent = [1, 2, 3, 4].map((i) => memory(userId, `earlier message ${i}`, i));
+  const entities: Entity[] = [
+    { id: friendId, names: ["Frederica"], metadata: {}, agentId },
+    { id: userId, names: ["Dana Scully"], metadata: {}, agentId },
+    { id: agentId, names: ["Ava"], metadata: {}, agentId },
+  ];
+
+  test("Evaluate is cut to the service's limits, not the defaults", () => {
+    const request = buildEvaluateRequest({
+      agentId,
+      agentName: "Ava",
+      message: memory(userId, "y".repeat(100), 5),
+      conversation: { recent, entities, world },
+      responses: recent,
+      items: [],
+      didRespond: true,
+      limits: small,
+    });
+    assert.equal(request.message?.text.length, 40);
+    assert.equal(request.message?.name, "Dana");
+    assert.deepEqual(
+      request.recentMessages.map((m) => m.text),
+      ["earlier message 3", "earlier message 4"],
+    );
+    assert.equal(request.agentResponses.length, 2);
+    assert.deepEqual(
+      request.roomEntities.map((e) => e.id),
+      [userId, agentId],
+    );
+    assert.equal(request.speakerRoles.length, 1);
+  });
+
+  test("Provide keeps the current message within the service's count and asks for at most its limit", () => {
+    const request = buildProvideRequest({
+      agentId,
+      agentName: "Ava",
+      message: memory(userId, "what do you know about me", 5),
+      conversation: { recent, entities },
+      limits: small,
+    });
+    assert.deepEqual(
+      request.recentMessages.map((m) => m.text),
+      ["earlier message 4", "what do you know about me"],
+    );
+    assert.equal(request.totalLimit, 2 * small.maxProvideLimit);
+    assert.equal(request.subjectName, "Dana");
   });
 });

@@ -25,6 +25,7 @@ import {
   pendingKey,
   VerificationStatus,
 } from "../src/index.js";
+import { DEFAULT_LIMITS, fromResponse } from "../src/limits.js";
 import { type FakeService, startRecordingProxy } from "./support/fake-service.js";
 import { uuid } from "./support/ids.js";
 import type { Started } from "./support/processes.js";
@@ -173,6 +174,11 @@ describe("with the real FactMemory service", () => {
     const response = await client.listFacts({ agentId: agent.runtime.agentId, entityId: uuid() });
     assert.deepEqual(response.facts, []);
     assert.equal(response.nextPageToken, "");
+  });
+
+  test("the plugin's fallback limits (a service older than GetLimits) are the service's defaults", async () => {
+    const { client } = await ready();
+    assert.deepEqual(fromResponse(await client.getLimits({})), DEFAULT_LIMITS);
   });
 
   test("client factory: a call without the token is refused", async () => {

@@ -9,18 +9,20 @@
  */
 import { type JsonValue } from "@bufbuild/protobuf";
 import { type EvaluateBatchRequest, type EvaluateBatchResponse, type EvaluateRequest, type EvaluateResponse } from "./gen/factmemory/v1/factmemory_pb.js";
-/** The service's default FACTMEMORY_MAX_BATCH_MESSAGES: a longer queue goes out in batches of this size. */
-export declare const MAX_BATCH_MESSAGES = 16;
-/** The service's default limit on agent_responses (FACTMEMORY_MAX_RECENT_MESSAGES). */
-export declare const MAX_AGENT_RESPONSES = 50;
+import { type ServiceLimits } from "./limits.js";
 /** Where the waiting requests are kept between calls and processes. */
 export interface PendingStore {
     load(): Promise<JsonValue | undefined>;
     save(value: JsonValue): Promise<void>;
 }
 export interface BatcherOptions {
-    /** Send when a person has this many messages waiting. */
+    /** Send when a person has this many messages waiting (or the service's largest batch, when smaller). */
     every: number;
+    /**
+     * The service's limits (LearnedLimits.get): a batch holds at most maxBatchMessages, a longer queue goes out in
+     * several; its defaults when not given.
+     */
+    limits?: () => Promise<ServiceLimits>;
     /** ... or when none has come for this long (0: only on `every`, shutdown and start). */
     quietMs: number;
     send(request: EvaluateBatchRequest): Promise<EvaluateBatchResponse>;
@@ -48,7 +50,7 @@ export declare class Batcher {
      * message's own result comes back; otherwise it waits (and the quiet timer starts again).
      */
     add(request: EvaluateRequest): Promise<EvaluateResponse | Queued>;
-    /** Sends what waits for one person and room (in batches of at most MAX_BATCH_MESSAGES); results by message id. */
+    /** Sends what waits for one person and room (in batches the service takes); results by message id. */
     flush(key: string): Promise<Map<string, EvaluateResponse>>;
     /** Sends everything that waits; failures are reported and the messages stay pending. */
     flushAll(): Promise<void>;
@@ -60,4 +62,4 @@ export declare class Batcher {
     close(): void;
 }
 /** One EvaluateBatch for the queued requests of one person and room (oldest first). */
-export declare function mergeBatch(requests: readonly EvaluateRequest[]): EvaluateBatchRequest;
+export declare function mergeBatch(requests: readonly EvaluateRequest[], limits?: ServiceLimits): EvaluateBatchRequest;

@@ -1,11 +1,14 @@
 import type { IAgentRuntime } from "@elizaos/core";
 import { type FactMemoryClient } from "./client.js";
+import { LearnedLimits } from "./limits.js";
 import { type FactMemorySettings, type ModelMode } from "./settings.js";
 export declare const LOG_SOURCE = "plugin:factmemory";
 export interface PluginContext {
     settings: FactMemorySettings;
     client: FactMemoryClient;
     outage: OutageLog;
+    /** The service's request limits, asked for at first use (GetLimits). */
+    limits: LearnedLimits;
     /** Whose model extracts now: starts as the setting; auto becomes agent once the service says it has none. */
     mode: ModelMode;
 }

@@ -1,6 +1,7 @@
 import { type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Entity, IAgentRuntime, Memory, World } from "@elizaos/core";
 import { type ChatMessage, type EvaluateRequest, type Item, type ProvideRequest } from "./gen/factmemory/v1/factmemory_pb.js";
+import { type ServiceLimits } from "./limits.js";
 /** How many of the room's last messages go with each request. */
 export declare const RECENT_MESSAGE_COUNT = 12;
 /**
@@ -8,13 +9,6 @@ export declare const RECENT_MESSAGE_COUNT = 12;
  * On the LoCoMo tune half it recalls more than fixed 6 + 6 sections (docs/recall.md, "The slots").
  */
 export declare const PROVIDE_TOTAL_LIMIT = 12;
-/**
- * The service's default request limits: one over-long chat message must not turn the whole turn into
- * INVALID_ARGUMENT, so texts and names are cut to fit and room entities capped here.
- */
-export declare const MAX_TEXT_CHARS = 8000;
-export declare const MAX_NAME_CHARS = 200;
-export declare const MAX_ROOM_ENTITIES = 100;
 /** What the runtime knows about the room of a message, loaded once per request. */
 export interface Conversation {
     /** Oldest first. */
@@ -23,13 +17,12 @@ export interface Conversation {
     /** The room's world (a Discord server, a Telegram group), when it has one: its shared facts. */
     world?: World;
 }
-/** Shared facts of a world can be taught by the roles the service trusts (docs/shared-facts.md). */
-export declare const MAX_ROLES = 16;
 /**
  * The roles an entity holds in a world, as elizaOS 1.7 keeps them: `world.metadata.roles[entityId]` (OWNER,
- * ADMIN, NONE; what core's getUserServerRole reads), and OWNER for `world.metadata.ownership.ownerId`.
+ * ADMIN, NONE; what core's getUserServerRole reads), and OWNER for `world.metadata.ownership.ownerId`. Shared facts
+ * of a world can be taught by the roles the service trusts (docs/shared-facts.md).
  */
-export declare function rolesIn(world: World | undefined, entityId: string): string[];
+export declare function rolesIn(world: World | undefined, entityId: string, limits?: ServiceLimits): string[];
 export interface EvaluateInput {
     agentId: string;
     agentName: string;
@@ -38,12 +31,16 @@ export interface EvaluateInput {
     responses: readonly Memory[];
     items: readonly Item[];
     didRespond: boolean;
+    /** The service's limits (LearnedLimits); its defaults when not given. */
+    limits?: ServiceLimits;
 }
 export interface ProvideInput {
     agentId: string;
     agentName: string;
     message: Memory;
     conversation: Conversation;
+    /** The service's limits (LearnedLimits); its defaults when not given. */
+    limits?: ServiceLimits;
 }
 /** Builds the merged post-turn request for the items whose evaluators ran. */
 export declare function buildEvaluateRequest(input: EvaluateInput): EvaluateRequest;
@@ -58,7 +55,8 @@ export declare function hasDatabase(runtime: IAgentRuntime): boolean;
  * timestamps decide, otherwise the adapter's order is trusted.
  */
 export declare function oldestFirst(memories: readonly Memory[]): Memory[];
-export declare function toChatMessage(memory: Memory, names: ReadonlyMap<string, string>): ChatMessage;
+/** One message as the service takes it: one over-long chat message must not make the turn INVALID_ARGUMENT. */
+export declare function toChatMessage(memory: Memory, names: ReadonlyMap<string, string>, limits?: ServiceLimits): ChatMessage;
 export declare function toTimestamp(epochMs: number): Timestamp;
 /** Entity id -> the name people use for it; the agent is known by its character's name. */
 export declare function nameBook(agentId: string, agentName: string, entities: readonly Entity[]): Map<string, string>;

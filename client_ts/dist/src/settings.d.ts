@@ -7,7 +7,10 @@ export interface FactMemorySettings {
     timeoutMs: number;
     /** Deadline of the post-turn Evaluate call, which waits for one LLM call on the server. */
     evaluateTimeoutMs: number;
-    /** Evaluate a person's messages in batches of this many (one LLM call each); 1 = every turn. */
+    /**
+     * Evaluate a person's messages in batches of this many (one LLM call each); 1 = every turn. A batch holds at
+     * most the service's FACTMEMORY_MAX_BATCH_MESSAGES, which the plugin learns from the service (limits.ts).
+     */
     evaluateEvery: number;
     /** With batches: a batch also goes after this long without a new message from that person. */
     evaluateQuietMs: number;
@@ -28,13 +31,12 @@ export declare const DEFAULT_URL = "http://127.0.0.1:50051";
 export declare const DEFAULT_TIMEOUT_MS = 3000;
 export declare const DEFAULT_EVALUATE_TIMEOUT_MS = 60000;
 export declare const DEFAULT_EVALUATE_EVERY = 1;
-export declare const MAX_EVALUATE_EVERY = 16;
 export declare const DEFAULT_EVALUATE_QUIET_MS = 60000;
 export declare const DEFAULT_MODEL: ModelMode;
 type GetSetting = Pick<IAgentRuntime, "getSetting">;
 /**
  * Reads FACT_MEMORY_URL, FACT_MEMORY_TOKEN, FACT_MEMORY_TIMEOUT_MS, FACT_MEMORY_EVALUATE_TIMEOUT_MS,
- * FACT_MEMORY_EVALUATE_EVERY (at most 16), FACT_MEMORY_EVALUATE_QUIET_MS, FACT_MEMORY_MODEL (service | agent |
+ * FACT_MEMORY_EVALUATE_EVERY (batches of at most the service's limit), FACT_MEMORY_EVALUATE_QUIET_MS, FACT_MEMORY_MODEL (service | agent |
  * auto), FACT_MEMORY_AGENT_MODEL_TYPE (OBJECT_SMALL | TEXT_SMALL) and FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY (true | false).
  */
 export declare function readSettings(runtime: GetSetting): FactMemorySettings;

@@ -1,6 +1,6 @@
 /** An in-process FactMemory gRPC server (connect-node over HTTP/2) that records what it receives. */
 import { create } from "@bufbuild/protobuf";
-import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
@@ -24,6 +24,7 @@ import {
   type EvaluateResponse,
   EvaluateResponseSchema,
   FactMemoryService,
+  type GetLimitsResponse,
   type ProvideRequest,
   type ProvideResponse,
   ProvideResponseSchema,
@@ -58,6 +59,8 @@ export interface FakeServiceOptions {
   ) => ForgetMessagesResponse | Promise<ForgetMessagesResponse>;
   /** Throw to fail the call; by default it succeeds. */
   registerAgent?: (request: RegisterAgentRequest, authorization: string | null) => void | Promise<void>;
+  /** Without it GetLimits is UNIMPLEMENTED, as on a service older than GetLimits. */
+  getLimits?: (authorization: string | null) => GetLimitsResponse | Promise<GetLimitsResponse>;
 }
 
 export interface FakeService {
@@ -69,6 +72,8 @@ export interface FakeService {
   completeRequests: CompleteEvaluationRequest[];
   forgetRequests: ForgetMessagesRequest[];
   registerRequests: RegisterAgentRequest[];
+  /** GetLimits calls answered (with a getLimits handler) or refused as UNIMPLEMENTED (without one). */
+  limitsAsked: number;
   authorization: (string | null)[];
   close(): Promise<void>;
 }
@@ -133,6 +138,12 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
         await options.registerAgent?.(request, auth);
         return create(RegisterAgentResponseSchema, {});
       },
+      async getLimits(_request, context) {
+        const auth = record(context);
+        fake.limitsAsked += 1;
+        if (!options.getLimits) throw new ConnectError("GetLimits is not implemented", Code.Unimplemented);
+        return options.getLimits(auth);
+      },
     });
   const server = http2.createServer(connectNodeAdapter({ routes }));
   const sessions = new Set<http2.ServerHttp2Session>();
@@ -142,8 +153,9 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const fake: FakeService = {
     url: `http://127.0.0.1:${port}`,
+    limitsAsked: 0,
     evaluateRequests,
     evaluateBatchRequests,
     provideRequests,
@@ -159,6 +171,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
         for (const session of sessions) session.destroy();
       }),
   };
+  return fake;
 }
 
 /**
@@ -181,5 +194,6 @@ export function startRecordingProxy(upstream: FactMemoryClient): Promise<FakeSer
     registerAgent: async (request, authorization) => {
       await upstream.registerAgent(request, { headers: headers(authorization) });
     },
+    getLimits: (authorization) => upstream.getLimits({}, { headers: headers(authorization) }),
   });
 }

@@ -8,7 +8,6 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 from factmemory.api.logs import escaped
 from factmemory.domain.errors import Conflict, FactMemoryError, InvalidInput, NotConfigured, NotFound, Unavailable
@@ -64,7 +63,7 @@ def line(entry: AuditEntry) -> str:
 
 
 def emit(entry: AuditEntry) -> None:
-    extra: dict[str, Any] = {"audit": True, "action": entry.action, "via": entry.via, "actor": entry.actor}
+    extra: dict[str, object] = {"audit": True, "action": entry.action, "via": entry.via, "actor": entry.actor}
     extra.update(entry.target)
     extra["result"] = entry.result
     if entry.error:

@@ -15,7 +15,8 @@ import sys
 import threading
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import IO, Any
+from types import TracebackType
+from typing import IO, TypeAlias
 
 # The x-request-id of the call being handled (set by the observing interceptor), "" outside calls.
 REQUEST_ID: ContextVar[str] = ContextVar("factmemory_request_id", default="")
@@ -27,6 +28,8 @@ NATIVE_LOGGER = "factmemory.native"
 # LogRecord attributes that are not extra fields given by the caller.
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName"}
 # The first letter of an absl / gRPC core line ("E1125 12:00:00.000 ... file.cc:71] text") is its severity.
+# What Formatter.formatException is given (logging's own _SysExcInfoType).
+ExcInfo: TypeAlias = tuple[type[BaseException], BaseException, TracebackType | None] | tuple[None, None, None]
 _NATIVE_LEVELS = {"I": logging.INFO, "W": logging.WARNING, "E": logging.ERROR, "F": logging.CRITICAL}
 NATIVE_LINE_CHARS = 2000
 # What a text log shows escaped, wherever it comes from (ids, paths and names callers send): control characters
@@ -61,7 +64,7 @@ class TextFormatter(logging.Formatter):
         record.message = escaped(record.message)
         return super().formatMessage(record)
 
-    def formatException(self, ei: Any) -> str:
+    def formatException(self, ei: ExcInfo) -> str:
         return "\n".join("    " + escaped(line) for line in super().formatException(ei).splitlines())
 
     def formatStack(self, stack_info: str) -> str:
@@ -81,7 +84,7 @@ class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, logger, message, request id and any `extra` fields."""
 
     def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {
+        out: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
@@ -93,7 +96,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False, default=str)
 
 
-def announce(message: str, **fields: Any) -> None:
+def announce(message: str, **fields: object) -> None:
     """A start-up line on stdout: the text as it is, or a JSON record with `fields` when logs are JSON."""
     logging.getLogger(ANNOUNCE_LOGGER).info(message, extra=fields)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
@@ -65,7 +64,7 @@ def _values(info: FieldInfo) -> str:
 
 
 def _default(info: FieldInfo) -> str:
-    value: Any = info.default
+    value: object = info.default
     if info.is_required() or value is None:
         return "unset"
     if isinstance(value, bool):

@@ -83,6 +83,8 @@ MAX_EXCERPT_CHARS = 280  # the sentence of a message shown as a fact's evidence
 MAX_FORM_ECHO_CHARS = 2000  # a claim typed into a form, shown again when saving it failed
 # What a history entry's reason, an evaluation's success reason and an error shown on a page keep of their text.
 MAX_REASON_CHARS = 500
+# Roles a speaker may hold in one world (elizaOS has three); more is a caller's mistake.
+MAX_SPEAKER_ROLES = 16
 # ForgetMessages: message ids per call.
 MAX_MESSAGE_IDS = 1000
 # ForgetMessages: the messages a relationship or an identity keeps as its evidence (the newest; beyond them it is

@@ -813,3 +813,29 @@ class ListAgentsResponse(_message.Message):
     agents: _containers.RepeatedCompositeFieldContainer[AgentSummary]
     next_page_token: str
     def __init__(self, agents: _Optional[_Iterable[_Union[AgentSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetLimitsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GetLimitsResponse(_message.Message):
+    __slots__ = ("max_text_chars", "max_name_chars", "max_recent_messages", "max_batch_messages", "max_room_entities", "max_names_per_entity", "max_provide_limit", "max_speaker_roles", "max_id_chars")
+    MAX_TEXT_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_NAME_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_RECENT_MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    MAX_BATCH_MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    MAX_ROOM_ENTITIES_FIELD_NUMBER: _ClassVar[int]
+    MAX_NAMES_PER_ENTITY_FIELD_NUMBER: _ClassVar[int]
+    MAX_PROVIDE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    MAX_SPEAKER_ROLES_FIELD_NUMBER: _ClassVar[int]
+    MAX_ID_CHARS_FIELD_NUMBER: _ClassVar[int]
+    max_text_chars: int
+    max_name_chars: int
+    max_recent_messages: int
+    max_batch_messages: int
+    max_room_entities: int
+    max_names_per_entity: int
+    max_provide_limit: int
+    max_speaker_roles: int
+    max_id_chars: int
+    def __init__(self, max_text_chars: _Optional[int] = ..., max_name_chars: _Optional[int] = ..., max_recent_messages: _Optional[int] = ..., max_batch_messages: _Optional[int] = ..., max_room_entities: _Optional[int] = ..., max_names_per_entity: _Optional[int] = ..., max_provide_limit: _Optional[int] = ..., max_speaker_roles: _Optional[int] = ..., max_id_chars: _Optional[int] = ...) -> None: ...

@@ -126,6 +126,11 @@ class FactMemoryServiceStub:
                 request_serializer=factmemory_dot_v1_dot_factmemory__pb2.ListAgentsRequest.SerializeToString,
                 response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ListAgentsResponse.FromString,
                 _registered_method=True)
+        self.GetLimits = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/GetLimits',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.GetLimitsRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.GetLimitsResponse.FromString,
+                _registered_method=True)
 
 
 class FactMemoryServiceServicer:
@@ -272,6 +277,14 @@ class FactMemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetLimits(self, request, context):
+        """The service's request limits (its FACTMEMORY_MAX_* settings as configured), so that a client cuts what it
+        sends to fit instead of copying them: a request beyond any of them is INVALID_ARGUMENT. Reads no storage.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FactMemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -364,6 +377,11 @@ def add_FactMemoryServiceServicer_to_server(servicer, server):
                     servicer.ListAgents,
                     request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.ListAgentsRequest.FromString,
                     response_serializer=factmemory_dot_v1_dot_factmemory__pb2.ListAgentsResponse.SerializeToString,
+            ),
+            'GetLimits': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLimits,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.GetLimitsRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.GetLimitsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -854,6 +872,33 @@ class FactMemoryService:
             '/factmemory.v1.FactMemoryService/ListAgents',
             factmemory_dot_v1_dot_factmemory__pb2.ListAgentsRequest.SerializeToString,
             factmemory_dot_v1_dot_factmemory__pb2.ListAgentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLimits(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/GetLimits',
+            factmemory_dot_v1_dot_factmemory__pb2.GetLimitsRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.GetLimitsResponse.FromString,
             options,
             channel_credentials,
             insecure,

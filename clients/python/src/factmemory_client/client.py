@@ -99,6 +99,7 @@ class _Stub(Protocol):
     ListAgents: _Unary[pb.ListAgentsRequest, pb.ListAgentsResponse]
     PrepareEvaluation: _Unary[pb.PrepareEvaluationRequest, pb.PrepareEvaluationResponse]
     CompleteEvaluation: _Unary[pb.CompleteEvaluationRequest, pb.CompleteEvaluationResponse]
+    GetLimits: _Unary[pb.GetLimitsRequest, pb.GetLimitsResponse]
 
 
 class FactMemoryClient:
@@ -228,6 +229,10 @@ class FactMemoryClient:
     ) -> pb.ListAgentsResponse:
         """The agents by name, with their people, facts and pending counts, most recent activity first."""
         return await self._call(self._stub.ListAgents, request, timeout_s)
+
+    async def get_limits(self, *, timeout_s: float | None = None) -> pb.GetLimitsResponse:
+        """The service's request limits as configured (text lengths, message counts): cut requests to fit them."""
+        return await self._call(self._stub.GetLimits, pb.GetLimitsRequest(), timeout_s)
 
     async def close(self, grace: float | None = None) -> None:
         """Closes the channel; calls in flight end with CANCELLED (after `grace` seconds, if given)."""

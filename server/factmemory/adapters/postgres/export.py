@@ -4,7 +4,6 @@ JSON-ready items."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
 import asyncpg
@@ -80,7 +79,7 @@ EXPORT_BY_SECTION = {
 
 async def export_rows(
     conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None, limit: int
-) -> list[tuple[dict[str, Any], tuple[str, str]]]:
+) -> list[tuple[dict[str, object], tuple[str, str]]]:
     """Up to limit items of one export list after the key `after`, JSON-ready, each with its key."""
     first, second = after if after is not None else (None, None)
     rows = await conn.fetch(
@@ -105,7 +104,7 @@ def _typed_second(section: str, value: str | None) -> object:
     )
 
 
-def _export_item(section: str, row: asyncpg.Record) -> dict[str, Any]:
+def _export_item(section: str, row: asyncpg.Record) -> dict[str, object]:
     if section == "facts":
         return row_to_fact(row).model_dump(mode="json") | {"embedding_model": row["embedding_model"]}
     if section == "history":
@@ -127,8 +126,8 @@ def _export_key(section: str, row: asyncpg.Record) -> tuple[str, str]:
     return from_storage(row["created_at"]).isoformat(), str(row["message_id"])
 
 
-def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _jsonable(row: dict[str, object]) -> dict[str, object]:
+    out: dict[str, object] = {}
     for key, value in row.items():
         if isinstance(value, UUID):
             out[key] = str(value)

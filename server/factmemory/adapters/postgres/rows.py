@@ -7,8 +7,7 @@ the action, actor and reason of a transaction with set_config(..., true) before 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 from uuid import UUID, uuid4
 
 import asyncpg
@@ -18,6 +17,7 @@ from factmemory.domain.language import content_terms
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import Fact, HistoryAction, HistoryEntry, Kind, Verification
 from factmemory.domain.times import from_storage, optional_from_storage
+from factmemory.domain.vectors import Vector
 from factmemory.ports import NewFact
 
 FACT_COLUMNS = """
@@ -164,13 +164,14 @@ def row_to_history(row: asyncpg.Record) -> HistoryEntry:
     )
 
 
-def _json(value: Any) -> dict[str, Any] | None:
+def _json(value: str | Mapping[str, object] | None) -> dict[str, object] | None:
+    """A jsonb value as asyncpg returns it: text (no codec set), or already a mapping."""
     if value is None:
         return None
     return dict(json.loads(value) if isinstance(value, str) else value)
 
 
-def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[Any, ...]:
+def fact_values(agent_id: UUID, entity_id: UUID, new: NewFact) -> tuple[object, ...]:
     """The parameters of INSERT_FACT for one new fact ($1 to $18)."""
     return (
         uuid4(),
@@ -199,13 +200,13 @@ def claim_terms(claim: str) -> list[str]:
     return list(content_terms(claim))
 
 
-def vector_array(vectors: Iterable[Any]) -> list[PgVector]:
+def vector_array(vectors: Iterable[Vector]) -> list[PgVector]:
     """Vectors as one array parameter (`$n::vector[]`): each wrapped as a pgvector value, since asyncpg would take
     a bare numpy vector for one more dimension of the array."""
     return [PgVector(v) for v in vectors]
 
 
-def import_values(agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact]) -> tuple[Any, ...]:
+def import_values(agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact]) -> tuple[object, ...]:
     """The parameters of IMPORT_FACTS: the scope, then one array per column (in fact_values' order)."""
     return (
         agent_id,

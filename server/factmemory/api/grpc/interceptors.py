@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError
 
+from factmemory.api.grpc.handlers import Context, Continuation, Handler, Req, Res, unary_of
 from factmemory.api.grpc.metrics import note_request
 from factmemory.api.guessing import MISSING_TOKEN, GuessLimiter, client_of_peer
 
 
-class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+class BearerAuth(grpc.aio.ServerInterceptor):
     """Requires `authorization: Bearer <token>` on every RPC but health checks and reflection. A call without a
     token is UNAUTHENTICATED with a message saying what to set (not a guess); guessing is limited per client and
     overall (api/guessing.py): a throttled client is refused (RESOURCE_EXHAUSTED) untried, except on a connection
@@ -26,10 +25,8 @@ class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self._limiter = limiter
 
     async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
+        self, continuation: Continuation[Req, Res], details: grpc.HandlerCallDetails
+    ) -> Handler[Req, Res] | None:
         if details.method.startswith(self.OPEN_PREFIXES):
             return await continuation(details)
         given = next((v for k, v in details.invocation_metadata or () if k == "authorization"), "")
@@ -37,11 +34,12 @@ class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         missing = given_bytes.strip().lower() in (b"", b"bearer")
         matches = hmac.compare_digest(given_bytes, self._expected)
         handler = await continuation(details) if matches else None
-        if matches and (handler is None or handler.unary_unary is None):
+        behaviour = None if handler is None else unary_of(handler)
+        if matches and behaviour is None:
             return handler
         limiter = self._limiter
 
-        async def checked(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        async def checked(request: Req, context: Context[Req, Res]) -> Res:
             # The peer is known only here; no await between the check and the record (parallel-safe).
             peer = context.peer()
             client = client_of_peer(peer)
@@ -50,12 +48,11 @@ class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 await context.abort(grpc.StatusCode.UNAUTHENTICATED, MISSING_TOKEN)
             if limiter.refused(client, peer):
                 await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many failed attempts; retry later")
-            if handler is None:  # not matches
+            if behaviour is None:  # not matches
                 limiter.failed(client)
                 await context.abort(grpc.StatusCode.UNAUTHENTICATED, "wrong bearer token")
-                raise AssertionError("abort raises")
             limiter.proved(peer)
-            return await handler.unary_unary(request, context)
+            return await behaviour(request, context)
 
         if handler is None:
             return grpc.unary_unary_rpc_method_handler(checked)
@@ -64,23 +61,23 @@ class BearerAuth(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         )
 
 
-class DecodeGuard(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+class DecodeGuard(grpc.aio.ServerInterceptor):
     """Decodes FactMemoryService requests itself, so bytes that are not valid protobuf get INVALID_ARGUMENT
     (grpc would answer UNKNOWN with its internal parser error)."""
 
     PREFIX = "/factmemory.v1.FactMemoryService/"
 
     async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
+        self, continuation: Continuation[Req, Res], details: grpc.HandlerCallDetails
+    ) -> Handler[Req, Res] | None:
         handler = await continuation(details)
-        if handler is None or not details.method.startswith(self.PREFIX) or handler.unary_unary is None:
+        if handler is None or not details.method.startswith(self.PREFIX):
             return handler
-        decode, behaviour = handler.request_deserializer, handler.unary_unary
+        decode, behaviour = handler.request_deserializer, unary_of(handler)
+        if decode is None or behaviour is None:
+            return handler
 
-        async def guarded(raw: bytes, context: grpc.aio.ServicerContext) -> Any:
+        async def guarded(raw: bytes, context: Context[Req, Res]) -> Res:
             try:
                 request = decode(raw)
             except DecodeError:

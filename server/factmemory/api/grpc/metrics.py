@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import re
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextvars import ContextVar
-from typing import Any
 
 import grpc
 
+from factmemory.api.grpc.handlers import Context, Continuation, Handler, Req, Res, stream_of, unary_of
 from factmemory.api.logs import REQUEST_ID
 from factmemory.domain.models import EvaluateResult, OpType
 from factmemory.ports import Telemetry
@@ -63,7 +62,7 @@ def method_label(path: str) -> str:
     return KNOWN_METHODS.get(path, UNKNOWN_METHOD)
 
 
-def request_id_of(metadata: Any) -> str:
+def request_id_of(metadata: Iterable[tuple[str, str | bytes]] | None) -> str:
     """The caller's x-request-id when it is a short token, else a new one."""
     for key, value in metadata or ():
         if key == REQUEST_ID_KEY:
@@ -78,7 +77,7 @@ def rejection_label(reason: str) -> str:
     return next((label for needle, label in REJECTION_LABELS if needle in lowered), "other")
 
 
-def note_request(request: Any) -> None:
+def note_request(request: object) -> None:
     """Remembers the agent id of a decoded request for the access log (called by the decoding interceptor)."""
     agent_id = getattr(request, "agent_id", "")
     if isinstance(agent_id, str):
@@ -100,25 +99,23 @@ def record_evaluation(telemetry: Telemetry, result: EvaluateResult) -> None:
             telemetry.dedup("conflict" if applied.candidate_id is not None else "distinct")
 
 
-class Observe(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+class Observe(grpc.aio.ServerInterceptor):
     """The outermost interceptor: times every unary (and server-streaming) call and records its status code."""
 
     def __init__(self, telemetry: Telemetry) -> None:
         self._telemetry = telemetry
 
     async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
+        self, continuation: Continuation[Req, Res], details: grpc.HandlerCallDetails
+    ) -> Handler[Req, Res] | None:
         handler = await continuation(details)
         if handler is None:
             return handler
         call = _Call(self._telemetry, details)
-        if handler.unary_unary is not None:
-            behaviour = handler.unary_unary
+        behaviour = unary_of(handler)
+        if behaviour is not None:
 
-            async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            async def unary(request: Req, context: Context[Req, Res]) -> Res:
                 with call.observing(context):
                     await call.start(context)
                     return await behaviour(request, context)
@@ -128,14 +125,14 @@ class Observe(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 request_deserializer=handler.request_deserializer,
                 response_serializer=handler.response_serializer,
             )
-        if handler.unary_stream is not None:
-            streaming = handler.unary_stream
+        streaming = stream_of(handler)
+        if streaming is not None:
 
-            async def stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            async def stream(request: Req, context: Context[Req, Res]) -> AsyncIterator[Res]:
                 with call.observing(context):
                     await call.start(context)
                     result = streaming(request, context)
-                    if inspect.isasyncgen(result):
+                    if isinstance(result, AsyncIterator):
                         async for item in result:
                             yield item
                     else:  # a handler that writes with context.write
@@ -158,11 +155,11 @@ class _Call:
         self._quiet = details.method.startswith(QUIET_PREFIXES)
         self.request_id = request_id_of(details.invocation_metadata)
 
-    async def start(self, context: grpc.aio.ServicerContext) -> None:
+    async def start(self, context: Context[Req, Res]) -> None:
         await context.send_initial_metadata(((REQUEST_ID_KEY, self.request_id),))
 
     @contextlib.contextmanager
-    def observing(self, context: grpc.aio.ServicerContext) -> Iterator[None]:
+    def observing(self, context: Context[Req, Res]) -> Iterator[None]:
         REQUEST_ID.set(self.request_id)
         CALL_AGENT.set("")
         started = time.perf_counter()

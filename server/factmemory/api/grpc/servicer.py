@@ -9,7 +9,8 @@ import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Protocol, TypeVar
+from uuid import UUID
 
 import grpc
 from google.protobuf.json_format import MessageToDict
@@ -57,11 +58,21 @@ STATUS_BY_ERROR: tuple[tuple[type[FactMemoryError], grpc.StatusCode], ...] = (
     (Aborted, grpc.StatusCode.ABORTED),
 )
 
+Servicer = TypeVar("Servicer")
 Req = TypeVar("Req")
 Res = TypeVar("Res")
 # The context of every RPC: its request and response are protobuf messages.
 Context = grpc.aio.ServicerContext[Message, Message]
-Handler = Callable[[Any, Req, Context], Awaitable[Res]]
+Handler = Callable[[Servicer, Req, Context], Awaitable[Res]]
+
+
+class Scoped(Protocol):
+    """A request about one entity of one agent."""
+
+    @property
+    def agent_id(self) -> str: ...
+    @property
+    def entity_id(self) -> str: ...
 
 
 def status_for(error: FactMemoryError) -> grpc.StatusCode:
@@ -71,18 +82,18 @@ def status_for(error: FactMemoryError) -> grpc.StatusCode:
     return grpc.StatusCode.INTERNAL
 
 
-def call_scope(request: Any, context: Context) -> CallScope:
+def call_scope(request: object, context: Context) -> CallScope:
     """Shared engines queue fairly by agent and drop work past the call's deadline."""
     remaining = context.time_remaining()
     deadline = None if remaining is None else time.monotonic() + remaining
     return CallScope(caller=f"agent:{getattr(request, 'agent_id', '')}", deadline=deadline)
 
 
-def mapped(handler: Handler[Req, Res]) -> Handler[Req, Res]:
+def mapped(handler: Handler[Servicer, Req, Res]) -> Handler[Servicer, Req, Res]:
     """Domain errors become their status code; anything else is logged and becomes INTERNAL."""
 
     @functools.wraps(handler)
-    async def wrapper(self: Any, request: Req, context: Context) -> Res:
+    async def wrapper(self: Servicer, request: Req, context: Context) -> Res:
         CALL_SCOPE.set(call_scope(request, context))
         try:
             return await handler(self, request, context)
@@ -111,13 +122,13 @@ def _reviewer(context: Context) -> str:
     return reviewer_actor(given if isinstance(given, str) else bytes(given).decode("utf-8", "replace"))
 
 
-def _audit(action: str, request: Any, context: Context) -> AbstractContextManager[AuditEntry]:
+def _audit(action: str, request: Message, context: Context) -> AbstractContextManager[AuditEntry]:
     """One audit line for a review RPC: its ids as sent (bounded), the reviewer, the result."""
     ids = ("agent_id", "entity_id", "fact_id", "candidate_id")
     return audited(action, "grpc", _reviewer(context), **{k: getattr(request, k) for k in ids if hasattr(request, k)})
 
 
-def _scope(request: Any) -> tuple[Any, Any]:
+def _scope(request: Scoped) -> tuple[UUID, UUID]:
     return parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id")
 
 
@@ -358,6 +369,10 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
             convert.page_size(request.page_size, self._limits),
         )
         return pb.ListAgentsResponse(agents=[_agent_pb(a) for a in found], next_page_token=token)
+
+    @mapped
+    async def GetLimits(self, request: pb.GetLimitsRequest, context: Context) -> pb.GetLimitsResponse:
+        return convert.limits_pb(self._limits)
 
 
 def _agent_pb(agent: AgentSummary) -> pb.AgentSummary:

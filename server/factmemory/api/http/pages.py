@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 from uuid import UUID
 
 from starlette.applications import Starlette
@@ -17,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ExceptionHandler
 
 from factmemory.api.audit import audited
 from factmemory.api.http import security, views
@@ -358,5 +358,8 @@ def create_app(deps: Deps, config: PageConfig) -> Starlette:
         Middleware(security.SessionCsrf, sessions=pages.sessions),
         Middleware(RequireToken, token=config.token, sessions=pages.sessions, guesses=pages.guesses),
     ]
-    handlers: dict[Any, Any] = {FactMemoryError: pages.domain_error, HTTPException: pages.http_error}
+    handlers: dict[type[Exception], ExceptionHandler] = {
+        FactMemoryError: pages.domain_error,
+        HTTPException: pages.http_error,
+    }
     return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlencode
 from uuid import UUID
 
@@ -71,7 +70,7 @@ class PageBase:
 
     # --- rendering helpers --------------------------------------------------------------------------------------
 
-    async def render(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
+    async def render(self, request: Request, name: str, status_code: int = 200, **context: object) -> Response:
         agent_id = context.get("agent_id")
         queue = await self.queue_label(agent_id) if isinstance(agent_id, UUID) else ""
         agent_name = await agents.name_of(self.deps, agent_id) if isinstance(agent_id, UUID) else ""

@@ -23,7 +23,7 @@ from factmemory.api.grpc.convert.tables import (
 )
 from factmemory.domain import times
 from factmemory.domain.errors import InvalidInput
-from factmemory.domain.limits import Limits
+from factmemory.domain.limits import MAX_SPEAKER_ROLES, Limits
 from factmemory.domain.models import (
     ALL_ITEMS,
     CandidateSource,
@@ -155,13 +155,9 @@ def _evaluation(
     )
 
 
-# Roles a speaker may hold in one world (elizaOS has three); more is a caller's mistake.
-MAX_ROLES = 16
-
-
 def _roles(roles: Sequence[str], limits: Limits) -> tuple[str, ...]:
-    if len(roles) > MAX_ROLES:
-        raise InvalidInput(f"speaker_roles has more than {MAX_ROLES} entries")
+    if len(roles) > MAX_SPEAKER_ROLES:
+        raise InvalidInput(f"speaker_roles has more than {MAX_SPEAKER_ROLES} entries")
     return tuple(_text(r, "speaker_roles", limits.max_name_chars).strip() for r in roles)
 
 

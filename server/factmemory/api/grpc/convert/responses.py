@@ -16,7 +16,7 @@ from factmemory.api.grpc.convert.tables import (
     canonical_id,
     to_timestamp,
 )
-from factmemory.domain.limits import Limits
+from factmemory.domain.limits import MAX_SPEAKER_ROLES, Limits
 from factmemory.domain.models import (
     AppliedOp,
     Candidate,
@@ -185,3 +185,18 @@ def candidate_pb(candidate: Candidate, limits: Limits) -> pb.Candidate:
 def within_bytes(messages: Sequence[Message], budget: int) -> int:
     """How many of the encoded messages fit in one response of budget bytes (at least one)."""
     return fitting([m.ByteSize() + 8 for m in messages], budget)
+
+
+def limits_pb(limits: Limits) -> pb.GetLimitsResponse:
+    """The request limits a client cuts what it sends to, as this service is configured."""
+    return pb.GetLimitsResponse(
+        max_text_chars=limits.max_text_chars,
+        max_name_chars=limits.max_name_chars,
+        max_recent_messages=limits.max_recent_messages,
+        max_batch_messages=limits.max_batch_messages,
+        max_room_entities=limits.max_room_entities,
+        max_names_per_entity=limits.max_names_per_entity,
+        max_provide_limit=limits.max_provide_limit,
+        max_speaker_roles=MAX_SPEAKER_ROLES,
+        max_id_chars=limits.max_id_chars,
+    )

@@ -1675,6 +1675,81 @@ export type ListAgentsResponse = Message<"factmemory.v1.ListAgentsResponse"> & {
  */
 export declare const ListAgentsResponseSchema: GenMessage<ListAgentsResponse>;
 /**
+ * @generated from message factmemory.v1.GetLimitsRequest
+ */
+export type GetLimitsRequest = Message<"factmemory.v1.GetLimitsRequest"> & {};
+/**
+ * Describes the message factmemory.v1.GetLimitsRequest.
+ * Use `create(GetLimitsRequestSchema)` to create a new message.
+ */
+export declare const GetLimitsRequestSchema: GenMessage<GetLimitsRequest>;
+/**
+ * Every count is per request; every length is in characters (Unicode code points).
+ *
+ * @generated from message factmemory.v1.GetLimitsResponse
+ */
+export type GetLimitsResponse = Message<"factmemory.v1.GetLimitsResponse"> & {
+    /**
+     * ChatMessage.text.
+     *
+     * @generated from field: int32 max_text_chars = 1;
+     */
+    maxTextChars: number;
+    /**
+     * ChatMessage.name, a room entity's name, subject_name and each of speaker_roles.
+     *
+     * @generated from field: int32 max_name_chars = 2;
+     */
+    maxNameChars: number;
+    /**
+     * recent_messages, and agent_responses, each.
+     *
+     * @generated from field: int32 max_recent_messages = 3;
+     */
+    maxRecentMessages: number;
+    /**
+     * EvaluateBatchRequest.messages.
+     *
+     * @generated from field: int32 max_batch_messages = 4;
+     */
+    maxBatchMessages: number;
+    /**
+     * room_entities.
+     *
+     * @generated from field: int32 max_room_entities = 5;
+     */
+    maxRoomEntities: number;
+    /**
+     * The names of one room entity that are kept (beyond them names are dropped, not refused).
+     *
+     * @generated from field: int32 max_names_per_entity = 6;
+     */
+    maxNamesPerEntity: number;
+    /**
+     * ProvideRequest.durable_limit and current_limit; total_limit is at most twice this.
+     *
+     * @generated from field: int32 max_provide_limit = 7;
+     */
+    maxProvideLimit: number;
+    /**
+     * speaker_roles.
+     *
+     * @generated from field: int32 max_speaker_roles = 8;
+     */
+    maxSpeakerRoles: number;
+    /**
+     * Every id given as text (message ids, entity ids of a message or a room entity).
+     *
+     * @generated from field: int32 max_id_chars = 9;
+     */
+    maxIdChars: number;
+};
+/**
+ * Describes the message factmemory.v1.GetLimitsResponse.
+ * Use `create(GetLimitsResponseSchema)` to create a new message.
+ */
+export declare const GetLimitsResponseSchema: GenMessage<GetLimitsResponse>;
+/**
  * Which parts of the merged post-turn evaluation to run.
  *
  * @generated from enum factmemory.v1.Item
@@ -2200,5 +2275,16 @@ export declare const FactMemoryService: GenService<{
         methodKind: "unary";
         input: typeof ListAgentsRequestSchema;
         output: typeof ListAgentsResponseSchema;
+    };
+    /**
+     * The service's request limits (its FACTMEMORY_MAX_* settings as configured), so that a client cuts what it
+     * sends to fit instead of copying them: a request beyond any of them is INVALID_ARGUMENT. Reads no storage.
+     *
+     * @generated from rpc factmemory.v1.FactMemoryService.GetLimits
+     */
+    getLimits: {
+        methodKind: "unary";
+        input: typeof GetLimitsRequestSchema;
+        output: typeof GetLimitsResponseSchema;
     };
 }>;
