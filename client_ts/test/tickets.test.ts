@@ -4,7 +4,7 @@
  * agent's model is never asked twice: the turn goes to the service's model when the service has one, else it is
  * dropped with one warning (and a batch leaves the queue). A real AgentRuntime (in-memory adapter) with a model
  * handler of the test's own, which makes the refusal happen while it "thinks"; two real services, with and
- * without a model of their own, whose tickets live FACTMEMORY_TICKET_TTL_S = 1 s.
+ * without a model of their own, whose tickets live FACTMEMORY_TICKET_TTL_S = 6 s.
  */
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
@@ -25,7 +25,8 @@ import { type RealService, startRealService } from "./support/real-service.js";
 import { type Cleanups, startOnce } from "./support/setup.js";
 import { emptyState, startAgent, type TestAgent } from "./support/runtime.js";
 
-const TTL_S = 1;
+/** Long enough that the eviction and forget tests finish well within it on a loaded machine (8 prepares at 1 s did not). */
+const TTL_S = 6;
 /** The service's default FACTMEMORY_MAX_TICKETS_PER_ENTITY: one more ticket evicts the oldest. */
 const TICKETS_PER_ENTITY = 8;
 const CELLO = "I play the cello in a quartet";
