@@ -23,25 +23,21 @@ from dataclasses import dataclass
 from typing import Final
 
 from factmemory.domain.dedup.claims import analyse
+from factmemory.domain.language.tables import word_rows, word_set
 from factmemory.domain.ops import Planned, PlannedAdd, RejectedOp
 
-# Relation words that name another person when they follow "my"/"our" at the start of a clause.
-RELATIONS: Final = frozenset(
-    {
-        "room-mate", "roommate", "flatmate", "flat-mate", "housemate", "sister", "brother", "mother", "mom", "mum",
-        "father", "dad", "wife", "husband", "partner", "boyfriend", "girlfriend", "fiance", "fiancee", "friend",
-        "colleague", "coworker", "co-worker", "boss", "manager", "neighbour", "neighbor", "son", "daughter",
-        "cousin", "aunt", "uncle", "grandmother", "grandma", "grandfather", "grandpa", "niece", "nephew",
-        "teammate", "classmate", "sibling", "kid", "child",
-    }
-)  # fmt: skip
-_FIRST_PERSON: Final = frozenset({"i", "i'm", "i've", "i'd", "i'll", "me", "myself", "we", "we're", "us"})
-# Where a clause ends: sentence punctuation, or a conjunction that starts a new subject ("..., and I ...").
-_CLAUSES: Final = re.compile(r"[.!?;\n]+|,?\s+(?:and|but|while|whereas|so)\s+(?=(?:I|I'm|I've|we|my|My)\b)|,\s+(?=I\b)")
-# "my (best|older|little ...)? <relation> (<Name>)?" at the start of a clause.
-_SUBJECT: Final = re.compile(
-    r"^\s*(?i:my|our)\s+(?i:(?:best|older|younger|little|big|new|old)\s+)?([\w-]+)(?:\s+([A-Z][\w-]*))?"
+# Relation words that name another person when they follow "my"/"our" at the start of a clause (words/relations.txt).
+RELATIONS: Final = frozenset(row[0] for row in word_rows("relations"))
+_FIRST_PERSON: Final = frozenset(
+    word + ending for word in word_set("first_person") for ending in ("", "'m", "'ve", "'d", "'ll", "'re")
 )
+_CLAUSE_WORDS: Final = "|".join(sorted(word_set("clause_conjunctions")))
+_OPENERS: Final = "|".join(sorted(word_set("possessive_first_person")))
+_ADJECTIVES: Final = "|".join(sorted(word_set("relation_adjectives")))
+# Where a clause ends: sentence punctuation, or a conjunction that starts a new subject ("..., and I ...").
+_CLAUSES: Final = re.compile(rf"[.!?;\n]+|,?\s+(?:{_CLAUSE_WORDS})\s+(?=(?:I|I'm|I've|we|my|My)\b)|,\s+(?=I\b)")
+# "my (best|older|little ...)? <relation> (<Name>)?" at the start of a clause.
+_SUBJECT: Final = re.compile(rf"^\s*(?i:{_OPENERS})\s+(?i:(?:{_ADJECTIVES})\s+)?([\w-]+)(?:\s+([A-Z][\w-]*))?")
 # The share of a claim's content words a clause must hold to ground it: half, chosen before any run (not tuned);
 # checked on the recall data sets (tools/factmemory_tools/recall/data: none of their 6,332 stated facts is flagged)
 # and on the replay's room-mate case (docs/dedup.md).

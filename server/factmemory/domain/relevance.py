@@ -15,25 +15,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from factmemory.domain.language import STOP_WORDS
+from factmemory.domain.language.tables import word_set
 from factmemory.domain.limits import CLAIM_ANALYSIS_MEMO
 from factmemory.domain.limits import MAX_TERMS as MAX_TERMS  # re-exported
 
 PREFIX_FROM = 6  # words this long or longer match by prefix (word minus its last 3 letters, at least 5)
 _WORD = re.compile(r"\w+")
 
-# Function words of English (the language of the prompts) that would otherwise pull in every claim. Other
-# languages' function words are frequent in the pool and weighted down by specificity instead.
-STOPWORDS = frozenset(
-    """
-a about above after again against all am an and any are as at be because been before being below between both
-but by can could did do does doing done down during each else ever few for from further get gets got had has
-have having he her here hers him his how i if in into is it its itself just let lets like me more most my myself
-no nor not now of off on once only or other our out over own really remind same she should so some still such
-than that the their them then there these they this those through to too under until up us very was we were
-what when where which while who whom why will with would yes yet you your yours yourself im ive dont didnt
-thing things something anything tell know think back ok okay right well also maybe much many one
-""".split()
-)
+# Words that would otherwise pull in every claim: the language layer's stop words and the words a turn uses to ask or
+# to talk (words/query_words.txt). Other languages' function words are frequent in the pool and weighted down by
+# specificity instead.
+STOPWORDS = STOP_WORDS | word_set("query_words")
 
 
 @dataclass(frozen=True)

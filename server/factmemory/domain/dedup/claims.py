@@ -17,7 +17,6 @@ from factmemory.domain.dedup.lexicon import (
     LIGHT_VERBS,
     NEGATIONS,
     NUMBER_WORDS,
-    ORDINALS,
     PHRASES,
     PREPOSITIONS,
     SYMMETRIC_RELATIONS,
@@ -25,6 +24,7 @@ from factmemory.domain.dedup.lexicon import (
     WORK_PREPOSITIONS,
     TokenKind,
 )
+from factmemory.domain.language.tables import rewrites
 from factmemory.domain.limits import CLAIM_ANALYSIS_MEMO
 
 
@@ -91,18 +91,13 @@ ANTONYMS: Final[frozenset[tuple[str, str]]] = frozenset(
     pair for a, b in ANTONYM_PAIRS for pair in ((loose(a), loose(b)), (loose(b), loose(a)))
 )
 _WORD_RE: Final = re.compile(r"\d+(?:[.,:/]\d+)*[a-z%]*|[a-z0-9]+(?:'[a-z]+)?", re.IGNORECASE)
+# Contractions (words/contractions.txt): whole words ("can't") and endings ("n't", "'ve").
+_CONTRACTION_ROWS: Final = rewrites("contractions")
 _CONTRACTIONS: Final[dict[str, tuple[str, ...]]] = {
-    "n't": ("not",),
-    "'ve": ("have",),
-    "'re": ("are",),
-    "'m": ("am",),
-    "'ll": ("will",),
-    "'d": ("would",),
+    " ".join(k): v for k, v in _CONTRACTION_ROWS if k[0][0] == "'" or k[0] == "n't"
 }
 _IRREGULAR_NEGATIONS: Final[dict[str, tuple[str, ...]]] = {
-    "can't": ("can", "not"),
-    "won't": ("will", "not"),
-    "cannot": ("can", "not"),
+    " ".join(k): v for k, v in _CONTRACTION_ROWS if " ".join(k) not in _CONTRACTIONS
 }
 
 
@@ -179,7 +174,7 @@ def _classify(word: Word) -> Token | None:
     for kind, table in _MARKER_TABLES:
         if text in table:
             return Token(kind, text, text, text)
-    number = NUMBER_WORDS.get(text) or ORDINALS.get(text)
+    number = NUMBER_WORDS.get(text)
     if number is not None or any(c.isdigit() for c in text):
         value = number or text
         return Token("content", text, value, value, name=word.capitalised, number=True)

@@ -1,7 +1,7 @@
 """The language layer: every operation on words goes through here. Pure.
 
     tokens(text)         lower-case word tokens (letters and digits of any script), in order
-    is_stop_word(word)   an English function word (data file stopwords_en.txt)
+    is_stop_word(word)   an English function word (data file words/stopwords_en.txt)
     stem(word)           the word's Snowball English stem (library: snowballstemmer)
     terms(text)          the text's content terms: tokens less stop words, stemmed, in order (repeats kept)
     content_terms(text)  the distinct content terms, in first-seen order
@@ -20,21 +20,17 @@ import calendar
 import functools
 import re
 from datetime import datetime, timedelta
-from importlib import resources
 
 import snowballstemmer
+
+from factmemory.domain.language.tables import word_set
 
 _WORD = re.compile(r"\w+")
 _STEMMER = snowballstemmer.stemmer("english")
 STEM_MEMO = 65_536
 
 
-def _load_stop_words() -> frozenset[str]:
-    text = resources.files(__package__).joinpath("stopwords_en.txt").read_text(encoding="utf-8")
-    return frozenset(w for line in text.splitlines() if (w := line.strip()) and not w.startswith("#"))
-
-
-STOP_WORDS = _load_stop_words()
+STOP_WORDS = word_set("stopwords_en")
 
 
 def tokens(text: str) -> list[str]:
@@ -69,7 +65,7 @@ def content_terms(text: str) -> tuple[str, ...]:
 _MONTHS = {m.lower(): n for n, m in enumerate(calendar.month_name) if m} | {
     m.lower(): n for n, m in enumerate(calendar.month_abbr) if m
 }
-_VERBS = frozenset({"may", "march"})  # month names that are also English verbs
+_VERBS = word_set("month_verbs")  # month names that are also English verbs
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DATE = re.compile(
     rf"\b(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?)?({_MONTH})\b\.?(?:\s+(\d{{1,2}})(?:st|nd|rd|th)?\b)?,?"
