@@ -92,7 +92,8 @@ def slot_finding(d: Diff, label: str, member: frozenset[str] | None, number: boo
 def _tense_finding(d: Diff) -> str | None:
     for x, y in _pairs(d.only_a, d.only_b):
         if x.surface != y.surface and loose(x.surface) == loose(y.surface):
-            return f"tense differs: {x.surface} vs {y.surface}"
+            what = "tense" if x.raw.endswith("+ed") or y.raw.endswith("+ed") else "word form"
+            return f"{what} differs: {x.surface} vs {y.surface}"
     return None
 
 
