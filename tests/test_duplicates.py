@@ -19,8 +19,8 @@ from factmemory.domain.dedup.planning import (
     OpenPair,
     known_facts,
     merge_refusal,
-    mergeable,
     merged_values,
+    offerable,
     plan_adds,
 )
 from factmemory.domain.dedup.prefilter import stand_out, stands_out
@@ -116,7 +116,7 @@ def test_a_pair_whose_merge_would_be_refused_is_not_offered(new: str, stored: st
     existing = fact(stored)
     [plan] = plan_adds([add(new)], unit([1.0]), [new], [[Neighbour(existing, 0.96)]], {}, THRESHOLD)
     assert stands_out(stand_out([0.96], 0, THRESHOLD)) and not plan.pairs
-    assert merge_refusal(existing, fact(new)) is not None and not mergeable(new, stored)
+    assert merge_refusal(existing, fact(new)) is not None and not offerable(new, stored)
 
 
 @pytest.mark.parametrize(

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
-from factmemory.domain.language import STOP_WORDS, content_terms, date_spans, stem, terms, tokens
+from factmemory.domain.language import (
+    STOP_WORDS,
+    content_terms,
+    date_spans,
+    expand,
+    spelled,
+    stem,
+    terms,
+    tokens,
+    words,
+)
+from factmemory.domain.language.tables import rewrites, word_rows, word_set
 
 NOW = datetime(2023, 10, 23, 10, 0, tzinfo=UTC)
 
@@ -15,6 +27,40 @@ def test_terms_are_stemmed_content_words() -> None:
     assert stem("organizing") == stem("organize") == "organiz"  # Snowball 3: no "organ"
     assert content_terms("runs and running, run") == ("run",)
     assert {"the", "and", "her", "s"} <= STOP_WORDS and "kid" not in STOP_WORDS
+
+
+TEXTS = (
+    "Caroline's room-mate paid $3.50 at 10:30, 50% off; doesn't I’m can't Zürich 1,460 end.Next covid-19",
+    "My room-mate Jake plays the cello, and I don't.",
+    "  -- ’'  ",
+)
+
+
+def test_one_tokenizer_words_cut_at_their_inner_marks_are_the_tokens() -> None:
+    assert words(TEXTS[0]) == [
+        "Caroline's", "room-mate", "paid", "3.50", "at", "10:30", "50%", "off", "doesn't", "I'm", "can't",
+        "Zürich", "1,460", "end", "Next", "covid-19",
+    ]  # fmt: skip
+    for text in TEXTS:
+        cut = [part for word in words(text) for part in re.findall(r"\w+", word)]
+        assert cut == spelled(text) and [w.lower() for w in cut] == tokens(text)
+
+
+def test_contractions_expand_to_their_words() -> None:
+    assert expand("doesn't") == ("does", "not")
+    assert expand("I'm") == ("I", "am") and expand("we're") == ("we", "are")
+    assert expand("Can't") == ("can", "not") and expand("won't") == ("will", "not")
+    assert expand("Caroline's") == ("Caroline's",) and expand("room-mate") == ("room-mate",)
+
+
+def test_the_word_tables_are_data_and_each_word_is_kept_once() -> None:
+    assert {"not", "her", "and"} <= word_set("stopwords_en")
+    assert ("be", "is", "am", "are", "be", "been", "being", "feel", "feels", "feeling") in word_rows("light_verbs")
+    assert (("not", "like"), ("dislike",)) in rewrites("phrases")
+    relations = [row[0] for row in word_rows("relations")]
+    assert len(relations) == len(set(relations)) and {"room-mate", "sister", "spouse"} <= set(relations)
+    assert all(row[1:] in ((), ("symmetric",)) for row in word_rows("relations"))
+    assert not word_set("query_words") & STOP_WORDS  # the query words add to the stop words, never repeat them
 
 
 def days(spans: list[tuple[datetime, datetime]]) -> list[tuple[str, str]]:

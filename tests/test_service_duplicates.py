@@ -285,11 +285,13 @@ async def test_the_claim_key_ignores_case_spacing_punctuation_and_unicode_forms(
 async def test_exact_duplicates_with_other_case_and_spacing_become_one_fact(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
     first, again, wide = "живёт в Берлине", "Живёт  в  БЕРЛИНЕ.", "ｌｉｖｅｓ ｉｎ Ｂｅｒｌｉｎ"
-    # The lexical rule reads Latin words only: it would keep both. The normalised key does not care.
-    assert decide(again, first, 1.0, 0.85).verdict is not DedupVerdict.SAME
+    # The normalised key folds it before the lexical rule is asked (the rule, reading words through the language
+    # layer, reads any script since issue 38 and would fold it too).
+    assert decide(again, first, 1.0, 0.85).verdict is DedupVerdict.SAME
     await learn(service, llm, person, "я живу в Берлине", add_durable(first, "identity"))
     response = await learn(service, llm, person, "да, в Берлине", add_durable(again, "identity"))
     assert response.ops[0].deduplicated and response.ops[0].op == pb.OP_TYPE_STRENGTHEN
+    assert "exactly the same claim" in response.ops[0].reason
     [fact] = await facts_of(service, person)
     assert fact.claim == first and math.isclose(fact.confidence, 0.8)
     await learn(service, llm, person, "Berlin!", add_durable("Lives in Berlin", "identity"))

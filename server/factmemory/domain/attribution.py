@@ -23,25 +23,18 @@ from dataclasses import dataclass
 from typing import Final
 
 from factmemory.domain.dedup.claims import analyse
+from factmemory.domain.language import expand, words
+from factmemory.domain.language.tables import word_rows, word_set
 from factmemory.domain.ops import Planned, PlannedAdd, RejectedOp
 
-# Relation words that name another person when they follow "my"/"our" at the start of a clause.
-RELATIONS: Final = frozenset(
-    {
-        "room-mate", "roommate", "flatmate", "flat-mate", "housemate", "sister", "brother", "mother", "mom", "mum",
-        "father", "dad", "wife", "husband", "partner", "boyfriend", "girlfriend", "fiance", "fiancee", "friend",
-        "colleague", "coworker", "co-worker", "boss", "manager", "neighbour", "neighbor", "son", "daughter",
-        "cousin", "aunt", "uncle", "grandmother", "grandma", "grandfather", "grandpa", "niece", "nephew",
-        "teammate", "classmate", "sibling", "kid", "child",
-    }
-)  # fmt: skip
-_FIRST_PERSON: Final = frozenset({"i", "i'm", "i've", "i'd", "i'll", "me", "myself", "we", "we're", "us"})
+# Relation words that name another person when they follow "my"/"our" at the start of a clause (words/relations.txt).
+RELATIONS: Final = frozenset(row[0] for row in word_rows("relations"))
+_FIRST_PERSON: Final = word_set("first_person")  # compared with the words of a clause, contractions expanded
+_OPENERS: Final = word_set("possessive_first_person")
+_ADJECTIVES: Final = word_set("relation_adjectives")
+_CLAUSE_WORDS: Final = "|".join(sorted(word_set("clause_conjunctions")))
 # Where a clause ends: sentence punctuation, or a conjunction that starts a new subject ("..., and I ...").
-_CLAUSES: Final = re.compile(r"[.!?;\n]+|,?\s+(?:and|but|while|whereas|so)\s+(?=(?:I|I'm|I've|we|my|My)\b)|,\s+(?=I\b)")
-# "my (best|older|little ...)? <relation> (<Name>)?" at the start of a clause.
-_SUBJECT: Final = re.compile(
-    r"^\s*(?i:my|our)\s+(?i:(?:best|older|younger|little|big|new|old)\s+)?([\w-]+)(?:\s+([A-Z][\w-]*))?"
-)
+_CLAUSES: Final = re.compile(rf"[.!?;\n]+|,?\s+(?:{_CLAUSE_WORDS})\s+(?=(?:I|I'm|I've|we|my|My)\b)|,\s+(?=I\b)")
 # The share of a claim's content words a clause must hold to ground it: half, chosen before any run (not tuned);
 # checked on the recall data sets (tools/factmemory_tools/recall/data: none of their 6,332 stated facts is flagged)
 # and on the replay's room-mate case (docs/dedup.md).
@@ -59,15 +52,26 @@ def _keys(text: str) -> frozenset[str]:
     return frozenset(t.key for t in analyse(text).content)
 
 
+def _subject(written: Sequence[str]) -> tuple[str, str | None] | None:
+    """ "my (best|older|little ...)? <relation> (<Name>)?" opening a clause's words: (relation, name or None)."""
+    at = 1 if written and written[0].lower() in _OPENERS else 0
+    if at and len(written) > at + 1 and written[at].lower() in _ADJECTIVES:
+        at += 1
+    if not at or at >= len(written) or written[at].lower() not in RELATIONS:
+        return None
+    after = written[at + 1].split("'")[0] if at + 1 < len(written) else ""
+    return written[at], after if after[:1].isupper() else None
+
+
 def _clause(text: str) -> _Clause:
-    words = _keys(text)
-    match = _SUBJECT.match(text)
-    lowered = {w.strip(",'\"").lower() for w in text.split()}
-    if match is None or match.group(1).lower() not in RELATIONS or lowered & _FIRST_PERSON:
-        return _Clause(words, None, frozenset())
-    relation, name = match.group(1), match.group(2)
+    keys = _keys(text)
+    written = words(text)
+    subject = _subject(written)
+    if subject is None or {w.lower() for word in written for w in expand(word)} & _FIRST_PERSON:
+        return _Clause(keys, None, frozenset())
+    relation, name = subject
     other = " ".join(p for p in ("my", relation, name) if p)
-    return _Clause(words, other, _keys(relation) | (_keys(name) if name else frozenset()) | {relation.lower()})
+    return _Clause(keys, other, _keys(relation) | (_keys(name) if name else frozenset()) | {relation.lower()})
 
 
 def other_person(claim: str, text: str) -> str | None:
@@ -86,7 +90,7 @@ def other_person(claim: str, text: str) -> str | None:
     about = grounded[0]
     if {t.key for t in analyse(claim).content if t.name} - about.words:  # it names someone that clause does not
         return None
-    mentioned = claim_words | {w.lower() for w in claim.split()}
+    mentioned = claim_words | {w.lower() for w in words(claim)}
     return None if mentioned & about.names else about.other
 
 

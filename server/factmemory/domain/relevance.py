@@ -1,83 +1,62 @@
 """Word relevance for the read path when the embedder is down, and the word overlap of two claims. Pure.
 
 With the embedder up, Provide's relevance is BM25 over the person's facts fused with the stretched cosine
-(domain/bm25.py, through the language layer). With it down there is no vector: the turn's words (PostgreSQL
-`simple` tokens, no stemming: a light prefix match instead) are looked up by full-text search, and each candidate's
-relevance is the noisy-or of the specificity of the words it contains within the pool (a word in one fact counts 1,
-a word in every fact ~0). Terms written as names or numbers are marked (`Term.name`).
+(domain/bm25.py, through the language layer). With it down there is no vector: the turn's terms (the language layer's
+stems) are looked up among each fact's stored stems (`facts.lexemes`, written by the same layer), and each candidate's
+relevance is the noisy-or of the specificity of the terms it contains within the pool (a term in one fact counts 1,
+a term in every fact ~0). Terms written as names or numbers are marked (`Term.name`). Word overlap compares two
+texts' stems.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from factmemory.domain.language import STOP_WORDS, spelled, stem, tokens
+from factmemory.domain.language.tables import word_set
 from factmemory.domain.limits import CLAIM_ANALYSIS_MEMO
 from factmemory.domain.limits import MAX_TERMS as MAX_TERMS  # re-exported
 
-PREFIX_FROM = 6  # words this long or longer match by prefix (word minus its last 3 letters, at least 5)
-_WORD = re.compile(r"\w+")
-
-# Function words of English (the language of the prompts) that would otherwise pull in every claim. Other
-# languages' function words are frequent in the pool and weighted down by specificity instead.
-STOPWORDS = frozenset(
-    """
-a about above after again against all am an and any are as at be because been before being below between both
-but by can could did do does doing done down during each else ever few for from further get gets got had has
-have having he her here hers him his how i if in into is it its itself just let lets like me more most my myself
-no nor not now of off on once only or other our out over own really remind same she should so some still such
-than that the their them then there these they this those through to too under until up us very was we were
-what when where which while who whom why will with would yes yet you your yours yourself im ive dont didnt
-thing things something anything tell know think back ok okay right well also maybe much many one
-""".split()
-)
+# Words that would otherwise pull in every claim: the language layer's stop words and the words a turn uses to ask or
+# to talk (words/query_words.txt). Other languages' function words are frequent in the pool and weighted down by
+# specificity instead.
+STOPWORDS = STOP_WORDS | word_set("query_words")
 
 
 @dataclass(frozen=True)
 class Term:
-    """One query word as matched against claims: exactly, or by prefix when long; `name` if written as a name
-    or a number in the turn (a capital letter or a digit)."""
+    """One query word as matched against claims: its stem (the language layer's); `name` if written as a name or a
+    number in the turn (a capital letter or a digit)."""
 
     text: str
-    prefix: bool
     name: bool = False
 
     @property
     def tsquery(self) -> str:
-        return f"{self.text}:*" if self.prefix else self.text
+        return self.text
 
     def matches(self, word: str) -> bool:
-        return word.startswith(self.text) if self.prefix else word == self.text
-
-
-def words(text: str) -> list[str]:
-    """Lower-case word tokens (letters and digits of any script)."""
-    return [w.lower() for w in _WORD.findall(text)]
+        return word == self.text
 
 
 def query_terms(text: str) -> tuple[Term, ...]:
-    """The words of the turn worth a full-text lookup: no function words, numbers and names first."""
+    """The words of the turn worth a lookup, as stems: no function words, numbers and names first."""
     seen: dict[str, int] = {}
-    for original in _WORD.findall(text):
+    for original in spelled(text):
         word = original.lower()
-        if word in STOPWORDS or (len(word) < 3 and not word.isdigit()) or word in seen:
+        if word in STOPWORDS or (len(word) < 3 and not word.isdigit()) or (term := stem(word)) in seen:
             continue
-        seen[word] = 0 if any(c.isdigit() for c in word) else 1 if original[0].isupper() else 2
+        seen[term] = 0 if any(c.isdigit() for c in word) else 1 if original[0].isupper() else 2
     ranked = sorted(seen, key=lambda w: (seen[w], -len(w), w))[:MAX_TERMS]
-    return tuple(_term(w, seen[w] < 2) for w in sorted(ranked))
-
-
-def _term(word: str, name: bool) -> Term:
-    if len(word) >= PREFIX_FROM and not word.isdigit():
-        return Term(word[: max(5, len(word) - 3)], prefix=True, name=name)
-    return Term(word, prefix=False, name=name)
+    return tuple(Term(w, name=seen[w] < 2) for w in sorted(ranked))
 
 
 def tsquery_terms(terms: Sequence[Term]) -> list[str]:
-    """One to_tsquery('simple', ...) operand per term (words are \\w+ only, so nothing needs quoting)."""
+    """One to_tsquery('simple', ...) operand per term, matched against the stored stems (stems of \\w+ words, so
+    nothing needs quoting)."""
     return [t.tsquery for t in terms]
 
 
@@ -85,8 +64,7 @@ def text_relevance(claims: Sequence[str], terms: Sequence[Term]) -> list[float]:
     """Per claim: noisy-or of the specificity of the query terms it contains (specificity from pool counts)."""
     if not claims or not terms:
         return [0.0] * len(claims)
-    tokens = [set(words(c)) for c in claims]
-    hits = [[any(t.matches(w) for w in toks) for t in terms] for toks in tokens]
+    hits = [[t.text in _stems(c) for t in terms] for c in claims]
     size = len(claims)
     specificity = []
     for column in range(len(terms)):
@@ -103,12 +81,13 @@ def text_relevance(claims: Sequence[str], terms: Sequence[Term]) -> list[float]:
 
 
 @functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
-def _prefixes(text: str) -> frozenset[str]:
-    return frozenset(w[:5] for w in words(text))
+def _stems(text: str) -> frozenset[str]:
+    """The stems of every word of the text (function words too: word overlap compares whole texts)."""
+    return frozenset(stem(w) for w in tokens(text))
 
 
 def word_overlap(a: str, b: str) -> float:
-    """Jaccard overlap of two texts' words, compared by their first five letters."""
-    left, right = _prefixes(a), _prefixes(b)
+    """Jaccard overlap of two texts' words, compared by their stems (the language layer's)."""
+    left, right = _stems(a), _stems(b)
     union = left | right
     return len(left & right) / len(union) if union else 1.0

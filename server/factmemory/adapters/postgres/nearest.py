@@ -95,15 +95,16 @@ UNION ALL
 ({TEXT_MATCHES})
 """
 
-# Fallback ranking without embeddings: full-text match ($3: words joined by |) plus recency, both kinds.
+# Fallback ranking without embeddings: the turn's terms ($3: the language layer's stems joined by |) matched
+# against each fact's stored stems (facts.lexemes, written by the same layer, migration 0055), plus recency, both kinds.
 TEXT_SEARCH_BY_KIND = f"""
-(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, to_tsquery('simple', $3)) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(array_to_tsvector(lexemes), to_tsquery('simple', $3)) AS similarity
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND kind = 'durable' AND archived_at IS NULL
   ORDER BY similarity DESC, confidence DESC, id
   LIMIT $4)
 UNION ALL
-(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(search, to_tsquery('simple', $3)) AS similarity
+(SELECT {FACT_COLUMNS}, {DISPUTED_BY}, ts_rank(array_to_tsvector(lexemes), to_tsquery('simple', $3)) AS similarity
    FROM facts
   WHERE agent_id = $1 AND entity_id = $2 AND kind = 'current' AND archived_at IS NULL
   ORDER BY similarity DESC, valid_at DESC NULLS LAST, id

@@ -15,7 +15,7 @@ from factmemory.domain.dedup.lexicon import (
     TEMPORAL,
     TIME_ADDITIONS,
 )
-from factmemory.domain.dedup.structure import structure_problem
+from factmemory.domain.dedup.policy import structure_problem
 
 _MAX_ADDED_WORDS: Final = 2
 

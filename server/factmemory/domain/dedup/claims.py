@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Final
@@ -17,7 +16,6 @@ from factmemory.domain.dedup.lexicon import (
     LIGHT_VERBS,
     NEGATIONS,
     NUMBER_WORDS,
-    ORDINALS,
     PHRASES,
     PREPOSITIONS,
     SYMMETRIC_RELATIONS,
@@ -25,6 +23,7 @@ from factmemory.domain.dedup.lexicon import (
     WORK_PREPOSITIONS,
     TokenKind,
 )
+from factmemory.domain.language import expand, stem, words
 from factmemory.domain.limits import CLAIM_ANALYSIS_MEMO
 
 
@@ -59,71 +58,50 @@ class Claim:
         return Counter(t.key for t in self.tokens if t.kind == kind)
 
 
+_MARKED_ENDINGS: Final = ("ed", "ly")
+
+
 @functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
 def _stem(word: str) -> str:
-    """Light stemming: plural -s, -ies, -ing, final -e. Never -ed: tense must stay visible."""
-    if any(c.isdigit() for c in word) or len(word) <= 3:
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith("ing") and len(word) >= 6:
-        word = word[:-3]
-        if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "lsfz":
-            word = word[:-1]
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+    """The word's stem (the language layer's Snowball English), marked when Snowball took a past "-ed" or an "-ly"
+    off: tense must stay visible ("moved" is not "moves"), and an adverb or adjective in -ly is not its root ("lovely"
+    is not "love", "weekly" not "week")."""
+    base = stem(word)
+    for ending in _MARKED_ENDINGS:
+        if word.endswith(ending) and not base.endswith(ending):
+            return f"{base}+{ending}"
+    return base
 
 
-@functools.lru_cache(maxsize=CLAIM_ANALYSIS_MEMO)
 def loose(word: str) -> str:
-    """A stem that also drops -ed, for matching opposites and tense pairs only."""
-    stem = _stem(word)
-    if stem.endswith("ed") and len(stem) > 4:
-        stem = stem[:-2]
-        if stem[-1] == stem[-2] and stem[-1] not in "lsfz":
-            stem = stem[:-1]
-    return stem[:-1] if stem.endswith("e") and len(stem) > 3 else stem
+    """The word's stem without the tense mark (Snowball drops -ed), for matching opposites and tense pairs only."""
+    return stem(word)
 
 
 _EQUIVALENTS: Final[dict[str, str]] = {_stem(word): _stem(group[0]) for group in EQUIVALENT_GROUPS for word in group}
 ANTONYMS: Final[frozenset[tuple[str, str]]] = frozenset(
     pair for a, b in ANTONYM_PAIRS for pair in ((loose(a), loose(b)), (loose(b), loose(a)))
 )
-_WORD_RE: Final = re.compile(r"\d+(?:[.,:/]\d+)*[a-z%]*|[a-z0-9]+(?:'[a-z]+)?", re.IGNORECASE)
-_CONTRACTIONS: Final[dict[str, tuple[str, ...]]] = {
-    "n't": ("not",),
-    "'ve": ("have",),
-    "'re": ("are",),
-    "'m": ("am",),
-    "'ll": ("will",),
-    "'d": ("would",),
-}
-_IRREGULAR_NEGATIONS: Final[dict[str, tuple[str, ...]]] = {
-    "can't": ("can", "not"),
-    "won't": ("will", "not"),
-    "cannot": ("can", "not"),
-}
 
 
 def _split_words(claim: str) -> list[Word]:
-    """Words with contractions expanded; capitalisation noted before it is lost."""
-    text = re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", claim.replace("’", "'"))
-    words: list[Word] = []
-    for index, match in enumerate(_WORD_RE.finditer(text)):
-        words.extend(_expand(match.group(), first=index == 0))
-    return words
+    """The claim's words (the language layer's, cut at hyphens) with contractions expanded; capitalisation noted
+    before it is lost."""
+    parts = [part for word in words(claim) for part in word.split("-") if part]
+    out: list[Word] = []
+    for index, part in enumerate(parts):
+        out.extend(_expand(part, first=index == 0))
+    return out
 
 
 def _expand(original: str, first: bool) -> list[Word]:
     lower = original.lower()
     capitalised = _looks_like_name(original, first)
-    if lower in _IRREGULAR_NEGATIONS:
-        return [Word(w, False, False) for w in _IRREGULAR_NEGATIONS[lower]]
-    for suffix, expansion in _CONTRACTIONS.items():
-        if lower.endswith(suffix) and len(lower) > len(suffix):
-            head = lower[: -len(suffix)]
-            return [Word(head, capitalised, False), *(Word(w, False, False) for w in expansion)]
+    expanded = expand(original)
+    if len(expanded) > 1:  # a contraction: only a head kept as written ("Mia'll") can be a name
+        head, *rest = expanded
+        named = capitalised and original.startswith(head)
+        return [Word(head.lower(), named, False), *(Word(w, False, False) for w in rest)]
     if lower.endswith("'s"):
         return [Word(lower[:-2], capitalised, True)]
     return [Word(lower.replace("'", ""), capitalised, False)]
@@ -179,7 +157,7 @@ def _classify(word: Word) -> Token | None:
     for kind, table in _MARKER_TABLES:
         if text in table:
             return Token(kind, text, text, text)
-    number = NUMBER_WORDS.get(text) or ORDINALS.get(text)
+    number = NUMBER_WORDS.get(text)
     if number is not None or any(c.isdigit() for c in text):
         value = number or text
         return Token("content", text, value, value, name=word.capitalised, number=True)

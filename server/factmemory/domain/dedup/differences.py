@@ -70,11 +70,38 @@ def fmt(tokens: Iterable[Token]) -> str:
     return ", ".join(t.surface for t in tokens)
 
 
-def _opposites_finding(d: Diff) -> str | None:
+# --- the checks: each a named pure function of two claims and their difference, returning why they differ (or None).
+# domain/dedup/policy.py lists them in order and says what each finding does; tests/test_dedup_checks.py holds each
+# one's labelled examples.
+
+
+def opposites(a: Claim, b: Claim, d: Diff) -> str | None:
+    """A word on one side is the opposite of a word on the other: "loves coffee" / "hates coffee"."""
     for x, y in _pairs(d.only_a + d.raw_only_a, d.only_b + d.raw_only_b):
         if _opposite(x.surface, y.surface):
             return f"opposites: {x.surface} vs {y.surface}"
     return None
+
+
+def negation(a: Claim, b: Claim, d: Diff) -> str | None:
+    """One side negates what the other does not: "eats meat" / "never eats meat"."""
+    negations = (a.of_kind("neg") - b.of_kind("neg")) + (b.of_kind("neg") - a.of_kind("neg"))
+    return f"negation differs: {', '.join(sorted(negations))}" if negations else None
+
+
+def _one_sided(d: Diff, label: str, table: frozenset[str]) -> str | None:
+    found = [t for t in d.only_a + d.only_b if not t.name and (t.surface in table or loose(t.surface) in table)]
+    return f"{label}: {fmt(found)}" if found else None
+
+
+def time_or_status(a: Claim, b: Claim, d: Diff) -> str | None:
+    """A tense or status word on one side only: "was married" / "married", "quit smoking" / "smoking"."""
+    return _one_sided(d, "time or status differs", TEMPORAL | STATUS_CHANGE)
+
+
+def qualifier(a: Claim, b: Claim, d: Diff) -> str | None:
+    """A hedge, modal, frequency or quantity on one side only: "sometimes vegetarian" / "vegetarian"."""
+    return _one_sided(d, "qualifier differs", QUALIFIERS)
 
 
 def slot_finding(d: Diff, label: str, member: frozenset[str] | None, number: bool, name: bool) -> str | None:
@@ -89,31 +116,25 @@ def slot_finding(d: Diff, label: str, member: frozenset[str] | None, number: boo
     return f"{label} differ: {fmt(xs)} vs {fmt(ys)}" if xs and ys else None
 
 
-def _tense_finding(d: Diff) -> str | None:
+def numbers(a: Claim, b: Claim, d: Diff) -> str | None:
+    """Each side has a number the other lacks: "type 1" / "type 2 diabetes", "$405" / "$935"."""
+    return slot_finding(d, "numbers", None, number=True, name=False)
+
+
+def roles(a: Claim, b: Claim, d: Diff) -> str | None:
+    """Each side has a role the other lacks: "CTO of Acme" / "CEO of Acme"."""
+    return slot_finding(d, "roles", ROLES, number=False, name=False)
+
+
+def names(a: Claim, b: Claim, d: Diff) -> str | None:
+    """Each side has a name the other lacks: "lives in Berlin" / "lives in Munich"."""
+    return slot_finding(d, "names", None, number=False, name=True)
+
+
+def tense(a: Claim, b: Claim, d: Diff) -> str | None:
+    """The same stem in another form on each side: "moved" / "moves", "lovely" / "loves"."""
     for x, y in _pairs(d.only_a, d.only_b):
         if x.surface != y.surface and loose(x.surface) == loose(y.surface):
-            return f"tense differs: {x.surface} vs {y.surface}"
+            what = "tense" if x.raw.endswith("+ed") or y.raw.endswith("+ed") else "word form"
+            return f"{what} differs: {x.surface} vs {y.surface}"
     return None
-
-
-def _one_sided_finding(a: Claim, b: Claim, d: Diff) -> str | None:
-    negations = (a.of_kind("neg") - b.of_kind("neg")) + (b.of_kind("neg") - a.of_kind("neg"))
-    if negations:
-        return f"negation differs: {', '.join(sorted(negations))}"
-    for label, table in (("time or status differs", TEMPORAL | STATUS_CHANGE), ("qualifier differs", QUALIFIERS)):
-        found = [t for t in d.only_a + d.only_b if not t.name and (t.surface in table or loose(t.surface) in table)]
-        if found:
-            return f"{label}: {fmt(found)}"
-    return None
-
-
-def typed_finding(a: Claim, b: Claim, d: Diff) -> str | None:
-    """The first conflicting detail: opposites, negation, numbers, roles, names, tense, qualifiers."""
-    return (
-        _opposites_finding(d)
-        or _one_sided_finding(a, b, d)
-        or slot_finding(d, "numbers", None, number=True, name=False)
-        or slot_finding(d, "roles", ROLES, number=False, name=False)
-        or slot_finding(d, "names", None, number=False, name=True)
-        or _tense_finding(d)
-    )

@@ -21,9 +21,10 @@ from uuid import UUID
 import numpy as np
 
 from factmemory.domain.confidence import raised
-from factmemory.domain.dedup.objects import number_only_in_one, object_difference
+from factmemory.domain.dedup.claims import analyse
+from factmemory.domain.dedup.policy import refusal
 from factmemory.domain.dedup.prefilter import stand_out, stands_out
-from factmemory.domain.dedup.rule import DedupVerdict, decide, named_difference
+from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.limits import MAX_PAIRS_SHOWN as MAX_PAIRS_SHOWN  # re-exported
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, Verification
 from factmemory.domain.ops import PlannedAdd
@@ -163,7 +164,7 @@ def _plan_one(add: PlannedAdd, key: str | None, options: Sequence[_Option], thre
         else:
             why = f"similar claim in {option.category}"
         likelihood = stand_out(similarities, index, threshold)
-        if len(pairs) < PAIRS_PER_ADD and stands_out(likelihood) and mergeable(add.claim, option.claim):
+        if len(pairs) < PAIRS_PER_ADD and stands_out(likelihood) and offerable(add.claim, option.claim):
             pairs.append(PairPlan(option.target, option.similarity, why, round(likelihood, 4)))
     return AddPlan(add, key, conflict=conflict, pairs=tuple(pairs))
 
@@ -197,30 +198,18 @@ def merged_values(keep: Fact, duplicate: Fact, strengthen_step: float) -> Merged
 def merge_refusal(keep: Fact, duplicate: Fact) -> str | None:
     """Why a model's merge of these two facts is refused (they name different things), or None to apply it.
 
-    A weak model merges some pairs that differ; those that differ in a name or a number, or whose shared frame
-    governs different words ("about the family visit" / "about the neighbours' renovation", objects.py), are caught
-    here (the rule's other conflicts, such as tense or negation, also split true paraphrases, so the model decides
-    those)."""
-    return _claims_refusal(keep.claim, duplicate.claim)
+    A weak model merges some pairs that differ; the findings whose policy row refuses a merge (policy.py: a name or
+    a number on each side, a shared frame governing different words ("about the family visit" / "about the
+    neighbours' renovation"), a number in one only) are caught here (the rule's other conflicts, such as tense or
+    negation, also split true paraphrases, so the model decides those)."""
+    return refusal(analyse(keep.claim), analyse(duplicate.claim), "merge")
 
 
-def _claims_refusal(claim: str, other: str) -> str | None:
-    """merge_refusal's reason for two claims: the one home of the checks, for the merge and for the pair offered."""
-    named = named_difference(claim, other)
-    if named is not None:
-        return f"not merged, they name different things: {named}"
-    about = object_difference(claim, other)
-    if about is not None:
-        return f"not merged, they are about different things: {about}"
-    number = number_only_in_one(claim, other)
-    return None if number is None else f"not merged, one states a number the other does not: {number}"
-
-
-def mergeable(claim: str, other: str) -> bool:
-    """A pair worth offering: a merge of these two claims would not be refused (merge_refusal). Two facts that name
-    different things are never one fact, so offering them would only spend prompt tokens and invite a wrong merge;
-    the rule's review candidate (a conflict) still goes to a person."""
-    return _claims_refusal(claim, other) is None
+def offerable(claim: str, other: str) -> bool:
+    """A pair worth offering: no finding whose policy row refuses the pair (today the rows that refuse a merge: two
+    facts that name different things are never one fact, so offering them would only spend prompt tokens and invite
+    a wrong merge); the rule's review candidate (a conflict) still goes to a person."""
+    return refusal(analyse(claim), analyse(other), "pair") is None
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from typing import Final
 
 from factmemory.domain.dedup.additions import safe_addition
 from factmemory.domain.dedup.claims import Claim, analyse
-from factmemory.domain.dedup.differences import Diff, diff, fmt, slot_finding, typed_finding
-from factmemory.domain.dedup.structure import structure_problem
+from factmemory.domain.dedup.differences import Diff, diff, fmt
+from factmemory.domain.dedup.policy import Same, first_finding, structure_problem
 
 
 class DedupVerdict(enum.Enum):
@@ -51,11 +51,14 @@ def _same_reason(a: Claim, b: Claim, d: Diff) -> str | None:
 
 
 def _classify_difference(a: Claim, b: Claim, d: Diff) -> DedupDecision:
-    """Not the same: a conflict if one slot of a shared statement differs, otherwise distinct."""
-    finding = typed_finding(a, b, d) or (None if d.only_a or d.only_b else structure_problem(a, b))
+    """Not the same: a conflict if one slot of a shared statement differs (a finding whose policy row raises one),
+    otherwise distinct."""
+    found = first_finding(a, b, d, Same.BLOCK) or (
+        None if d.only_a or d.only_b else first_finding(a, b, d, Same.SAME_WORDS)
+    )
     one_slot = len(d.only_a) == 1 and len(d.only_b) == 1  # "happy" vs "unhappy": the whole claim is the slot
-    if finding is not None and (d.shared >= 1 or one_slot):
-        return DedupDecision(DedupVerdict.CONFLICT, finding)
+    if found is not None and found.row.conflict and (d.shared >= 1 or one_slot):
+        return DedupDecision(DedupVerdict.CONFLICT, found.reason)
     if d.only_a and d.only_b:
         overlap = d.shared / max(len(a.content), len(b.content))
         if d.shared >= _CONFLICT_MIN_SHARED and overlap >= _CONFLICT_MIN_OVERLAP:
@@ -63,7 +66,7 @@ def _classify_difference(a: Claim, b: Claim, d: Diff) -> DedupDecision:
         return DedupDecision(DedupVerdict.DISTINCT, f"different words: {fmt(d.only_a)} vs {fmt(d.only_b)}")
     if d.only_a or d.only_b:
         return DedupDecision(DedupVerdict.DISTINCT, f"adds detail: {fmt(d.only_a or d.only_b)}")
-    return DedupDecision(DedupVerdict.DISTINCT, finding or "no comparable content")
+    return DedupDecision(DedupVerdict.DISTINCT, "no comparable content" if found is None else found.reason)
 
 
 def decide(new_claim: str, existing_claim: str, similarity: float, threshold: float) -> DedupDecision:
@@ -72,19 +75,8 @@ def decide(new_claim: str, existing_claim: str, similarity: float, threshold: fl
         return DedupDecision(DedupVerdict.DISTINCT, f"similarity {similarity:.3f} below {threshold:.3f}")
     a, b = analyse(new_claim), analyse(existing_claim)
     d = diff(a, b)
-    if typed_finding(a, b, d) is None:
+    if first_finding(a, b, d, Same.BLOCK) is None:
         reason = _same_reason(a, b, d)
         if reason is not None:
             return DedupDecision(DedupVerdict.SAME, reason)
     return _classify_difference(a, b, d)
-
-
-def named_difference(claim_a: str, claim_b: str) -> str | None:
-    """'numbers differ: ...' or 'names differ: ...' when each claim has a number (or a name) the other lacks.
-
-    Such claims are about different things whatever else they share ("working on the Marigold pilot" / "the
-    Sandpiper pilot", "bought a desk for $405" / "$935"), so no merge may fold one into the other."""
-    d = diff(analyse(claim_a), analyse(claim_b))
-    return slot_finding(d, "numbers", None, number=True, name=False) or slot_finding(
-        d, "names", None, number=False, name=True
-    )

@@ -1,4 +1,7 @@
-"""Structure checks of the dedup rule: same words are not enough when who-did-what-to-whom changes. Pure."""
+"""Structure checks of the dedup rule: same words are not enough when who-did-what-to-whom changes. Pure.
+
+Each check is a function of two claims (their difference unused: they compare claims with the same words); the
+policy (policy.py) runs them in order."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from factmemory.domain.dedup.claims import Claim
+from factmemory.domain.dedup.differences import Diff
 
 _NO_OBJECT: Final = "(pronoun)"
 
@@ -38,7 +42,7 @@ def _crossed(left: dict[str, set[str]], right: dict[str, set[str]]) -> str | Non
     return None
 
 
-def _relation_conflict(a: Claim, b: Claim) -> str | None:
+def relation(a: Claim, b: Claim, d: Diff | None = None) -> str | None:
     """Same words, different relations: 'moved to Berlin' vs 'from Berlin', 'X to Y' vs 'Y to X'."""
     att_a, att_b = _attachments(a), _attachments(b)
     by_object = _crossed(_grouped((o, m) for m, o in att_a), _grouped((o, m) for m, o in att_b))
@@ -75,19 +79,12 @@ def _one_block_move(x: Sequence[str], y: Sequence[str]) -> bool:
     return False
 
 
-def _light_conflict(a: Claim, b: Claim) -> bool:
+def word_order(a: Claim, b: Claim, d: Diff | None = None) -> str | None:
+    """The same words in another order, beyond one moved block: 'Ana hired Leo' vs 'Leo hired Ana'."""
+    return None if _one_block_move(_content_order(a), _content_order(b)) else "word order differs"
+
+
+def light_verb(a: Claim, b: Claim, d: Diff | None = None) -> str | None:
     """'is a nurse' vs 'has a nurse'; one side without a light verb is fine."""
     light_a, light_b = set(a.of_kind("light")), set(b.of_kind("light"))
-    return bool(light_a and light_b and light_a.isdisjoint(light_b))
-
-
-def structure_problem(a: Claim, b: Claim) -> str | None:
-    """Why two claims with the same content words may still say different things."""
-    relation = _relation_conflict(a, b)
-    if relation is not None:
-        return relation
-    if not _one_block_move(_content_order(a), _content_order(b)):
-        return "word order differs"
-    if _light_conflict(a, b):
-        return "is/has differs"
-    return None
+    return "is/has differs" if light_a and light_b and light_a.isdisjoint(light_b) else None

@@ -1,17 +1,27 @@
 """The language layer: every operation on words goes through here. Pure.
 
-    tokens(text)         lower-case word tokens (letters and digits of any script), in order
-    is_stop_word(word)   an English function word (data file stopwords_en.txt)
+    words(text)          the words as written: letters and digits of any script, with inner apostrophes and hyphens
+                         ("don't", "room-mate") and a number's inner marks ("3.5", "10:30", "50%") kept
+    spelled(text)        the word tokens as written: words split at those inner marks (case kept)
+    tokens(text)         lower-case word tokens: spelled(text) lower-cased
+    expand(word)         a contraction as its words (words/contractions.txt): "doesn't" -> ("does", "not")
+    is_stop_word(word)   an English function word (data file words/stopwords_en.txt)
     stem(word)           the word's Snowball English stem (library: snowballstemmer)
     terms(text)          the text's content terms: tokens less stop words, stemmed, in order (repeats kept)
     content_terms(text)  the distinct content terms, in first-seen order
     date_spans(text, now) the times the text names ("in June", "on 7 July, 2023", "in 2022") as [start, end)
 
+One tokenizer: `words` finds the words; `spelled` and `tokens` are the same words cut at their inner marks (\\w+ runs,
+tests/test_language.py checks the two agree). Word tables (stop words, the dedup rule's words, relations) are data
+files in words/, read by `tables`.
+
 Stemmer: Snowball's English stemmer ("Porter2", snowballstemmer, pure Python: nothing native in the service's
-process), with Snowball's English stop word list. PostgreSQL's `english` text search configuration is the same
-stemmer with the same stop list, so the stems the database keeps for each claim (`facts.lexemes`, migration 0009)
-are the terms computed here; tests/test_language.py checks the two agree on real claims. Chosen over a lemmatiser
-(simplemma) on the LoCoMo tune half (docs/recall.md, "The language layer").
+process), with Snowball's English stop word list. The service writes the terms computed here with each claim
+(`facts.lexemes`, migration 0055), and the read path's stems (BM25, and the text search when the embedder is down)
+are computed here too; PostgreSQL's own `english` stems (an older Snowball) are only the fallback for a writer that
+supplies none. The exact-duplicate key (migration 0003) cuts claims into these words without stemming
+(tests/test_claim_key.py). Chosen over a lemmatiser (simplemma) on the LoCoMo tune half (docs/recall.md, "The
+language layer").
 """
 
 from __future__ import annotations
@@ -20,26 +30,53 @@ import calendar
 import functools
 import re
 from datetime import datetime, timedelta
-from importlib import resources
 
 import snowballstemmer
 
+from factmemory.domain.language.tables import rewrites, word_set
+
 _WORD = re.compile(r"\w+")
+# A word: \w runs joined by an inner apostrophe or hyphen, or by a number's inner mark between digits; a number may
+# end in "%". Every \w run of the text is inside exactly one word, so cutting words at non-\w gives `tokens`.
+_WORDS = re.compile(r"\w+(?:(?:['’-]|(?<=\d)[.,:/](?=\d))\w+)*(?:(?<=\d)%)?")
 _STEMMER = snowballstemmer.stemmer("english")
 STEM_MEMO = 65_536
 
 
-def _load_stop_words() -> frozenset[str]:
-    text = resources.files(__package__).joinpath("stopwords_en.txt").read_text(encoding="utf-8")
-    return frozenset(w for line in text.splitlines() if (w := line.strip()) and not w.startswith("#"))
+STOP_WORDS = word_set("stopwords_en")
 
 
-STOP_WORDS = _load_stop_words()
+def words(text: str) -> list[str]:
+    """The words as written, curly apostrophes made straight: "Caroline's room-mate paid $3.50" ->
+    ["Caroline's", "room-mate", "paid", "3.50"]."""
+    return [w.replace("’", "'") for w in _WORDS.findall(text)]
+
+
+def spelled(text: str) -> list[str]:
+    """Word tokens as written (case kept); an apostrophe, a hyphen or a mark in a number splits a word."""
+    return _WORD.findall(text)
 
 
 def tokens(text: str) -> list[str]:
     """Lower-case word tokens; an apostrophe splits a word ("Caroline's" -> "caroline", "s")."""
     return [w.lower() for w in _WORD.findall(text)]
+
+
+_CONTRACTIONS = rewrites("contractions")
+_WHOLE_WORDS = {left[0]: right for left, right in _CONTRACTIONS if not left[0].startswith("-")}
+_ENDINGS = tuple((left[0][1:], right) for left, right in _CONTRACTIONS if left[0].startswith("-"))
+
+
+def expand(word: str) -> tuple[str, ...]:
+    """A contraction as its words, the head as written: "can't" -> ("can", "not"), "I'm" -> ("I", "am"); any other
+    word (a possessive "Mia's" too) as itself."""
+    lower = word.lower().replace("’", "'")
+    if lower in _WHOLE_WORDS:
+        return _WHOLE_WORDS[lower]
+    for ending, expansion in _ENDINGS:
+        if lower.endswith(ending) and len(lower) > len(ending):
+            return (word[: -len(ending)], *expansion)
+    return (word,)
 
 
 def is_stop_word(word: str) -> bool:
@@ -69,7 +106,7 @@ def content_terms(text: str) -> tuple[str, ...]:
 _MONTHS = {m.lower(): n for n, m in enumerate(calendar.month_name) if m} | {
     m.lower(): n for n, m in enumerate(calendar.month_abbr) if m
 }
-_VERBS = frozenset({"may", "march"})  # month names that are also English verbs
+_VERBS = word_set("month_verbs")  # month names that are also English verbs
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DATE = re.compile(
     rf"\b(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?)?({_MONTH})\b\.?(?:\s+(\d{{1,2}})(?:st|nd|rd|th)?\b)?,?"
