@@ -15,12 +15,19 @@ from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
 # (the language layer's, as stored in facts.lexemes), $6 a term in at most this many of the person's facts brings
 # the facts holding it into the pool, at most $7 of them, $8 the half-precision shortlist's length, $9 its margin,
 # $10 and $11 the starts and ends of the times the turn names (language.date_spans): the $7 facts nearest the turn
-# whose time (valid_at, else created_at) falls in one of them join the pool too.
+# whose time (valid_at, else created_at) falls in one of them join the pool too. $12: LEXEME_SCAN_MAX_FACTS.
+#
+# worded: the same facts by the cheaper of two plans, chosen at run time by the person's size: a person with at most
+# $12 facts has their range read and filtered (the terms' GIN index covers every person, and a term rare for this
+# person can be in thousands of other people's facts: 3.3 ms of a 4.1 ms statement at 100k facts, EXPLAIN of
+# 2026-11-26); a larger person's through that index. The first filter is written so that the index cannot serve it.
 #
 # nearest: the exact cosine order, read from a shortlist of the facts' half-precision vectors (an index-only scan of
 # facts_nearest_half_idx) re-ranked exactly. Rounding to half precision moves a cosine distance by less than $9 / 2,
 # so when the shortlist's last distance is more than $9 beyond the $4-th, no fact outside it can be among the $4
 # nearest; otherwise (a person with few facts, or a tie at the edge) the person's facts are ranked exactly in full.
+# Only the shortlisted facts within $9 of the $4-th are re-ranked (read from the heap): for the same reason, no
+# other can be among the $4 nearest (as in nearest.py).
 CANDIDATES = f"""
 WITH
 person AS MATERIALIZED (
@@ -35,14 +42,16 @@ half AS MATERIALIZED (
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
      ORDER BY distance
      LIMIT $8),
+kth AS MATERIALIZED (
+    SELECT distance FROM half ORDER BY distance OFFSET $4 - 1 LIMIT 1),
 proven AS MATERIALIZED (
-    SELECT count(*) = $8 AND max(distance) > (SELECT distance FROM half ORDER BY distance OFFSET $4 - 1 LIMIT 1) + $9
-           AS shortlisted
+    SELECT count(*) = $8 AND max(distance) > (SELECT distance FROM kth) + $9 AS shortlisted,
+           (SELECT distance FROM kth) + $9 AS bound
       FROM half),
 nearest AS MATERIALIZED (
     (SELECT id FROM facts
       WHERE agent_id = $1 AND entity_id = $2 AND (SELECT shortlisted FROM proven)
-        AND id IN (SELECT id FROM half)
+        AND id IN (SELECT id FROM half WHERE distance <= (SELECT bound FROM proven))
       ORDER BY embedding <=> $3, id
       LIMIT $4)
     UNION ALL
@@ -50,12 +59,22 @@ nearest AS MATERIALIZED (
       WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND NOT (SELECT shortlisted FROM proven)
       ORDER BY (embedding <=> $3) + 0, id
       LIMIT $4)),
+rare AS MATERIALIZED (
+    SELECT ARRAY(SELECT term FROM term_df WHERE df <= $6) AS terms),
 worded AS MATERIALIZED (
-    SELECT id FROM facts
-     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
-       AND lexemes && ARRAY(SELECT term FROM term_df WHERE df <= $6)
-     ORDER BY id
-     LIMIT $7),
+    (SELECT id FROM facts
+      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
+        AND (SELECT facts FROM person) <= $12
+        AND (lexemes || '{{}}'::text[]) && (SELECT terms FROM rare)
+      ORDER BY id
+      LIMIT $7)
+    UNION ALL
+    (SELECT id FROM facts
+      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
+        AND (SELECT facts FROM person) > $12
+        AND lexemes && (SELECT terms FROM rare)
+      ORDER BY id
+      LIMIT $7)),
 dated AS MATERIALIZED (
     SELECT id FROM facts
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND cardinality($10::timestamptz[]) > 0
@@ -74,6 +93,11 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY},
    AND id IN (SELECT id FROM nearest UNION SELECT id FROM worded UNION SELECT id FROM dated)
 """
 
+# Persons up to this many live facts are filtered row by row rather than looked up in the terms' index: reading
+# 1,000 facts of one person costs about as much as one GIN lookup of a term common across all people (a judgement
+# from the plans of `factmemory-bench --explain`, not tuned on a data set).
+LEXEME_SCAN_MAX_FACTS = 1_000
+
 # The shortlist reaches well past the pool (a judgement, as for NEAREST_BY_KIND's SHORTLIST).
 SHORTLIST_FACTOR = 4
 MIN_SHORTLIST = 200
@@ -87,7 +111,22 @@ def candidate_args(
     rare_limit: int,
     spans: Sequence[tuple[datetime, datetime]] = (),
 ) -> tuple[object, ...]:
-    """$3 to $11 of CANDIDATES."""
-    shortlist = max(MIN_SHORTLIST, SHORTLIST_FACTOR * pool)
+    """$3 to $12 of CANDIDATES."""
     starts, ends = [s for s, _ in spans], [e for _, e in spans]
-    return embedding, pool, terms, rare_df, rare_limit, shortlist, HALF_MARGIN, starts, ends
+    return (
+        embedding,
+        pool,
+        terms,
+        rare_df,
+        rare_limit,
+        shortlist(pool),
+        HALF_MARGIN,
+        starts,
+        ends,
+        LEXEME_SCAN_MAX_FACTS,
+    )
+
+
+def shortlist(pool: int) -> int:
+    """$8 of CANDIDATES: how many facts the half-precision shortlist holds for a pool of `pool` nearest facts."""
+    return max(MIN_SHORTLIST, SHORTLIST_FACTOR * pool)
