@@ -17,10 +17,11 @@ from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
 # $10 and $11 the starts and ends of the times the turn names (language.date_spans): the $7 facts nearest the turn
 # whose time (valid_at, else created_at) falls in one of them join the pool too. $12: LEXEME_SCAN_MAX_FACTS.
 #
-# worded: the same facts by the cheaper of two plans, chosen at run time by the person's size: a person with at most
-# $12 facts has their range read and filtered (the terms' GIN index covers every person, and a term rare for this
-# person can be in thousands of other people's facts: 3.3 ms of a 4.1 ms statement at 100k facts, EXPLAIN of
-# 2026-11-26); a larger person's through that index. The first filter is written so that the index cannot serve it.
+# worded (the facts holding a rare term) by the cheaper of two plans, chosen at run time by the person's size: a
+# person with at most $12 facts has their range read and filtered (the terms' GIN index covers every person, and a
+# term rare for this person can be in thousands of other people's facts: 3.3 ms of a 4.1 ms statement at 100k
+# facts, EXPLAIN of 2026-11-26); a larger person's through that index. The first filter is written so that the
+# index cannot serve it.
 #
 # nearest: the exact cosine order, read from a shortlist of the facts' half-precision vectors (an index-only scan of
 # facts_nearest_half_idx) re-ranked exactly. Rounding to half precision moves a cosine distance by less than $9 / 2,
