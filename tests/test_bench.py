@@ -6,6 +6,7 @@ import json
 import math
 from pathlib import Path
 
+from factmemory_tools.bench.stats import speed_targets
 from tests.support.tools import run_tool
 
 SIZE = "2k"
@@ -55,6 +56,7 @@ def test_smoke_run_reports_every_figure(tmp_path: Path) -> None:
     run = run_tool("factmemory_tools.bench", "--smoke", "--json", str(out), cwd=tmp_path, timeout_s=300)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "| figure" in run.stdout
+    assert "target: Provide db + rank p95 at 100k facts <= 10 ms: not measured" in run.stdout  # a 2k run
     report = json.loads(out.read_text())
     figures = report["figures"]
     summaries, values = expected_figures()
@@ -76,3 +78,15 @@ def test_smoke_run_reports_every_figure(tmp_path: Path) -> None:
         "heavy.auto",
         "heavy.force_generic_plan",
     }
+
+
+def test_each_speed_target_is_printed_with_its_figure_and_verdict() -> None:
+    figures = {
+        "load.100k.heavy_entity_facts": 20_000,
+        "provide.100k.regular.excl_embed": {"p50": 4.0, "p95": 9.96},
+        "provide.100k.heavy.excl_embed": {"p50": 9.0, "p95": 10.04},
+    }
+    assert speed_targets(figures) == [
+        "target: Provide db + rank p95 at 100k facts <= 10 ms: 9.96 ms PASS",
+        "target: Provide db + rank p95 for the heavy person at 100k (20,000 facts) <= 10 ms: 10.04 ms MISS",
+    ]

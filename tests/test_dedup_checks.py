@@ -141,9 +141,17 @@ AT = datetime(2026, 11, 26, tzinfo=UTC)
 
 
 def fact(claim: str) -> Fact:
-    ids = {"id": uuid4(), "agent_id": uuid4(), "entity_id": uuid4()}
-    values = {"kind": Kind.DURABLE, "category": "identity", "claim": claim, "confidence": 0.5}
-    return Fact.model_validate(ids | values | {"created_at": AT, "last_confirmed_at": AT})
+    return Fact(
+        id=uuid4(),
+        agent_id=uuid4(),
+        entity_id=uuid4(),
+        kind=Kind.DURABLE,
+        category="identity",
+        claim=claim,
+        confidence=0.5,
+        created_at=AT,
+        last_confirmed_at=AT,
+    )
 
 
 @pytest.mark.parametrize(("name", "a", "b"), [(n, a, b) for n, a, b, e in CASES if e is not None])

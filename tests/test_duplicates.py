@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
 import numpy as np
@@ -37,7 +38,7 @@ DATA = Path(__file__).parent / "data"
 
 
 def fact(claim: str, kind: Kind = Kind.DURABLE, category: str = "identity", **kw: object) -> Fact:
-    values: dict[str, object] = {
+    values: dict[str, Any] = {
         "id": uuid4(),
         "agent_id": uuid4(),
         "entity_id": uuid4(),
@@ -48,7 +49,7 @@ def fact(claim: str, kind: Kind = Kind.DURABLE, category: str = "identity", **kw
         "created_at": AT,
         "last_confirmed_at": AT,
     }
-    return Fact.model_validate(values | kw)
+    return Fact(**values | kw)
 
 
 def add(claim: str, kind: Kind = Kind.DURABLE, category: str = "identity") -> PlannedAdd:

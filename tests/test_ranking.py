@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import uuid
+from dataclasses import FrozenInstanceError, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from factmemory.domain.models import Fact, Kind, ScoredFact, Verification
+from factmemory.domain.models import AppliedOp, EvaluateResult, Fact, Kind, OpType, ScoredFact, Verification
 from factmemory.domain.ranking import LEGACY, Weights, by_kind, same_claim, score, select, share, time_weight
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -148,7 +149,9 @@ def test_identical_input_identical_output_ties_by_id() -> None:
     assert [s.fact.id.int for s in one[Kind.DURABLE]] == [1, 3, 5]
 
 
-def test_a_trusted_fact_is_the_validated_fact_and_must_have_every_field() -> None:
+def test_a_fact_is_a_plain_frozen_value_that_a_stored_result_keeps_as_it_was() -> None:
+    """Rows and scores are frozen dataclasses (no validation when made); a model holding one (a stored
+    EvaluateResult) dumps it to JSON and validates it back to the same fact."""
     values: dict[str, Any] = {
         "id": uuid.uuid4(),
         "agent_id": uuid.uuid4(),
@@ -168,12 +171,19 @@ def test_a_trusted_fact_is_the_validated_fact_and_must_have_every_field() -> Non
         "disputed_by": "",
         "archived_at": None,
     }
-    trusted = Fact.trusted(**values)
-    assert trusted == Fact(**values)
-    assert trusted.model_dump() == Fact(**values).model_dump()
-    assert trusted.model_copy(update={"claim": "likes tea"}).claim == "likes tea"
-    with pytest.raises(AssertionError, match="archived_at"):
-        Fact.trusted(**{k: v for k, v in values.items() if k != "archived_at"})
+    made = Fact(**values)
+    with pytest.raises(FrozenInstanceError):
+        made.claim = "likes tea"  # type: ignore[misc]
+    assert replace(made, claim="likes tea").claim == "likes tea" and made.claim == "likes green tea"
+    stored = EvaluateResult(ops=(AppliedOp(op=OpType.ADD_DURABLE, fact=made),))
+    again = EvaluateResult.model_validate_json(stored.model_dump_json())
+    back = again.ops[0].fact
+    assert again == stored and back == made and back is not None
+    assert (
+        type(back.kind) is Kind and back.evidence_message_ids == ("m1",) and back.structured_fields == {"drink": "tea"}
+    )
+    with pytest.raises(TypeError, match="score"):
+        ScoredFact(fact=made, relevance=1.0, time_weight=1.0)  # type: ignore[call-arg]
 
 
 # --- one shared budget (ProvideRequest.total_limit) --------------------------------------------------------

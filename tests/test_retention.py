@@ -80,7 +80,7 @@ def test_durable_facts_never_leave_by_age_and_a_floor_of_zero_turns_archiving_of
 
 
 def test_a_confirmation_restarts_the_clock() -> None:
-    confirmed = fact().model_copy(update={"last_confirmed_at": NOW + timedelta(days=50)})
+    confirmed = replace(fact(), last_confirmed_at=NOW + timedelta(days=50))
     assert not should_archive(confirmed, NOW + timedelta(days=60), POLICY)
     assert should_archive(confirmed, NOW + timedelta(days=107), POLICY)
 
@@ -112,7 +112,7 @@ def test_a_plan_date_is_read_only_when_it_is_an_iso_date(value: str, day: str | 
 
 
 def test_the_provider_says_a_plan_is_upcoming_then_past() -> None:
-    trip = fact(category="schedule_context", date="2026-11-27").model_copy(update={"claim": "travels to Tokyo"})
+    trip = replace(fact(category="schedule_context", date="2026-11-27"), claim="travels to Tokyo")
     scored = [ScoredFact(fact=trip, relevance=1.0, time_weight=1.0, score=0.7)]
     assert "travels to Tokyo (planned for 2026-11-27)" in render([], scored, now=NOW)
     assert "travels to Tokyo (was planned for 2026-11-27)" in render([], scored, now=NOW + timedelta(days=8))

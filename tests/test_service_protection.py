@@ -6,6 +6,7 @@ Real gRPC, real PostgreSQL + pgvector, the real local embedder, the scripted LLM
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from uuid import UUID
 
 import pytest
 
@@ -20,19 +21,17 @@ from tests.test_service_duplicates import learn
 
 def fact(category: str, confidence: float, verification: Verification = Verification.SELF_REPORTED) -> Fact:
     at = datetime(2026, 11, 25, tzinfo=UTC)
-    return Fact.model_validate(
-        {
-            "id": "00000000-0000-0000-0000-000000000001",
-            "agent_id": "00000000-0000-0000-0000-000000000002",
-            "entity_id": "00000000-0000-0000-0000-000000000003",
-            "kind": Kind.DURABLE,
-            "category": category,
-            "claim": "x",
-            "confidence": confidence,
-            "verification_status": verification,
-            "created_at": at,
-            "last_confirmed_at": at,
-        }
+    return Fact(
+        id=UUID(int=1),
+        agent_id=UUID(int=2),
+        entity_id=UUID(int=3),
+        kind=Kind.DURABLE,
+        category=category,
+        claim="x",
+        confidence=confidence,
+        verification_status=verification,
+        created_at=at,
+        last_confirmed_at=at,
     )
 
 

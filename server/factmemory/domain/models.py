@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Self
+from typing import Any
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 
 class Kind(enum.StrEnum):
@@ -109,20 +110,9 @@ ALL_ITEMS: frozenset[Item] = frozenset(Item)
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    """A value validated when it is made: what comes from a caller, the model or stored JSON."""
 
-    @classmethod
-    def trusted(cls, **values: Any) -> Self:
-        """An instance of values that already hold what the fields demand, every field given (rows of the store,
-        scores the ranking computed): what model_construct makes, without its walk of the fields for aliases and
-        defaults (about 6 us a Fact; Provide builds some 60 of them and as many scores)."""
-        assert values.keys() == cls.model_fields.keys(), sorted(values.keys() ^ cls.model_fields.keys())
-        instance = cls.__new__(cls)
-        object.__setattr__(instance, "__dict__", values)
-        object.__setattr__(instance, "__pydantic_fields_set__", set(values))
-        object.__setattr__(instance, "__pydantic_extra__", None)
-        object.__setattr__(instance, "__pydantic_private__", None)
-        return instance
+    model_config = ConfigDict(frozen=True)
 
 
 class ChatMessage(Frozen):
@@ -138,14 +128,19 @@ class RoomEntity(Frozen):
     names: tuple[str, ...] = ()
 
 
-class Fact(Frozen):
+# Rows of the store and scores the ranking computed are plain frozen dataclasses: their values already hold what
+# the fields demand (the columns' types and CHECK constraints; ranking.score), so making one costs no validation
+# (a Provide builds some 60 facts and as many scores). Where a pydantic model holds one (AppliedOp, Candidate,
+# ProvideResult, a stored EvaluateResult), pydantic validates it from JSON and dumps it like a model's fields.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fact:
     id: UUID
     agent_id: UUID
     entity_id: UUID
     kind: Kind
     category: str
     claim: str
-    structured_fields: dict[str, Any] = Field(default_factory=dict)
+    structured_fields: dict[str, Any] = field(default_factory=dict)
     confidence: float
     evidence_message_ids: tuple[str, ...] = ()
     # The total; evidence_message_ids may hold only the latest (responses and stored evaluations are bounded).
@@ -161,7 +156,8 @@ class Fact(Frozen):
     archived_at: datetime | None = None
 
 
-class ScoredFact(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoredFact:
     fact: Fact
     relevance: float
     time_weight: float

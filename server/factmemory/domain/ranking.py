@@ -62,8 +62,7 @@ def score(fact: Fact, relevance: float, now: datetime, decay_days: float, modifi
     clamped = min(1.0, max(0.0, relevance))
     weight = time_weight(fact, now, decay_days)
     factor = 1.0 - modifier + modifier * fact.confidence * weight
-    # Built without validation: every field is computed here from a Fact (a Provide scores ~60 of them).
-    return ScoredFact.trusted(fact=fact, relevance=clamped, time_weight=weight, score=clamped * factor)
+    return ScoredFact(fact=fact, relevance=clamped, time_weight=weight, score=clamped * factor)
 
 
 def _by_score(s: ScoredFact) -> tuple[float, str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -204,4 +204,4 @@ DISPUTE_WITHHELD = "(a proposed change awaits review)"
 
 def withheld(fact: Fact) -> Fact:
     """The fact without the text of a pending contradiction."""
-    return fact.model_copy(update={"disputed_by": DISPUTE_WITHHELD}) if fact.disputed_by else fact
+    return replace(fact, disputed_by=DISPUTE_WITHHELD) if fact.disputed_by else fact

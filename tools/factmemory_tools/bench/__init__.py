@@ -98,6 +98,7 @@ def _interrupt(signum: int, frame: object) -> None:
 def main(settings: Settings, args: list[str]) -> int:
     """Runs the benchmark; prints the table, writes the JSON. Returns the exit code."""
     from factmemory_tools.bench.run import report, run, write_json
+    from factmemory_tools.bench.stats import speed_targets
 
     if args[:1] == ["--"]:  # `factmemory bench -- --smoke`: the top-level parser passes the separator on
         args = args[1:]
@@ -118,6 +119,7 @@ def main(settings: Settings, args: list[str]) -> int:
     )
     print(f"tokens: {meta['tokenizer']}")
     print(report(results))
+    print("\n".join(speed_targets(results.figures)))
     write_json(results, opts.json_path)
     print(f"figures written to {opts.json_path}")
     return 0

@@ -139,3 +139,24 @@ def parse_size(text: str) -> int:
     factor = {"k": 1_000, "m": 1_000_000}.get(text[-1:], 1)
     number = text[:-1] if factor > 1 else text
     return int(float(number) * factor)
+
+
+SPEED_TARGET_MS = 10.0  # issue 35: Provide's server time without the embedding, p95, at 100k facts and for 20k
+SPEED_TARGETS = (("regular", "at 100k facts"), ("heavy", "for the heavy person at 100k"))
+
+
+def speed_targets(figures: dict[str, Any]) -> list[str]:
+    """The speed targets of issue 35 (Provide db + rank p95 <= 10 ms at 100k facts and for a person with 20,000
+    facts), each with its figure and PASS or MISS, or why it was not measured."""
+    lines = []
+    for who, where in SPEED_TARGETS:
+        what = f"Provide db + rank p95 {where}"
+        if who == "heavy" and "load.100k.heavy_entity_facts" in figures:
+            what += f" ({figures['load.100k.heavy_entity_facts']:,} facts)"
+        summary = figures.get(f"provide.100k.{who}.excl_embed")
+        if summary is None:
+            lines.append(f"target: {what} <= {SPEED_TARGET_MS:g} ms: not measured (run with --sizes 100k)")
+            continue
+        p95 = summary["p95"]
+        lines.append(f"target: {what} <= {SPEED_TARGET_MS:g} ms: {p95:.2f} ms {verdict(p95, SPEED_TARGET_MS)}")
+    return lines

@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--adds-per-block", type=int, default=5)
     parser.add_argument("--llm-latency-ms", type=float, default=300.0)
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--engine-only", action="store_true", help="only the engine-only read phase (Provide vs mem0 vector-only)"
+    )
     parser.add_argument("--recall", action="store_true", help="recall side by side on the hard recall set instead")
     parser.add_argument(
         "--keep-db", type=Path, default=Path("/tmp/factmemory-recall-db"), help="recall mode's database"
@@ -72,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         blocks=args.blocks,
         adds_per_block=args.adds_per_block,
         llm_latency_ms=args.llm_latency_ms,
+        engine_only=args.engine_only,
     )
     table = report(opts, run(opts))
     print("| figure | FactMemory p50 / p95 ms | mem0 p50 / p95 ms | ratio | target | result |")

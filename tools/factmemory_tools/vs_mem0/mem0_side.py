@@ -3,7 +3,9 @@ per line on stdin and answers one JSON line on stdout; times are measured around
 
 Commands: {"cmd": "open", "config": {...}} | {"cmd": "load", "rows": [[id, user_id, text, created_at], ...],
 "vectors": [[...], ...]} | {"cmd": "search", "user_id": ..., "query": ..., "limit": 12} |
-{"cmd": "add", "user_id": ..., "text": ...} | {"cmd": "quit"}
+{"cmd": "vector_search", "user_id": ..., "query": ..., "limit": 12} (mem0's vector store search alone: its one
+pgvector top-k query, timed after the query is embedded) | {"cmd": "add", "user_id": ..., "text": ...} |
+{"cmd": "quit"}
 Recall mode (recall.py): {"cmd": "nlp", "model": spaCy package} loads the model mem0's lemmatizer and entity
 extraction use | "load" with "link": true lemmatizes each memory and links its entities as add() does |
 {"cmd": "recall", "user_id", "query", "vector", "limit", "boost"} is search() with the caller's query vector
@@ -40,6 +42,8 @@ def main() -> None:
                     request["query"], filters={"user_id": request["user_id"]}, top_k=request.get("limit", 12)
                 )
                 answer = {"ms": (time.perf_counter() - start) * 1000, "n": len(found.get("results", []))}
+            elif command == "vector_search":
+                answer = vector_search(memory, request)
             elif command == "nlp":
                 answer = nlp(request["model"])
             elif command == "recall":
@@ -53,6 +57,17 @@ def main() -> None:
         except Exception as exc:  # report, keep serving: the driver decides
             answer = {"error": f"{type(exc).__name__}: {exc}"}
         print(json.dumps(answer), flush=True)
+
+
+def vector_search(memory: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """mem0 searching by vector only (no lemmas, no BM25, no entities): the query embedded first, untimed (from
+    the endpoint's memo), then the vector store's search, one pgvector top-k query filtered by the user, timed."""
+    vector = memory.embedding_model.embed(request["query"], "search")
+    start = time.perf_counter()
+    found = memory.vector_store.search(
+        query=request["query"], vectors=vector, top_k=request.get("limit", 12), filters={"user_id": request["user_id"]}
+    )
+    return {"ms": (time.perf_counter() - start) * 1000, "n": len(found)}
 
 
 def nlp(model: str) -> dict[str, Any]:

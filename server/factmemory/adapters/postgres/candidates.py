@@ -14,7 +14,13 @@ from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
 # (the language layer's, as stored in facts.lexemes), $6 a term in at most this many of the person's facts brings
 # the facts holding it into the pool, at most $7 of them, $8 and $9 the starts and ends of the times the turn names
 # (language.date_spans): the $7 facts nearest the turn whose time (valid_at, else created_at) falls in one of them
-# join the pool too.
+# join the pool too. $10: LEXEME_SCAN_MAX_FACTS.
+#
+# worded (the facts holding a rare term) by the cheaper of two plans, chosen at run time by the person's size: a
+# person with at most $10 facts has their range read and filtered (the terms' GIN index covers every person, and a
+# term rare for this person can be in thousands of other people's facts: 3.3 ms of a 4.1 ms statement at 100k
+# facts, EXPLAIN of 2026-11-26); a larger person's through that index. The first filter is written so that the
+# index cannot serve it.
 #
 # nearest: the exact order of the facts' search vectors by inner product with the turn's unit vector (migration 0072:
 # the mean of the claim's unit vector and its source message's, in half precision, so the similarity is the mean of
@@ -32,12 +38,22 @@ nearest AS MATERIALIZED (
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
      ORDER BY search_half <#> (SELECT $3::vector::halfvec), id
      LIMIT $4),
+rare AS MATERIALIZED (
+    SELECT ARRAY(SELECT term FROM term_df WHERE df <= $6) AS terms),
 worded AS MATERIALIZED (
-    SELECT id FROM facts
-     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
-       AND lexemes && ARRAY(SELECT term FROM term_df WHERE df <= $6)
-     ORDER BY id
-     LIMIT $7),
+    (SELECT id FROM facts
+      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
+        AND (SELECT facts FROM person) <= $10
+        AND (lexemes || '{{}}'::text[]) && (SELECT terms FROM rare)
+      ORDER BY id
+      LIMIT $7)
+    UNION ALL
+    (SELECT id FROM facts
+      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
+        AND (SELECT facts FROM person) > $10
+        AND lexemes && (SELECT terms FROM rare)
+      ORDER BY id
+      LIMIT $7)),
 dated AS MATERIALIZED (
     SELECT id FROM facts
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND cardinality($8::timestamptz[]) > 0
@@ -56,6 +72,11 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY},
    AND id IN (SELECT id FROM nearest UNION SELECT id FROM worded UNION SELECT id FROM dated)
 """
 
+# Persons up to this many live facts are filtered row by row rather than looked up in the terms' index: reading
+# 1,000 facts of one person costs about as much as one GIN lookup of a term common across all people (a judgement
+# from the plans of `factmemory-bench --explain`, not tuned on a data set).
+LEXEME_SCAN_MAX_FACTS = 1_000
+
 
 def candidate_args(
     embedding: object,
@@ -65,6 +86,6 @@ def candidate_args(
     rare_limit: int,
     spans: Sequence[tuple[datetime, datetime]] = (),
 ) -> tuple[object, ...]:
-    """$3 to $9 of CANDIDATES."""
+    """$3 to $10 of CANDIDATES."""
     starts, ends = [s for s, _ in spans], [e for _, e in spans]
-    return embedding, pool, terms, rare_df, rare_limit, starts, ends
+    return embedding, pool, terms, rare_df, rare_limit, starts, ends, LEXEME_SCAN_MAX_FACTS

@@ -44,6 +44,15 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
         await conn.execute(statement)
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """What a released connection needs beyond asyncpg's own clean-up (which rolls back a transaction left open):
+    nothing. The service leaves no session state behind: its advisory locks and set_config values belong to the
+    transaction, it never LISTENs, keeps no cursor past a transaction and SETs nothing but the pool's init. asyncpg's
+    default reset query (advisory unlock, CLOSE ALL, UNLISTEN, RESET ALL) cost every use one more round trip (0.47 vs
+    0.26 ms median for acquire + SELECT 1 + release, p95 6.5 vs 3.9 ms, loaded machine, 2026-11-26), and its RESET
+    ALL undid the init's session settings after the first use."""
+
+
 @asynccontextmanager
 async def open_pool(url: str, min_size: int, max_size: int, timeout_s: float) -> AsyncIterator[asyncpg.Pool]:
     """A connection pool with the pgvector and jsonb codecs on every connection."""
@@ -52,6 +61,7 @@ async def open_pool(url: str, min_size: int, max_size: int, timeout_s: float) ->
         min_size=min_size,
         max_size=max_size,
         init=_init_connection,
+        reset=_keep_session,
         command_timeout=timeout_s,
         timeout=timeout_s,
     )

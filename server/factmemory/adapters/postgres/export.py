@@ -7,8 +7,10 @@ from datetime import datetime
 from uuid import UUID
 
 import asyncpg
+from pydantic import TypeAdapter
 
 from factmemory.adapters.postgres.rows import FACT_COLUMNS, row_to_fact, row_to_history
+from factmemory.domain.models import Fact
 from factmemory.domain.times import from_storage
 
 # Export pages: each list in a fixed order, after the key ($3, $4) of the last item sent ($3 NULL: from the start).
@@ -104,9 +106,13 @@ def _typed_second(section: str, value: str | None) -> object:
     )
 
 
+FACT_JSON = TypeAdapter(Fact)  # a fact as JSON, as a model's fields are dumped
+
+
 def _export_item(section: str, row: asyncpg.Record) -> dict[str, object]:
     if section == "facts":
-        return row_to_fact(row).model_dump(mode="json") | {"embedding_model": row["embedding_model"]}
+        fact: dict[str, object] = FACT_JSON.dump_python(row_to_fact(row), mode="json")
+        return fact | {"embedding_model": row["embedding_model"]}
     if section == "history":
         return row_to_history(row).model_dump(mode="json")
     return _jsonable(dict(row))

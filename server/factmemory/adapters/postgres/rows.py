@@ -127,10 +127,10 @@ def one(row: asyncpg.Record | None) -> asyncpg.Record:
 
 
 def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
-    """A facts row (or the prefixed columns of a join) as a domain Fact: built without validation (the columns'
-    types and CHECK constraints already hold what Fact's fields demand; validating ~60 rows cost ~1 ms a Provide)."""
+    """A facts row (or the prefixed columns of a join) as a domain Fact (a plain dataclass: the columns' types and
+    CHECK constraints already hold what its fields demand)."""
     fields = row[prefix + "structured_fields"]
-    return Fact.trusted(
+    return Fact(
         id=row[prefix + "id"],
         agent_id=row[prefix + "agent_id"],
         entity_id=row[prefix + "entity_id"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
@@ -43,7 +43,7 @@ class Shown(Frozen):
         evidence ids, previous claims and fields: applying reads a fact's id, kind and category and re-reads the
         rest under the lock), so a ticket stays small and holds no more than it needs."""
         light: dict[str, Any] = {"evidence_message_ids": (), "previous_claims": (), "structured_fields": {}}
-        return self.model_copy(update={"handles": {h: f.model_copy(update=light) for h, f in self.handles.items()}})
+        return self.model_copy(update={"handles": {h: replace(f, **light) for h, f in self.handles.items()}})
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.limits import MAX_REASON_CHARS, Limits
 from factmemory.domain.models import (
@@ -66,9 +68,6 @@ def stored_form(result: EvaluateResult, limits: Limits) -> EvaluateResult:
 
 def bounded_evidence(fact: Fact, keep: int) -> Fact:
     ids = fact.evidence_message_ids
-    return fact.model_copy(
-        update={
-            "evidence_message_ids": ids[-keep:] if keep else (),
-            "evidence_count": max(fact.evidence_count, len(ids)),
-        }
+    return replace(
+        fact, evidence_message_ids=ids[-keep:] if keep else (), evidence_count=max(fact.evidence_count, len(ids))
     )
