@@ -54,9 +54,7 @@ async def test_the_message_s_words_find_the_fact_its_claim_does_not_say(service:
     assert [s.fact.claim for s in provided.durable] == [CLAIM]  # no word of the question is in the claim
 
 
-async def test_deleting_the_message_takes_its_words_from_a_fact_that_stays(
-    service: Service, llm: ScriptedLLM
-) -> None:
+async def test_deleting_the_message_takes_its_words_from_a_fact_that_stays(service: Service, llm: ScriptedLLM) -> None:
     person, camping = await sam(service, llm)
     await learn(service, llm, person, "yes we went camping with the family again", add_durable(CLAIM, "life_event"))
     [fact] = [f for f in await facts_of(service, person) if f.claim == CLAIM]
