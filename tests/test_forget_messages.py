@@ -423,6 +423,12 @@ async def test_a_room_mates_ticket_that_showed_a_deleted_message_is_refused_and_
     # A ticket that never showed the message completes (the check refuses only what showed a deleted message).
     done = await complete(service, sam, unrelated, reply("greets the room"))
     assert [o.rejected for o in done.results[0].ops] == [False]
+    # Kim's message sent back as context (a lagging client history) stays out of Sam's next prompt.
+    again = await service.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=turn))
+    assert again.ticket and "9931" not in json.dumps([m.content for m in again.prompt])
+    assert "9931" not in await service.pool.fetchval(
+        "SELECT body FROM evaluation_tickets WHERE agent_id = $1 ORDER BY created_at DESC LIMIT 1", UUID(sam.agent_id)
+    )
     assert [f.claim for f in await facts_of(service, sam)] == ["greets the room"]
 
 
