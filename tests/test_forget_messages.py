@@ -429,7 +429,9 @@ async def test_a_room_mates_ticket_that_showed_a_deleted_message_is_refused_and_
     assert "9931" not in await service.pool.fetchval(
         "SELECT body FROM evaluation_tickets WHERE agent_id = $1 ORDER BY created_at DESC LIMIT 1", UUID(sam.agent_id)
     )
-    assert [f.claim for f in await facts_of(service, sam)] == ["greets the room"]
+    learned = await complete(service, sam, again, reply("works nights at a bakery"))  # it shows no deleted message
+    assert [o.rejected for o in learned.results[0].ops] == [False]
+    assert sorted(f.claim for f in await facts_of(service, sam)) == ["greets the room", "works nights at a bakery"]
 
 
 async def test_a_deletion_is_one_audit_line_with_its_counts(
