@@ -20,6 +20,8 @@ from factmemory.adapters.postgres.database import DatabaseSetupError, migrate
 from factmemory.adapters.postgres.forgetting import FORGET_MARK
 from factmemory.adapters.postgres.messages import (
     LINKED_BY,
+    PRUNE_DELETED,
+    RECORD_DELETED,
     UNLINK_IDENTITIES_OF,
     UNLINK_RELATIONSHIPS_OF,
     VOID_TICKETS_OF_PERSON,
@@ -32,13 +34,16 @@ from factmemory.adapters.postgres.tickets import (
     ISSUE_TICKET_BY_PERSON,
     USE_TICKET_BY_PERSON,
     VOID_EXPIRED_BY_PERSON,
+    VOID_SHOWING_DELETED_BY_PERSON,
 )
 from factmemory.adapters.postgres.turn_start import TURN_START_BY_PERSON
+from factmemory.domain.tickets import LONGEST_TTL
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, new_database, start_service
 from tests.support.citus import BEFORE
 from tests.support.fm import Person, add_durable, change, facts_of, facts_reply, new_id
 from tests.support.llm_stub import Reply, ScriptedLLM
+from tests.test_agent_model import complete
 
 # The service's scenarios, run here against the coordinator (the module's `service` fixture below).
 from tests.test_service import (  # noqa: F401
@@ -168,6 +173,18 @@ async def test_every_per_turn_call_of_one_person_runs_on_one_shard(
     forgotten = await svc.stub.ForgetMessages(pb.ForgetMessagesRequest(**scope, message_ids=[turn.message.id]))
     assert (forgotten.messages_forgotten, forgotten.facts_deleted) == (1, 1)
     assert "plays the cello" not in {f.claim for f in (await svc.stub.ListFacts(person.list_facts())).facts}
+    # A room-mate's ticket that showed a deleted message (on the room-mate's shard): refused on that shard alone.
+    mate = Person("Mate", agent_id=person.agent_id)
+    said = person.evaluate("I sing in a choir")
+    llm.on("I sing in a choir", Reply(facts_reply()))
+    await svc.stub.Evaluate(said)
+    shown = await svc.stub.PrepareEvaluation(
+        pb.PrepareEvaluationRequest(single=mate.evaluate("Mate: me too", recent_messages=[said.message]))
+    )
+    await svc.stub.ForgetMessages(pb.ForgetMessagesRequest(**scope, message_ids=[said.message.id]))
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await complete(svc, mate, shown, json.dumps(facts_reply(add_durable("sings in a choir", "preference"))))
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     # Not here (docs/scaling.md, "One shard per call"): ExportEntity and ForgetEntity, whose relationships naming
     # the person as target live on the source's shard.
 
@@ -213,11 +230,14 @@ async def test_explain_shows_the_router_plan_of_per_person_statements_and_the_fa
         "tickets.GET_TICKET_BY_PERSON": (GET_TICKET_BY_PERSON, (agent, b"h", entity, now)),
         "tickets.USE_TICKET_BY_PERSON": (USE_TICKET_BY_PERSON, (agent, b"h", now, entity)),
         "tickets.VOID_EXPIRED_BY_PERSON": (VOID_EXPIRED_BY_PERSON, (agent, now, entity)),
+        "tickets.VOID_SHOWING_DELETED_BY_PERSON": (VOID_SHOWING_DELETED_BY_PERSON, (agent, b"h", entity)),
         "store.GET_EVALUATIONS_BY_PERSON": (GET_EVALUATIONS_BY_PERSON, (agent, ["m"], entity)),
         "messages.LINKED_BY": (LINKED_BY, (agent, entity, ["m"])),
         "messages.UNLINK_RELATIONSHIPS_OF": (UNLINK_RELATIONSHIPS_OF, (agent, ["m"], entity)),
         "messages.UNLINK_IDENTITIES_OF": (UNLINK_IDENTITIES_OF, (agent, ["m"], entity)),
         "messages.VOID_TICKETS_OF_PERSON": (VOID_TICKETS_OF_PERSON, (agent, entity)),
+        "messages.PRUNE_DELETED": (PRUNE_DELETED, (agent, now)),
+        "messages.RECORD_DELETED": (RECORD_DELETED, (agent, "m", now)),
     }
     conn = await asyncpg.connect(citus_url)
     try:
@@ -289,3 +309,35 @@ async def test_expired_tickets_of_people_who_never_come_back_lose_their_content_
     assert "X7654321" in await service.pool.fetchval(body, *scope)
     assert await PostgresRetention(service.pool).expire_tickets(datetime.now(UTC) + timedelta(minutes=10)) >= 1
     assert await service.pool.fetchval(body, *scope) is None
+
+
+async def test_a_room_mates_ticket_showing_a_deleted_message_loses_it_in_the_sweep_and_the_ids_go_after_an_hour(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    """Distributed by person, Kim's ForgetMessages stays on Kim's shard: Sam's open ticket that showed Kim's message
+    keeps its text until it is presented (refused: tests/test_forget_messages.py) or the retention sweep drops it.
+    The deleted ids are kept for the longest ticket lifetime, then the sweep (or the agent's next deletion) prunes
+    them."""
+    sam = Person("Sam")
+    kim = Person("Kim", agent_id=sam.agent_id)
+    secret = kim.evaluate("Kim here: my locker code is 5521")
+    llm.on("Kim here: my locker", Reply(facts_reply()))
+    await service.stub.Evaluate(secret)
+    await service.stub.PrepareEvaluation(
+        pb.PrepareEvaluationRequest(single=sam.evaluate("Sam: hello", recent_messages=[secret.message]))
+    )
+    await service.stub.ForgetMessages(
+        pb.ForgetMessagesRequest(agent_id=kim.agent_id, entity_id=kim.entity_id, message_ids=[secret.message.id])
+    )
+    body = "SELECT body FROM evaluation_tickets WHERE agent_id = $1 AND entity_id = $2"
+    sams = (uuid.UUID(sam.agent_id), uuid.UUID(sam.entity_id))
+    kept = "SELECT count(*) FROM deleted_messages WHERE agent_id = $1 AND message_id = $2"
+    ids = (uuid.UUID(kim.agent_id), secret.message.id)
+    assert "5521" in await service.pool.fetchval(body, *sams)
+    assert await service.pool.fetchval(kept, *ids) == 1
+    now = datetime.now(UTC)
+    assert await PostgresRetention(service.pool).expire_tickets(now) >= 1
+    assert await service.pool.fetchval(body, *sams) is None
+    assert await service.pool.fetchval(kept, *ids) == 1  # a ticket issued before the deletion may still be open
+    await PostgresRetention(service.pool).expire_tickets(now + LONGEST_TTL + timedelta(minutes=1))
+    assert await service.pool.fetchval(kept, *ids) == 0

@@ -107,9 +107,12 @@ async def test_a_worker_down_is_unavailable_for_its_people_and_nothing_is_half_w
     down_port = workers[0]
     on_down = next(p for p in people if ports[p.entity_id] == down_port)
     elsewhere = next(p for p in people if ports[p.entity_id] != down_port)
+    said = {}
     for person in (on_down, elsewhere):
         llm.on(f"{person.name} lives in Rome", Reply(facts_reply(add_durable("lives in Rome", "identity"))))
-        await svc.stub.Evaluate(person.evaluate(f"{person.name} lives in Rome"))
+        turn = person.evaluate(f"{person.name} lives in Rome")
+        said[person.entity_id] = turn.message.id
+        await svc.stub.Evaluate(turn)
     llm.on(f"{on_down.name} has a dog", Reply(facts_reply(add_durable("has a dog", "relationship"))))
     retried = on_down.evaluate(f"{on_down.name} has a dog")
 
@@ -125,6 +128,13 @@ async def test_a_worker_down_is_unavailable_for_its_people_and_nothing_is_half_w
             assert await code_of(svc.stub.ListFacts(on_down.list_facts())) == grpc.StatusCode.UNAVAILABLE
             provided = await svc.stub.Provide(elsewhere.provide("where do I live?"))
             assert "lives in Rome" in provided.text
+            # ForgetMessages records the deleted ids on every node (a reference table, docs/scaling.md): even for a
+            # person on the other worker it answers UNAVAILABLE (retry) and deletes nothing.
+            forget = pb.ForgetMessagesRequest(
+                agent_id=agent, entity_id=elsewhere.entity_id, message_ids=[said[elsewhere.entity_id]]
+            )
+            assert await code_of(svc.stub.ForgetMessages(forget)) == grpc.StatusCode.UNAVAILABLE
+            assert "lives in Rome" in (await svc.stub.Provide(elsewhere.provide("where do I live?"))).text
             # The agent-wide reads need every shard: UNAVAILABLE (retry), not INTERNAL and not a partial answer.
             for wide in (
                 svc.stub.ListEntities(pb.ListEntitiesRequest(agent_id=agent, page_size=50)),

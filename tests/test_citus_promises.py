@@ -28,6 +28,7 @@ from tests.test_forget_messages import (  # noqa: F401
     test_a_deletion_while_the_message_is_evaluated_wins,
     test_a_message_deleted_before_it_was_evaluated_is_never_learned,
     test_a_replayed_evaluate_of_a_deleted_message_applies_nothing,
+    test_a_room_mates_ticket_that_showed_a_deleted_message_is_refused_and_learns_nothing,
     test_links_a_message_wrote_about_room_mates_go_with_it,
     test_relationships_and_identities_learned_only_from_deleted_messages_go,
     test_review_items_raised_by_a_deleted_message_close,

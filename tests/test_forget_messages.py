@@ -16,6 +16,7 @@ from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
 from tests.support.fm import Person, add_durable, change, facts_of, facts_reply, new_id
 from tests.support.llm_stub import Reply, ScriptedLLM
+from tests.test_agent_model import complete
 
 ALICE = (("x-factmemory-reviewer", "alice@example.org"),)
 
@@ -388,6 +389,49 @@ async def test_a_message_deleted_between_prepare_and_complete_is_not_learned(ser
     assert await facts_of(service, person) == []
     again = await service.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=request))
     assert not again.ticket and [r.replayed for r in again.results] == [True]  # no call is composed for it
+
+
+async def test_a_room_mates_ticket_that_showed_a_deleted_message_is_refused_and_learns_nothing(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    """Sam's open ticket shows Kim's message as room context; Kim's ForgetMessages (naming Kim, not Sam) makes Sam's
+    CompleteEvaluation refused by name, with nothing learned. On the cluster Sam's ticket lives on Sam's shard,
+    which the deletion does not touch: the refusal comes from the deleted ids (migration 0063)."""
+    sam = Person("Sam")
+    kim = Person("Kim", agent_id=sam.agent_id)
+    secret = kim.evaluate("Kim here: my PIN is 9931")
+    llm.on("Kim here", Reply(facts_reply()))
+    await service.stub.Evaluate(secret)
+    turn = sam.evaluate("Sam: I work nights at the bakery", recent_messages=[secret.message])
+    shown = await service.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=turn))
+    assert "9931" in json.dumps([m.content for m in shown.prompt])
+    unrelated = await service.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=sam.evaluate("Sam: hi all")))
+
+    forgotten = await service.stub.ForgetMessages(forget(kim, secret.message.id))
+    assert forgotten.messages_forgotten == 1
+
+    def reply(claim: str) -> str:
+        return json.dumps(facts_reply(add_durable(claim, "business_role")))
+
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await complete(service, sam, shown, reply("works nights at a bakery"))
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "was deleted" in (refused.value.details() or "")
+    assert await facts_of(service, sam) == []
+    held = "SELECT count(*) FROM evaluation_tickets WHERE agent_id = $1 AND body LIKE '%9931%'"
+    assert await service.pool.fetchval(held, UUID(sam.agent_id)) == 0  # the refused ticket lost the text too
+    # A ticket that never showed the message completes (the check refuses only what showed a deleted message).
+    done = await complete(service, sam, unrelated, reply("greets the room"))
+    assert [o.rejected for o in done.results[0].ops] == [False]
+    # Kim's message sent back as context (a lagging client history) stays out of Sam's next prompt.
+    again = await service.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=turn))
+    assert again.ticket and "9931" not in json.dumps([m.content for m in again.prompt])
+    assert "9931" not in await service.pool.fetchval(
+        "SELECT body FROM evaluation_tickets WHERE agent_id = $1 ORDER BY created_at DESC LIMIT 1", UUID(sam.agent_id)
+    )
+    learned = await complete(service, sam, again, reply("works nights at a bakery"))  # it shows no deleted message
+    assert [o.rejected for o in learned.results[0].ops] == [False]
+    assert sorted(f.claim for f in await facts_of(service, sam)) == ["greets the room", "works nights at a bakery"]
 
 
 async def test_a_deletion_is_one_audit_line_with_its_counts(

@@ -39,6 +39,7 @@ ENTITY_TABLES = {
     "entity_lexemes",
     "agents",
     "shared_subjects",  # a world's shared-fact subjects (migration 0070, docs/shared-facts.md)
+    "deleted_messages",  # recently deleted message ids, checked against tickets (migration 0063)
 }
 # Deliberately over all agents: the metrics scrape counts every pending candidate (one fan-out query per scrape).
 ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
@@ -46,6 +47,8 @@ ALL_AGENTS = {(health, "COUNT_PENDING_CANDIDATES")}
 ALL_AGENTS |= {(tickets, "ISSUE_TICKET")}
 # The retention sweep drops every expired ticket's content (what ISSUE_TICKET does on one PostgreSQL).
 ALL_AGENTS |= {(tickets, "EXPIRE_TICKETS")}
+# ... and the content of every open ticket showing a deleted message, then prunes the deleted ids of every agent.
+ALL_AGENTS |= {(tickets, "VOID_ALL_SHOWING_DELETED"), (tickets, "PRUNE_DELETED_MESSAGES")}
 # The agent list (ListAgents: the review page's start page, the CLI's names) reads every agent's counts.
 ALL_AGENTS |= {(agents, "LIST_AGENTS")}
 # The read replica's check reads no row (LIMIT 0): it only proves every table is there and readable by its role.

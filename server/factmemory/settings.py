@@ -148,7 +148,7 @@ class Settings(BaseSettings):
     retention_batch: int = Field(default=200, ge=1, le=10_000)
     # Agent-model mode (docs/agent-model.md): a ticket's lifetime, how many may be open per person and in all, and
     # how long the caller's model reply may be.
-    ticket_ttl_s: float = Field(default=120.0, gt=0, le=3600)
+    ticket_ttl_s: float = Field(default=120.0, gt=0, le=3600)  # domain/tickets.py LONGEST_TTL
     max_tickets_per_entity: int = Field(default=8, ge=1, le=1000)
     max_tickets: int = Field(default=10_000, ge=1)
     # One agent's share of the open tickets (issue 36: no agent can take every ticket of the service).

@@ -21,6 +21,9 @@ TOKEN_CHARS = 43
 # expires (read without it from then on, dropped from the row by the next issue of any agent's ticket or a read of
 # it), and when its entity is forgotten or a message it shows deleted.
 KEPT_AFTER_EXPIRY = timedelta(minutes=15)
+# The longest a ticket can live (the upper bound of FACTMEMORY_TICKET_TTL_S in settings.py): a deleted message's id
+# is kept this long (migration 0063), so that every ticket open when it was deleted is refused if it shows it.
+LONGEST_TTL = timedelta(hours=1)
 
 
 @dataclass(frozen=True)

@@ -81,9 +81,11 @@ class WriteContext:
 @dataclass(frozen=True)
 class TurnStart:
     """What an Evaluate reads first, in one round trip: the entity's forget epoch (a ForgetEntity after this makes
-    the turn write nothing), the stored results of its messages evaluated before (with their entity), and the open
-    possible-duplicate pairs shown to the model."""
+    the turn write nothing), the stored results of its messages evaluated before (with their entity), the open
+    possible-duplicate pairs shown to the model, and which of its message ids were deleted recently for any person
+    of the agent (a room-mate's message sent back as context; on Citus its tombstone is on the room-mate's shard)."""
 
     forget_epoch: int
     evaluations: dict[str, tuple[UUID, EvaluateResult]]
     open_pairs: list[OpenPair]
+    deleted: frozenset[str] = frozenset()

@@ -45,7 +45,14 @@ DISTRIBUTED: tuple[tuple[str, str], ...] = (
     ("read_positions", "entity_id"),
     ("relationships", "source_entity_id"),
 )
-REFERENCE: tuple[str, ...] = ("factmemory_meta", "factmemory_migrations", "agents", "import_ledger", "shared_subjects")
+REFERENCE: tuple[str, ...] = (
+    "factmemory_meta",
+    "factmemory_migrations",
+    "agents",
+    "import_ledger",
+    "shared_subjects",
+    "deleted_messages",
+)
 
 # Settings of the database, on every node: triggers on distributed tables (they stay within one person's shards),
 # and SET LOCAL carried to the workers (the history trigger's action, actor and reason).

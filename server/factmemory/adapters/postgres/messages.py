@@ -15,6 +15,7 @@ from factmemory.adapters.postgres.rows import mark
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.message_deletion import ACTOR, Cited
 from factmemory.domain.models import HistoryAction
+from factmemory.domain.tickets import LONGEST_TTL
 
 EVALUATED_BY = "SELECT message_id FROM evaluations WHERE agent_id = $1 AND entity_id = $2 ORDER BY message_id"
 
@@ -115,10 +116,21 @@ UPDATE evaluation_tickets SET body = NULL
 """
 
 # Distributed by person (Citus): the person's own open tickets, on its shard. The agent's other tickets that showed
-# one of the messages as a room-mate's context are not looked for (that reads every shard); they hold it until they
-# are used or expire (docs/scaling.md, "One shard per call").
+# one of the messages as a room-mate's context are not looked for (that reads every shard): the recorded ids
+# (RECORD_DELETED) make CompleteEvaluation refuse them, and the retention sweep drops their content.
 VOID_TICKETS_OF_PERSON = """
 UPDATE evaluation_tickets SET body = NULL WHERE agent_id = $1 AND entity_id = $2 AND body IS NOT NULL
+"""
+
+# The deleted ids are kept for the agent (migration 0063; a reference table on Citus) so that CompleteEvaluation
+# refuses any ticket showing one, wherever it lives (tickets.SHOWS_DELETED); the agent's ids older than the longest
+# ticket lifetime ($3) go, as no ticket open when they were deleted can be open still. Written on one PostgreSQL
+# too: one check for both. One row per statement (executemany, one round trip): Citus routes an INSERT ... VALUES
+# into a reference table as one task, where INSERT ... SELECT FROM unnest would be pulled through the coordinator.
+PRUNE_DELETED = "DELETE FROM deleted_messages WHERE agent_id = $1 AND deleted_at < $2"
+RECORD_DELETED = """
+INSERT INTO deleted_messages (agent_id, message_id, deleted_at) VALUES ($1, $2, $3)
+ON CONFLICT (agent_id, message_id) DO UPDATE SET deleted_at = excluded.deleted_at
 """
 
 CLOSE_RAISED_CANDIDATES = """
@@ -203,10 +215,15 @@ class ForgetTx:
         return sorted({person for r in rows for person in r["linked_entities"]})
 
     async def void_tickets(self, message_ids: Sequence[str]) -> int:
-        """Drops the content of the open tickets that may show the messages; returns how many."""
+        """Drops the content of the open tickets that may show the messages (distributed by person: the person's
+        own), and records the messages as deleted, so that CompleteEvaluation refuses any other ticket showing one;
+        returns how many tickets were voided."""
+        agent_id, ids = self._scope[0], sorted(set(message_ids))
+        await self._conn.execute(PRUNE_DELETED, agent_id, self._at - LONGEST_TTL)
+        await self._conn.executemany(RECORD_DELETED, [(agent_id, i, self._at) for i in ids])
         if self._by_person:
             return row_count(await self._conn.execute(VOID_TICKETS_OF_PERSON, *self._scope))
-        return row_count(await self._conn.execute(VOID_TICKETS, *self._scope, list(message_ids)))
+        return row_count(await self._conn.execute(VOID_TICKETS, *self._scope, ids))
 
     async def close_raised(self, message_ids: Sequence[str]) -> int:
         """Closes the pending candidates and open possible-duplicate pairs the messages raised; returns the

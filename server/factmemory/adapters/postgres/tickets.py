@@ -8,9 +8,9 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.connection import connection
+from factmemory.adapters.postgres.connection import connection, row_count
 from factmemory.domain.errors import Unavailable
-from factmemory.domain.tickets import KEPT_AFTER_EXPIRY, TicketPolicy, TicketRow, full
+from factmemory.domain.tickets import KEPT_AFTER_EXPIRY, LONGEST_TTL, TicketPolicy, TicketRow, full
 
 # The person keeps its newest $9 open tickets; the older ones give way (a part of both issue statements).
 EVICT_OLDEST = """evicted AS (
@@ -53,15 +53,28 @@ SELECT ins.stored, counts.total, counts.mine, void.voided
   FROM counts, (SELECT count(*) AS stored FROM inserted) AS ins, (SELECT count(*) AS voided FROM voided) AS void
 """
 
+# Whether the ticket's content (`body`, the JSON of what the model was shown) names a message of the agent deleted
+# since (migration 0063): a room-mate's message shown as context, whose ForgetMessages ran on another person's shard.
+# The same match as ForgetMessages' voiding on one PostgreSQL (messages.VOID_TICKETS): the id as a JSON string.
+# `deleted_messages` is a reference table on Citus, so this stays on the ticket's shard.
+SHOWS_DELETED = """EXISTS (SELECT 1 FROM deleted_messages d
+                WHERE d.agent_id = $1 AND strpos({body}, to_json(d.message_id)::text) > 0)"""
+
 # The ticket with the current forget epoch of the entity the caller names ($3), in one round trip. An expired ticket
-# is read without its content (VOID_EXPIRED then drops it from the row).
-GET_TICKET = """
+# is read without its content (VOID_EXPIRED then drops it from the row), and so is one showing a deleted message
+# (VOID_SHOWING_DELETED then drops it).
+GET_TICKET = f"""
 SELECT t.agent_id, t.entity_id, t.forget_epoch, t.expires_at, t.used_at,
        CASE WHEN t.expires_at > $4 THEN t.body END AS body,
-       coalesce((SELECT f.epoch FROM forget_epochs f WHERE f.agent_id = $1 AND f.entity_id = $3), 0) AS epoch_now
+       coalesce((SELECT f.epoch FROM forget_epochs f WHERE f.agent_id = $1 AND f.entity_id = $3), 0) AS epoch_now,
+       t.body IS NOT NULL AND {SHOWS_DELETED.format(body="t.body")} AS shows_deleted
   FROM evaluation_tickets t
  WHERE t.agent_id = $1 AND t.token_hash = $2
 """
+
+# The ticket showing a deleted message loses its content (presenting it is refused by name, domain/tickets.py).
+VOID_SHOWING_DELETED = "UPDATE evaluation_tickets SET body = NULL WHERE agent_id = $1 AND token_hash = $2"
+VOID_SHOWING_DELETED_BY_PERSON = VOID_SHOWING_DELETED + " AND entity_id = $3"
 
 # The agent's expired tickets lose their content: run when a read meets one (ISSUE_TICKET does it for every agent
 # on every issue).
@@ -102,11 +115,23 @@ WITH voided AS (
 )
 SELECT (SELECT count(*) FROM voided) + (SELECT count(*) FROM swept)
 """
+# Open tickets showing a message deleted since lose their content (on the cluster, a room-mate's ticket that nobody
+# presents keeps it until here; CompleteEvaluation refuses it meanwhile), and the deleted ids no ticket open when
+# they were deleted can still be open go ($1: now - the longest ticket lifetime). ForgetMessages prunes its agent's.
+VOID_ALL_SHOWING_DELETED = """
+UPDATE evaluation_tickets t SET body = NULL
+ WHERE t.body IS NOT NULL
+   AND EXISTS (SELECT 1 FROM deleted_messages d
+                WHERE d.agent_id = t.agent_id AND strpos(t.body, to_json(d.message_id)::text) > 0)
+"""
+PRUNE_DELETED_MESSAGES = "DELETE FROM deleted_messages WHERE deleted_at < $1"
 
-# The body goes with the use: what the model was shown is not kept once it served.
-USE_TICKET = """
+# The body goes with the use: what the model was shown is not kept once it served. A ticket showing a message deleted
+# after it was read (a ForgetMessages between find and use) is not used: the same statement checks.
+USE_TICKET = f"""
 UPDATE evaluation_tickets SET used_at = $3, body = NULL
  WHERE agent_id = $1 AND token_hash = $2 AND used_at IS NULL AND body IS NOT NULL
+   AND NOT {SHOWS_DELETED.format(body="evaluation_tickets.body")}
 RETURNING token_hash
 """
 USE_TICKET_BY_PERSON = USE_TICKET.replace("RETURNING", "AND entity_id = $4\nRETURNING")
@@ -155,6 +180,11 @@ class Tickets:
                     await conn.execute(VOID_EXPIRED_BY_PERSON, agent_id, now, entity_id)
                 else:
                     await conn.execute(VOID_EXPIRED, agent_id, now)
+            elif row is not None and row["shows_deleted"]:
+                if self._by_person:
+                    await conn.execute(VOID_SHOWING_DELETED_BY_PERSON, agent_id, token_hash, entity_id)
+                else:
+                    await conn.execute(VOID_SHOWING_DELETED, agent_id, token_hash)
         if row is None:
             return None
         return TicketRow(
@@ -163,7 +193,7 @@ class Tickets:
             forget_epoch=row["forget_epoch"],
             expires_at=row["expires_at"],
             used_at=row["used_at"],
-            body=row["body"],
+            body=None if row["shows_deleted"] else row["body"],
             epoch_now=row["epoch_now"],
         )
 
@@ -179,4 +209,7 @@ class Tickets:
         """Drops the content of every expired ticket and the rows kept long enough past their expiry; returns how
         many rows it changed (the retention sweep's part on a database distributed by person)."""
         async with connection(self._pool) as conn:
-            return int(await conn.fetchval(EXPIRE_TICKETS, now, now - KEPT_AFTER_EXPIRY))
+            changed = int(await conn.fetchval(EXPIRE_TICKETS, now, now - KEPT_AFTER_EXPIRY))
+            changed += row_count(await conn.execute(VOID_ALL_SHOWING_DELETED))
+            await conn.execute(PRUNE_DELETED_MESSAGES, now - LONGEST_TTL)
+        return changed

@@ -31,8 +31,9 @@ SELECT d.fact_id AS first_id, d.other_fact_id AS second_id,
 OF_THE_AGENT = "e.agent_id = $1"
 OF_THE_PERSON = "e.agent_id = $1 AND e.entity_id = $2"
 
-# One row for the epoch, one per stored evaluation of the messages $3, one per fact of each open pair (its rank
-# first). A row claimed by a call still running (result '{}') is read and left out by the caller.
+# One row for the epoch, one per stored evaluation of the messages $3, one per message of $3 the agent deleted
+# within the last hour (migration 0063: any person's, a reference table on Citus), one per fact of each open pair
+# (its rank first). A row claimed by a call still running (result '{}') is read and left out by the caller.
 _turn_start_sql = """
 WITH pairs AS ({pairs})
 SELECT t.part, t.epoch, t.message_id, t.evaluated_entity, t.result, t.rank, t.first_id, t.second_id, {columns}
@@ -44,6 +45,10 @@ SELECT t.part, t.epoch, t.message_id, t.evaluated_entity, t.result, t.rank, t.fi
         SELECT 'evaluation', NULL, e.message_id, e.entity_id, e.result, NULL, NULL, NULL
           FROM evaluations e
          WHERE {evaluations} AND e.message_id = ANY ($3::text[])
+        UNION ALL
+        SELECT 'deleted', NULL, d.message_id, NULL, NULL, NULL, NULL, NULL
+          FROM deleted_messages d
+         WHERE d.agent_id = $1 AND d.message_id = ANY ($3::text[])
         UNION ALL
         SELECT 'pair', NULL, NULL, NULL, NULL, p.rank, p.first_id, p.second_id FROM pairs p) t
   LEFT JOIN facts ON t.part = 'pair' AND facts.agent_id = $1 AND facts.entity_id = $2
@@ -74,11 +79,15 @@ async def read_turn_start(
     epoch = 0
     evaluations: dict[str, tuple[UUID, EvaluateResult]] = {}
     pairs: dict[tuple[UUID, UUID], list[Fact]] = {}
+    deleted: set[str] = set()
     for row in rows:
         if row["part"] == "epoch":
             epoch = int(row["epoch"])
+        elif row["part"] == "deleted":
+            deleted.add(row["message_id"])
         elif row["part"] == "evaluation" and row["result"]:
             evaluations[row["message_id"]] = (row["evaluated_entity"], EvaluateResult.model_validate(row["result"]))
         elif row["part"] == "pair" and row["id"] is not None:  # a fact of the pair deleted meanwhile: no pair
             pairs.setdefault((row["first_id"], row["second_id"]), []).append(row_to_fact(row))
-    return TurnStart(epoch, evaluations, [OpenPair(*found) for found in pairs.values() if len(found) == 2])
+    open_pairs = [OpenPair(*found) for found in pairs.values() if len(found) == 2]
+    return TurnStart(epoch, evaluations, open_pairs, frozenset(deleted))

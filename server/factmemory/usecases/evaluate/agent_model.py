@@ -94,7 +94,10 @@ async def complete_evaluation(
     except BadModelReply as exc:
         raise InvalidInput(f"{exc}; nothing was applied and the ticket is still open") from None
     if not await desk.tickets.use(agent_id, entity_id, key, desk.clock()):
-        raise Conflict("the ticket was already used by a concurrent CompleteEvaluation, or its entity forgotten")
+        raise Conflict(
+            "the ticket was already used by a concurrent CompleteEvaluation, or its entity forgotten or a message it "
+            "showed deleted (ForgetMessages) meanwhile; nothing was applied"
+        )
     spent = Usage(llm_calls=1, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens)
     try:
         new = await apply_reply(deps, body.shown, parsed, spent, Stopwatch())

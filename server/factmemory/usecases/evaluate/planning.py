@@ -79,7 +79,7 @@ async def compose(
         pending = [m for m in request.messages if m.id not in stored]
         if not pending:
             return stored, None
-        turn = _pending(request, pending, stored, deleted_ids(start.evaluations))
+        turn = _pending(request, pending, stored, deleted_ids(start.evaluations) | start.deleted)
         if len(pending) < len(request.messages):  # the query stands for the messages still to learn from
             _discard(query)
             query = asyncio.ensure_future(_query(deps, turn))
