@@ -27,7 +27,8 @@ from tests.support.llm_stub import Reply, ScriptedLLM
 from tests.test_sources import fact_page
 
 VIRAL = "Porto again: my HIV viral load is undetectable, said the doctor"
-PIN = "Porto still home, and my bank PIN is 4711"
+# The secret is a word no id or time on the page can contain (a bare "4711" can be part of a uuid).
+PIN = "Porto still home, and my bank PIN is zebra4711"
 # A service on a database of its own (the retention sweep runs over every row of its database), as test_sources'.
 own = test_sources.own
 
@@ -55,8 +56,8 @@ async def test_a_deleted_messages_text_leaves_the_tombstone_the_page_and_the_exp
         await own.stub.Evaluate(request)
     fact_id = first.ops[0].fact.id
     before = await fact_page(own, person, fact_id)
-    assert "undetectable" in before and "4711" in before  # the page quoted them while they were not deleted
-    assert "4711" in await export_of(own, person)
+    assert "undetectable" in before and "zebra4711" in before  # the page quoted them while they were not deleted
+    assert "zebra4711" in await export_of(own, person)
 
     await own.stub.ForgetMessages(
         pb.ForgetMessagesRequest(
@@ -75,11 +76,11 @@ async def test_a_deleted_messages_text_leaves_the_tombstone_the_page_and_the_exp
     page = await fact_page(own, person, fact_id)  # the fact survived on the first message
     assert "lives in Porto" in page and "by the river" in page
     exported = await export_of(own, person)
-    for text in ("undetectable", "4711"):
+    for text in ("undetectable", "zebra4711"):
         assert text not in page and text not in exported
     await sweep(PostgresRetention(own.pool), retention_policy(Settings.model_construct()), NOW, NullTelemetry())
-    assert await own.pool.fetchval("SELECT count(*) FROM evaluations WHERE excerpt ~ '4711|undetectable'") == 0
-    assert "4711" not in await export_of(own, person)
+    assert await own.pool.fetchval("SELECT count(*) FROM evaluations WHERE excerpt ~ 'zebra4711|undetectable'") == 0
+    assert "zebra4711" not in await export_of(own, person)
 
 
 async def test_tombstones_written_before_the_fix_lose_their_excerpt_in_migration_0053(pg_url: str) -> None:
@@ -93,7 +94,7 @@ async def test_tombstones_written_before_the_fix_lose_their_excerpt_in_migration
             VALUES ($1, $2, $3, '{"forgotten": true, "usage": {}}'::jsonb, now(), $4, now(), $5)
             """
             agent, entity = uuid4(), uuid4()
-            await conn.execute(insert, agent, "deleted-before", entity, NOW, "my bank PIN is 4711")
+            await conn.execute(insert, agent, "deleted-before", entity, NOW, "my bank PIN is zebra4711")
             await conn.execute(insert, agent, "live", entity, None, "I live in Porto")
             await migrate(url, 384)
             rows = await conn.fetch("SELECT message_id, excerpt FROM evaluations ORDER BY message_id")
