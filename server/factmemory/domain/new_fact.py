@@ -89,14 +89,15 @@ class Searched:
 
 def searched(claim: str, claim_vector: Vector, source: str, source_vector: Vector | None) -> Searched:
     """A fact is searched by what it says and by what the person said: the mean of the claim's vector and its source
-    message's (the bounded excerpt), whose inner product with a turn's unit vector is the mean of the two cosines, and
-    the message's content terms the claim lacks. The model's claim is a
-    paraphrase; a later question echoes the person's words ("What do Melanie's kids like?" against the message
-    "...the kids loved roasting marshmallows", whose claim says "went camping with her family").
+    message's (the message as the turn's read embedded it, a query vector: no embedding of its own), whose inner
+    product with a turn's unit vector is the mean of the two cosines, and the content terms of the message's bounded
+    excerpt that the claim lacks. The model's claim is a paraphrase; a later question echoes the person's words
+    ("What do Melanie's kids like?" against the message "...the kids loved roasting marshmallows", whose claim says
+    "went camping with her family").
 
     Equal weights, tuned on locomo-tune (docs/recall.md, "The person's own words": the claim's cosine weighing 0.3 /
-    0.5 / 0.7 gave 0.731 / 0.735 / 0.732 recall@12; the cosine of the two vectors' unit mean 0.727; the message's
-    terms alone +2.1 points)."""
+    0.5 / 0.7 gave 0.731 / 0.735 / 0.732 recall@12 with the message's passage vector; the cosine of the two vectors'
+    unit mean 0.727; the message's terms alone +2.1 points; its query vector, kept because it costs nothing, 0.734)."""
     if source_vector is None or not source.strip():
         return Searched.by_claim()
     own = set(content_terms(claim))

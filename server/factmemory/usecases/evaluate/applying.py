@@ -87,12 +87,14 @@ async def _plan_turn(deps: Deps, shown: Shown, reply: ExtractionReply, watch: St
     planned, sources, shared = _plan(shown, reply, limits, policy.trusts(request.speaker_roles))
     planned, subjects = ops_subjects(policy, request.agent_id, request.world_id, request.speaker_roles, planned, shared)
     adds = [p for p in planned if isinstance(p, PlannedAdd)]
-    said = [excerpt(m.text) for p, m in zip(planned, sources, strict=True) if isinstance(p, PlannedAdd)]
-    spoken = list(dict.fromkeys(t for t in said if t.strip()))
-    with watch.stage("embed"):  # the adds' claims and the messages they come from, in one call
-        embedded = await deps.embedder.passages([a.claim for a in adds] + spoken)
-    vectors, by_text = embedded[: len(adds)], dict(zip(spoken, embedded[len(adds) :], strict=True))
-    searches = [searched(a.claim, v, text, by_text.get(text)) for a, v, text in zip(adds, vectors, said, strict=True)]
+    said = [m.text.strip() for p, m in zip(planned, sources, strict=True) if isinstance(p, PlannedAdd)]
+    spoken = list(dict.fromkeys(t for t in said if t))
+    with watch.stage("embed"):  # the messages as the turn's read embedded them (cached: no new embedding)
+        vectors = await deps.embedder.passages([a.claim for a in adds])
+        heard = dict(zip(spoken, await deps.embedder.queries(spoken), strict=True)) if spoken else {}
+    searches = [
+        searched(a.claim, v, excerpt(text), heard.get(text)) for a, v, text in zip(adds, vectors, said, strict=True)
+    ]
     add_rows = {i: row for row, i in enumerate(i for i, p in enumerate(planned) if isinstance(p, PlannedAdd))}
     parts = []
     readable = {s.subject_id: s for s in readable_subjects(request.agent_id, request.world_id)}

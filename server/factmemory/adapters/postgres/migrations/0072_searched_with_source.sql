@@ -1,11 +1,13 @@
 -- Provide searches a fact by what it says and by what the person said (docs/recall.md, round three, "The person's
 -- own words"): the claim is the model's paraphrase, a question echoes the person's words. Written by Evaluate for
--- a fact it inserts, from the bounded excerpt of the message the fact came from (domain/excerpts.py):
---   search_half   the mean of the claim's unit vector and the message's (half precision): its inner product with the
---                 turn's unit vector, which Provide ranks by, is the mean of the two cosines; the claim's own vector
---                 for a fact with no message (imports, a reviewer's fact) and after the claim changes;
---   source_terms  the message's content terms that the claim lacks (the language layer's); facts.lexemes holds the
---                 claim's terms and these, so BM25 and the stem counts see both.
+-- a fact it inserts, from the message the fact came from:
+--   search_half   the mean of the claim's unit vector and the message's (its query vector, which the turn's read
+--                 already computed), in half precision: its inner product with the turn's unit vector, which
+--                 Provide ranks by, is the mean of the two cosines; the claim's own vector for a fact with no
+--                 message (imports, a reviewer's fact) and after the claim changes;
+--   source_terms  the content terms of the message's bounded excerpt (domain/excerpts.py) that the claim lacks (the
+--                 language layer's); facts.lexemes holds the claim's terms and these, so BM25 and the stem counts
+--                 see both.
 -- Deleting the message (ForgetMessages) takes both away from a fact that stays (adapters/postgres/messages.py):
 -- nothing derived from a deleted message is kept.
 ALTER TABLE facts ADD COLUMN source_terms text[] NOT NULL DEFAULT '{}';
