@@ -37,7 +37,7 @@ from factmemory.adapters.postgres.tickets import (
     VOID_SHOWING_DELETED_BY_PERSON,
 )
 from factmemory.adapters.postgres.turn_start import TURN_START_BY_PERSON
-from factmemory.domain.tickets import LONGEST_TTL
+from factmemory.domain.tickets import DELETED_IDS_KEPT, LONGEST_TTL
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, new_database, start_service
 from tests.support.citus import BEFORE
@@ -311,13 +311,13 @@ async def test_expired_tickets_of_people_who_never_come_back_lose_their_content_
     assert await service.pool.fetchval(body, *scope) is None
 
 
-async def test_a_room_mates_ticket_showing_a_deleted_message_loses_it_in_the_sweep_and_the_ids_go_after_an_hour(
+async def test_a_room_mates_ticket_showing_a_deleted_message_loses_it_in_the_sweep_and_the_ids_go_later(
     service: Service, llm: ScriptedLLM
 ) -> None:
     """Distributed by person, Kim's ForgetMessages stays on Kim's shard: Sam's open ticket that showed Kim's message
     keeps its text until it is presented (refused: tests/test_forget_messages.py) or the retention sweep drops it.
-    The deleted ids are kept for the longest ticket lifetime, then the sweep (or the agent's next deletion) prunes
-    them."""
+    The deleted ids are kept DELETED_IDS_KEPT (the prompts leave such a message out meanwhile), then the sweep (or
+    the agent's next deletion) prunes them."""
     sam = Person("Sam")
     kim = Person("Kim", agent_id=sam.agent_id)
     secret = kim.evaluate("Kim here: my locker code is 5521")
@@ -340,4 +340,6 @@ async def test_a_room_mates_ticket_showing_a_deleted_message_loses_it_in_the_swe
     assert await service.pool.fetchval(body, *sams) is None
     assert await service.pool.fetchval(kept, *ids) == 1  # a ticket issued before the deletion may still be open
     await PostgresRetention(service.pool).expire_tickets(now + LONGEST_TTL + timedelta(minutes=1))
+    assert await service.pool.fetchval(kept, *ids) == 1  # kept for the prompts
+    await PostgresRetention(service.pool).expire_tickets(now + DELETED_IDS_KEPT + timedelta(minutes=1))
     assert await service.pool.fetchval(kept, *ids) == 0

@@ -21,9 +21,15 @@ TOKEN_CHARS = 43
 # expires (read without it from then on, dropped from the row by the next issue of any agent's ticket or a read of
 # it), and when its entity is forgotten or a message it shows deleted.
 KEPT_AFTER_EXPIRY = timedelta(minutes=15)
-# The longest a ticket can live (the upper bound of FACTMEMORY_TICKET_TTL_S in settings.py): a deleted message's id
-# is kept this long (migration 0063), so that every ticket open when it was deleted is refused if it shows it.
+# The longest a ticket can live (the upper bound of FACTMEMORY_TICKET_TTL_S in settings.py): a ticket is checked
+# against the messages deleted since it could have been issued (expires_at - LONGEST_TTL), so every ticket open when
+# a message was deleted is refused if it shows it.
 LONGEST_TTL = timedelta(hours=1)
+# How long a deleted message's id is kept (migration 0063): as long as a turn may send it back as recent context
+# (Evaluate and PrepareEvaluation leave it out of the prompt while it is kept). The default evaluation window
+# (FACTMEMORY_EVALUATION_WINDOW_DAYS), a judgement: a client that still holds a message a month after deleting it is
+# not one we know of. Ids are small (an agent, a message id, a time), and every read of them is by id or by time.
+DELETED_IDS_KEPT = timedelta(days=30)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from factmemory.adapters.postgres.rows import mark
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.message_deletion import ACTOR, Cited
 from factmemory.domain.models import HistoryAction
-from factmemory.domain.tickets import LONGEST_TTL
+from factmemory.domain.tickets import DELETED_IDS_KEPT
 
 EVALUATED_BY = "SELECT message_id FROM evaluations WHERE agent_id = $1 AND entity_id = $2 ORDER BY message_id"
 
@@ -123,8 +123,8 @@ UPDATE evaluation_tickets SET body = NULL WHERE agent_id = $1 AND entity_id = $2
 """
 
 # The deleted ids are kept for the agent (migration 0063; a reference table on Citus) so that CompleteEvaluation
-# refuses any ticket showing one, wherever it lives (tickets.SHOWS_DELETED); the agent's ids older than the longest
-# ticket lifetime ($3) go, as no ticket open when they were deleted can be open still. Written on one PostgreSQL
+# refuses any ticket showing one, wherever it lives (tickets.SHOWS_DELETED), and the first read of a turn leaves them
+# out of its prompt (turn_start.py); the agent's ids older than DELETED_IDS_KEPT ($2) go. Written on one PostgreSQL
 # too: one check for both. One row per statement (executemany, one round trip): Citus routes an INSERT ... VALUES
 # into a reference table as one task, where INSERT ... SELECT FROM unnest would be pulled through the coordinator.
 PRUNE_DELETED = "DELETE FROM deleted_messages WHERE agent_id = $1 AND deleted_at < $2"
@@ -219,7 +219,7 @@ class ForgetTx:
         own), and records the messages as deleted, so that CompleteEvaluation refuses any other ticket showing one;
         returns how many tickets were voided."""
         agent_id, ids = self._scope[0], sorted(set(message_ids))
-        await self._conn.execute(PRUNE_DELETED, agent_id, self._at - LONGEST_TTL)
+        await self._conn.execute(PRUNE_DELETED, agent_id, self._at - DELETED_IDS_KEPT)
         await self._conn.executemany(RECORD_DELETED, [(agent_id, i, self._at) for i in ids])
         if self._by_person:
             return row_count(await self._conn.execute(VOID_TICKETS_OF_PERSON, *self._scope))

@@ -10,7 +10,7 @@ import asyncpg
 
 from factmemory.adapters.postgres.connection import connection, row_count
 from factmemory.domain.errors import Unavailable
-from factmemory.domain.tickets import KEPT_AFTER_EXPIRY, LONGEST_TTL, TicketPolicy, TicketRow, full
+from factmemory.domain.tickets import DELETED_IDS_KEPT, KEPT_AFTER_EXPIRY, LONGEST_TTL, TicketPolicy, TicketRow, full
 
 # The person keeps its newest $9 open tickets; the older ones give way (a part of both issue statements).
 EVICT_OLDEST = """evicted AS (
@@ -57,8 +57,12 @@ SELECT ins.stored, counts.total, counts.mine, void.voided
 # since (migration 0063): a room-mate's message shown as context, whose ForgetMessages ran on another person's shard.
 # The same match as ForgetMessages' voiding on one PostgreSQL (messages.VOID_TICKETS): the id as a JSON string.
 # `deleted_messages` is a reference table on Citus, so this stays on the ticket's shard.
-SHOWS_DELETED = """EXISTS (SELECT 1 FROM deleted_messages d
-                WHERE d.agent_id = $1 AND strpos({body}, to_json(d.message_id)::text) > 0)"""
+# Only the messages deleted since the ticket could have been issued (its expiry less the longest lifetime) are
+# compared with it: the deleted ids are kept much longer (DELETED_IDS_KEPT) for the prompts' sake.
+ISSUED_AT_EARLIEST = f"expires_at - interval '{int(LONGEST_TTL.total_seconds())} seconds'"
+SHOWS_DELETED = f"""EXISTS (SELECT 1 FROM deleted_messages d
+                WHERE d.agent_id = $1 AND d.deleted_at >= {{ticket}}.{ISSUED_AT_EARLIEST}
+                  AND strpos({{ticket}}.body, to_json(d.message_id)::text) > 0)"""
 
 # The ticket with the current forget epoch of the entity the caller names ($3), in one round trip. An expired ticket
 # is read without its content (VOID_EXPIRED then drops it from the row), and so is one showing a deleted message
@@ -67,7 +71,7 @@ GET_TICKET = f"""
 SELECT t.agent_id, t.entity_id, t.forget_epoch, t.expires_at, t.used_at,
        CASE WHEN t.expires_at > $4 THEN t.body END AS body,
        coalesce((SELECT f.epoch FROM forget_epochs f WHERE f.agent_id = $1 AND f.entity_id = $3), 0) AS epoch_now,
-       t.body IS NOT NULL AND {SHOWS_DELETED.format(body="t.body")} AS shows_deleted
+       t.body IS NOT NULL AND {SHOWS_DELETED.format(ticket="t")} AS shows_deleted
   FROM evaluation_tickets t
  WHERE t.agent_id = $1 AND t.token_hash = $2
 """
@@ -116,13 +120,14 @@ WITH voided AS (
 SELECT (SELECT count(*) FROM voided) + (SELECT count(*) FROM swept)
 """
 # Open tickets showing a message deleted since lose their content (on the cluster, a room-mate's ticket that nobody
-# presents keeps it until here; CompleteEvaluation refuses it meanwhile), and the deleted ids no ticket open when
-# they were deleted can still be open go ($1: now - the longest ticket lifetime). ForgetMessages prunes its agent's.
-VOID_ALL_SHOWING_DELETED = """
+# presents keeps it until here; CompleteEvaluation refuses it meanwhile), and the deleted ids older than
+# DELETED_IDS_KEPT go ($1). ForgetMessages prunes its agent's.
+VOID_ALL_SHOWING_DELETED = f"""
 UPDATE evaluation_tickets t SET body = NULL
  WHERE t.body IS NOT NULL
    AND EXISTS (SELECT 1 FROM deleted_messages d
-                WHERE d.agent_id = t.agent_id AND strpos(t.body, to_json(d.message_id)::text) > 0)
+                WHERE d.agent_id = t.agent_id AND d.deleted_at >= t.{ISSUED_AT_EARLIEST}
+                  AND strpos(t.body, to_json(d.message_id)::text) > 0)
 """
 PRUNE_DELETED_MESSAGES = "DELETE FROM deleted_messages WHERE deleted_at < $1"
 
@@ -131,7 +136,7 @@ PRUNE_DELETED_MESSAGES = "DELETE FROM deleted_messages WHERE deleted_at < $1"
 USE_TICKET = f"""
 UPDATE evaluation_tickets SET used_at = $3, body = NULL
  WHERE agent_id = $1 AND token_hash = $2 AND used_at IS NULL AND body IS NOT NULL
-   AND NOT {SHOWS_DELETED.format(body="evaluation_tickets.body")}
+   AND NOT {SHOWS_DELETED.format(ticket="evaluation_tickets")}
 RETURNING token_hash
 """
 USE_TICKET_BY_PERSON = USE_TICKET.replace("RETURNING", "AND entity_id = $4\nRETURNING")
@@ -211,5 +216,5 @@ class Tickets:
         async with connection(self._pool) as conn:
             changed = int(await conn.fetchval(EXPIRE_TICKETS, now, now - KEPT_AFTER_EXPIRY))
             changed += row_count(await conn.execute(VOID_ALL_SHOWING_DELETED))
-            await conn.execute(PRUNE_DELETED_MESSAGES, now - LONGEST_TTL)
+            await conn.execute(PRUNE_DELETED_MESSAGES, now - DELETED_IDS_KEPT)
         return changed

@@ -3,8 +3,9 @@
 -- distributed by person (Citus) they live on the room-mates' shards, and finding them would read every shard.
 -- ForgetMessages writes the ids here in its transaction instead, and CompleteEvaluation refuses a ticket whose
 -- content shows one of them, in the statements that read and use the ticket. On Citus this is a reference table
--- (a copy on every node), so that join stays on the ticket's shard. Rows are pruned once no ticket that could
--- have shown them can still be open (older than the longest ticket lifetime, domain/tickets.py).
+-- (a copy on every node), so that join stays on the ticket's shard. A turn's first read also leaves these messages
+-- out of its prompt when a client sends one back as recent context. Rows are pruned after DELETED_IDS_KEPT
+-- (domain/tickets.py, 30 days).
 CREATE TABLE deleted_messages (
     agent_id   uuid NOT NULL,
     message_id text NOT NULL,
@@ -13,6 +14,8 @@ CREATE TABLE deleted_messages (
 );
 
 CREATE INDEX deleted_messages_deleted_at_idx ON deleted_messages (deleted_at);
+-- A ticket is compared with its agent's ids deleted since it could have been issued (tickets.SHOWS_DELETED).
+CREATE INDEX deleted_messages_agent_deleted_at_idx ON deleted_messages (agent_id, deleted_at);
 
 -- A database already distributed (`factmemory distribute` ran before this migration): the new table becomes a
 -- reference table here, as `distribute` makes it on a database distributed later (adapters/postgres/citus.py).
