@@ -195,7 +195,7 @@ OTHER = "0b8e1c52-9a0c-4f8e-8d7a-5c1f2e3d4b55"
 
 
 def test_only_a_batch_schema_asks_ops_to_name_their_message() -> None:
-    from factmemory.domain.contract import strict_schema
+    from factmemory.domain.extraction import strict_schema
     from factmemory.domain.models import ALL_ITEMS
 
     def op_properties(batched: bool) -> dict[str, Any]:

@@ -17,8 +17,7 @@ import pytest_asyncio
 
 from factmemory.adapters.postgres.citus import DISTRIBUTED, REFERENCE, distribute
 from factmemory.adapters.postgres.database import DatabaseSetupError, migrate
-from factmemory.adapters.postgres.forgetting import FORGET_MARK
-from factmemory.adapters.postgres.messages import (
+from factmemory.adapters.postgres.forget_messages import (
     LINKED_BY,
     PRUNE_DELETED,
     RECORD_DELETED,
@@ -26,6 +25,7 @@ from factmemory.adapters.postgres.messages import (
     UNLINK_RELATIONSHIPS_OF,
     VOID_TICKETS_OF_PERSON,
 )
+from factmemory.adapters.postgres.forgetting import FORGET_MARK
 from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.adapters.postgres.review_tx import GET_FACT_FOR_UPDATE, LIST_ENTITIES
 from factmemory.adapters.postgres.store import GET_EVALUATIONS_BY_PERSON, LIST_FACTS

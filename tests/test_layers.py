@@ -70,7 +70,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "testing": {"grpc"},
 }
 # Use-case modules other use-cases may import: the bundle of collaborators, the stopwatch, the shared fact writes.
-SHARED_USECASES = {"deps", "stopwatch", "fact_writes", "unlearning"}
+SHARED_USECASES = {"deps", "stopwatch", "fact_writes", "forget_messages"}
 # What a tool or script may import of the service (a module named here, or one below it).
 PUBLIC = ("factmemory.public", "factmemory.settings", "factmemory.testing", "factmemory.v1")
 

@@ -23,9 +23,9 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
 
-from factmemory.domain.contract import reply_model
 from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.errors import BadModelReply
+from factmemory.domain.extraction import reply_model
 from factmemory.domain.limits import Limits
 from factmemory.domain.models import (
     ALL_ITEMS,

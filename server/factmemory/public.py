@@ -5,18 +5,18 @@ service every name is imported from its own module, never from here."""
 
 from factmemory.adapters import eliza  # an elizaOS export read and imported (scripts/measure_import.py)
 from factmemory.adapters.embedding.embedders import LOCAL_VARIANTS, LocalEmbedder  # embedbench
-from factmemory.adapters.postgres.candidates import CANDIDATES, candidate_args  # bench: EXPLAIN of Provide's query
 from factmemory.adapters.postgres.citus import distribute  # citus_latency
 from factmemory.adapters.postgres.connection import SESSION_SETTINGS  # bench: the session the service's plans get
 from factmemory.adapters.postgres.database import database_url, migrate, open_database
 from factmemory.adapters.postgres.nearest import NEAREST_BY_KIND, nearest_args  # bench: nearest vs exact order
+from factmemory.adapters.postgres.provide_pool import CANDIDATES, candidate_args  # bench: EXPLAIN of Provide's query
 from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.api.settings_doc import settings_table  # docs/configuration.md (scripts/gen_configuration.py)
 from factmemory.app import create_server, open_deps, retention_policy
-from factmemory.domain.contract import strict_schema  # bench: the response schema's size
 from factmemory.domain.dedup.planning import Neighbour, plan_adds  # measure_dedup: the write-time plan
 from factmemory.domain.dedup.prefilter import MIN_STAND_OUT, stand_out  # measure_dedup: the pre-filter
 from factmemory.domain.dedup.rule import DedupVerdict, decide  # measure_dedup: the rule
+from factmemory.domain.extraction import strict_schema  # bench: the response schema's size
 from factmemory.domain.language import content_terms  # bench: the turn's terms, as Provide takes them
 from factmemory.domain.limits import DEDUP_NEIGHBOURS, RARE_DF, RARE_FACTS, VECTOR_POOL  # bench, measure_dedup
 from factmemory.domain.models import (
@@ -37,7 +37,7 @@ from factmemory.domain.vectors import centroid  # bench: a Provide-like query ve
 from factmemory.ports import CALL_SCOPE, CallScope, NullTelemetry
 from factmemory.usecases.deps import Deps  # the opened service (testing.service) the benchmarks query
 from factmemory.usecases.evaluate.agent_model import TicketBody  # an agent-model ticket's size (agentbench)
-from factmemory.usecases.evaluate.planning import Shown
+from factmemory.usecases.evaluate.prompting import Shown
 from factmemory.usecases.imports import import_facts
 from factmemory.usecases.provide import provide  # Provide's own scores, deeper than the wire limit (recall/misses)
 from factmemory.usecases.retention import sweep

@@ -21,7 +21,7 @@ from factmemory.adapters.postgres.citus import distributed_by_person
 from factmemory.adapters.postgres.cluster_check import ClusterCheck
 from factmemory.adapters.postgres.connection import open_pool
 from factmemory.adapters.postgres.database import Database, DatabaseSetupError, migrate, open_database
-from factmemory.adapters.postgres.messages import PostgresMessages
+from factmemory.adapters.postgres.forget_messages import PostgresMessages
 from factmemory.adapters.postgres.replica import ReadRoute
 from factmemory.adapters.postgres.replica_check import ReplicaCheck
 from factmemory.adapters.postgres.retention import PostgresRetention

@@ -11,7 +11,7 @@ from uuid import UUID
 from pydantic import TypeAdapter, ValidationError
 
 from factmemory.domain import times
-from factmemory.domain.contract import (
+from factmemory.domain.extraction import (
     AddCurrent,
     AddDurable,
     Contradict,

@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from factmemory.domain.contract import ExtractionReply, validate_reply
 from factmemory.domain.errors import BadModelReply
+from factmemory.domain.extraction import ExtractionReply, validate_reply
 from factmemory.domain.models import Item
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from factmemory.domain.contract import ExtractionReply
+from factmemory.domain.extraction import ExtractionReply
 from factmemory.domain.models import (
     Item,
     Usage,

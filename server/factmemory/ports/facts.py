@@ -191,7 +191,7 @@ class FactStore(Protocol):
         replica_ok: bool = False,
     ) -> list[Similar]: ...
 
-    async def candidates(
+    async def provide_pool(
         self,
         agent_id: UUID,
         entity_id: UUID,

@@ -9,7 +9,7 @@ from typing import Protocol
 from uuid import UUID
 
 from factmemory.domain.agents import AgentSummary
-from factmemory.domain.message_deletion import Cited
+from factmemory.domain.forget_messages import Cited
 from factmemory.domain.models import (
     Fact,
 )
@@ -17,7 +17,7 @@ from factmemory.domain.tickets import TicketPolicy, TicketRow
 
 
 class ForgetTransaction(Protocol):
-    """One entity's part of a ForgetMessages call, under its per-entity lock (adapters/postgres/messages.py)."""
+    """One entity's part of a ForgetMessages call, under its per-entity lock (adapters/postgres/forget_messages.py)."""
 
     async def tombstone(self, message_ids: Sequence[str], room_id: UUID | None) -> list[str]: ...
 

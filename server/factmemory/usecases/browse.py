@@ -27,7 +27,7 @@ from factmemory.domain.resolutions import (
     search_pattern,
 )
 from factmemory.usecases.deps import Deps, utc_now
-from factmemory.usecases.unlearning import unlearn_teacher
+from factmemory.usecases.forget_messages import unlearn_teacher
 
 # Rows read per query while filling an export page; the command line's export joins pages of this many bytes.
 EXPORT_CHUNK = 200
@@ -117,7 +117,7 @@ async def list_entities(
 
 
 async def forget_entity(deps: Deps, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
-    """Erases the entity; first, as a teacher, their messages leave the shared facts (unlearning.unlearn_teacher)."""
+    """Erases the entity; first, as a teacher, their messages leave the shared facts (unlearn_teacher)."""
     await unlearn_teacher(deps, agent_id, entity_id, utc_now())
     return await deps.store.forget_entity(agent_id, entity_id)
 

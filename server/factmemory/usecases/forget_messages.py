@@ -1,19 +1,81 @@
-"""Deleted messages leave the memory: their facts go or are recounted, what they raised closes, they are never
-learned again. One transaction under the lock of each entity concerned; a repeat changes nothing."""
+"""Deleted messages leave the memory (ForgetMessages, one name in every layer: domain/forget_messages.py,
+adapters/postgres/forget_messages.py): their facts go or are recounted, what they raised closes, they are never
+learned again. One transaction under the lock of each entity concerned; a repeat changes nothing. Also: out of
+every shared fact when their author is forgotten (ForgetEntity of a teacher, docs/shared-facts.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
 from factmemory.domain.errors import InvalidInput, NotConfigured
-from factmemory.domain.message_deletion import check_message_ids
+from factmemory.domain.forget_messages import REASON, after_deletion, check_message_ids
 from factmemory.domain.shared import subject_order
 from factmemory.ports import ForgetTransaction
 from factmemory.usecases.deps import Deps
-from factmemory.usecases.unlearning import MessagesForgotten as MessagesForgotten  # re-exported
-from factmemory.usecases.unlearning import unlearn
+
+
+@dataclass(frozen=True)
+class MessagesForgotten:
+    messages: int = 0
+    facts_deleted: int = 0
+    facts_updated: int = 0
+    candidates_closed: int = 0
+    relationships_deleted: int = 0
+    identities_deleted: int = 0
+
+    def __add__(self, other: MessagesForgotten) -> MessagesForgotten:
+        return MessagesForgotten(
+            self.messages + other.messages,
+            self.facts_deleted + other.facts_deleted,
+            self.facts_updated + other.facts_updated,
+            self.candidates_closed + other.candidates_closed,
+            self.relationships_deleted + other.relationships_deleted,
+            self.identities_deleted + other.identities_deleted,
+        )
+
+
+async def unlearn(tx: ForgetTransaction, forgotten: Sequence[str], messages: int) -> MessagesForgotten:
+    """The forgotten messages taken out of the subject's facts, review items and links."""
+    if not forgotten:
+        return MessagesForgotten()
+    closed = await tx.close_raised(forgotten)
+    await tx.void_tickets(forgotten)  # an open ticket may show the messages (or facts they alone supported)
+    gone = set(forgotten)
+    deleted: list[UUID] = []
+    changed: list[tuple[UUID, tuple[str, ...], float]] = []
+    for fact_id, cited in await tx.citing(forgotten):
+        outcome = after_deletion(cited, gone)
+        if outcome.delete:
+            deleted.append(fact_id)
+        else:
+            changed.append((fact_id, outcome.evidence, outcome.confidence))
+    if changed:
+        await tx.set_evidence(changed, REASON)
+    if deleted:
+        await tx.delete_facts(deleted, REASON)
+    relationships, identities = await tx.unlink(forgotten)
+    return MessagesForgotten(messages, len(deleted), len(changed), closed, relationships, identities)
+
+
+async def unlearn_teacher(deps: Deps, agent_id: UUID, entity_id: UUID, at: datetime) -> MessagesForgotten:
+    """Before a person is forgotten: their messages leave every shared fact's evidence. A shared fact that stood on
+    their messages alone is deleted; one others also taught keeps the others' evidence; one a reviewer vouched for
+    (accepted or edited) stays without evidence, as after ForgetMessages."""
+    if deps.messages is None:
+        return MessagesForgotten()
+    subjects = [s.subject_id for s in sorted(await deps.store.shared_subjects(agent_id), key=subject_order)]
+    if not subjects or entity_id in subjects:
+        return MessagesForgotten()
+    said = await deps.messages.evaluated_by(agent_id, entity_id)
+    total = MessagesForgotten()
+    if said:
+        async with deps.messages.forgetting(agent_id, [], at, subjects) as transactions:
+            for tx in transactions:
+                total += await unlearn(tx, said, 0)
+    return total
 
 
 async def forget_messages(

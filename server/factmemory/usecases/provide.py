@@ -59,7 +59,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
             turn = language.content_terms(query)
             spans = language.date_spans(query, request.now)
             with watch.stage("db"):
-                candidates = await deps.store.candidates(
+                candidates = await deps.store.provide_pool(
                     request.agent_id,
                     request.entity_id,
                     vector,

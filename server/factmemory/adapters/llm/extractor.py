@@ -12,8 +12,8 @@ import openai
 
 from factmemory.adapters.llm.completion import read_completion
 from factmemory.adapters.retry import RetryPolicy, as_domain_error, backoff_s, retry_reason
-from factmemory.domain.contract import ExtractionReply, strict_schema
 from factmemory.domain.errors import BadModelReply, NotConfigured, Refused, Unavailable
+from factmemory.domain.extraction import ExtractionReply, strict_schema
 from factmemory.domain.models import Item, Usage
 from factmemory.domain.prompts import Prompt
 from factmemory.domain.reply import parse_reply

@@ -16,7 +16,6 @@ import asyncpg
 
 from factmemory.adapters.postgres import import_ledger, shared
 from factmemory.adapters.postgres import review_tx as review
-from factmemory.adapters.postgres.candidates import CANDIDATES, candidate_args
 from factmemory.adapters.postgres.connection import (
     LOCK_ENTITY,
     TRANSIENT_DB_ERRORS,
@@ -32,6 +31,7 @@ from factmemory.adapters.postgres.nearest import (
     TEXT_SEARCH_BY_KIND,
     nearest_args,
 )
+from factmemory.adapters.postgres.provide_pool import CANDIDATES, candidate_args
 from factmemory.adapters.postgres.review_tx import ReviewTx
 from factmemory.adapters.postgres.rows import (
     DISPUTED_BY,
@@ -184,7 +184,7 @@ class Store:
             replica_ok, NEAREST_BY_KIND, agent_id, entity_id, *nearest_args(embedding, durable_limit, current_limit)
         )
 
-    async def candidates(
+    async def provide_pool(
         self,
         agent_id: UUID,
         entity_id: UUID,
@@ -198,7 +198,7 @@ class Store:
         replica_ok: bool = False,
     ) -> Pool:
         """The nearest `pool` facts by vector, the facts holding a rare term of the turn and the nearest facts of
-        the times it names (candidates.py)."""
+        the times it names (provide_pool.py)."""
         args = candidate_args(embedding, pool, list(terms), rare_df, rare_limit, spans)
         rows = await self._read(
             agent_id, entity_id, lambda conn: conn.fetch(CANDIDATES, agent_id, entity_id, *args), replica_ok

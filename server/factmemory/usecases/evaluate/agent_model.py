@@ -18,7 +18,7 @@ from factmemory.domain.reply import parse_reply
 from factmemory.domain.tickets import check_token, new_token, refusal, token_hash
 from factmemory.usecases.deps import AgentModel, Deps
 from factmemory.usecases.evaluate.applying import AlreadyEvaluated, apply_reply
-from factmemory.usecases.evaluate.planning import Shown, compose
+from factmemory.usecases.evaluate.prompting import Shown, compose
 from factmemory.usecases.stopwatch import Stopwatch
 
 

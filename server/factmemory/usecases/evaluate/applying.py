@@ -12,9 +12,9 @@ from functools import partial
 from uuid import UUID
 
 from factmemory.domain.attribution import screen_adds
-from factmemory.domain.contract import ExtractionReply
 from factmemory.domain.dedup.planning import PAIR_TTL_TURNS, AddPlan, Neighbour, plan_adds
 from factmemory.domain.excerpts import excerpt
+from factmemory.domain.extraction import ExtractionReply
 from factmemory.domain.forgetting import check_not_forgotten
 from factmemory.domain.limits import DEDUP_NEIGHBOURS, Limits
 from factmemory.domain.models import AppliedOp, ChatMessage, EvaluateResult, Kind, Usage
@@ -31,7 +31,7 @@ from factmemory.domain.ops import (
 from factmemory.domain.shared import SharedSubject, ops_subjects, readable_subjects, scope_ops, subject_order
 from factmemory.ports import Matrix, Vector, WriteContext, WriteTransaction
 from factmemory.usecases.deps import Deps
-from factmemory.usecases.evaluate.planning import Shown
+from factmemory.usecases.evaluate.prompting import Shown
 from factmemory.usecases.evaluate.results import dropped_of, stored_form, success_of
 from factmemory.usecases.evaluate.writes import apply_all
 from factmemory.usecases.stopwatch import Stopwatch

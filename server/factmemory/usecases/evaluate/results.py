@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from factmemory.domain.contract import ExtractionReply
+from factmemory.domain.extraction import ExtractionReply
 from factmemory.domain.limits import MAX_REASON_CHARS, Limits
 from factmemory.domain.models import (
     Dropped,

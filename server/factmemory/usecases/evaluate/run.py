@@ -7,7 +7,7 @@ from factmemory.domain.errors import NotConfigured, Unavailable
 from factmemory.domain.models import EvaluateBatchResult, EvaluateInput, EvaluateResult, Usage
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.evaluate.applying import AlreadyEvaluated, apply_reply
-from factmemory.usecases.evaluate.planning import compose
+from factmemory.usecases.evaluate.prompting import compose
 from factmemory.usecases.evaluate.results import batch, plus
 from factmemory.usecases.stopwatch import Stopwatch
 

@@ -11,9 +11,9 @@ from uuid import UUID
 
 from pydantic import Field
 
-from factmemory.domain.contract import strict_schema
 from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_TURNS, OpenPair, known_facts
 from factmemory.domain.errors import InvalidInput
+from factmemory.domain.extraction import strict_schema
 from factmemory.domain.models import ChatMessage, EvaluateInput, EvaluateResult, Fact, Frozen, Item, Kind
 from factmemory.domain.prompts import Prompt, build_prompt
 from factmemory.domain.shared import RETRIEVE_SHARED_PER_KIND, readable_subjects

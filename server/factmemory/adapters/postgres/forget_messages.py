@@ -13,7 +13,7 @@ import asyncpg
 from factmemory.adapters.postgres.connection import LOCK_ENTITY, connection, row_count
 from factmemory.adapters.postgres.rows import mark
 from factmemory.domain.errors import InvalidInput
-from factmemory.domain.message_deletion import ACTOR, Cited
+from factmemory.domain.forget_messages import ACTOR, Cited
 from factmemory.domain.models import HistoryAction
 from factmemory.domain.tickets import DELETED_IDS_KEPT
 

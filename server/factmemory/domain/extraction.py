@@ -1,4 +1,5 @@
-"""The LLM contract: pydantic models whose descriptions instruct the model, and the strict JSON schema sent."""
+"""The extraction reply the model must give (the LLM's side; the gRPC contract is proto/factmemory/v1): pydantic models
+whose descriptions instruct the model, and the strict JSON schema sent."""
 
 from __future__ import annotations
 

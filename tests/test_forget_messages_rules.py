@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from factmemory.domain.errors import InvalidInput
-from factmemory.domain.message_deletion import Cited, Outcome, after_deletion, check_message_ids, recounted, support
+from factmemory.domain.forget_messages import Cited, Outcome, after_deletion, check_message_ids, recounted, support
 
 
 def test_support_is_the_write_paths_add_then_strengthen_rule() -> None:
