@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
+# The tests fork (pg_basebackup, PostgreSQL, Citus nodes) from a process whose gRPC threads are busy; gRPC's fork
+# handlers then ran in the child and crashed it once (pg_basebackup, signal 11, "epoll_wait error" in its stderr).
+# Nothing here uses gRPC in a forked child, so they are off; read by gRPC when it is first imported (below).
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
