@@ -65,7 +65,7 @@ def merge(keep: str, duplicate: str, reason: str = "same fact") -> dict[str, Any
 async def seed(service: Service, person: Person, claims: list[str], category: str) -> None:
     """Durable facts written straight through the store: no pairs between them."""
     vectors = await service.deps.embedder.passages(claims)
-    async with service.deps.store.turn(UUID(person.agent_id), UUID(person.entity_id)) as turn:
+    async with service.deps.store.writing(UUID(person.agent_id), UUID(person.entity_id)) as turn:
         for claim, vector in zip(claims, vectors, strict=True):
             await turn.insert_fact(
                 NewFact(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_TURNS
+from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS
 from factmemory.domain.models import Kind, Verification
 from factmemory.ports import NewFact
 from tests.conftest import Service
@@ -29,7 +29,7 @@ async def stored_pairs(service: Service, person: Person, likelihoods: list[float
     """Facts and pairs written straight through the store, pair i between CLAIMS[i] and a variant, likelihood[i]."""
     claims = [c for i in range(len(likelihoods)) for c in (CLAIMS[i], CLAIMS[i].replace("weekends", "Sundays"))]
     vectors = await service.deps.embedder.passages(claims)
-    async with service.deps.store.turn(UUID(person.agent_id), UUID(person.entity_id)) as turn:
+    async with service.deps.store.writing(UUID(person.agent_id), UUID(person.entity_id)) as turn:
         ids = []
         for claim, vector in zip(claims, vectors, strict=True):
             new = NewFact(
@@ -72,14 +72,14 @@ async def test_a_pair_not_shown_within_the_ttl_expires(service: Service, llm: Sc
     person = Person()
     [pair] = await stored_pairs(service, person, [0.2])
     agent, entity = UUID(person.agent_id), UUID(person.entity_id)
-    for _ in range(PAIR_TTL_TURNS - 1):  # turns that show no pair (writes under the lock: reviews, imports)
-        async with service.deps.store.turn(agent, entity):
+    for _ in range(PAIR_TTL_REVISIONS - 1):  # turns that show no pair (writes under the lock: reviews, imports)
+        async with service.deps.store.writing(agent, entity):
             pass
-    [still] = await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS)
+    [still] = await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS)
     assert frozenset((still.first.claim, still.second.claim)) == pair
-    async with service.deps.store.turn(agent, entity):
+    async with service.deps.store.writing(agent, entity):
         pass
-    assert await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS) == []
+    assert await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS) == []
     await learn(service, llm, person, "what do I do on weekends?", add_durable("reads on the train", "preference"))
     assert not marked(prompt_of(llm, "what do I do on weekends?"))
 
@@ -129,7 +129,7 @@ async def test_the_turn_that_ages_a_pair_out_closes_it_as_expired(service: Servi
 
     async def turns_without_evaluate(n: int) -> None:  # writes under the lock that show no pair (reviews, imports)
         for _ in range(n):
-            async with service.deps.store.turn(agent, entity):
+            async with service.deps.store.writing(agent, entity):
                 pass
 
     async def evaluate(text: str, when: datetime) -> str:
@@ -137,11 +137,11 @@ async def test_the_turn_that_ages_a_pair_out_closes_it_as_expired(service: Servi
         await service.stub.Evaluate(person.evaluate(text, when))
         return prompt_of(llm, text)
 
-    await turns_without_evaluate(PAIR_TTL_TURNS - 2)
+    await turns_without_evaluate(PAIR_TTL_REVISIONS - 2)
     first, second = NOW + timedelta(hours=1), NOW + timedelta(hours=2)  # the messages' times are the clock
     await evaluate("what do I do on weekends?", first)  # the last turn within the TTL: shows the likely three
     assert await pair_states(service, person) == {p: ("closed", first) for p in likely} | {unlikely: ("open", None)}
     await turns_without_evaluate(1)
-    assert await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS) == []
+    assert await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS) == []
     assert marked(await evaluate("and on holidays?", second)) == set()
     assert (await pair_states(service, person))[unlikely] == ("expired", second)

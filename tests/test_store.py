@@ -52,7 +52,7 @@ def store_of(service: Service) -> Store:
 
 
 async def insert(store: Store, agent: UUID, entity: UUID, *facts: NewFact) -> list[UUID]:
-    async with store.turn(agent, entity) as turn:
+    async with store.writing(agent, entity) as turn:
         return [(await turn.insert_fact(f)).id for f in facts]
 
 
@@ -77,7 +77,7 @@ async def test_one_message_supports_a_fact_once(service: Service) -> None:
     agent, entity = uuid4(), uuid4()
     [fact_id] = await insert(store, agent, entity, new_fact("runs marathons", unit(4, dims)))
     message = str(uuid4())
-    async with store.turn(agent, entity) as turn:
+    async with store.writing(agent, entity) as turn:
         first = await fact_writes.strengthen(turn, fact_id, 0.1, AT, message, "preference", Verification.SELF_REPORTED)
         again = await fact_writes.strengthen(turn, fact_id, 0.1, AT, message, "preference", Verification.SELF_REPORTED)
     assert first is not None and again is not None
@@ -89,7 +89,7 @@ async def test_decay_below_the_floor_deletes_the_fact(service: Service) -> None:
     store, dims = store_of(service), service.deps.embedder.dimensions
     agent, entity = uuid4(), uuid4()
     [fact_id] = await insert(store, agent, entity, new_fact("plays chess", unit(5, dims)))
-    async with store.turn(agent, entity) as turn:
+    async with store.writing(agent, entity) as turn:
         kept, deleted = await fact_writes.decay(turn, fact_id, 0.15, 0.2)
         assert kept is not None and not deleted and kept.confidence == pytest.approx(0.55)
         gone, deleted = await fact_writes.decay(turn, fact_id, 0.4, 0.2)
@@ -105,7 +105,7 @@ async def test_each_write_names_its_action_and_actor_in_the_history(service: Ser
     store, dims = store_of(service), service.deps.embedder.dimensions
     agent, entity = uuid4(), uuid4()
     message = str(uuid4())
-    async with store.turn(agent, entity) as turn:
+    async with store.writing(agent, entity) as turn:
         assert await turn.claim_evaluation(message, None)
         fact = await turn.insert_fact(new_fact("grows tomatoes", unit(30, dims), category="uncategorized"))
         other = str(uuid4())
@@ -124,7 +124,7 @@ async def test_a_failed_turn_leaves_nothing(service: Service) -> None:
     store, dims = store_of(service), service.deps.embedder.dimensions
     agent, entity = uuid4(), uuid4()
     with pytest.raises(RuntimeError):
-        async with store.turn(agent, entity) as turn:
+        async with store.writing(agent, entity) as turn:
             await turn.insert_fact(new_fact("speaks Basque", unit(6, dims)))
             raise RuntimeError("the turn fails after writing")
     assert await store.list_facts(agent, entity, None, None, 10) == []

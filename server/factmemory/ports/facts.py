@@ -143,7 +143,8 @@ class ReviewTransaction(Protocol):
 class FactStore(Protocol):
     """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
 
-    def turn(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
+    # The write transaction of one person (Evaluate, review edits): under the per-entity lock, one revision.
+    def writing(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
 
     # None for a person: the shared subject (domain/shared.py) this entity id is.
     async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None: ...

@@ -119,7 +119,7 @@ class Store:
         return self._pool
 
     @asynccontextmanager
-    async def turn(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
+    async def writing(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
         """A transaction holding the per-entity lock; commits on success, rolls back on any error. It carries the
         entity's revision and forget epoch as they are under the lock (the use-case decides what they mean)."""
         async with connection(self._pool) as conn, conn.transaction():

@@ -7,7 +7,7 @@ Three layers keep duplicates from piling up (docs/dedup.md):
    the similarity pre-filter records a *possible duplicate* pair when the rule finds a conflict or the fact stands
    out from the person's other facts (`prefilter.stand_out`, stored as the pair's likelihood);
 3. the next Evaluates of that person show the likeliest open pairs, marked, and the model may `merge` one
-   (`merged_values`); a pair not shown within PAIR_TTL_TURNS turns of the person expires.
+   (`merged_values`); a pair not shown within PAIR_TTL_REVISIONS turns of the person expires.
 """
 
 from __future__ import annotations
@@ -220,12 +220,13 @@ class OpenPair:
     second: Fact
 
 
-# A pair not shown within this many turns of the person (writes under the per-entity lock) is no longer offered,
+# A pair not shown within this many revisions of the person (writes under the per-entity lock, counted by
+# entity_revisions) is no longer offered,
 # so an import or a long history of pairs cannot keep newer pairs out of the prompt. Changing it needs no migration:
 # the read and the turn's expiry take it as a parameter. Migration 0050's one-time clean-up wrote 20 (this value
 # when it was written) as a literal on purpose: it closed what the read of that release no longer offered; a
-# database that runs it later is closed at 20 once, and its next turns follow this value (docs/dedup.md).
-PAIR_TTL_TURNS = 20
+# database that runs it later is closed at 20 once, and its next revisions follow this value (docs/dedup.md).
+PAIR_TTL_REVISIONS = 20
 
 
 def known_facts(

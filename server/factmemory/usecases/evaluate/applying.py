@@ -12,7 +12,7 @@ from functools import partial
 from uuid import UUID
 
 from factmemory.domain.attribution import screen_adds
-from factmemory.domain.dedup.planning import PAIR_TTL_TURNS, AddPlan, Neighbour, plan_adds
+from factmemory.domain.dedup.planning import PAIR_TTL_REVISIONS, AddPlan, Neighbour, plan_adds
 from factmemory.domain.excerpts import excerpt
 from factmemory.domain.extraction import ExtractionReply
 from factmemory.domain.forgetting import check_not_forgotten
@@ -142,7 +142,7 @@ async def _write(
 ) -> dict[str, EvaluateResult]:
     """One transaction under the per-entity lock: re-plan the adds only if another write landed, then write."""
     request, last = shown.turn, shown.turn.message
-    async with deps.store.turn(request.agent_id, request.entity_id) as turn:
+    async with deps.store.writing(request.agent_id, request.entity_id) as turn:
         check_not_forgotten(shown.forget_epoch, turn.forget_epoch)
         for message in request.messages:
             if not await turn.claim_evaluation(message.id, request.room_id, excerpt(message.text)):
@@ -153,7 +153,7 @@ async def _write(
         applied = await _apply_parts(deps, turn, shown, plan, last.created_at)
         for first, second in shown.pairs:  # shown once: merged (and gone) or left alone by the model
             await turn.close_pair(first, second, last.created_at)
-        await turn.expire_pairs(PAIR_TTL_TURNS, last.created_at)  # the next read would not offer them
+        await turn.expire_pairs(PAIR_TTL_REVISIONS, last.created_at)  # the next read would not offer them
         relationships = [
             await turn.upsert_relationship(s, t, tags, last.created_at, limits.max_tags)
             for s, t, tags in plan.relationships
@@ -203,7 +203,7 @@ async def _apply_parts(
             for first, second in closed:
                 await tx.close_pair(first, second, at)
             if closed:
-                await tx.expire_pairs(PAIR_TTL_TURNS, at)
+                await tx.expire_pairs(PAIR_TTL_REVISIONS, at)
     return [op for op in applied if op is not None]
 
 

@@ -11,7 +11,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_TURNS, OpenPair, known_facts
+from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS, OpenPair, known_facts
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.extraction import strict_schema
 from factmemory.domain.models import ChatMessage, EvaluateInput, EvaluateResult, Fact, Frozen, Item, Kind
@@ -73,7 +73,7 @@ async def compose(
                 request.entity_id,
                 [*(m.id for m in request.messages), *context_ids(request)],
                 MAX_PAIRS_SHOWN if Item.FACTS in request.items else 0,
-                PAIR_TTL_TURNS,
+                PAIR_TTL_REVISIONS,
             )
             stored = replays(request, start.evaluations)
         pending = [m for m in request.messages if m.id not in stored]
@@ -205,7 +205,9 @@ async def _shared_known(
             request.agent_id, subject.subject_id, vector, RETRIEVE_SHARED_PER_KIND, RETRIEVE_SHARED_PER_KIND
         )
         if trusted:
-            pairs += await deps.store.open_pairs(request.agent_id, subject.subject_id, MAX_PAIRS_SHOWN, PAIR_TTL_TURNS)
+            pairs += await deps.store.open_pairs(
+                request.agent_id, subject.subject_id, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS
+            )
     found.sort(key=lambda s: (-s.similarity, str(s.fact.id)))
     return known_facts(
         [s.fact for s in found if s.fact.kind is Kind.DURABLE],
