@@ -12,7 +12,7 @@ from factmemory.ports import WriteTransaction
 
 
 async def strengthen(
-    turn: WriteTransaction,
+    tx: WriteTransaction,
     fact_id: UUID,
     step: float,
     at: datetime,
@@ -21,22 +21,22 @@ async def strengthen(
     verification: Verification,
 ) -> Fact | None:
     """One message's support of a stored fact; None when the fact is gone."""
-    fact = await turn.get_fact(fact_id)
+    fact = await tx.get_fact(fact_id)
     if fact is None:
         return None
-    return await turn.set_strengthened(fact_id, strengthened(fact, step, at, message_id, category, verification))
+    return await tx.set_strengthened(fact_id, strengthened(fact, step, at, message_id, category, verification))
 
 
 async def decay(
-    turn: WriteTransaction, fact_id: UUID, step: float = DECAY_STEP, delete_below: float = DELETE_BELOW
+    tx: WriteTransaction, fact_id: UUID, step: float = DECAY_STEP, delete_below: float = DELETE_BELOW
 ) -> tuple[Fact | None, bool]:
     """Lowers the fact's confidence, and deletes it when it fell below the floor: (the fact, whether deleted)."""
-    fact = await turn.get_fact(fact_id)
+    fact = await tx.get_fact(fact_id)
     if fact is None:
         return None, False
     decision = decayed(fact, step, delete_below)
-    lowered = await turn.set_decayed(fact_id, decision.confidence)
+    lowered = await tx.set_decayed(fact_id, decision.confidence)
     if lowered is None or not decision.delete:
         return lowered, False
-    await turn.delete_fact(fact_id, f"confidence below {delete_below}")
+    await tx.delete_fact(fact_id, f"confidence below {delete_below}")
     return lowered, True

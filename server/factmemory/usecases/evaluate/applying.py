@@ -142,23 +142,23 @@ async def _write(
 ) -> dict[str, EvaluateResult]:
     """One transaction under the per-entity lock: re-plan the adds only if another write landed, then write."""
     request, last = shown.turn, shown.turn.message
-    async with deps.store.writing(request.agent_id, request.entity_id) as turn:
-        check_not_forgotten(shown.forget_epoch, turn.forget_epoch)
+    async with deps.store.writing(request.agent_id, request.entity_id) as tx:
+        check_not_forgotten(shown.forget_epoch, tx.forget_epoch)
         for message in request.messages:
-            if not await turn.claim_evaluation(message.id, request.room_id, excerpt(message.text)):
+            if not await tx.claim_evaluation(message.id, request.room_id, excerpt(message.text)):
                 raise AlreadyEvaluated(usage)
         names = [m.name.strip() for m in request.messages if m.name.strip()]
         if names:
-            await turn.record_name(clean_text(names[-1])[: limits.max_name_chars], last.created_at)
-        applied = await _apply_parts(deps, turn, shown, plan, last.created_at)
+            await tx.record_name(clean_text(names[-1])[: limits.max_name_chars], last.created_at)
+        applied = await _apply_parts(deps, tx, shown, plan, last.created_at)
         for first, second in shown.pairs:  # shown once: merged (and gone) or left alone by the model
-            await turn.close_pair(first, second, last.created_at)
-        await turn.expire_pairs(PAIR_TTL_REVISIONS, last.created_at)  # the next read would not offer them
+            await tx.close_pair(first, second, last.created_at)
+        await tx.expire_pairs(PAIR_TTL_REVISIONS, last.created_at)  # the next read would not offer them
         relationships = [
-            await turn.upsert_relationship(s, t, tags, last.created_at, limits.max_tags)
+            await tx.upsert_relationship(s, t, tags, last.created_at, limits.max_tags)
             for s, t, tags in plan.relationships
         ]
-        identities = [await turn.upsert_identity(e, p, h, c, last.created_at) for e, p, h, c in plan.identities]
+        identities = [await tx.upsert_identity(e, p, h, c, last.created_at) for e, p, h, c in plan.identities]
         by_message: dict[str, list[AppliedOp]] = {m.id: [] for m in request.messages}
         for source, op in zip(plan.sources, applied, strict=True):
             by_message[source.id].append(op)
@@ -172,18 +172,18 @@ async def _write(
             dropped=dropped_of(reply, limits),
         )
         for message_id, result in results.items():
-            await turn.finish_evaluation(message_id, stored_form(result, limits))
+            await tx.finish_evaluation(message_id, stored_form(result, limits))
     return results
 
 
 async def _apply_parts(
-    deps: Deps, turn: WriteTransaction, shown: Shown, plan: _TurnPlan, at: datetime
+    deps: Deps, own: WriteTransaction, shown: Shown, plan: _TurnPlan, at: datetime
 ) -> list[AppliedOp]:
     """Each subject's ops in its own part of the transaction (the speaker's, then the shared subjects' under
     their locks), the adds re-planned where another write landed; the applied ops back in the reply's order."""
     applied: list[AppliedOp | None] = [None] * len(plan.sources)
     for part in plan.parts:
-        tx = turn if part.subject is None else await turn.elsewhere(part.subject, at)
+        tx = own if part.subject is None else await own.elsewhere(part.subject, at)
         add_plans = part.add_plans
         if part.context is not None and tx.revision != part.context.revision + 1:  # a write landed since
             add_plans = part.probe.plan(await part.probe.read(tx.write_context), deps.tuning.dedup_threshold)

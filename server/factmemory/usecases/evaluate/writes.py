@@ -27,7 +27,7 @@ from factmemory.usecases.deps import Deps
 
 async def apply_all(
     deps: Deps,
-    turn: WriteTransaction,
+    tx: WriteTransaction,
     planned: Sequence[Planned],
     sources: Sequence[ChatMessage],
     add_plans: Iterable[tuple[AddPlan, Vector, Searched]],
@@ -42,14 +42,14 @@ async def apply_all(
     plans = iter(add_plans)
     for item, message in zip(planned, sources, strict=True):
         if isinstance(item, PlannedAdd):
-            op = await _apply_add(deps, turn, message, *next(plans), added)
+            op = await _apply_add(deps, tx, message, *next(plans), added)
             if held and op.fact is not None and not op.deduplicated:
-                op = await _hold(turn, message, op)
+                op = await _hold(tx, message, op)
             added.append(op.fact)
         elif isinstance(item, PlannedMerge):
-            op = await _apply_merge(turn, message, item)
+            op = await _apply_merge(tx, message, item)
         elif isinstance(item, PlannedChange):
-            op = await _apply_change(turn, message, item, held)
+            op = await _apply_change(tx, message, item, held)
         else:
             op = AppliedOp(op=item.op, rejected=True, reason=item.reason, handle=item.handle)
         applied.append(op)
@@ -66,7 +66,7 @@ def _target_id(target: Target, added: Sequence[Fact | None]) -> UUID | None:
 
 async def _apply_add(
     deps: Deps,
-    turn: WriteTransaction,
+    tx: WriteTransaction,
     message: ChatMessage,
     plan: AddPlan,
     vector: Vector,
@@ -81,12 +81,12 @@ async def _apply_add(
             None
             if target is None
             else await fact_writes.strengthen(
-                turn, target, STRENGTHEN_STEP, message.created_at, message.id, add.category, add.verification
+                tx, target, STRENGTHEN_STEP, message.created_at, message.id, add.category, add.verification
             )
         )
         if fact is not None:
             return AppliedOp(op=OpType.STRENGTHEN, fact=fact, deduplicated=True, reason=plan.reason)
-    fact = await turn.insert_fact(
+    fact = await tx.insert_fact(
         new_fact(
             add.kind,
             add.category,
@@ -106,13 +106,13 @@ async def _apply_add(
     for pair in plan.pairs:
         other = _target_id(pair.other, added)
         if other is not None and other != fact.id:
-            await turn.insert_pair(
+            await tx.insert_pair(
                 other, fact.id, pair.similarity, pair.reason, message.id, message.created_at, pair.likelihood
             )
     if plan.conflict is None:
         return AppliedOp(op=add.op, fact=fact)
     existing, why = plan.conflict
-    candidate = await turn.insert_candidate(
+    candidate = await tx.insert_candidate(
         existing.id,
         add.claim,
         f"conflicts with {existing.claim!r}: {why}",
@@ -131,8 +131,8 @@ async def _apply_add(
     )
 
 
-async def _apply_merge(turn: WriteTransaction, message: ChatMessage, merge: PlannedMerge) -> AppliedOp:
-    keep, duplicate = await turn.get_fact(merge.fact.id), await turn.get_fact(merge.duplicate.id)
+async def _apply_merge(tx: WriteTransaction, message: ChatMessage, merge: PlannedMerge) -> AppliedOp:
+    keep, duplicate = await tx.get_fact(merge.fact.id), await tx.get_fact(merge.duplicate.id)
     fact = None
     refusal = None if keep is None or duplicate is None else merge_refusal(keep, duplicate)
     if refusal is not None:
@@ -140,7 +140,7 @@ async def _apply_merge(turn: WriteTransaction, message: ChatMessage, merge: Plan
             op=merge.op, rejected=True, handle=merge.handle, duplicate_handle=merge.duplicate_handle, reason=refusal
         )
     if keep is not None and duplicate is not None:
-        fact = await turn.merge_facts(
+        fact = await tx.merge_facts(
             keep.id,
             duplicate.id,
             merged_values(keep, duplicate, STRENGTHEN_STEP),
@@ -167,17 +167,17 @@ async def _apply_merge(turn: WriteTransaction, message: ChatMessage, merge: Plan
 
 
 async def _apply_change(
-    turn: WriteTransaction, message: ChatMessage, change: PlannedChange, held: bool = False
+    tx: WriteTransaction, message: ChatMessage, change: PlannedChange, held: bool = False
 ) -> AppliedOp:
     gone = AppliedOp(op=change.op, rejected=True, handle=change.handle, reason=f"{change.handle} no longer exists")
     if change.reclassify_to is not None:
         kind = kind_of(change.reclassify_to)
-        if kind is not None and await turn.reclassify(change.fact.id, kind, change.reclassify_to) is None:
+        if kind is not None and await tx.reclassify(change.fact.id, kind, change.reclassify_to) is None:
             return gone
     if change.op is OpType.STRENGTHEN:
         verification = Verification.SELF_REPORTED
         fact = await fact_writes.strengthen(
-            turn,
+            tx,
             change.fact.id,
             STRENGTHEN_STEP,
             message.created_at,
@@ -187,58 +187,58 @@ async def _apply_change(
         )
         return gone if fact is None else AppliedOp(op=change.op, fact=fact, handle=change.handle, reason=change.reason)
     if change.op is OpType.DECAY:
-        guarded = await (_hold_decay(turn, message, change) if held else _guard_decay(turn, message, change))
+        guarded = await (_hold_decay(tx, message, change) if held else _guard_decay(tx, message, change))
         if guarded is not None:
             return guarded
-        fact, deleted = await fact_writes.decay(turn, change.fact.id, DECAY_STEP, DELETE_BELOW)
+        fact, deleted = await fact_writes.decay(tx, change.fact.id, DECAY_STEP, DELETE_BELOW)
         return (
             gone
             if fact is None
             else AppliedOp(op=change.op, fact=fact, deleted=deleted, handle=change.handle, reason=change.reason)
         )
-    current = await turn.get_fact(change.fact.id)
+    current = await tx.get_fact(change.fact.id)
     if current is None:
         return gone
-    candidate = await turn.insert_candidate(
+    candidate = await tx.insert_candidate(
         current.id, change.proposed_claim, change.reason, CandidateSource.CONTRADICT, message.id, message.created_at
     )
     return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle, reason=change.reason)
 
 
-async def _hold(turn: WriteTransaction, message: ChatMessage, op: AppliedOp) -> AppliedOp:
+async def _hold(tx: WriteTransaction, message: ChatMessage, op: AppliedOp) -> AppliedOp:
     """A new shared claim of a speaker not trusted to teach: kept in the world's held subject (read by no prompt
     and no Provide) with a review candidate; a reviewer's accept makes it a shared fact of the world."""
     assert op.fact is not None
-    candidate = await turn.insert_candidate(
+    candidate = await tx.insert_candidate(
         op.fact.id, op.fact.claim, HELD_REASON, CandidateSource.SHARED_CLAIM, message.id, message.created_at
     )
     return op.model_copy(update={"candidate_id": candidate, "reason": HELD_REASON})
 
 
-async def _hold_decay(turn: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp | None:
+async def _hold_decay(tx: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp | None:
     """A decay of a shared fact by a speaker not trusted to teach: the fact stays, a reviewer decides (accept
     deletes it, as for a decay below the floor)."""
-    current = await turn.get_fact(change.fact.id)
+    current = await tx.get_fact(change.fact.id)
     if current is None:
         return None
-    return await _decay_review(turn, message, change, current, HELD_DECAY, f"{HELD_DECAY}; review candidate created")
+    return await _decay_review(tx, message, change, current, HELD_DECAY, f"{HELD_DECAY}; review candidate created")
 
 
-async def _guard_decay(turn: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp | None:
+async def _guard_decay(tx: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp | None:
     """A decay that would delete a confirmed or health fact: the fact stays, a review candidate is created."""
-    current = await turn.get_fact(change.fact.id)
+    current = await tx.get_fact(change.fact.id)
     why = None if current is None else decay_needs_review(current, DECAY_STEP, DELETE_BELOW)
     if current is None or why is None:
         return None
     applied = f"not decayed below the deletion floor ({why}); review candidate created"
-    return await _decay_review(turn, message, change, current, f"a decay would delete this {why}", applied)
+    return await _decay_review(tx, message, change, current, f"a decay would delete this {why}", applied)
 
 
 async def _decay_review(
-    turn: WriteTransaction, message: ChatMessage, change: PlannedChange, current: Fact, why: str, applied: str
+    tx: WriteTransaction, message: ChatMessage, change: PlannedChange, current: Fact, why: str, applied: str
 ) -> AppliedOp:
     """The fact kept as it is, with a decay_floor review candidate saying why (accept deletes it)."""
-    candidate = await turn.insert_candidate(
+    candidate = await tx.insert_candidate(
         current.id,
         current.claim,
         f"{why}: {change.reason}"[:MAX_REASON_CHARS],
