@@ -61,40 +61,6 @@ UNION ALL
 SHORTLIST = 200
 HALF_MARGIN = 2 * 2.5e-3
 
-# Facts containing any of the turn's words ($8: to_tsquery operands, one per word; GIN index on `search`),
-# at most $9 per word in id order, so a rare word ("Bertha", "150") brings in every fact it is in while a
-# common one cannot flood the pool. Each with its cosine, so both signals are known for every candidate.
-# The entity's facts matching any word are read once (one GIN lookup, or one walk of the entity's range when the
-# cached generic plan takes the scope index), then split by word: one lookup per word made the generic plan walk
-# a 20,000-fact entity once per word (~5 ms).
-ANY_TERM_CTE = """
-any_term AS MATERIALIZED (
-    SELECT id, search FROM facts
-     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
-       AND search @@ to_tsquery('simple', array_to_string($8::text[], ' | ')))"""
-TEXT_MATCHES = f"""
-SELECT {FACT_COLUMNS}, {DISPUTED_BY}, 1 - (embedding <=> $3) AS similarity
-  FROM (SELECT DISTINCT m.id AS hit_id
-          FROM unnest($8::text[]) AS t(term)
-         CROSS JOIN LATERAL (
-               SELECT id FROM any_term
-                WHERE search @@ to_tsquery('simple', t.term)
-                ORDER BY id
-                LIMIT $9) AS m) AS hits
-  JOIN facts ON facts.agent_id = $1 AND facts.entity_id = $2 AND facts.id = hits.hit_id
- WHERE agent_id = $1 AND entity_id = $2
-"""
-
-# The provider's candidate pool: nearest by vector per kind plus full-text matches, in one round trip.
-HYBRID_BY_KIND = f"""
-{NEAREST_CTES},{ANY_TERM_CTE}
-{nearest_of_kind("durable", "$4")}
-UNION ALL
-{nearest_of_kind("current", "$5")}
-UNION ALL
-({TEXT_MATCHES})
-"""
-
 # Fallback ranking without embeddings: the turn's terms ($3: the language layer's stems joined by |) matched
 # against each fact's stored stems (facts.lexemes, written by the same layer, migration 0055), plus recency, both kinds.
 TEXT_SEARCH_BY_KIND = f"""
