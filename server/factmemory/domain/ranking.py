@@ -78,7 +78,7 @@ def _repeats(candidate: ScoredFact, chosen: Iterable[ScoredFact], same: SameClai
     return same is not None and any(same(candidate.fact.claim, c.fact.claim) for c in chosen)
 
 
-def _fill(ranked: Sequence[ScoredFact], limit: int, same: SameClaim | None) -> list[ScoredFact]:
+def fill(ranked: Sequence[ScoredFact], limit: int, same: SameClaim | None) -> list[ScoredFact]:
     """The first `limit` facts of `ranked`, skipping any the write-time rule calls the same as one taken."""
     chosen: list[ScoredFact] = []
     for candidate in ranked:
@@ -97,7 +97,7 @@ def select(
     fact shown, any further one only the place of a fact below `spill_below` (unrelated to the turn). Each
     joins its own kind's section; the total never exceeds the limits."""
     ranked = sorted(scored, key=_by_score)
-    sections = {kind: _fill([s for s in ranked if s.fact.kind is kind], limits[kind], same) for kind in Kind}
+    sections = {kind: fill([s for s in ranked if s.fact.kind is kind], limits[kind], same) for kind in Kind}
     shown = [s for section in sections.values() for s in section]
     room = sum(limits.values()) - len(shown)
     lane = weights.lane

@@ -9,7 +9,7 @@ from factmemory.domain import bm25, language
 from factmemory.domain.errors import Unavailable
 from factmemory.domain.limits import MIN_POOL, POOL_FACTOR, RARE_DF, RARE_FACTS, VECTOR_POOL
 from factmemory.domain.models import Fact, Kind, ProvideInput, ProvideResult, ScoredFact
-from factmemory.domain.ranking import SELECTION, same_claim, score, select, share, top
+from factmemory.domain.ranking import SELECTION, fill, same_claim, score, select, share, top
 from factmemory.domain.relevance import query_terms, text_relevance, tsquery_terms
 from factmemory.domain.render import render, render_shared
 from factmemory.domain.shared import readable_subjects, withheld
@@ -108,15 +108,6 @@ async def shared_candidates(deps: Deps, request: ProvideInput, vector: Vector) -
     return top([score(withheld(s.fact), s.similarity, request.now, decay, SELECTION.modifier) for s in near], len(near))
 
 
-def fixed_shared(near: list[ScoredFact], limit: int) -> list[ScoredFact]:
-    """The shared section on its own (total_limit 0): the best `limit` candidates, restatements taking one slot."""
-    chosen: list[ScoredFact] = []
-    for candidate in near:
-        if len(chosen) < limit and not any(same_claim(candidate.fact.claim, c.fact.claim) for c in chosen):
-            chosen.append(candidate)
-    return chosen
-
-
 def _within(fact: Fact, spans: list[tuple[datetime, datetime]]) -> bool:
     """The fact's time (valid_at, else created_at) falls in a time the turn names."""
     at = fact.valid_at or fact.created_at
@@ -138,7 +129,8 @@ def _sections(
     limits: dict[Kind | str, int] = {Kind.DURABLE: request.durable_limit, Kind.CURRENT: request.current_limit}
     if request.total_limit <= 0:
         fixed = select(scored, {kind: limits[kind] for kind in Kind}, SELECTION, same_claim)
-        return fixed[Kind.DURABLE], fixed[Kind.CURRENT], fixed_shared(near, request.shared_limit)
+        # The shared section on its own: its best candidates (`near` is best first), restatements taking one slot.
+        return fixed[Kind.DURABLE], fixed[Kind.CURRENT], fill(near, request.shared_limit, same_claim)
     shared_ids = {s.fact.id for s in near}
 
     def section(s: ScoredFact) -> Kind | str:

@@ -55,13 +55,13 @@ SELECT ins.stored, counts.total, counts.mine, void.voided
 
 # Whether the ticket's content (`body`, the JSON of what the model was shown) names a message of the agent deleted
 # since (migration 0063): a room-mate's message shown as context, whose ForgetMessages ran on another person's shard.
-# The same match as ForgetMessages' voiding on one PostgreSQL (messages.VOID_TICKETS): the id as a JSON string.
+# The same match as ForgetMessages' voiding on one PostgreSQL (forget_messages.VOID_TICKETS): the id as a JSON string.
 # `deleted_messages` is a reference table on Citus, so this stays on the ticket's shard.
 # Only the messages deleted since the ticket could have been issued (its expiry less the longest lifetime) are
 # compared with it: the deleted ids are kept much longer (DELETED_IDS_KEPT) for the prompts' sake.
 ISSUED_AT_EARLIEST = f"expires_at - interval '{int(LONGEST_TTL.total_seconds())} seconds'"
 SHOWS_DELETED = f"""EXISTS (SELECT 1 FROM deleted_messages d
-                WHERE d.agent_id = $1 AND d.deleted_at >= {{ticket}}.{ISSUED_AT_EARLIEST}
+                WHERE d.agent_id = {{agent}} AND d.deleted_at >= {{ticket}}.{ISSUED_AT_EARLIEST}
                   AND strpos({{ticket}}.body, to_json(d.message_id)::text) > 0)"""
 
 # The ticket with the current forget epoch of the entity the caller names ($3), in one round trip. An expired ticket
@@ -71,7 +71,7 @@ GET_TICKET = f"""
 SELECT t.agent_id, t.entity_id, t.forget_epoch, t.expires_at, t.used_at,
        CASE WHEN t.expires_at > $4 THEN t.body END AS body,
        coalesce((SELECT f.epoch FROM forget_epochs f WHERE f.agent_id = $1 AND f.entity_id = $3), 0) AS epoch_now,
-       t.body IS NOT NULL AND {SHOWS_DELETED.format(ticket="t")} AS shows_deleted
+       t.body IS NOT NULL AND {SHOWS_DELETED.format(ticket="t", agent="$1")} AS shows_deleted
   FROM evaluation_tickets t
  WHERE t.agent_id = $1 AND t.token_hash = $2
 """
@@ -124,10 +124,7 @@ SELECT (SELECT count(*) FROM voided) + (SELECT count(*) FROM swept)
 # DELETED_IDS_KEPT go ($1). ForgetMessages prunes its agent's.
 VOID_ALL_SHOWING_DELETED = f"""
 UPDATE evaluation_tickets t SET body = NULL
- WHERE t.body IS NOT NULL
-   AND EXISTS (SELECT 1 FROM deleted_messages d
-                WHERE d.agent_id = t.agent_id AND d.deleted_at >= t.{ISSUED_AT_EARLIEST}
-                  AND strpos(t.body, to_json(d.message_id)::text) > 0)
+ WHERE t.body IS NOT NULL AND {SHOWS_DELETED.format(ticket="t", agent="t.agent_id")}
 """
 PRUNE_DELETED_MESSAGES = "DELETE FROM deleted_messages WHERE deleted_at < $1"
 
@@ -136,7 +133,7 @@ PRUNE_DELETED_MESSAGES = "DELETE FROM deleted_messages WHERE deleted_at < $1"
 USE_TICKET = f"""
 UPDATE evaluation_tickets SET used_at = $3, body = NULL
  WHERE agent_id = $1 AND token_hash = $2 AND used_at IS NULL AND body IS NOT NULL
-   AND NOT {SHOWS_DELETED.format(ticket="evaluation_tickets")}
+   AND NOT {SHOWS_DELETED.format(ticket="evaluation_tickets", agent="$1")}
 RETURNING token_hash
 """
 USE_TICKET_BY_PERSON = USE_TICKET.replace("RETURNING", "AND entity_id = $4\nRETURNING")
