@@ -123,7 +123,7 @@ UPDATE evaluation_tickets SET body = NULL WHERE agent_id = $1 AND entity_id = $2
 """
 
 # The deleted ids are kept for the agent (migration 0063; a reference table on Citus) so that CompleteEvaluation
-# refuses any ticket showing one, wherever it lives (tickets.SHOWS_DELETED), and the first read of a turn leaves them
+# refuses any ticket showing one, wherever it lives (tickets.shows_deleted), and the first read of a turn leaves them
 # out of its prompt (turn_start.py); the agent's ids older than DELETED_IDS_KEPT ($2) go. Written on one PostgreSQL
 # too: one check for both. One row per statement (executemany, one round trip): Citus routes an INSERT ... VALUES
 # into a reference table as one task, where INSERT ... SELECT FROM unnest would be pulled through the coordinator.

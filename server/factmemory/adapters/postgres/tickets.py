@@ -60,9 +60,14 @@ SELECT ins.stored, counts.total, counts.mine, void.voided
 # Only the messages deleted since the ticket could have been issued (its expiry less the longest lifetime) are
 # compared with it: the deleted ids are kept much longer (DELETED_IDS_KEPT) for the prompts' sake.
 ISSUED_AT_EARLIEST = f"expires_at - interval '{int(LONGEST_TTL.total_seconds())} seconds'"
-SHOWS_DELETED = f"""EXISTS (SELECT 1 FROM deleted_messages d
-                WHERE d.agent_id = {{agent}} AND d.deleted_at >= {{ticket}}.{ISSUED_AT_EARLIEST}
-                  AND strpos({{ticket}}.body, to_json(d.message_id)::text) > 0)"""
+
+
+def shows_deleted(ticket: str, agent: str) -> str:
+    """The check above for the ticket row `ticket` of the agent `agent` (a parameter, or the row's own column)."""
+    return f"""EXISTS (SELECT 1 FROM deleted_messages d
+                WHERE d.agent_id = {agent} AND d.deleted_at >= {ticket}.{ISSUED_AT_EARLIEST}
+                  AND strpos({ticket}.body, to_json(d.message_id)::text) > 0)"""
+
 
 # The ticket with the current forget epoch of the entity the caller names ($3), in one round trip. An expired ticket
 # is read without its content (VOID_EXPIRED then drops it from the row), and so is one showing a deleted message
@@ -71,7 +76,7 @@ GET_TICKET = f"""
 SELECT t.agent_id, t.entity_id, t.forget_epoch, t.expires_at, t.used_at,
        CASE WHEN t.expires_at > $4 THEN t.body END AS body,
        coalesce((SELECT f.epoch FROM forget_epochs f WHERE f.agent_id = $1 AND f.entity_id = $3), 0) AS epoch_now,
-       t.body IS NOT NULL AND {SHOWS_DELETED.format(ticket="t", agent="$1")} AS shows_deleted
+       t.body IS NOT NULL AND {shows_deleted("t", "$1")} AS shows_deleted
   FROM evaluation_tickets t
  WHERE t.agent_id = $1 AND t.token_hash = $2
 """
@@ -124,7 +129,7 @@ SELECT (SELECT count(*) FROM voided) + (SELECT count(*) FROM swept)
 # DELETED_IDS_KEPT go ($1). ForgetMessages prunes its agent's.
 VOID_ALL_SHOWING_DELETED = f"""
 UPDATE evaluation_tickets t SET body = NULL
- WHERE t.body IS NOT NULL AND {SHOWS_DELETED.format(ticket="t", agent="t.agent_id")}
+ WHERE t.body IS NOT NULL AND {shows_deleted("t", "t.agent_id")}
 """
 PRUNE_DELETED_MESSAGES = "DELETE FROM deleted_messages WHERE deleted_at < $1"
 
@@ -133,7 +138,7 @@ PRUNE_DELETED_MESSAGES = "DELETE FROM deleted_messages WHERE deleted_at < $1"
 USE_TICKET = f"""
 UPDATE evaluation_tickets SET used_at = $3, body = NULL
  WHERE agent_id = $1 AND token_hash = $2 AND used_at IS NULL AND body IS NOT NULL
-   AND NOT {SHOWS_DELETED.format(ticket="evaluation_tickets", agent="$1")}
+   AND NOT {shows_deleted("evaluation_tickets", "$1")}
 RETURNING token_hash
 """
 USE_TICKET_BY_PERSON = USE_TICKET.replace("RETURNING", "AND entity_id = $4\nRETURNING")

@@ -14,7 +14,7 @@ CREATE TABLE deleted_messages (
 );
 
 CREATE INDEX deleted_messages_deleted_at_idx ON deleted_messages (deleted_at);
--- A ticket is compared with its agent's ids deleted since it could have been issued (tickets.SHOWS_DELETED).
+-- A ticket is compared with its agent's ids deleted since it could have been issued (tickets.shows_deleted).
 CREATE INDEX deleted_messages_agent_deleted_at_idx ON deleted_messages (agent_id, deleted_at);
 
 -- A database already distributed (`factmemory distribute` ran before this migration): the new table becomes a
