@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from factmemory.domain.models import AppliedOp, EvaluateResult, Fact, Kind, OpType, ScoredFact, Verification
-from factmemory.domain.ranking import LEGACY, Weights, by_kind, same_claim, score, select, share, time_weight
+from factmemory.domain.ranking import Weights, by_kind, same_claim, score, select, share, time_weight
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 DECAY = 14.0
@@ -79,9 +79,9 @@ def test_confidence_moves_a_score_by_at_most_the_modifier_share() -> None:
     assert math.isclose(high.score - low.score, 0.8 * MODIFIER)
 
 
-def test_legacy_weights_are_the_old_product() -> None:
+def test_a_full_modifier_is_the_old_product() -> None:
     f = fact("a", days=7, confidence=0.8)
-    s = score(f, 0.9, NOW, DECAY, LEGACY.modifier)
+    s = score(f, 0.9, NOW, DECAY, modifier=1.0)
     assert math.isclose(s.score, 0.9 * 0.8 * math.exp(-7 / DECAY))
 
 

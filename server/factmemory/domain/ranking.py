@@ -3,7 +3,8 @@
 score = relevance x (1 - m + m x confidence x time_weight), m = `Weights.modifier` (0.3 by default).
 Relevance (relevance.py) spans [0, 1], so confidence and age move a fact by at most 30 %: they order facts of
 comparable relevance and never lift an irrelevant fact over a clearly relevant one. With m = 1 and raw cosines
-this is the original relevance x confidence x time_weight (kept as `LEGACY` for the recall benchmark).
+this is the original relevance x confidence x time_weight. `Weights` holds the service's selection (SELECTION);
+other values exist only in the tests of each rule (tests/test_ranking.py).
 """
 
 from __future__ import annotations
@@ -31,11 +32,9 @@ class Weights:
     lane: int = 2  # slots for the most relevant facts the score or the per-kind quota left out
     lane_min: float = 0.2  # ... if at least this relevant
     spill_below: float = 0.3  # beyond the lane, a slot held by a fact less relevant than this is given up
-    dedup: bool = True  # facts the write-time rule calls the same take one slot
 
 
 SELECTION = Weights()
-LEGACY = Weights(modifier=1.0, lane=0, spill_below=0.0, dedup=False)
 # A shared budget (share): a section holding a fact at least this relevant shows at least its best one. The same
 # "relevant to the turn" mark as spill_below; not tuned (locomo-tune: floors of 1 to 3, marks 0.2 and 0.4 within
 # 2 questions of each other, docs/recall.md).
