@@ -13,7 +13,6 @@ import pytest
 
 from factmemory.domain.dedup.objects import number_only_in_one, object_difference
 from factmemory.domain.dedup.planning import (
-    MAX_PAIRS_SHOWN,
     EarlierAdd,
     Existing,
     Neighbour,
@@ -25,6 +24,7 @@ from factmemory.domain.dedup.planning import (
     plan_adds,
 )
 from factmemory.domain.dedup.prefilter import stand_out, stands_out
+from factmemory.domain.limits import MAX_PAIRS_SHOWN
 from factmemory.domain.models import ChatMessage, Fact, Item, Kind, OpType, Verification
 from factmemory.domain.ops import PlannedAdd, PlannedMerge, RejectedOp, plan_ops
 from factmemory.domain.prompts import SYSTEM, build_prompt, pair_line

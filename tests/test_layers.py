@@ -222,6 +222,33 @@ def test_no_modules_import_each_other_in_a_circle() -> None:
     assert cycles(graph()) == []
 
 
+def reexports(path: Path) -> list[str]:
+    """The names a module imports as themselves (`from x import y as y`): a second address for y. Only the tools'
+    surface (factmemory.public) and a package's own `__init__` (its facade, e.g. `factmemory.ports`) may."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname == alias.name
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in modules() if p.name != "__init__.py" and p.relative_to(PACKAGE).as_posix() != "public.py"],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_a_name_has_one_address(path: Path) -> None:
+    assert reexports(path) == [], "import it from where it is defined, not through this module"
+
+
+def test_the_address_check_finds_a_reexport(tmp_path: Path) -> None:
+    probe = _probe(tmp_path / NAME, "domain/again.py", "from factmemory.domain.limits import MAX_TERMS as MAX_TERMS\n")
+    assert reexports(probe) == ["factmemory.domain.limits.MAX_TERMS"]
+
+
 MAX_MODULE_LINES = 400
 
 

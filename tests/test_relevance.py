@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from factmemory.domain.language import stem
+from factmemory.domain.limits import MAX_TERMS
 from factmemory.domain.relevance import (
-    MAX_TERMS,
     query_terms,
     text_relevance,
     tsquery_terms,

@@ -8,7 +8,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS
+from factmemory.domain.dedup.planning import PAIR_TTL_REVISIONS
+from factmemory.domain.limits import MAX_PAIRS_SHOWN
 from factmemory.domain.models import Kind, Verification
 from factmemory.ports import NewFact
 from tests.conftest import Service

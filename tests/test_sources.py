@@ -17,7 +17,8 @@ from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
 from factmemory.app import retention_policy
-from factmemory.domain.excerpts import MAX_EXCERPT_CHARS, best_sentence, excerpt
+from factmemory.domain.excerpts import best_sentence, excerpt
+from factmemory.domain.limits import MAX_EXCERPT_CHARS
 from factmemory.ports import NullTelemetry
 from factmemory.settings import Settings
 from factmemory.usecases.retention import sweep

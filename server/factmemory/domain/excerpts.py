@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from factmemory.domain.dedup.claims import analyse
-from factmemory.domain.limits import MAX_EXCERPT_CHARS as MAX_EXCERPT_CHARS  # re-exported
+from factmemory.domain.limits import MAX_EXCERPT_CHARS
 from factmemory.domain.ops import clean_text
 
 ELLIPSIS = "…"

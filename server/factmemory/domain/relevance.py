@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 from factmemory.domain.language import STOP_WORDS, spelled, stem, tokens
 from factmemory.domain.language.tables import word_set
-from factmemory.domain.limits import CLAIM_ANALYSIS_MEMO
-from factmemory.domain.limits import MAX_TERMS as MAX_TERMS  # re-exported
+from factmemory.domain.limits import CLAIM_ANALYSIS_MEMO, MAX_TERMS
 
 # Words that would otherwise pull in every claim: the language layer's stop words and the words a turn uses to ask or
 # to talk (words/query_words.txt). Other languages' function words are frequent in the pool and weighted down by

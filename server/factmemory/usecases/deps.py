@@ -6,7 +6,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from factmemory.domain.limits import RETRIEVE_PER_KIND as RETRIEVE_PER_KIND  # re-exported: evaluate names it here
 from factmemory.domain.limits import Limits
 from factmemory.domain.shared import SharedPolicy
 from factmemory.domain.tickets import TicketPolicy

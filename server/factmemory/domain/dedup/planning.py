@@ -25,7 +25,7 @@ from factmemory.domain.dedup.claims import analyse
 from factmemory.domain.dedup.policy import refusal
 from factmemory.domain.dedup.prefilter import stand_out, stands_out
 from factmemory.domain.dedup.rule import DedupVerdict, decide
-from factmemory.domain.limits import MAX_PAIRS_SHOWN as MAX_PAIRS_SHOWN  # re-exported
+from factmemory.domain.limits import MAX_PAIRS_SHOWN
 from factmemory.domain.models import UNCATEGORIZED, Fact, Kind, Verification
 from factmemory.domain.ops import PlannedAdd
 

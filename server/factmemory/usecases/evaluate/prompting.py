@@ -11,15 +11,16 @@ from uuid import UUID
 
 from pydantic import Field
 
-from factmemory.domain.dedup.planning import MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS, OpenPair, known_facts
+from factmemory.domain.dedup.planning import PAIR_TTL_REVISIONS, OpenPair, known_facts
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.extraction import strict_schema
+from factmemory.domain.limits import MAX_PAIRS_SHOWN, RETRIEVE_PER_KIND
 from factmemory.domain.models import ChatMessage, EvaluateInput, EvaluateResult, Fact, Frozen, Item, Kind
 from factmemory.domain.prompts import Prompt, build_prompt
 from factmemory.domain.shared import RETRIEVE_SHARED_PER_KIND, readable_subjects
 from factmemory.domain.vectors import centroid
 from factmemory.ports import Vector
-from factmemory.usecases.deps import RETRIEVE_PER_KIND, Deps
+from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch
 
 
