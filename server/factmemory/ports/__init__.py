@@ -2,12 +2,22 @@
 and the embedder, and the plain values that cross them. Adapters implement these; use-cases import only these.
 
 One module per port family (values, engines, facts, stores, telemetry); this package re-exports them all, so
-`from factmemory.ports import FactStore` is the one way to name a port."""
+`from factmemory.ports import EvaluateStore` is the one way to name a port."""
 
 from factmemory.domain.new_fact import NewFact
 from factmemory.domain.vectors import Matrix, Vector
 from factmemory.ports.engines import Embedder, Extractor
-from factmemory.ports.facts import FactStore, ReviewTransaction, WriteTransaction
+from factmemory.ports.facts import (
+    BrowseStore,
+    BulkStore,
+    EvaluateStore,
+    NearestFacts,
+    OneFact,
+    ProvideStore,
+    ReviewStore,
+    ReviewTransaction,
+    WriteTransaction,
+)
 from factmemory.ports.stores import AgentStore, ForgetTransaction, MessageStore, RetentionStore, TicketStore
 from factmemory.ports.telemetry import NullTelemetry, Telemetry
 from factmemory.ports.values import (
@@ -24,19 +34,25 @@ from factmemory.ports.values import (
 __all__ = [
     "CALL_SCOPE",
     "AgentStore",
+    "BrowseStore",
+    "BulkStore",
     "CallScope",
     "Embedder",
+    "EvaluateStore",
     "Extractor",
     "FactChange",
-    "FactStore",
     "ForgetTransaction",
     "Matrix",
     "MessageStore",
+    "NearestFacts",
     "NewFact",
     "NullTelemetry",
+    "OneFact",
     "Pool",
     "Position",
+    "ProvideStore",
     "RetentionStore",
+    "ReviewStore",
     "ReviewTransaction",
     "Similar",
     "Telemetry",

@@ -10,11 +10,13 @@ from uuid import UUID
 
 import asyncpg
 
+from factmemory.adapters.postgres import shared
 from factmemory.adapters.postgres.connection import LOCK_ENTITY, connection, row_count
 from factmemory.adapters.postgres.rows import mark
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.forget_messages import ACTOR, Cited
 from factmemory.domain.models import HistoryAction
+from factmemory.domain.shared import SharedSubject
 from factmemory.domain.tickets import DELETED_IDS_KEPT
 
 EVALUATED_BY = "SELECT message_id FROM evaluations WHERE agent_id = $1 AND entity_id = $2 ORDER BY message_id"
@@ -248,6 +250,11 @@ class PostgresMessages:
     async def evaluated_by(self, agent_id: UUID, entity_id: UUID) -> list[str]:
         async with connection(self._pool) as conn:
             return [r["message_id"] for r in await conn.fetch(EVALUATED_BY, agent_id, entity_id)]
+
+    async def shared_subjects(self, agent_id: UUID) -> list[SharedSubject]:
+        """The agent's shared subjects: its worlds', the agent-wide one, the held claims'."""
+        async with connection(self._pool) as conn:
+            return await shared.list_subjects(conn, agent_id)
 
     @asynccontextmanager
     async def forgetting(

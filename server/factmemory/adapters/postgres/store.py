@@ -85,11 +85,12 @@ COUNT_FACTS = "SELECT count(*) FROM facts WHERE agent_id = $1 AND entity_id = $2
 
 
 class Store:
-    """Typed access to the facts database through a pool. With a ReadRoute (FACTMEMORY_DATABASE_READ_URL), the
-    reads of the read RPCs go to the replica: list_facts, fact_history, list_candidates, list_entities,
-    export_rows and text_search always; nearest and get_fact when the caller says `replica_ok` (Provide and GetFact,
-    not Evaluate or an edit). Writes need not tell the route: each bumps the entity's read position in its own
-    transaction (replica.py), which gives read-your-writes."""
+    """Typed access to the facts database through a pool: one class implementing the five fact ports
+    (ports.EvaluateStore, ProvideStore, ReviewStore, BrowseStore, BulkStore). With a ReadRoute
+    (FACTMEMORY_DATABASE_READ_URL), the reads of the read RPCs go to the replica: list_facts, fact_history,
+    list_candidates, list_entities, export_rows and text_search always; nearest and get_fact when the caller says
+    `replica_ok` (Provide and GetFact, not Evaluate or an edit). Writes need not tell the route: each bumps the
+    entity's read position in its own transaction (replica.py), which gives read-your-writes."""
 
     def __init__(self, pool: asyncpg.Pool, reads: ReadRoute | None = None, by_person: bool = False) -> None:
         self._pool = pool
@@ -259,11 +260,6 @@ class Store:
             lambda conn: conn.fetch(shared.TEACHING_SOURCES, agent_id, subject_id, list(message_ids)),
         )
         return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
-
-    async def shared_subjects(self, agent_id: UUID) -> list[SharedSubject]:
-        """The agent's shared subjects: its worlds', the agent-wide one, the held claims'."""
-        async with connection(self._pool) as conn:
-            return await shared.list_subjects(conn, agent_id)
 
     async def get_fact(
         self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
