@@ -11,7 +11,7 @@ from uuid import UUID
 import asyncpg
 
 from factmemory.adapters.postgres import shared
-from factmemory.adapters.postgres.connection import LOCK_ENTITY, connection, row_count
+from factmemory.adapters.postgres.connection import connection, locked, row_count
 from factmemory.adapters.postgres.rows import mark
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.forget_messages import ACTOR, Cited
@@ -263,7 +263,5 @@ class PostgresMessages:
         """One transaction over the entities, each one's lock taken in id order, then the shared subjects' in the
         given order (after every person's, as Evaluate takes them); commits on success."""
         people = sorted(set(entity_ids) - set(shared_ids))
-        async with connection(self._pool) as conn, conn.transaction():
-            for entity_id in [*people, *shared_ids]:
-                await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+        async with locked(self._pool, agent_id, *people, *shared_ids) as (conn, _):
             yield [ForgetTx(conn, agent_id, e, at, self._by_person) for e in [*people, *shared_ids]]

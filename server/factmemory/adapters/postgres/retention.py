@@ -10,7 +10,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.connection import LOCK_ENTITY, connection, row_count
+from factmemory.adapters.postgres.connection import connection, locked, row_count
 from factmemory.adapters.postgres.rows import FACT_COLUMNS, mark, row_to_fact
 from factmemory.adapters.postgres.tickets import Tickets
 from factmemory.domain.models import Fact, HistoryAction
@@ -100,8 +100,7 @@ class PostgresRetention:
     async def archive_facts(
         self, agent_id: UUID, entity_id: UUID, facts: Sequence[Fact], at: datetime, reason: str
     ) -> int:
-        async with connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
             await mark(conn, HistoryAction.ARCHIVED, RETENTION_ACTOR, reason)
             archived = [
                 r["id"]
@@ -126,8 +125,7 @@ class PostgresRetention:
     async def delete_archived(
         self, agent_id: UUID, entity_id: UUID, fact_ids: Sequence[UUID], before: datetime, reason: str
     ) -> int:
-        async with connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
             await mark(conn, HistoryAction.DELETED, RETENTION_ACTOR, reason)
             status = await conn.execute(DELETE_ARCHIVED, agent_id, entity_id, list(fact_ids), before)
         return row_count(status)

@@ -17,9 +17,9 @@ import asyncpg
 from factmemory.adapters.postgres import import_ledger, shared
 from factmemory.adapters.postgres import review_tx as review
 from factmemory.adapters.postgres.connection import (
-    LOCK_ENTITY,
     TRANSIENT_DB_ERRORS,
     connection,
+    locked,
     pooled,
     unavailable,
 )
@@ -123,11 +123,9 @@ class Store:
     async def writing(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
         """A transaction holding the per-entity lock; commits on success, rolls back on any error. It carries the
         entity's revision and forget epoch as they are under the lock (the use-case decides what they mean)."""
-        async with connection(self._pool) as conn, conn.transaction():
-            revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id))
+        async with locked(self._pool, agent_id, entity_id) as (conn, (revision,)):
             epoch = await read_forget_epoch(conn, agent_id, entity_id)
-            tx = PostgresWriteTransaction(conn, agent_id, entity_id, int(revision), epoch)
-            yield tx
+            yield PostgresWriteTransaction(conn, agent_id, entity_id, revision, epoch)
 
     async def write_context(
         self,
@@ -240,10 +238,8 @@ class Store:
     @asynccontextmanager
     async def review(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[ReviewTx]:
         """A reviewer's transaction holding the per-entity lock; commits on success, rolls back on any error."""
-        async with connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            tx = ReviewTx(conn, agent_id, entity_id)
-            yield tx
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
+            yield ReviewTx(conn, agent_id, entity_id)
 
     async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None:
         """The shared subject (domain/shared.py) this entity id is, or None for a person."""
@@ -318,8 +314,7 @@ class Store:
     ) -> int | None:
         """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many, or
         None, storing and recording nothing, when the entity was forgotten since its epoch was `forget_epoch`."""
-        async with connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
             if await read_forget_epoch(conn, agent_id, entity_id) != forget_epoch:
                 return None
             await mark(conn, HistoryAction.IMPORTED, actor, person=(agent_id, entity_id))
@@ -339,8 +334,7 @@ class Store:
             return await import_ledger.known(conn, agent_id, source_ids)
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
-        async with connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
             counts = await forget_entity(conn, agent_id, entity_id)
         return counts
 
