@@ -45,7 +45,7 @@ async def add_fact(
     vector = (await deps.embedder.passages([claim]))[0]
     now = datetime.now(UTC)
     async with deps.review_store.review(agent_id, entity_id) as tx:
-        await tx.mark(HistoryAction.CREATED, actor, "added by hand")
+        tx.mark(HistoryAction.CREATED, actor, "added by hand")
         return await tx.insert_fact(
             new_fact(
                 kind,
@@ -71,7 +71,7 @@ async def update_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID
     claim_changes = edit.claim is not None and edit.claim != current.claim
     vector = (await deps.embedder.passages([edit.claim]))[0] if claim_changes and edit.claim else None
     async with deps.review_store.review(agent_id, entity_id) as tx:
-        await tx.mark(HistoryAction.EDITED, actor, "edited by hand")
+        tx.mark(HistoryAction.EDITED, actor, "edited by hand")
         changed = await tx.change_fact(
             fact_id,
             FactChange(
@@ -93,6 +93,6 @@ async def update_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID
 async def delete_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID, actor: str) -> None:
     """Deletes one fact; its history stays (until the entity is forgotten) and records who deleted it."""
     async with deps.review_store.review(agent_id, entity_id) as tx:
-        await tx.mark(HistoryAction.DELETED, actor, "deleted by hand")
+        tx.mark(HistoryAction.DELETED, actor, "deleted by hand")
         if not await tx.delete_fact(fact_id):
             raise NotFound(f"fact {fact_id} not found for this agent and entity")

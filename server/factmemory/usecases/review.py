@@ -69,7 +69,7 @@ async def _apply_plan(
     reason: str,
     now: datetime,
 ) -> Fact | None:
-    await tx.mark(plan.action, actor, reason)
+    tx.mark(plan.action, actor, reason)
     if old is None:  # the contradicted fact is gone: closing the candidate is all that is left
         return new
     if plan.share:

@@ -37,8 +37,9 @@ from factmemory.adapters.postgres.rows import (
     DISPUTED_BY,
     FACT_COLUMNS,
     IMPORT_FACTS,
+    MARK_IMPORT,
     import_values,
-    mark,
+    mark_values,
     row_to_fact,
     row_to_history,
 )
@@ -317,7 +318,7 @@ class Store:
         async with locked(self._pool, agent_id, entity_id) as (conn, _):
             if await read_forget_epoch(conn, agent_id, entity_id) != forget_epoch:
                 return None
-            await mark(conn, HistoryAction.IMPORTED, actor, person=(agent_id, entity_id))
+            await conn.execute(MARK_IMPORT, *mark_values(HistoryAction.IMPORTED, actor), agent_id, entity_id)
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
             fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
             facts = [f for f in facts if f.import_source_id in fresh]
