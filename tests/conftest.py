@@ -83,10 +83,15 @@ class Service:
         self.stub = pb_grpc.FactMemoryServiceStub(channel)
 
     @property
+    def store(self) -> Store:
+        """The service's fact store (one adapter behind every fact port), for writing and reading it directly."""
+        assert isinstance(self.deps.evaluate_store, Store)
+        return self.deps.evaluate_store
+
+    @property
     def pool(self) -> asyncpg.Pool:
         """The service's own connection pool, for checking what it stored."""
-        assert isinstance(self.deps.store, Store)
-        return self.deps.store.pool
+        return self.store.pool
 
 
 async def start_service(settings: Settings) -> AsyncIterator[Service]:

@@ -25,9 +25,10 @@ from factmemory.adapters.postgres.forget_messages import (
     UNLINK_RELATIONSHIPS_OF,
     VOID_TICKETS_OF_PERSON,
 )
-from factmemory.adapters.postgres.forgetting import FORGET_MARK
-from factmemory.adapters.postgres.retention import PostgresRetention
+from factmemory.adapters.postgres.forgetting import FORGET_FACTS, FORGOTTEN
+from factmemory.adapters.postgres.retention import RETENTION_ACTOR, PostgresRetention
 from factmemory.adapters.postgres.review_tx import GET_FACT_FOR_UPDATE, LIST_ENTITIES
+from factmemory.adapters.postgres.rows import MARK_IMPORT
 from factmemory.adapters.postgres.store import GET_EVALUATIONS_BY_PERSON, LIST_FACTS
 from factmemory.adapters.postgres.tickets import (
     GET_TICKET_BY_PERSON,
@@ -41,7 +42,7 @@ from factmemory.domain.tickets import DELETED_IDS_KEPT, LONGEST_TTL
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, new_database, start_service
 from tests.support.citus import BEFORE
-from tests.support.fm import Person, add_durable, change, facts_of, facts_reply, new_id
+from tests.support.fm import Person, add_current, add_durable, change, facts_of, facts_reply, new_id
 from tests.support.llm_stub import Reply, ScriptedLLM
 from tests.test_agent_model import complete
 
@@ -222,7 +223,8 @@ async def test_explain_shows_the_router_plan_of_per_person_statements_and_the_fa
         "turn_start.TURN_START_BY_PERSON": (TURN_START_BY_PERSON, (agent, entity, ["m"], 5, 20)),
         "store.LIST_FACTS": (LIST_FACTS, (agent, entity, None, None, 50)),
         "review_tx.GET_FACT_FOR_UPDATE": (GET_FACT_FOR_UPDATE, (agent, entity, uuid.uuid4())),
-        "forgetting.FORGET_MARK": (FORGET_MARK, (agent, entity)),
+        "forgetting.FORGET_FACTS": (FORGET_FACTS, (agent, entity, *FORGOTTEN)),
+        "rows.MARK_IMPORT": (MARK_IMPORT, ("imported", "importer", "", agent, entity)),
         "tickets.ISSUE_TICKET_BY_PERSON": (
             ISSUE_TICKET_BY_PERSON,
             (agent, b"h", entity, 0, now, now + timedelta(minutes=2), "{}", now - timedelta(minutes=15), 7),
@@ -309,6 +311,25 @@ async def test_expired_tickets_of_people_who_never_come_back_lose_their_content_
     assert "X7654321" in await service.pool.fetchval(body, *scope)
     assert await PostgresRetention(service.pool).expire_tickets(datetime.now(UTC) + timedelta(minutes=10)) >= 1
     assert await service.pool.fetchval(body, *scope) is None
+
+
+async def test_retention_history_names_its_action_and_actor_on_the_cluster(service: Service, llm: ScriptedLLM) -> None:
+    """Retention's changes carry their history mark in the statement (rows.mark_cte), so the trigger on the person's
+    worker records `archived`, then `deleted`, by the sweep (marked on the coordinator, they said edited/deleted)."""
+    person = Person("Stale")
+    llm.on("I am tired today", Reply(facts_reply(add_current("is tired today", "feeling"))))
+    await service.stub.Evaluate(person.evaluate("I am tired today"))
+    agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
+    [fact] = await service.store.list_facts(agent, entity, None, None, 10)
+    retention, later = PostgresRetention(service.pool), datetime.now(UTC) + timedelta(days=1)
+    assert await retention.archive_facts(agent, entity, [fact], later, "stale") == 1
+    assert await retention.delete_archived(agent, entity, [fact.id], later + timedelta(days=1), "old") == 1
+    history = await service.store.fact_history(agent, entity, fact.id)
+    assert [(h.action.value, h.actor) for h in history[1:]] == [
+        ("archived", RETENTION_ACTOR),
+        ("deleted", RETENTION_ACTOR),
+    ]
+    assert history[0].action.value == "created"
 
 
 async def test_a_room_mates_ticket_showing_a_deleted_message_loses_it_in_the_sweep_and_the_ids_go_later(

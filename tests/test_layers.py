@@ -344,7 +344,7 @@ def test_the_check_passes_what_the_contract_allows(tmp_path: Path) -> None:
     allowed = {
         "domain/ok.py": "import json\nfrom pydantic import BaseModel\nfrom .models import Fact\n",
         "usecases/ok.py": "from factmemory.usecases.deps import Deps\nfrom factmemory.domain.vectors import centroid\n",
-        "adapters/ok.py": "import asyncpg\nfrom factmemory.ports import FactStore\n",
+        "adapters/ok.py": "import asyncpg\nfrom factmemory.ports import EvaluateStore\n",
     }
     assert [v for relative, source in allowed.items() for v in violations(_probe(root, relative, source), root)] == []
 

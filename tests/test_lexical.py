@@ -55,7 +55,7 @@ async def test_stems_are_counted_over_the_person_s_live_facts(service: Service, 
 async def candidates(service: Service, person: Person, text: str, pool: int) -> Pool:
     vector = (await service.deps.embedder.queries([text]))[0]
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
-    return await service.deps.store.provide_pool(agent, entity, vector, content_terms(text), pool, 8, 24)
+    return await service.store.provide_pool(agent, entity, vector, content_terms(text), pool, 8, 24)
 
 
 async def test_the_stored_terms_are_the_language_layer_s(service: Service, llm: ScriptedLLM) -> None:
@@ -89,7 +89,7 @@ async def test_a_rare_word_brings_its_fact_into_the_pool(service: Service, llm: 
     question = "Tell me about the loaves Ines will bake for the street party, with risotto and lasagne"
     vector = (await service.deps.embedder.queries([question]))[0]
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
-    nearest = await service.deps.store.nearest(agent, entity, vector, 1, 1)
+    nearest = await service.store.nearest(agent, entity, vector, 1, 1)
     found = await candidates(service, person, question, 1)
     baked = "Ines baked sourdough for the neighbours"
     assert baked not in [s.fact.claim for s in nearest]
@@ -111,5 +111,5 @@ async def test_provide_ranks_by_the_rare_word_not_the_shared_name(service: Servi
     )
     assert baked in [s.fact.claim for s in (await provide(service.deps, request)).durable]
     vector = (await service.deps.embedder.queries([question]))[0]
-    nearest = await service.deps.store.nearest(uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), vector, 2, 0)
+    nearest = await service.store.nearest(uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), vector, 2, 0)
     assert baked not in [s.fact.claim for s in nearest]  # the vector alone ranks it below two others

@@ -61,7 +61,7 @@ async def fill(
 
 
 async def test_a_large_entity_gets_exactly_the_exact_order(service: Service) -> None:
-    store = service.deps.store
+    store = service.store
     assert isinstance(store, Store)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     async with store.pool.acquire() as conn:
@@ -78,7 +78,7 @@ async def test_a_large_entity_gets_exactly_the_exact_order(service: Service) -> 
 
 
 async def test_the_exact_plan_runs_when_the_shortlist_cannot_prove_its_order(service: Service) -> None:
-    store = service.deps.store
+    store = service.store
     assert isinstance(store, Store)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     async with store.pool.acquire() as conn:
@@ -94,7 +94,7 @@ async def test_the_exact_plan_runs_when_the_shortlist_cannot_prove_its_order(ser
 
 
 async def test_a_small_entity_keeps_the_exact_plan(service: Service) -> None:
-    store = service.deps.store
+    store = service.store
     assert isinstance(store, Store)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     async with store.pool.acquire() as conn:
@@ -145,7 +145,7 @@ async def test_the_write_context_of_a_large_entity_has_exactly_the_nearest_facts
     """Evaluate's duplicate check reads each add's neighbours from the same half-precision shortlist; with the HNSW
     index gone (migration 0052) they are the exact nearest of the add's kind, in order, for a person with thousands
     of facts too (the planner took the approximate graph here before)."""
-    store = service.deps.store
+    store = service.store
     assert isinstance(store, Store)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     async with store.pool.acquire() as conn:

@@ -436,7 +436,7 @@ SEEDS = (
 async def seed(service: Service, person: Person) -> None:
     """Known facts for the model to reference (D1, D2, C1), written straight through the store."""
     vectors = await service.deps.embedder.passages([claim for _, _, claim in SEEDS])
-    async with service.deps.store.writing(UUID(person.agent_id), UUID(person.entity_id)) as turn:
+    async with service.store.writing(UUID(person.agent_id), UUID(person.entity_id)) as turn:
         for (kind, category, claim), vector in zip(SEEDS, vectors, strict=True):
             await turn.insert_fact(
                 NewFact(

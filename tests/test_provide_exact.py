@@ -106,7 +106,7 @@ def person_facts(count: int, topic_vectors: np.ndarray[Any, Any], seed: int) -> 
 
 @pytest.mark.parametrize("count", [LEXEME_SCAN_MAX_FACTS - 200, 2_400])
 async def test_provide_returns_the_facts_of_an_exact_scan_of_the_person(service: Service, count: int) -> None:
-    store = service.deps.store
+    store = service.store
     assert isinstance(store, Store)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     topic_vectors = np.asarray(await service.deps.embedder.passages(list(TOPICS)), np.float32)
@@ -128,7 +128,7 @@ async def test_provide_returns_the_facts_of_an_exact_scan_of_the_person(service:
         )
         await conn.execute("ANALYZE facts")
     facts = {f.id: f for f in await store.list_facts(agent, entity, None, None, count)}
-    exact = replace(service.deps, store=ExactStore(store, facts, terms))
+    exact = replace(service.deps, provide_store=ExactStore(store, facts, terms))
     turns = [
         ["I went up the hills again", "the view over Porto was great", f"zq{n} came up", "my legs hurt"]
         for n in range(0, CODES, 37)

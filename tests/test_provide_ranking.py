@@ -57,7 +57,7 @@ async def test_a_rare_name_is_found_even_when_the_embedder_ranks_it_low(service:
     assert "has a neighbour named Bertha" in [s.fact.claim for s in response.durable]
     vector = (await service.deps.embedder.queries([question]))[0]
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
-    nearest = await service.deps.store.nearest(agent, entity, vector, 6, 6)
+    nearest = await service.store.nearest(agent, entity, vector, 6, 6)
     assert "has a neighbour named Bertha" not in [s.fact.claim for s in nearest]  # the vector alone misses it
 
 
@@ -169,7 +169,7 @@ async def test_a_fact_of_the_month_the_turn_names_surfaces(service: Service, llm
     response = await service.stub.Provide(person.provide(question, total_limit=3))
     assert "went to a concert by the lake" in [s.fact.claim for s in response.durable]  # July's fact
     vector = (await service.deps.embedder.queries([question]))[0]
-    nearest = await service.deps.store.nearest(uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), vector, 3, 0)
+    nearest = await service.store.nearest(uuid.UUID(person.agent_id), uuid.UUID(person.entity_id), vector, 3, 0)
     assert "went to a concert by the lake" not in [s.fact.claim for s in nearest]  # the vector alone: no
 
 

@@ -377,7 +377,8 @@ async def test_a_stalled_replay_makes_the_replica_invalid_until_it_moves_again(
     replicated: tuple[Service, Standby], replication: tuple[str, Standby]
 ) -> None:
     service, standby = replicated
-    route = service.deps.store._reads  # type: ignore[attr-defined]
+    route = service.store._reads
+    assert route is not None
     now = [0.0]
     check = ReplicaCheck(route, stall_s=30.0, clock=lambda: now[0])
     assert await check.check() == ""

@@ -11,6 +11,7 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +188,7 @@ async def test_embedder_down_evaluate_fails_cleanly_provide_degrades(service: Se
     )
     await service.stub.Evaluate(person.evaluate("I love coffee"))
     broken = BrokenEmbedder(service.deps.embedder)
-    deps = Deps(store=service.deps.store, embedder=broken, extractor=service.deps.extractor, tuning=service.deps.tuning)
+    deps = replace(service.deps, embedder=broken)
     settings = Settings(listen="127.0.0.1:0")
     async for svc in serve_with(deps, settings):
         broken.broken = True

@@ -369,7 +369,7 @@ async def test_kept_both_are_never_flagged_against_each_other_again(service: Ser
     person = Person()
     old_id, new_id, candidate_id = await coffee_conflict(service, llm, person)
     await resolve(service, person, candidate_id, pb.RESOLUTION_KEEP_BOTH)
-    async with service.deps.store.writing(UUID(person.agent_id), UUID(person.entity_id)) as turn:
+    async with service.store.writing(UUID(person.agent_id), UUID(person.entity_id)) as turn:
         again = await turn.insert_candidate(
             UUID(old_id), "hates coffee", "again", "dedup_conflict", "m", NOW, UUID(new_id)
         )

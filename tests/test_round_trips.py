@@ -67,7 +67,7 @@ async def test_one_evaluate_reads_in_three_round_trips_before_the_lock_and_write
     await service.stub.Evaluate(seed)
 
     counting = CountingPool(service.pool)
-    deps = dataclasses.replace(service.deps, store=Store(cast(asyncpg.Pool, counting)))
+    deps = dataclasses.replace(service.deps, evaluate_store=Store(cast(asyncpg.Pool, counting)))
     text = "Oslo is home, I play chess and I keep bees"
     llm.on(
         text,

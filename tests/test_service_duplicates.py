@@ -15,7 +15,7 @@ from uuid import UUID
 from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.models import ChatMessage, EvaluateInput, Item, Kind, Verification
 from factmemory.domain.prompts import FACT_LINE
-from factmemory.ports import FactStore, NewFact, WriteContext
+from factmemory.ports import EvaluateStore, NewFact, WriteContext
 from factmemory.usecases.evaluate import evaluate
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
@@ -65,7 +65,7 @@ def merge(keep: str, duplicate: str, reason: str = "same fact") -> dict[str, Any
 async def seed(service: Service, person: Person, claims: list[str], category: str) -> None:
     """Durable facts written straight through the store: no pairs between them."""
     vectors = await service.deps.embedder.passages(claims)
-    async with service.deps.store.writing(UUID(person.agent_id), UUID(person.entity_id)) as turn:
+    async with service.store.writing(UUID(person.agent_id), UUID(person.entity_id)) as turn:
         for claim, vector in zip(claims, vectors, strict=True):
             await turn.insert_fact(
                 NewFact(
@@ -119,7 +119,7 @@ async def test_missed_paraphrase_is_marked_in_the_next_prompt_beyond_the_budget(
     text = "Which coffee should I try next?"
     # Without the pair's priority, similarity alone would leave the Berlin facts out of the 15 shown.
     query = await service.deps.embedder.queries([text])
-    nearest = await service.deps.store.nearest(UUID(person.agent_id), UUID(person.entity_id), query[0], 15, 15)
+    nearest = await service.store.nearest(UUID(person.agent_id), UUID(person.entity_id), query[0], 15, 15)
     assert not berlin <= {s.fact.claim for s in nearest}
     await learn(service, llm, person, text)
     prompt = prompt_of(llm, text)
@@ -318,7 +318,7 @@ class GatedStore:
     """The real store, except that reading the write context waits for a gate: another turn can commit between
     this turn's plan and its lock."""
 
-    def __init__(self, store: FactStore) -> None:
+    def __init__(self, store: EvaluateStore) -> None:
         self._store = store
         self.planned = asyncio.Event()
         self.gate = asyncio.Event()
@@ -335,8 +335,8 @@ class GatedStore:
 
 async def test_a_write_landing_between_plan_and_lock_is_seen(service: Service, llm: ScriptedLLM) -> None:
     person = Person()
-    gated = GatedStore(service.deps.store)
-    deps = replace(service.deps, store=cast(FactStore, gated))
+    gated = GatedStore(service.store)
+    deps = replace(service.deps, evaluate_store=cast(EvaluateStore, gated))
     llm.on("penicillin, first", Reply(facts_reply(add_durable("allergic to penicillin", "health"))))
     request = EvaluateInput(
         agent_id=UUID(person.agent_id),

@@ -30,7 +30,7 @@ async def stored_pairs(service: Service, person: Person, likelihoods: list[float
     """Facts and pairs written straight through the store, pair i between CLAIMS[i] and a variant, likelihood[i]."""
     claims = [c for i in range(len(likelihoods)) for c in (CLAIMS[i], CLAIMS[i].replace("weekends", "Sundays"))]
     vectors = await service.deps.embedder.passages(claims)
-    async with service.deps.store.writing(UUID(person.agent_id), UUID(person.entity_id)) as turn:
+    async with service.store.writing(UUID(person.agent_id), UUID(person.entity_id)) as turn:
         ids = []
         for claim, vector in zip(claims, vectors, strict=True):
             new = NewFact(
@@ -74,13 +74,13 @@ async def test_a_pair_not_shown_within_the_ttl_expires(service: Service, llm: Sc
     [pair] = await stored_pairs(service, person, [0.2])
     agent, entity = UUID(person.agent_id), UUID(person.entity_id)
     for _ in range(PAIR_TTL_REVISIONS - 1):  # turns that show no pair (writes under the lock: reviews, imports)
-        async with service.deps.store.writing(agent, entity):
+        async with service.store.writing(agent, entity):
             pass
-    [still] = await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS)
+    [still] = await service.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS)
     assert frozenset((still.first.claim, still.second.claim)) == pair
-    async with service.deps.store.writing(agent, entity):
+    async with service.store.writing(agent, entity):
         pass
-    assert await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS) == []
+    assert await service.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS) == []
     await learn(service, llm, person, "what do I do on weekends?", add_durable("reads on the train", "preference"))
     assert not marked(prompt_of(llm, "what do I do on weekends?"))
 
@@ -130,7 +130,7 @@ async def test_the_turn_that_ages_a_pair_out_closes_it_as_expired(service: Servi
 
     async def turns_without_evaluate(n: int) -> None:  # writes under the lock that show no pair (reviews, imports)
         for _ in range(n):
-            async with service.deps.store.writing(agent, entity):
+            async with service.store.writing(agent, entity):
                 pass
 
     async def evaluate(text: str, when: datetime) -> str:
@@ -143,6 +143,6 @@ async def test_the_turn_that_ages_a_pair_out_closes_it_as_expired(service: Servi
     await evaluate("what do I do on weekends?", first)  # the last turn within the TTL: shows the likely three
     assert await pair_states(service, person) == {p: ("closed", first) for p in likely} | {unlikely: ("open", None)}
     await turns_without_evaluate(1)
-    assert await service.deps.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS) == []
+    assert await service.store.open_pairs(agent, entity, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS) == []
     assert marked(await evaluate("and on holidays?", second)) == set()
     assert (await pair_states(service, person))[unlikely] == ("expired", second)

@@ -45,19 +45,13 @@ def new_fact(
     )
 
 
-def store_of(service: Service) -> Store:
-    store = service.deps.store
-    assert isinstance(store, Store)
-    return store
-
-
 async def insert(store: Store, agent: UUID, entity: UUID, *facts: NewFact) -> list[UUID]:
     async with store.writing(agent, entity) as turn:
         return [(await turn.insert_fact(f)).id for f in facts]
 
 
 async def test_nearest_ranks_by_similarity_within_one_agent_and_entity(service: Service) -> None:
-    store, dims = store_of(service), service.deps.embedder.dimensions
+    store, dims = service.store, service.deps.embedder.dimensions
     agent, entity, other_entity = uuid4(), uuid4(), uuid4()
     query = unit(1, dims)
     close = np.asarray(query + 0.05 * unit(2, dims), dtype=np.float32)
@@ -73,7 +67,7 @@ async def test_nearest_ranks_by_similarity_within_one_agent_and_entity(service: 
 
 
 async def test_one_message_supports_a_fact_once(service: Service) -> None:
-    store, dims = store_of(service), service.deps.embedder.dimensions
+    store, dims = service.store, service.deps.embedder.dimensions
     agent, entity = uuid4(), uuid4()
     [fact_id] = await insert(store, agent, entity, new_fact("runs marathons", unit(4, dims)))
     message = str(uuid4())
@@ -86,7 +80,7 @@ async def test_one_message_supports_a_fact_once(service: Service) -> None:
 
 
 async def test_decay_below_the_floor_deletes_the_fact(service: Service) -> None:
-    store, dims = store_of(service), service.deps.embedder.dimensions
+    store, dims = service.store, service.deps.embedder.dimensions
     agent, entity = uuid4(), uuid4()
     [fact_id] = await insert(store, agent, entity, new_fact("plays chess", unit(5, dims)))
     async with store.writing(agent, entity) as turn:
@@ -102,7 +96,7 @@ async def test_decay_below_the_floor_deletes_the_fact(service: Service) -> None:
 
 async def test_each_write_names_its_action_and_actor_in_the_history(service: Service) -> None:
     """The history mark travels with each statement of the write transaction (one round trip per write)."""
-    store, dims = store_of(service), service.deps.embedder.dimensions
+    store, dims = service.store, service.deps.embedder.dimensions
     agent, entity = uuid4(), uuid4()
     message = str(uuid4())
     async with store.writing(agent, entity) as turn:
@@ -121,7 +115,7 @@ async def test_each_write_names_its_action_and_actor_in_the_history(service: Ser
 
 
 async def test_a_failed_turn_leaves_nothing(service: Service) -> None:
-    store, dims = store_of(service), service.deps.embedder.dimensions
+    store, dims = service.store, service.deps.embedder.dimensions
     agent, entity = uuid4(), uuid4()
     with pytest.raises(RuntimeError):
         async with store.writing(agent, entity) as turn:
@@ -131,7 +125,7 @@ async def test_a_failed_turn_leaves_nothing(service: Service) -> None:
 
 
 async def test_forget_erases_one_entity_and_counts_what_it_erased(service: Service) -> None:
-    store, dims = store_of(service), service.deps.embedder.dimensions
+    store, dims = service.store, service.deps.embedder.dimensions
     agent, entity, neighbour = uuid4(), uuid4(), uuid4()
     await insert(
         store,
@@ -148,7 +142,7 @@ async def test_forget_erases_one_entity_and_counts_what_it_erased(service: Servi
 
 
 async def test_list_facts_filters_by_kind_and_pages_by_id(service: Service) -> None:
-    store, dims = store_of(service), service.deps.embedder.dimensions
+    store, dims = service.store, service.deps.embedder.dimensions
     agent, entity = uuid4(), uuid4()
     await insert(
         store,

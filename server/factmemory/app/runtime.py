@@ -111,8 +111,13 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             stack.push_async_callback(client.close)
             retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
+        store = Store(pool, reads, by_person)
         deps = Deps(
-            store=Store(pool, reads, by_person),
+            evaluate_store=store,
+            provide_store=store,
+            review_store=store,
+            browse_store=store,
+            bulk_store=store,
             embedder=embedder,
             extractor=extractor,
             tuning=tuning(settings),

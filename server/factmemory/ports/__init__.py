@@ -2,12 +2,20 @@
 and the embedder, and the plain values that cross them. Adapters implement these; use-cases import only these.
 
 One module per port family (values, engines, facts, stores, telemetry); this package re-exports them all, so
-`from factmemory.ports import FactStore` is the one way to name a port."""
+`from factmemory.ports import EvaluateStore` is the one way to name a port."""
 
 from factmemory.domain.new_fact import NewFact
 from factmemory.domain.vectors import Matrix, Vector
 from factmemory.ports.engines import Embedder, Extractor
-from factmemory.ports.facts import FactStore, ReviewTransaction, WriteTransaction
+from factmemory.ports.facts import (
+    BrowseStore,
+    BulkStore,
+    EvaluateStore,
+    ProvideStore,
+    ReviewStore,
+    ReviewTransaction,
+    WriteTransaction,
+)
 from factmemory.ports.stores import AgentStore, ForgetTransaction, MessageStore, RetentionStore, TicketStore
 from factmemory.ports.telemetry import NullTelemetry, Telemetry
 from factmemory.ports.values import (
@@ -24,11 +32,13 @@ from factmemory.ports.values import (
 __all__ = [
     "CALL_SCOPE",
     "AgentStore",
+    "BrowseStore",
+    "BulkStore",
     "CallScope",
     "Embedder",
+    "EvaluateStore",
     "Extractor",
     "FactChange",
-    "FactStore",
     "ForgetTransaction",
     "Matrix",
     "MessageStore",
@@ -36,7 +46,9 @@ __all__ = [
     "NullTelemetry",
     "Pool",
     "Position",
+    "ProvideStore",
     "RetentionStore",
+    "ReviewStore",
     "ReviewTransaction",
     "Similar",
     "Telemetry",

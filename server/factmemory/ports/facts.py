@@ -1,4 +1,5 @@
-"""The fact store and its two transactions (Evaluate's write, a reviewer's action)."""
+"""The fact store, one small port per user (Evaluate, Provide, a reviewer, the read pages, bulk import, export and
+forgetting), and its two transactions (Evaluate's write, a reviewer's action)."""
 
 from __future__ import annotations
 
@@ -117,7 +118,7 @@ class ReviewTransaction(Protocol):
     # The same transaction on a shared subject (a held claim's world), under its lock too, with this mark.
     async def elsewhere(self, subject: SharedSubject) -> ReviewTransaction: ...
 
-    async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None: ...
+    def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None: ...
 
     async def get_fact(self, fact_id: UUID) -> Fact | None: ...
 
@@ -140,21 +141,34 @@ class ReviewTransaction(Protocol):
     async def keep_pair(self, first: UUID, second: UUID) -> None: ...
 
 
-class FactStore(Protocol):
-    """Every read and write of facts, candidates, relationships, identities and evaluations, scoped by agent."""
+class NearestFacts(Protocol):
+    """A person's facts nearest a vector, by kind (Evaluate's and Provide's reads)."""
 
-    # The write transaction of one person (Evaluate, review edits): under the per-entity lock, one revision.
+    async def nearest(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]: ...
+
+
+class OneFact(Protocol):
+    """One fact by id (a reviewer's edit, GetFact)."""
+
+    async def get_fact(
+        self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
+    ) -> Fact | None: ...
+
+
+class EvaluateStore(NearestFacts, Protocol):
+    """What Evaluate reads before its lock, and its write transaction."""
+
+    # The write transaction of one person: under the per-entity lock, one revision.
     def writing(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
-
-    # None for a person: the shared subject (domain/shared.py) this entity id is.
-    async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None: ...
-
-    async def shared_subjects(self, agent_id: UUID) -> list[SharedSubject]: ...
-
-    # A shared fact's messages, each excerpt led by who taught it; [] for a person's subject.
-    async def teaching_sources(
-        self, agent_id: UUID, subject_id: UUID, message_ids: Sequence[str]
-    ) -> list[EvidenceSource]: ...
 
     async def turn_start(
         self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str], pairs_limit: int, ttl_turns: int
@@ -181,16 +195,9 @@ class FactStore(Protocol):
 
     async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]: ...
 
-    async def nearest(
-        self,
-        agent_id: UUID,
-        entity_id: UUID,
-        embedding: Vector,
-        durable_limit: int,
-        current_limit: int,
-        *,
-        replica_ok: bool = False,
-    ) -> list[Similar]: ...
+
+class ProvideStore(NearestFacts, Protocol):
+    """Provide's reads: the candidate pool, text search, and the shared subjects' nearest facts."""
 
     async def provide_pool(
         self,
@@ -210,23 +217,35 @@ class FactStore(Protocol):
         self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int
     ) -> list[Similar]: ...
 
+
+class ReviewStore(OneFact, Protocol):
+    """A reviewer's actions (resolutions, edits): the reads before the lock, and the reviewer's transaction."""
+
+    def review(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[ReviewTransaction]: ...
+
+    async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None: ...
+
+    # None for a person: the shared subject (domain/shared.py) this entity id is.
+    async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None: ...
+
+
+class BrowseStore(OneFact, Protocol):
+    """The read RPCs' pages: facts, their history and sources, the review queue, the entities."""
+
     async def list_facts(
         self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None, limit: int
     ) -> list[Fact]: ...
 
-    def review(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[ReviewTransaction]: ...
-
-    async def get_fact(
-        self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
-    ) -> Fact | None: ...
+    async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]: ...
 
     async def evidence_sources(
         self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
     ) -> list[EvidenceSource]: ...
 
-    async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]: ...
-
-    async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None: ...
+    # A shared fact's messages, each excerpt led by who taught it; [] for a person's subject.
+    async def teaching_sources(
+        self, agent_id: UUID, subject_id: UUID, message_ids: Sequence[str]
+    ) -> list[EvidenceSource]: ...
 
     async def list_candidates(
         self,
@@ -241,6 +260,10 @@ class FactStore(Protocol):
     async def list_entities(
         self, agent_id: UUID, pattern: str, after: Position | None, limit: int
     ) -> list[EntitySummary]: ...
+
+
+class BulkStore(Protocol):
+    """A person's facts in bulk: import, export, and forgetting the person (ForgetEntity)."""
 
     async def import_facts(
         self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str, forget_epoch: int

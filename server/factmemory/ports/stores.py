@@ -13,6 +13,7 @@ from factmemory.domain.forget_messages import Cited
 from factmemory.domain.models import (
     Fact,
 )
+from factmemory.domain.shared import SharedSubject
 from factmemory.domain.tickets import TicketPolicy, TicketRow
 
 
@@ -41,6 +42,9 @@ class MessageStore(Protocol):
 
     # The ids of the messages evaluated for the entity (its shared teaching included).
     async def evaluated_by(self, agent_id: UUID, entity_id: UUID) -> list[str]: ...
+
+    # The agent's shared subjects (domain/shared.py): their facts cite the people's messages.
+    async def shared_subjects(self, agent_id: UUID) -> list[SharedSubject]: ...
 
     # One transaction per call: a transaction per entity, then one per shared subject (shared_ids, in that order:
     # their messages are the entities', and only their evidence is taken out).

@@ -38,7 +38,7 @@ async def list_facts(
     deps: Deps, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None, page_size: int
 ) -> tuple[list[Fact], UUID | None]:
     """One page ordered by id, and the id to continue after (None on the last page)."""
-    facts = await deps.store.list_facts(agent_id, entity_id, kind, after, page_size + 1)
+    facts = await deps.browse_store.list_facts(agent_id, entity_id, kind, after, page_size + 1)
     if len(facts) > page_size:
         return facts[:page_size], facts[page_size - 1].id
     return facts, None
@@ -46,10 +46,10 @@ async def list_facts(
 
 async def get_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> tuple[Fact, list[HistoryEntry]]:
     """A fact with its history, oldest first."""
-    fact = await deps.store.get_fact(agent_id, entity_id, fact_id, replica_ok=True)
+    fact = await deps.browse_store.get_fact(agent_id, entity_id, fact_id, replica_ok=True)
     if fact is None:
         raise NotFound(f"fact {fact_id} not found for this agent and entity")
-    return fact, await deps.store.fact_history(agent_id, entity_id, fact_id)
+    return fact, await deps.browse_store.fact_history(agent_id, entity_id, fact_id)
 
 
 async def evidence_sources(
@@ -59,9 +59,9 @@ async def evidence_sources(
     ids = list(dict.fromkeys([*fact.evidence_message_ids, *evidence_ids(history)]))
     if not ids:
         return {}
-    found = await deps.store.evidence_sources(agent_id, fact.entity_id, ids)
+    found = await deps.browse_store.evidence_sources(agent_id, fact.entity_id, ids)
     if not found:  # a shared fact: its messages are its teachers' (provenance, docs/shared-facts.md)
-        found = await deps.store.teaching_sources(agent_id, fact.entity_id, ids)
+        found = await deps.browse_store.teaching_sources(agent_id, fact.entity_id, ids)
     return {s.message_id: s for s in found}
 
 
@@ -73,13 +73,13 @@ async def candidate_sources(deps: Deps, agent_id: UUID, candidates: Sequence[Can
             wanted.setdefault(c.entity_id, []).append(c.evidence_message_id)
     found: dict[str, EvidenceSource] = {}
     for entity_id, ids in wanted.items():
-        found.update({s.message_id: s for s in await deps.store.evidence_sources(agent_id, entity_id, ids)})
+        found.update({s.message_id: s for s in await deps.browse_store.evidence_sources(agent_id, entity_id, ids)})
     return found
 
 
 async def fact_history(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
     """The history of a fact, also after it was deleted (until the entity is forgotten)."""
-    history = await deps.store.fact_history(agent_id, entity_id, fact_id)
+    history = await deps.browse_store.fact_history(agent_id, entity_id, fact_id)
     if not history:
         raise NotFound(f"fact {fact_id} not found for this agent and entity")
     return history
@@ -95,7 +95,7 @@ async def list_candidates(
     page_size: int,
 ) -> tuple[list[Candidate], str]:
     """The review queue of an agent (or one entity), oldest first; the token of the next page ("" = last)."""
-    found = await deps.store.list_candidates(
+    found = await deps.browse_store.list_candidates(
         agent_id, entity_id, status, source, decode_position(page_token), page_size + 1
     )
     if len(found) <= page_size:
@@ -108,7 +108,9 @@ async def list_entities(
     deps: Deps, agent_id: UUID, query: str, page_token: str, page_size: int
 ) -> tuple[list[EntitySummary], str]:
     """An agent's entities, most recent activity first; query matches an entity id prefix or a name."""
-    found = await deps.store.list_entities(agent_id, search_pattern(query), decode_position(page_token), page_size + 1)
+    found = await deps.browse_store.list_entities(
+        agent_id, search_pattern(query), decode_position(page_token), page_size + 1
+    )
     if len(found) <= page_size:
         return found, ""
     last = found[page_size - 1]
@@ -119,7 +121,7 @@ async def list_entities(
 async def forget_entity(deps: Deps, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
     """Erases the entity; first, as a teacher, their messages leave the shared facts (unlearn_teacher)."""
     await unlearn_teacher(deps, agent_id, entity_id, utc_now())
-    return await deps.store.forget_entity(agent_id, entity_id)
+    return await deps.bulk_store.forget_entity(agent_id, entity_id)
 
 
 async def export_page(
@@ -137,7 +139,7 @@ async def export_page(
     for section in sections[sections.index(start.section) :]:
         after = start.after if section == start.section else None
         while True:
-            rows = await deps.store.export_rows(agent_id, entity_id, section, after, EXPORT_CHUNK)
+            rows = await deps.bulk_store.export_rows(agent_id, entity_id, section, after, EXPORT_CHUNK)
             sizes = [json_bytes(item) for item, _ in rows]
             empty = not any(page[s] for s in sections)
             taken = fitting(sizes, budget) if empty else fitting([0, *sizes], budget) - 1

@@ -11,11 +11,15 @@ from factmemory.domain.shared import SharedPolicy
 from factmemory.domain.tickets import TicketPolicy
 from factmemory.ports import (
     AgentStore,
+    BrowseStore,
+    BulkStore,
     Embedder,
+    EvaluateStore,
     Extractor,
-    FactStore,
     MessageStore,
     NullTelemetry,
+    ProvideStore,
+    ReviewStore,
     Telemetry,
     TicketStore,
 )
@@ -48,7 +52,12 @@ class AgentModel:
 
 @dataclass(frozen=True)
 class Deps:
-    store: FactStore
+    # The fact store, one port per use-case (the service passes one adapter as all five).
+    evaluate_store: EvaluateStore
+    provide_store: ProvideStore
+    review_store: ReviewStore
+    browse_store: BrowseStore
+    bulk_store: BulkStore
     embedder: Embedder
     extractor: Extractor | None
     tuning: Tuning

@@ -44,8 +44,8 @@ async def add_fact(
     level = MANUAL_CONFIDENCE if confidence is None else check_confidence(confidence)
     vector = (await deps.embedder.passages([claim]))[0]
     now = datetime.now(UTC)
-    async with deps.store.review(agent_id, entity_id) as tx:
-        await tx.mark(HistoryAction.CREATED, actor, "added by hand")
+    async with deps.review_store.review(agent_id, entity_id) as tx:
+        tx.mark(HistoryAction.CREATED, actor, "added by hand")
         return await tx.insert_fact(
             new_fact(
                 kind,
@@ -64,14 +64,14 @@ async def add_fact(
 
 async def update_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID, edit: FactEdit, actor: str) -> Fact:
     """Changes the given fields; a new claim is re-embedded (before the transaction) and the old one kept."""
-    current = await deps.store.get_fact(agent_id, entity_id, fact_id)
+    current = await deps.review_store.get_fact(agent_id, entity_id, fact_id)
     if current is None:
         raise NotFound(f"fact {fact_id} not found for this agent and entity")
     edit = check_edit(edit, current.kind, current.category, deps.tuning.limits.max_claim_chars)
     claim_changes = edit.claim is not None and edit.claim != current.claim
     vector = (await deps.embedder.passages([edit.claim]))[0] if claim_changes and edit.claim else None
-    async with deps.store.review(agent_id, entity_id) as tx:
-        await tx.mark(HistoryAction.EDITED, actor, "edited by hand")
+    async with deps.review_store.review(agent_id, entity_id) as tx:
+        tx.mark(HistoryAction.EDITED, actor, "edited by hand")
         changed = await tx.change_fact(
             fact_id,
             FactChange(
@@ -92,7 +92,7 @@ async def update_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID
 
 async def delete_fact(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID, actor: str) -> None:
     """Deletes one fact; its history stays (until the entity is forgotten) and records who deleted it."""
-    async with deps.store.review(agent_id, entity_id) as tx:
-        await tx.mark(HistoryAction.DELETED, actor, "deleted by hand")
+    async with deps.review_store.review(agent_id, entity_id) as tx:
+        tx.mark(HistoryAction.DELETED, actor, "deleted by hand")
         if not await tx.delete_fact(fact_id):
             raise NotFound(f"fact {fact_id} not found for this agent and entity")

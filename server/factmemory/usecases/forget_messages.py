@@ -66,7 +66,7 @@ async def unlearn_teacher(deps: Deps, agent_id: UUID, entity_id: UUID, at: datet
     (accepted or edited) stays without evidence, as after ForgetMessages."""
     if deps.messages is None:
         return MessagesForgotten()
-    subjects = [s.subject_id for s in sorted(await deps.store.shared_subjects(agent_id), key=subject_order)]
+    subjects = [s.subject_id for s in sorted(await deps.messages.shared_subjects(agent_id), key=subject_order)]
     if not subjects or entity_id in subjects:
         return MessagesForgotten()
     said = await deps.messages.evaluated_by(agent_id, entity_id)
@@ -101,7 +101,7 @@ async def forget_messages(
     else:
         raise InvalidInput("entity_id is required, except to clear a room (room_id without message_ids)")
     total = MessagesForgotten()
-    shared = [s.subject_id for s in sorted(await deps.store.shared_subjects(agent_id), key=subject_order)]
+    shared = [s.subject_id for s in sorted(await deps.messages.shared_subjects(agent_id), key=subject_order)]
     async with deps.messages.forgetting(agent_id, entities, at, shared) as transactions:
         people = transactions[: len(transactions) - len(shared)]
         forgotten: list[str] = []

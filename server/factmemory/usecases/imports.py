@@ -27,8 +27,8 @@ async def import_facts(deps: Deps, facts: Sequence[LegacyFact], source: str, ski
         items = list(group)
         # Read before anything of the person is stored, as Evaluate reads it: a ForgetEntity that completes while
         # the import runs makes every later batch of the person store nothing (each checks under the lock).
-        epoch = await deps.store.forget_epoch(agent_id, entity_id)
-        known = await deps.store.imported_ids(agent_id, entity_id, [f.source_id for f in items])
+        epoch = await deps.bulk_store.forget_epoch(agent_id, entity_id)
+        known = await deps.bulk_store.imported_ids(agent_id, entity_id, [f.source_id for f in items])
         fresh = [f for f in items if f.source_id not in known]  # nothing is embedded twice
         for start in range(0, len(fresh), BATCH):
             stored = await _store(deps, agent_id, entity_id, fresh[start : start + BATCH], actor, epoch)
@@ -64,4 +64,4 @@ async def _store(
         )
         for f, vector in zip(batch, vectors, strict=True)
     ]
-    return await deps.store.import_facts(agent_id, entity_id, new, actor, epoch)
+    return await deps.bulk_store.import_facts(agent_id, entity_id, new, actor, epoch)

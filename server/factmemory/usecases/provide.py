@@ -40,7 +40,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     pool = max(request.durable_limit, request.current_limit, request.total_limit) * POOL_FACTOR
     if not query:
         with watch.stage("db"):
-            found = await deps.store.text_search(request.agent_id, request.entity_id, "", pool, pool)
+            found = await deps.provide_store.text_search(request.agent_id, request.entity_id, "", pool, pool)
         relevances = [1.0] * len(found)  # no query text: every fact is equally relevant
     else:
         try:
@@ -51,7 +51,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
             degraded_reason = f"embedder unavailable ({exc}); ranked by full-text match"
             terms = query_terms(query)
             with watch.stage("db"):
-                found = await deps.store.text_search(
+                found = await deps.provide_store.text_search(
                     request.agent_id, request.entity_id, " | ".join(tsquery_terms(terms)), pool, pool
                 )
             relevances = [0.5 + 0.5 * t for t in text_relevance([s.fact.claim for s in found], terms)]
@@ -59,7 +59,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
             turn = language.content_terms(query)
             spans = language.date_spans(query, request.now)
             with watch.stage("db"):
-                candidates = await deps.store.provide_pool(
+                candidates = await deps.provide_store.provide_pool(
                     request.agent_id,
                     request.entity_id,
                     vector,
@@ -101,7 +101,9 @@ async def shared_candidates(deps: Deps, request: ProvideInput, vector: Vector) -
     pool = max(request.shared_limit * POOL_FACTOR, MIN_POOL)
     found: list[Similar] = []
     for subject in readable_subjects(request.agent_id, request.world_id):
-        found += await deps.store.nearest(request.agent_id, subject.subject_id, vector, pool, pool, replica_ok=True)
+        found += await deps.provide_store.nearest(
+            request.agent_id, subject.subject_id, vector, pool, pool, replica_ok=True
+        )
     decay = deps.tuning.current_decay_days
     near = [s for s in found if s.similarity >= deps.tuning.shared.min_similarity]
     # A pending contradiction's proposed claim may come from anyone: it never leaves in a shared fact.

@@ -37,12 +37,12 @@ async def resolve_candidate(
 ) -> tuple[Candidate, Fact | None]:
     """Settles a pending candidate in one transaction; returns it closed and the fact that stands for it
     afterwards (the kept or changed fact; None when nothing of it remains)."""
-    first = await deps.store.get_candidate(agent_id, entity_id, candidate_id)
+    first = await deps.review_store.get_candidate(agent_id, entity_id, candidate_id)
     if first is None:
         raise NotFound(f"candidate {candidate_id} not found for this agent and entity")
     plan = plan_resolution(first.source, resolution, first.related_fact_id is not None)
     embedding = (await deps.embedder.passages([first.proposed_claim]))[0] if plan.needs_embedding else None
-    async with deps.store.review(agent_id, entity_id) as tx:
+    async with deps.review_store.review(agent_id, entity_id) as tx:
         candidate = await tx.get_candidate(candidate_id)
         if candidate is None:
             raise NotFound(f"candidate {candidate_id} not found for this agent and entity")
@@ -69,7 +69,7 @@ async def _apply_plan(
     reason: str,
     now: datetime,
 ) -> Fact | None:
-    await tx.mark(plan.action, actor, reason)
+    tx.mark(plan.action, actor, reason)
     if old is None:  # the contradicted fact is gone: closing the candidate is all that is left
         return new
     if plan.share:
@@ -118,7 +118,7 @@ async def _share(
 ) -> Fact:
     """A held shared claim accepted: a shared fact of its world with the held claim's evidence (its teaching
     message first), confirmed by the reviewer; the held claim is deleted."""
-    world = await deps.store.shared_subject(tx.agent_id, tx.entity_id)
+    world = await deps.review_store.shared_subject(tx.agent_id, tx.entity_id)
     if world is None or world.world_id is None:
         raise NotFound(f"no world is recorded for the subject of candidate {candidate.id}")
     shared = await tx.elsewhere(world_subject(tx.agent_id, world.world_id))

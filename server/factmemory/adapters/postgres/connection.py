@@ -1,12 +1,13 @@
 """Connections to PostgreSQL: the pool with its codecs, which errors mean the database cannot be reached right now,
-and the per-entity lock every write of an entity takes."""
+and the one way to open a transaction under the per-entity lock every write of an entity takes (`locked`)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
+from uuid import UUID
 
 import asyncpg
 from pgvector.asyncpg import register_vector
@@ -104,6 +105,28 @@ async def connection(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
             yield pooled(conn)
     except TRANSIENT_DB_ERRORS as exc:
         raise unavailable(exc) from exc
+
+
+async def lock_entity(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> int:
+    """Takes the (agent, entity) lock in the caller's transaction; the entity's revision, bumped by taking it."""
+    return int(await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id)))
+
+
+class Locked(NamedTuple):
+    """A transaction under the locks of some entities: its connection, and each entity's revision (in lock order)."""
+
+    conn: asyncpg.Connection
+    revisions: tuple[int, ...]
+
+
+@asynccontextmanager
+async def locked(pool: asyncpg.Pool, agent_id: UUID, *entity_ids: UUID) -> AsyncIterator[Locked]:
+    """The one way a write opens its transaction: on the pool's connection (the primary), each entity's lock taken
+    in the order given; commits on success, rolls back on any error. Every caller keeps one order (people in id
+    order, then shared subjects: person, held, world, agent), so no two transactions wait on each other in a cycle."""
+    async with connection(pool) as conn, conn.transaction():
+        revisions = [await lock_entity(conn, agent_id, e) for e in entity_ids]
+        yield Locked(conn, tuple(revisions))
 
 
 def row_count(status: str) -> int:

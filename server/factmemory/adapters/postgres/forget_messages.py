@@ -10,11 +10,13 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.connection import LOCK_ENTITY, connection, row_count
-from factmemory.adapters.postgres.rows import mark
+from factmemory.adapters.postgres import shared
+from factmemory.adapters.postgres.connection import connection, locked, row_count
+from factmemory.adapters.postgres.rows import mark_cte, mark_values
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.forget_messages import ACTOR, Cited
 from factmemory.domain.models import HistoryAction
+from factmemory.domain.shared import SharedSubject
 from factmemory.domain.tickets import DELETED_IDS_KEPT
 
 EVALUATED_BY = "SELECT message_id FROM evaluations WHERE agent_id = $1 AND entity_id = $2 ORDER BY message_id"
@@ -66,14 +68,19 @@ SELECT id, evidence_message_ids, confidence,
    FOR UPDATE
 """
 
-DELETE_FACTS = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = ANY ($3::uuid[])"
+DELETE_FACTS = f"""
+WITH {mark_cte(4)}
+DELETE FROM facts USING mark WHERE agent_id = $1 AND entity_id = $2 AND id = ANY ($3::uuid[])
+"""
 
 # A fact that stays also loses what Provide searched it by from its source message (migration 0072): its source
 # terms leave its lexemes (they are the message's terms the claim lacks) and it is searched by its claim's vector.
-SET_EVIDENCE = """
+SET_EVIDENCE = f"""
+WITH {mark_cte(6)}
 UPDATE facts
    SET evidence_message_ids = $4, confidence = $5,
-       lexemes = factmemory_without(lexemes, source_terms), source_terms = '{}', search_half = embedding_half
+       lexemes = factmemory_without(lexemes, source_terms), source_terms = '{{}}', search_half = embedding_half
+  FROM mark
  WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 """
 
@@ -178,12 +185,12 @@ class ForgetTx:
         ]
 
     async def delete_facts(self, fact_ids: Sequence[UUID], reason: str) -> int:
-        await mark(self._conn, HistoryAction.DELETED, ACTOR, reason, self._scope)
-        return row_count(await self._conn.execute(DELETE_FACTS, *self._scope, list(fact_ids)))
+        mark = mark_values(HistoryAction.DELETED, ACTOR, reason)
+        return row_count(await self._conn.execute(DELETE_FACTS, *self._scope, list(fact_ids), *mark))
 
     async def set_evidence(self, changes: Sequence[tuple[UUID, tuple[str, ...], float]], reason: str) -> None:
-        await mark(self._conn, HistoryAction.EDITED, ACTOR, reason, self._scope)
-        await self._conn.executemany(SET_EVIDENCE, [(*self._scope, i, list(e), c) for i, e, c in changes])
+        mark = mark_values(HistoryAction.EDITED, ACTOR, reason)
+        await self._conn.executemany(SET_EVIDENCE, [(*self._scope, i, list(e), c, *mark) for i, e, c in changes])
 
     async def unlink(self, message_ids: Sequence[str]) -> tuple[int, int]:
         """Takes the messages out of every relationship's and identity's evidence and deletes those they alone
@@ -249,6 +256,11 @@ class PostgresMessages:
         async with connection(self._pool) as conn:
             return [r["message_id"] for r in await conn.fetch(EVALUATED_BY, agent_id, entity_id)]
 
+    async def shared_subjects(self, agent_id: UUID) -> list[SharedSubject]:
+        """The agent's shared subjects: its worlds', the agent-wide one, the held claims'."""
+        async with connection(self._pool) as conn:
+            return await shared.list_subjects(conn, agent_id)
+
     @asynccontextmanager
     async def forgetting(
         self, agent_id: UUID, entity_ids: Sequence[UUID], at: datetime, shared_ids: Sequence[UUID] = ()
@@ -256,7 +268,5 @@ class PostgresMessages:
         """One transaction over the entities, each one's lock taken in id order, then the shared subjects' in the
         given order (after every person's, as Evaluate takes them); commits on success."""
         people = sorted(set(entity_ids) - set(shared_ids))
-        async with connection(self._pool) as conn, conn.transaction():
-            for entity_id in [*people, *shared_ids]:
-                await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+        async with locked(self._pool, agent_id, *people, *shared_ids) as (conn, _):
             yield [ForgetTx(conn, agent_id, e, at, self._by_person) for e in [*people, *shared_ids]]

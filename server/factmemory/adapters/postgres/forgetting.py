@@ -8,6 +8,7 @@ from uuid import UUID
 import asyncpg
 
 from factmemory.adapters.postgres.connection import row_count
+from factmemory.adapters.postgres.rows import mark_cte
 from factmemory.domain.models import ForgetCounts
 
 # ForgetEntity is final (migration 0005): every forget bumps the (agent, entity) epoch; a turn started before it
@@ -17,7 +18,12 @@ BUMP_FORGET_EPOCH = """
 INSERT INTO forget_epochs (agent_id, entity_id) VALUES ($1, $2)
 ON CONFLICT (agent_id, entity_id) DO UPDATE SET epoch = forget_epochs.epoch + 1, forgotten_at = excluded.forgotten_at
 """
-FORGET_FACTS = "DELETE FROM facts WHERE agent_id = $1 AND entity_id = $2"
+# Erasure leaves no history (the trigger records nothing under the action `forgotten`).
+FORGET_FACTS = f"""
+WITH {mark_cte(3)}
+DELETE FROM facts USING mark WHERE agent_id = $1 AND entity_id = $2
+"""
+FORGOTTEN = ("forgotten", "", "")
 FORGET_CANDIDATES = "DELETE FROM fact_candidates WHERE agent_id = $1 AND entity_id = $2"
 FORGET_RELATIONSHIPS = """
 DELETE FROM relationships WHERE agent_id = $1 AND (source_entity_id = $2 OR target_entity_id = $2)
@@ -26,11 +32,6 @@ FORGET_IDENTITIES = "DELETE FROM identities WHERE agent_id = $1 AND entity_id = 
 FORGET_EVALUATIONS = "DELETE FROM evaluations WHERE agent_id = $1 AND entity_id = $2"
 FORGET_HISTORY = "DELETE FROM fact_history WHERE agent_id = $1 AND entity_id = $2"
 FORGET_NAME = "DELETE FROM entities WHERE agent_id = $1 AND entity_id = $2"
-# Made where the person's rows are (rows.mark_cte: on Citus, on the worker whose triggers must see it).
-FORGET_MARK = """
-SELECT set_config('factmemory.action', 'forgotten', true)
-  FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = $1 AND entity_id = $2) AS routed
-"""
 
 
 async def forget_epoch(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> int:
@@ -40,9 +41,8 @@ async def forget_epoch(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID
 
 async def forget_entity(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
     """Deletes everything stored about the entity and bumps its forget epoch; the caller holds the lock."""
-    await conn.execute(FORGET_MARK, agent_id, entity_id)
     candidates = await conn.execute(FORGET_CANDIDATES, agent_id, entity_id)
-    facts = await conn.execute(FORGET_FACTS, agent_id, entity_id)
+    facts = await conn.execute(FORGET_FACTS, agent_id, entity_id, *FORGOTTEN)
     relationships = await conn.execute(FORGET_RELATIONSHIPS, agent_id, entity_id)
     identities = await conn.execute(FORGET_IDENTITIES, agent_id, entity_id)
     evaluations = await conn.execute(FORGET_EVALUATIONS, agent_id, entity_id)

@@ -1,6 +1,7 @@
 """The PostgreSQL side of retention (migration 0006): scans in small keyset batches, and one short transaction
 per entity for each change of facts, under the same per-entity lock Evaluate takes (implements
-ports.RetentionStore). The history trigger records archives as `archived` and deletions as `deleted`."""
+ports.RetentionStore). The history trigger records archives as `archived` and deletions as `deleted` (each
+statement's mark, rows.mark_cte)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.connection import LOCK_ENTITY, connection, row_count
-from factmemory.adapters.postgres.rows import FACT_COLUMNS, mark, row_to_fact
+from factmemory.adapters.postgres.connection import connection, locked, row_count
+from factmemory.adapters.postgres.rows import FACT_COLUMNS, mark_cte, mark_values, row_to_fact
 from factmemory.adapters.postgres.tickets import Tickets
 from factmemory.domain.models import Fact, HistoryAction
 
@@ -29,9 +30,10 @@ SELECT {FACT_COLUMNS} FROM facts
 
 # Only facts unchanged since they were judged stale (a message may have confirmed one meanwhile). The archived
 # fact gives up its exact-duplicate key (migration 0003): the same claim said again is a new, live fact.
-ARCHIVE_FACTS = """
+ARCHIVE_FACTS = f"""
+WITH {mark_cte(7)}
 UPDATE facts f SET archived_at = $3, claim_key = NULL
-  FROM unnest($4::uuid[], $5::timestamptz[], $6::float8[]) AS s(id, confirmed, confidence)
+  FROM unnest($4::uuid[], $5::timestamptz[], $6::float8[]) AS s(id, confirmed, confidence), mark
  WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = s.id AND f.archived_at IS NULL
    AND f.last_confirmed_at = s.confirmed AND f.confidence = s.confidence
 RETURNING f.id
@@ -51,8 +53,9 @@ SELECT agent_id, entity_id, id FROM facts
  LIMIT $2
 """
 
-DELETE_ARCHIVED = """
-DELETE FROM facts
+DELETE_ARCHIVED = f"""
+WITH {mark_cte(5)}
+DELETE FROM facts USING mark
  WHERE agent_id = $1 AND entity_id = $2 AND id = ANY ($3::uuid[]) AND archived_at IS NOT NULL AND archived_at < $4
 """
 
@@ -100,9 +103,7 @@ class PostgresRetention:
     async def archive_facts(
         self, agent_id: UUID, entity_id: UUID, facts: Sequence[Fact], at: datetime, reason: str
     ) -> int:
-        async with connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            await mark(conn, HistoryAction.ARCHIVED, RETENTION_ACTOR, reason)
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
             archived = [
                 r["id"]
                 for r in await conn.fetch(
@@ -113,6 +114,7 @@ class PostgresRetention:
                     [f.id for f in facts],
                     [f.last_confirmed_at for f in facts],
                     [f.confidence for f in facts],
+                    *mark_values(HistoryAction.ARCHIVED, RETENTION_ACTOR, reason),
                 )
             ]
             await conn.execute(CLOSE_PAIRS_OF, agent_id, entity_id, archived, at)
@@ -126,10 +128,9 @@ class PostgresRetention:
     async def delete_archived(
         self, agent_id: UUID, entity_id: UUID, fact_ids: Sequence[UUID], before: datetime, reason: str
     ) -> int:
-        async with connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            await mark(conn, HistoryAction.DELETED, RETENTION_ACTOR, reason)
-            status = await conn.execute(DELETE_ARCHIVED, agent_id, entity_id, list(fact_ids), before)
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
+            mark = mark_values(HistoryAction.DELETED, RETENTION_ACTOR, reason)
+            status = await conn.execute(DELETE_ARCHIVED, agent_id, entity_id, list(fact_ids), before, *mark)
         return row_count(status)
 
     async def reduce_evaluations(self, before: datetime, at: datetime, limit: int) -> int:

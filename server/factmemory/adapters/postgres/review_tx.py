@@ -1,7 +1,7 @@
 """The PostgreSQL side of review: the reviewer's transaction, a fact's history, the agent-wide queue and entity list.
 
-The history trigger records every change of a fact (rows.mark names it); this module writes entries itself only for
-events that change no field (a rejected candidate)."""
+The history trigger records every change of a fact under the mark its statement carries (rows.mark_cte); this module
+writes entries itself only for events that change no field (a rejected candidate: rows.history_entry)."""
 
 from __future__ import annotations
 
@@ -19,12 +19,11 @@ from factmemory.adapters.postgres.rows import (
     RECORD,
     claim_terms,
     fact_values,
-    mark,
+    mark_cte,
     mark_values,
     one,
     row_to_fact,
 )
-from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -47,6 +46,7 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts WHERE agent_id = $1 AND entity_i
 """
 
 CHANGE_FACT = f"""
+WITH {mark_cte(15)}
 UPDATE facts
    SET previous_claims = CASE WHEN $11 AND $4::text IS NOT NULL AND $4 <> claim
                               THEN array_append(previous_claims, claim) ELSE previous_claims END,
@@ -61,6 +61,7 @@ UPDATE facts
        evidence_message_ids = ARRAY(SELECT DISTINCT e FROM unnest(evidence_message_ids || $12::text[]) AS e
                                      ORDER BY e),
        last_confirmed_at = GREATEST(last_confirmed_at, coalesce($13, last_confirmed_at))
+  FROM mark
  WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 RETURNING {FACT_COLUMNS}
 """
@@ -196,9 +197,8 @@ class ReviewTx:
         other._marked = self._marked
         return other
 
-    async def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None:
-        self._marked = mark_values(action, actor, reason)
-        await mark(self._conn, action, actor, reason, (self.agent_id, self.entity_id))
+    def mark(self, action: HistoryAction, actor: str, reason: str = "") -> None:
+        self._marked = mark_values(action, actor, reason)  # sent with each change (mark_cte), as Evaluate's are
 
     async def get_fact(self, fact_id: UUID) -> Fact | None:
         row = await self._conn.fetchrow(GET_FACT_FOR_UPDATE, self.agent_id, self.entity_id, fact_id)
@@ -229,6 +229,7 @@ class ReviewTx:
             list(change.add_evidence),
             change.confirmed_at,
             [] if change.claim is None else claim_terms(change.claim),
+            *self._marked,
         )
         return None if row is None else row_to_fact(row)
 
@@ -237,9 +238,7 @@ class ReviewTx:
         return bool(status.endswith(" 1"))
 
     async def record(self, fact_id: UUID, action: HistoryAction, actor: str, reason: str) -> None:
-        await self._conn.execute(
-            RECORD, self.agent_id, self.entity_id, fact_id, action.value, actor, reason[:MAX_REASON_CHARS]
-        )
+        await self._conn.execute(RECORD, self.agent_id, self.entity_id, fact_id, *mark_values(action, actor, reason))
 
     async def close_candidate(
         self, candidate_id: UUID, status: CandidateStatus, resolution: Resolution, actor: str, at: datetime

@@ -1,8 +1,11 @@
 """Rows of the facts table: its columns, a row as a domain Fact (or history entry), the one statement that inserts
 a fact and the one that deletes it, and how a transaction names the action the history trigger records.
 
-History rows are written by the `facts_history` trigger (migration 0004) for every change of a fact; `mark` names
-the action, actor and reason of a transaction with set_config(..., true) before it changes anything."""
+History is recorded one way: the `facts_history` trigger (migration 0004) writes the entry of every change of a
+fact, under the action, actor and reason that the changing statement itself names (`mark_cte`: set_config(..., true)
+in the statement's own CTE, made where the person's rows are; an import's one statement is marked just before it,
+MARK_IMPORT). An event that changes no field of a fact (a contradiction raised, a candidate rejected) has its entry
+written by the one statement piece `history_entry`."""
 
 from __future__ import annotations
 
@@ -35,29 +38,27 @@ DISPUTED_BY = """
       ORDER BY dc.created_at DESC, dc.id DESC LIMIT 1) AS disputed_by
 """
 
-MARK = """
-SELECT set_config('factmemory.action', $1, true), set_config('factmemory.actor', $2, true),
-       set_config('factmemory.reason', $3, true)
-"""
-# The same for the changes of one person ($4, $5), made where that person's rows are (see mark_cte).
-MARK_PERSON = """
-SELECT set_config('factmemory.action', $1, true), set_config('factmemory.actor', $2, true),
-       set_config('factmemory.reason', $3, true)
-  FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = $4 AND entity_id = $5) AS routed
-"""
+
+def _mark(first: int, agent: int, entity: int) -> str:
+    """The settings naming the action, actor and reason ($first to $first + 2) the history trigger records, made by a
+    read of the person's ($agent, $entity) revision (always one row: a count), so that on Citus they are made on the
+    worker holding the person, in the transaction the trigger then runs in (a statement naming no table runs on the
+    coordinator, whose settings the worker's trigger does not see)."""
+    return f"""SELECT set_config('factmemory.action', ${first}, true) AS mark_action,
+           set_config('factmemory.actor', ${first + 1}, true) AS mark_actor,
+           set_config('factmemory.reason', ${first + 2}, true) AS mark_reason
+      FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = ${agent} AND entity_id = ${entity}) AS routed"""
 
 
 def mark_cte(first: int, agent: int = 1, entity: int = 2) -> str:
-    """`mark`, a CTE naming the action, actor and reason ($first to $first + 2) the history trigger records, for a
-    statement that reads it (FROM mark / USING mark) about the person ($agent, $entity): the mark and the change in
-    one round trip. The settings are made by a read of that person's revision (always one row: a count), so that on
-    Citus they are made on the worker holding the person, in the transaction the trigger then runs in (a statement
-    naming no table runs on the coordinator, whose settings the worker's trigger does not see)."""
-    return f"""mark AS MATERIALIZED (
-    SELECT set_config('factmemory.action', ${first}, true) AS mark_action,
-           set_config('factmemory.actor', ${first + 1}, true) AS mark_actor,
-           set_config('factmemory.reason', ${first + 2}, true) AS mark_reason
-      FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = ${agent} AND entity_id = ${entity}) AS routed)"""
+    """`mark`, a CTE naming the history mark ($first to $first + 2), for a statement about the person ($agent,
+    $entity) that reads it (FROM mark / USING mark): the mark and the change in one round trip."""
+    return f"mark AS MATERIALIZED (\n    {_mark(first, agent, entity)})"
+
+
+# The mark as a statement of its own, only for an import: its one INSERT ... SELECT FROM unnest is planned through
+# the coordinator on Citus, so the mark is made on the person's worker just before it ($4, $5 the person).
+MARK_IMPORT = _mark(1, 4, 5)
 
 
 _COLUMNS = """id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,
@@ -104,12 +105,20 @@ DELETE FROM facts USING mark WHERE agent_id = $1 AND entity_id = $2 AND id = $3
 # A fact's history snapshot from its columns (migration 0060): a statement on a Citus shard sees the shard's row type.
 SNAPSHOT = "factmemory_snapshot(f.claim, f.category, f.kind, f.confidence, f.verification_status, f.archived_at)"
 
-RECORD = f"""
-INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
-SELECT agent_id, entity_id, id, $4, $5, $6,
-       {SNAPSHOT} AS before, {SNAPSHOT} AS after
-  FROM facts f WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = $3
-"""
+
+def history_entry(first: int, agent: int = 1, entity: int = 2, fact: int = 3, joined: str = "") -> str:
+    """The one statement piece writing a history entry itself, for an event that changes no field of the fact
+    ($agent, $entity, $fact): the action, actor and reason at $first to $first + 2 (mark_values), the fact as it is
+    as both before and after; none when the fact is gone (or `joined`, a CTE read beside it, has no row)."""
+    also = f", {joined}" if joined else ""
+    return f"""INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
+    SELECT f.agent_id, f.entity_id, f.id, ${first}, ${first + 1}, ${first + 2},
+           {SNAPSHOT} AS before, {SNAPSHOT} AS after
+      FROM facts f{also}
+     WHERE f.agent_id = ${agent} AND f.entity_id = ${entity} AND f.id = ${fact}"""
+
+
+RECORD = history_entry(4)
 
 RECORD_NAME = """
 INSERT INTO entities (agent_id, entity_id, name, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)
@@ -229,20 +238,5 @@ def import_values(agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact]) -> 
 
 
 def mark_values(action: HistoryAction, actor: str, reason: str = "") -> tuple[str, str, str]:
-    """The parameters of MARK or mark_cte."""
+    """The parameters of mark_cte, MARK_IMPORT and history_entry: the action, actor and bounded reason."""
     return action.value, actor, reason[:MAX_REASON_CHARS]
-
-
-async def mark(
-    conn: asyncpg.Connection,
-    action: HistoryAction,
-    actor: str,
-    reason: str = "",
-    person: tuple[UUID, UUID] | None = None,
-) -> None:
-    """Names the action, actor and reason the history trigger records for the next changes (of one person: agent
-    and entity, when they are all of that person)."""
-    if person is None:
-        await conn.execute(MARK, *mark_values(action, actor, reason))
-    else:
-        await conn.execute(MARK_PERSON, *mark_values(action, actor, reason), *person)

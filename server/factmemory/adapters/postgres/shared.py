@@ -8,7 +8,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.connection import LOCK_ENTITY
+from factmemory.adapters.postgres.connection import lock_entity
 from factmemory.adapters.postgres.rows import RECORD_NAME
 from factmemory.domain.shared import Scope, SharedSubject, label, subject_of
 
@@ -41,10 +41,10 @@ SELECT ev.message_id, coalesce(nullif(n.name, ''), ev.entity_id::text) || ': ' |
 async def enter(conn: asyncpg.Connection, agent_id: UUID, subject: SharedSubject, at: datetime) -> int:
     """Takes the subject's lock in the caller's transaction (after its person's: the order is always person,
     held, world, agent), records the subject and its name; the subject's revision under the lock."""
-    revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(subject.subject_id))
+    revision = await lock_entity(conn, agent_id, subject.subject_id)
     await conn.execute(RECORD_SUBJECT, agent_id, subject.subject_id, subject.scope.value, subject.world_id)
     await conn.execute(RECORD_NAME, agent_id, subject.subject_id, label(subject), at)
-    return int(revision)
+    return revision
 
 
 async def list_subjects(conn: asyncpg.Connection, agent_id: UUID) -> list[SharedSubject]:

@@ -17,9 +17,9 @@ import asyncpg
 from factmemory.adapters.postgres import import_ledger, shared
 from factmemory.adapters.postgres import review_tx as review
 from factmemory.adapters.postgres.connection import (
-    LOCK_ENTITY,
     TRANSIENT_DB_ERRORS,
     connection,
+    locked,
     pooled,
     unavailable,
 )
@@ -37,8 +37,9 @@ from factmemory.adapters.postgres.rows import (
     DISPUTED_BY,
     FACT_COLUMNS,
     IMPORT_FACTS,
+    MARK_IMPORT,
     import_values,
-    mark,
+    mark_values,
     row_to_fact,
     row_to_history,
 )
@@ -85,11 +86,12 @@ COUNT_FACTS = "SELECT count(*) FROM facts WHERE agent_id = $1 AND entity_id = $2
 
 
 class Store:
-    """Typed access to the facts database through a pool. With a ReadRoute (FACTMEMORY_DATABASE_READ_URL), the
-    reads of the read RPCs go to the replica: list_facts, fact_history, list_candidates, list_entities,
-    export_rows and text_search always; nearest and get_fact when the caller says `replica_ok` (Provide and GetFact,
-    not Evaluate or an edit). Writes need not tell the route: each bumps the entity's read position in its own
-    transaction (replica.py), which gives read-your-writes."""
+    """Typed access to the facts database through a pool: one class implementing the five fact ports
+    (ports.EvaluateStore, ProvideStore, ReviewStore, BrowseStore, BulkStore). With a ReadRoute
+    (FACTMEMORY_DATABASE_READ_URL), the reads of the read RPCs go to the replica: list_facts, fact_history,
+    list_candidates, list_entities, export_rows and text_search always; nearest and get_fact when the caller says
+    `replica_ok` (Provide and GetFact, not Evaluate or an edit). Writes need not tell the route: each bumps the
+    entity's read position in its own transaction (replica.py), which gives read-your-writes."""
 
     def __init__(self, pool: asyncpg.Pool, reads: ReadRoute | None = None, by_person: bool = False) -> None:
         self._pool = pool
@@ -122,11 +124,9 @@ class Store:
     async def writing(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
         """A transaction holding the per-entity lock; commits on success, rolls back on any error. It carries the
         entity's revision and forget epoch as they are under the lock (the use-case decides what they mean)."""
-        async with connection(self._pool) as conn, conn.transaction():
-            revision = await conn.fetchval(LOCK_ENTITY, str(agent_id), str(entity_id))
+        async with locked(self._pool, agent_id, entity_id) as (conn, (revision,)):
             epoch = await read_forget_epoch(conn, agent_id, entity_id)
-            tx = PostgresWriteTransaction(conn, agent_id, entity_id, int(revision), epoch)
-            yield tx
+            yield PostgresWriteTransaction(conn, agent_id, entity_id, revision, epoch)
 
     async def write_context(
         self,
@@ -239,10 +239,8 @@ class Store:
     @asynccontextmanager
     async def review(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[ReviewTx]:
         """A reviewer's transaction holding the per-entity lock; commits on success, rolls back on any error."""
-        async with connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
-            tx = ReviewTx(conn, agent_id, entity_id)
-            yield tx
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
+            yield ReviewTx(conn, agent_id, entity_id)
 
     async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None:
         """The shared subject (domain/shared.py) this entity id is, or None for a person."""
@@ -259,11 +257,6 @@ class Store:
             lambda conn: conn.fetch(shared.TEACHING_SOURCES, agent_id, subject_id, list(message_ids)),
         )
         return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
-
-    async def shared_subjects(self, agent_id: UUID) -> list[SharedSubject]:
-        """The agent's shared subjects: its worlds', the agent-wide one, the held claims'."""
-        async with connection(self._pool) as conn:
-            return await shared.list_subjects(conn, agent_id)
 
     async def get_fact(
         self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
@@ -322,11 +315,10 @@ class Store:
     ) -> int | None:
         """Inserts the facts whose source row the import ledger has not seen for the agent; returns how many, or
         None, storing and recording nothing, when the entity was forgotten since its epoch was `forget_epoch`."""
-        async with connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
             if await read_forget_epoch(conn, agent_id, entity_id) != forget_epoch:
                 return None
-            await mark(conn, HistoryAction.IMPORTED, actor, person=(agent_id, entity_id))
+            await conn.execute(MARK_IMPORT, *mark_values(HistoryAction.IMPORTED, actor), agent_id, entity_id)
             before = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
             fresh = await import_ledger.record(conn, agent_id, [f.import_source_id or "" for f in facts])
             facts = [f for f in facts if f.import_source_id in fresh]
@@ -343,8 +335,7 @@ class Store:
             return await import_ledger.known(conn, agent_id, source_ids)
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
-        async with connection(self._pool) as conn, conn.transaction():
-            await conn.execute(LOCK_ENTITY, str(agent_id), str(entity_id))
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
             counts = await forget_entity(conn, agent_id, entity_id)
         return counts
 

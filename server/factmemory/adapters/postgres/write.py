@@ -16,8 +16,8 @@ from factmemory.adapters.postgres.rows import (
     FACT_COLUMNS,
     INSERT_FACT,
     RECORD_NAME,
-    SNAPSHOT,
     fact_values,
+    history_entry,
     mark_cte,
     mark_values,
     one,
@@ -26,7 +26,7 @@ from factmemory.adapters.postgres.rows import (
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.confidence import Strengthened
 from factmemory.domain.dedup.planning import MergedFact
-from factmemory.domain.limits import MAX_LINK_EVIDENCE, MAX_REASON_CHARS
+from factmemory.domain.limits import MAX_LINK_EVIDENCE
 from factmemory.domain.models import EvaluateResult, Fact, HistoryAction, Identity, Kind, Relationship
 from factmemory.domain.shared import SharedSubject
 from factmemory.ports import NewFact, Vector, WriteContext
@@ -70,11 +70,7 @@ WITH candidate AS (
                           AND k.fact_a = LEAST($4::uuid, $5::uuid) AND k.fact_b = GREATEST($4::uuid, $5::uuid))
     RETURNING id
 ), recorded AS (
-    INSERT INTO fact_history (agent_id, entity_id, fact_id, action, actor, reason, before, after)
-    SELECT f.agent_id, f.entity_id, f.id, $11, $12, $13,
-           {SNAPSHOT} AS before, {SNAPSHOT} AS after
-      FROM facts f, candidate
-     WHERE f.agent_id = $2 AND f.entity_id = $3 AND f.id = $4
+    {history_entry(11, agent=2, entity=3, fact=4, joined="candidate")}
 )
 SELECT id FROM candidate
 """
@@ -295,9 +291,7 @@ class PostgresWriteTransaction:
             source,
             message_id,
             at,
-            HistoryAction.CONTRADICTED.value,
-            self._actor,
-            f"{source}: {proposed_claim}"[:MAX_REASON_CHARS],
+            *self._mark(HistoryAction.CONTRADICTED, f"{source}: {proposed_claim}"),
         )
         return cast(UUID | None, candidate_id)
 

@@ -121,7 +121,7 @@ async def _lost_race(deps: Deps, agent_id: UUID, body: TicketBody, spent: Usage)
 async def _stored(deps: Deps, agent_id: UUID, body: TicketBody, skip: Collection[str]) -> dict[str, EvaluateResult]:
     """The stored results of the ticket's messages (those in `skip` aside), as replays."""
     wanted = [i for i in body.message_ids if i not in skip]
-    found = await deps.store.get_evaluations(agent_id, wanted, body.shown.turn.entity_id) if wanted else {}
+    found = await deps.evaluate_store.get_evaluations(agent_id, wanted, body.shown.turn.entity_id) if wanted else {}
     return {i: result.as_replay() for i, (_, result) in found.items()}
 
 

@@ -108,7 +108,7 @@ async def _plan_turn(deps: Deps, shown: Shown, reply: ExtractionReply, watch: St
         if probe.adds:
             entity = request.entity_id if subject is None else subject.subject_id
             with watch.stage("dedup"):
-                part.context = await probe.read(partial(deps.store.write_context, request.agent_id, entity))
+                part.context = await probe.read(partial(deps.evaluate_store.write_context, request.agent_id, entity))
                 part.add_plans = probe.plan(part.context, deps.tuning.dedup_threshold)
         parts.append(part)
     relationships = plan_relationships(
@@ -142,7 +142,7 @@ async def _write(
 ) -> dict[str, EvaluateResult]:
     """One transaction under the per-entity lock: re-plan the adds only if another write landed, then write."""
     request, last = shown.turn, shown.turn.message
-    async with deps.store.writing(request.agent_id, request.entity_id) as tx:
+    async with deps.evaluate_store.writing(request.agent_id, request.entity_id) as tx:
         check_not_forgotten(shown.forget_epoch, tx.forget_epoch)
         for message in request.messages:
             if not await tx.claim_evaluation(message.id, request.room_id, excerpt(message.text)):

@@ -69,7 +69,7 @@ async def compose(
     try:
         with watch.stage("retrieve"):
             # Read before anything is learned: a ForgetEntity that completes meanwhile makes the turn write nothing.
-            start = await deps.store.turn_start(
+            start = await deps.evaluate_store.turn_start(
                 request.agent_id,
                 request.entity_id,
                 [*(m.id for m in request.messages), *context_ids(request)],
@@ -174,7 +174,7 @@ async def _known(
     if vector is None:  # pragma: no cover - facts are asked for (checked above)
         return [], [], [], None
     with watch.stage("retrieve"):
-        similar = await deps.store.nearest(
+        similar = await deps.evaluate_store.nearest(
             request.agent_id, request.entity_id, vector, RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
         )
         if shared is not None:
@@ -202,11 +202,11 @@ async def _shared_known(
     found, pairs = [], []
     trusted = deps.tuning.shared.trusts(request.speaker_roles)
     for subject in readable_subjects(request.agent_id, request.world_id):
-        found += await deps.store.nearest(
+        found += await deps.evaluate_store.nearest(
             request.agent_id, subject.subject_id, vector, RETRIEVE_SHARED_PER_KIND, RETRIEVE_SHARED_PER_KIND
         )
         if trusted:
-            pairs += await deps.store.open_pairs(
+            pairs += await deps.evaluate_store.open_pairs(
                 request.agent_id, subject.subject_id, MAX_PAIRS_SHOWN, PAIR_TTL_REVISIONS
             )
     found.sort(key=lambda s: (-s.similarity, str(s.fact.id)))
