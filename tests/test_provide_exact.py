@@ -12,7 +12,7 @@ import uuid
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,7 @@ from factmemory.adapters.postgres.provide_pool import LEXEME_SCAN_MAX_FACTS
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
 from factmemory.adapters.postgres.store import Store
 from factmemory.domain.bm25 import Stats
+from factmemory.domain.limits import RARE_DF, RARE_FACTS
 from factmemory.domain.models import ChatMessage, Fact, ProvideInput
 from factmemory.ports import Pool, Similar, Vector
 from factmemory.usecases.provide import provide
@@ -150,3 +151,54 @@ async def test_provide_returns_the_facts_of_an_exact_scan_of_the_person(service:
         coded = [w for w in lines if w.startswith("zq")]
         worded += any(coded[0].split()[0] in terms[s.fact.id] for s in got.durable + got.current) if coded else 0
     assert worded  # a rare word's facts reached the returned facts (the rare-term part of the statement)
+
+
+TIMES = "SELECT id, valid_at FROM facts WHERE agent_id = $1 AND entity_id = $2"
+# Each fact's time: AT less (its rank by id mod 100) days, so a span of a few days holds facts nearest and not.
+SPREAD_TIMES = """
+UPDATE facts f SET valid_at = $3::timestamptz - make_interval(days => s.n)
+  FROM (SELECT id, (row_number() OVER (ORDER BY id) % 100)::int AS n FROM facts
+         WHERE agent_id = $1 AND entity_id = $2) AS s
+ WHERE f.agent_id = $1 AND f.entity_id = $2 AND f.id = s.id
+"""
+
+
+async def test_the_pool_carries_the_exact_similarity_of_every_candidate(service: Service) -> None:
+    """The nearest facts' similarities come from their index scan, the others' (rare-term and dated facts beyond
+    the nearest) from their rows: every one must be the exact similarity, and the dated facts those of the exact
+    order within the times the turn names."""
+    store = service.deps.store
+    assert isinstance(store, Store)
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    topic_vectors = np.asarray(await service.deps.embedder.passages(list(TOPICS)), np.float32)
+    rows = person_facts(600, topic_vectors, seed=11)
+    terms = {row[0]: tuple(claim_terms(row[3])) for row in rows}
+    ids, kinds, categories, claims, vectors = (list(c) for c in zip(*rows, strict=True))
+    async with store.pool.acquire() as conn:
+        await conn.execute(
+            INSERT,
+            agent,
+            entity,
+            AT,
+            ids,
+            kinds,
+            categories,
+            claims,
+            vector_array(vectors),
+            [" ".join(terms[i]) for i in ids],
+        )
+        await conn.execute(SPREAD_TIMES, agent, entity, AT)
+        await conn.execute("ANALYZE facts")
+    query = await service.deps.embedder.queries(["how is the kitchen going?"])
+    spans = [(AT - timedelta(days=12), AT - timedelta(days=9))]
+    got = await store.provide_pool(agent, entity, query[0], ["zq7", "kitchen"], 60, RARE_DF, RARE_FACTS, spans)
+    async with store.pool.acquire() as conn:
+        ranked = [(r["id"], float(r["similarity"])) for r in await conn.fetch(EXACT, agent, entity, query[0])]
+        times = {r["id"]: r["valid_at"] for r in await conn.fetch(TIMES, agent, entity)}
+    exact = dict(ranked)
+    nearest = [i for i, _ in ranked[:60]]
+    dated = [i for i, _ in ranked if spans[0][0] <= times[i] < spans[0][1]][:RARE_FACTS]
+    worded = sorted(i for i in exact if "zq7" in terms[i])[:RARE_FACTS]
+    assert {s.fact.id for s in got.found} == set(nearest) | set(dated) | set(worded)
+    assert all(s.similarity == exact[s.fact.id] for s in got.found)
+    assert set(dated) - set(nearest) and set(worded) - set(nearest)  # both kinds of row-computed similarity

@@ -41,12 +41,16 @@ def scores(turn: Sequence[str], documents: Sequence[Sequence[str]], stats: Stats
     """BM25 of each document (its distinct content terms) for the turn's terms; length relative to the pool's mean."""
     if not documents:
         return []
-    wanted = {t: stats.idf(t) for t in dict.fromkeys(turn)}
+    # The turn's terms the person's facts hold at all (a term in none weighs 0), summed in the turn's order.
+    wanted = [(t, w) for t in dict.fromkeys(turn) if (w := stats.idf(t)) > 0.0]
+    if not wanted:
+        return [0.0] * len(documents)
     mean = statistics.fmean(len(d) for d in documents) or 1.0
     out = []
     for document in documents:
         norm = K1 * (1.0 - B + B * len(document) / mean)
-        out.append(sum(wanted.get(t, 0.0) for t in set(document)) * (K1 + 1.0) / (1.0 + norm))
+        held = set(document)
+        out.append(sum(w for t, w in wanted if t in held) * (K1 + 1.0) / (1.0 + norm))
     return out
 
 

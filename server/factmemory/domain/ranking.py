@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
+from uuid import UUID
 
 from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.limits import SAME_CLAIM_MEMO
@@ -64,8 +65,10 @@ def score(fact: Fact, relevance: float, now: datetime, decay_days: float, modifi
     return ScoredFact(fact=fact, relevance=clamped, time_weight=weight, score=clamped * factor)
 
 
-def _by_score(s: ScoredFact) -> tuple[float, str]:
-    return (-s.score, str(s.fact.id))
+# Ties are broken by fact id: UUIDs compare as their 128-bit numbers, which is the order of their canonical text
+# (fixed-width lower-case hex, hyphens in the same places), without formatting every id for every sort.
+def _by_score(s: ScoredFact) -> tuple[float, UUID]:
+    return (-s.score, s.fact.id)
 
 
 def top(scored: Iterable[ScoredFact], limit: int) -> list[ScoredFact]:
@@ -101,7 +104,7 @@ def select(
     room = sum(limits.values()) - len(shown)
     lane = weights.lane
     picked: set[str] = set()
-    for pick in sorted(scored, key=lambda s: (-s.relevance, str(s.fact.id))):
+    for pick in sorted(scored, key=lambda s: (-s.relevance, s.fact.id)):
         if pick.relevance < weights.lane_min:
             break
         if limits[pick.fact.kind] == 0 or any(s.fact.id == pick.fact.id for s in shown):
@@ -128,8 +131,8 @@ def select(
     return {kind: sorted(section, key=_by_score) for kind, section in sections.items()}
 
 
-def _by_lowest_score(s: ScoredFact) -> tuple[float, str]:
-    return (s.score, str(s.fact.id))
+def _by_lowest_score(s: ScoredFact) -> tuple[float, UUID]:
+    return (s.score, s.fact.id)
 
 
 def share(

@@ -135,22 +135,29 @@ def one(row: asyncpg.Record | None) -> asyncpg.Record:
     return row
 
 
+# The columns' values as the domain's enums: a dict lookup is ~10x cheaper than calling the enum (Provide builds ~60
+# facts a call); the CHECK constraints hold that every stored value is one of them.
+_KINDS = {kind.value: kind for kind in Kind}
+_VERIFICATIONS = {status.value: status for status in Verification}
+
+
 def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
     """A facts row (or the prefixed columns of a join) as a domain Fact (a plain dataclass: the columns' types and
     CHECK constraints already hold what its fields demand)."""
     fields = row[prefix + "structured_fields"]
+    evidence = tuple(row[prefix + "evidence_message_ids"])
     return Fact(
         id=row[prefix + "id"],
         agent_id=row[prefix + "agent_id"],
         entity_id=row[prefix + "entity_id"],
-        kind=Kind(row[prefix + "kind"]),
+        kind=_KINDS[row[prefix + "kind"]],
         category=row[prefix + "category"],
         claim=row[prefix + "claim"],
-        structured_fields=json.loads(fields) if isinstance(fields, str) else dict(fields),
+        structured_fields=_fields(fields),
         confidence=row[prefix + "confidence"],
-        evidence_message_ids=tuple(row[prefix + "evidence_message_ids"]),
-        evidence_count=len(row[prefix + "evidence_message_ids"]),
-        verification_status=Verification(row[prefix + "verification_status"]),
+        evidence_message_ids=evidence,
+        evidence_count=len(evidence),
+        verification_status=_VERIFICATIONS[row[prefix + "verification_status"]],
         created_at=from_storage(row[prefix + "created_at"]),
         last_confirmed_at=from_storage(row[prefix + "last_confirmed_at"]),
         valid_at=optional_from_storage(row[prefix + "valid_at"]),
@@ -158,6 +165,13 @@ def row_to_fact(row: asyncpg.Record, prefix: str = "") -> Fact:
         disputed_by="" if prefix else (row.get("disputed_by") or ""),
         archived_at=None if prefix else optional_from_storage(row["archived_at"]),
     )
+
+
+def _fields(value: str | Mapping[str, object]) -> dict[str, object]:
+    """structured_fields as asyncpg returns jsonb (text: no codec is set), most often empty."""
+    if value == "{}":
+        return {}
+    return json.loads(value) if isinstance(value, str) else dict(value)
 
 
 def row_to_history(row: asyncpg.Record) -> HistoryEntry:
