@@ -167,7 +167,7 @@ async def test_the_pool_carries_the_exact_similarity_of_every_candidate(service:
     """The nearest facts' similarities come from their index scan, the others' (rare-term and dated facts beyond
     the nearest) from their rows: every one must be the exact similarity, and the dated facts those of the exact
     order within the times the turn names."""
-    store = service.deps.store
+    store = service.store
     assert isinstance(store, Store)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     topic_vectors = np.asarray(await service.deps.embedder.passages(list(TOPICS)), np.float32)
