@@ -12,10 +12,12 @@ from urllib.parse import urlsplit
 
 import asyncpg
 import numpy as np
+import pytest
 from pgvector.asyncpg import register_vector
 
-from factmemory.adapters.postgres.citus import distribute
+from factmemory.adapters.postgres.citus import apply_on_cluster, distribute
 from factmemory.adapters.postgres.database import migrate, migration_files
+from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
 from tests.conftest import make_settings, start_service, with_database
 from tests.support.citus import cluster_database
 from tests.support.fm import Person, add_durable, facts_of, facts_reply
@@ -138,3 +140,25 @@ async def test_a_cluster_distributed_by_an_earlier_release_takes_the_new_migrati
             llm.on("I live in Porto", Reply(facts_reply(add_durable("lives in Porto", "identity"))))
             await svc.stub.Evaluate(newcomer.evaluate("I live in Porto"))
             assert "lives in Porto" in (await svc.stub.Provide(newcomer.provide("where do I live?"))).text
+
+
+async def test_a_migration_creating_a_table_no_list_places_is_refused_and_changes_nothing(citus_url: str) -> None:
+    """A table in neither DISTRIBUTED nor REFERENCE would stay local on the coordinator (the error of issue 37:
+    joins with it refused): the migration is refused with the fix, and its transaction leaves nothing."""
+    migration = """
+    CREATE FUNCTION stray_one() RETURNS integer LANGUAGE plpgsql AS $$
+    BEGIN
+        RETURN 1; -- a statement inside the body; the splitter keeps it whole
+    END $$;
+    CREATE TABLE stray_notes (agent_id uuid NOT NULL, entity_id uuid NOT NULL, n integer DEFAULT stray_one(),
+                              PRIMARY KEY (agent_id, entity_id));
+    """
+    conn = await asyncpg.connect(citus_url)
+    try:
+        with pytest.raises(DatabaseSetupError, match="table stray_notes is not placed on the cluster"):
+            async with conn.transaction():
+                await apply_on_cluster(conn, migration)
+        left = await conn.fetchrow("SELECT to_regclass('stray_notes') AS t, to_regproc('stray_one') AS f")
+    finally:
+        await conn.close()
+    assert left is not None and (left["t"], left["f"]) == (None, None)
