@@ -16,7 +16,7 @@ import pytest
 import pytest_asyncio
 
 from factmemory.adapters.postgres.citus import DISTRIBUTED, REFERENCE, distribute
-from factmemory.adapters.postgres.database import DatabaseSetupError, migrate
+from factmemory.adapters.postgres.database import migrate
 from factmemory.adapters.postgres.forget_messages import (
     LINKED_BY,
     PRUNE_DELETED,
@@ -29,6 +29,7 @@ from factmemory.adapters.postgres.forgetting import FORGET_FACTS, FORGOTTEN
 from factmemory.adapters.postgres.retention import RETENTION_ACTOR, PostgresRetention
 from factmemory.adapters.postgres.review_tx import GET_FACT_FOR_UPDATE, LIST_ENTITIES
 from factmemory.adapters.postgres.rows import MARK_IMPORT
+from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
 from factmemory.adapters.postgres.store import GET_EVALUATIONS_BY_PERSON, LIST_FACTS
 from factmemory.adapters.postgres.tickets import (
     GET_TICKET_BY_PERSON,

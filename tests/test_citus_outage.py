@@ -9,11 +9,15 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 import grpc
+import psutil
+import pytest
+import pytest_asyncio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from factmemory.adapters.metrics import PrometheusTelemetry
@@ -21,7 +25,7 @@ from factmemory.api.grpc.health import HealthWatch
 from factmemory.app import CLUSTER_HEALTH, create_server, open_runtime, start_cluster_watch
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory_tools import citus_cluster as nodes
-from tests.conftest import Service, make_settings
+from tests.conftest import Service, make_settings, start_service
 from tests.support.fm import Person, add_durable, facts_of, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
 
@@ -160,3 +164,115 @@ async def test_a_worker_down_is_unavailable_for_its_people_and_nothing_is_half_w
 
 async def _is(status: Awaitable[int], wanted: int) -> bool:
     return await status == wanted
+
+
+# A hung worker: every process of the node stopped (SIGSTOP), its sockets still accepting connections that nothing
+# answers. The service's statements then wait on the coordinator until the statement timeout
+# (FACTMEMORY_DB_TIMEOUT_S) cancels them: short here, so that the test is.
+HUNG_DB_TIMEOUT_S = 3.0
+# How long a call about the hung worker's people may take before it answers UNAVAILABLE: the statement's timeout,
+# then as long again for the coordinator to confirm the cancellation (it is cancelling the statement on the hung
+# worker; asyncpg then closes the connection), and a margin for a busy machine.
+HUNG_BOUND_S = 3 * HUNG_DB_TIMEOUT_S + 2.0
+# The coordinator's sessions still running a statement (a cancelled one stays in Citus's cancellation of its
+# statement on the hung worker until the worker answers), and the transactions left prepared on a node.
+BUSY_SESSIONS = """
+SELECT count(*) FROM pg_stat_activity
+ WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND state = 'active'
+"""
+PREPARED = "SELECT count(*) FROM pg_prepared_xacts"
+
+
+@pytest_asyncio.fixture
+async def short_timeout_service(
+    citus_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Service]:
+    """The service on the coordinator with a short statement timeout."""
+    settings = make_settings(citus_url, llm_server, tmp_path_factory.mktemp("short"), db_timeout_s=HUNG_DB_TIMEOUT_S)
+    async for svc in start_service(settings):
+        yield svc
+
+
+def node_processes(data: Path) -> list[psutil.Process]:
+    """The node's postmaster and every process under it (backends, background workers)."""
+    postmaster = psutil.Process(int((data / "postmaster.pid").read_text().split()[0]))
+    return [postmaster, *postmaster.children(recursive=True)]
+
+
+async def timed_code(call: Any) -> tuple[grpc.StatusCode, float]:
+    started = time.monotonic()
+    code = await code_of(call)
+    return code, time.monotonic() - started
+
+
+async def test_a_hung_worker_is_unavailable_for_its_people_within_the_timeout_and_nothing_is_half_written(
+    citus_cluster: Any,
+    citus_url: str,
+    citus_service: Service,
+    short_timeout_service: Service,
+    llm: ScriptedLLM,
+    tmp_path: Path,
+) -> None:
+    cluster, svc = citus_cluster, short_timeout_service
+    agent = str(uuid.uuid4())
+    people = [Person(f"H{i}", agent_id=agent) for i in range(12)]
+    ports = {p.entity_id: await node_port(citus_url, p) for p in people}
+    hung_port = cluster.ports[1]
+    on_hung = next(p for p in people if ports[p.entity_id] == hung_port)
+    elsewhere = next(p for p in people if ports[p.entity_id] != hung_port)
+    for person in (on_hung, elsewhere):
+        llm.on(f"{person.name} lives in Oslo", Reply(facts_reply(add_durable("lives in Oslo", "identity"))))
+        await citus_service.stub.Evaluate(person.evaluate(f"{person.name} lives in Oslo"))
+        assert "lives in Oslo" in (await svc.stub.Provide(person.provide("where do I live?"))).text
+    llm.on(f"{on_hung.name} has a cat", Reply(facts_reply(add_durable("has a cat", "relationship"))))
+    llm.on(f"{elsewhere.name} has a cat", Reply(facts_reply(add_durable("has a cat", "relationship"))))
+    retried = on_hung.evaluate(f"{on_hung.name} has a cat")
+    serving, not_serving = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
+    async with watched(citus_url, llm, tmp_path) as seen:
+        await eventually(lambda: _is(seen.cluster(), serving))
+        stopped = node_processes(cluster.folder / f"n{cluster.ports.index(hung_port)}")
+        try:
+            for process in stopped:
+                process.suspend()
+            # One at a time (a call starts when it is made).
+            calls: list[Callable[[], Any]] = [
+                lambda: svc.stub.Evaluate(retried),
+                lambda: svc.stub.Provide(on_hung.provide("where do I live?")),
+                lambda: svc.stub.ListFacts(on_hung.list_facts()),
+            ]
+            for call in calls:
+                code, took = await timed_code(call())
+                assert (code, took < HUNG_BOUND_S) == (grpc.StatusCode.UNAVAILABLE, True), took
+            # The people on the other worker are served, reads and writes.
+            assert "lives in Oslo" in (await svc.stub.Provide(elsewhere.provide("where do I live?"))).text
+            written = await svc.stub.Evaluate(elsewhere.evaluate(f"{elsewhere.name} has a cat"))
+            assert [o.rejected for o in written.ops] == [False]
+            # Health and metrics say so: the cluster NOT_SERVING, the server serving but degraded.
+            await eventually(lambda: _is(seen.cluster(), not_serving))
+            serves, detail = seen.watch.report()
+            assert serves and f":{hung_port}" in str(detail["degraded"])
+            assert seen.workers() == (1, 2)
+        finally:
+            for process in reversed(stopped):
+                process.resume()
+        await eventually(lambda: _is(seen.cluster(), serving))
+        assert seen.workers() == (2, 2) and "degraded" not in seen.watch.report()[1]
+    # The sessions left cancelling on the hung worker end, no transaction is left prepared on any node, nothing of
+    # the cancelled Evaluate was kept, and the same Evaluate now applies once, then replays.
+    await eventually(lambda: _counts(citus_url, BUSY_SESSIONS, 0))
+    for node_url in [cluster.node_url(i) for i in range(len(cluster.ports))]:
+        await eventually(partial(_counts, node_url, PREPARED, 0))
+    assert {f.claim for f in await facts_of(svc, on_hung)} == {"lives in Oslo"}
+    first = await svc.stub.Evaluate(retried)
+    assert not first.replayed and [o.rejected for o in first.ops] == [False]
+    assert (await svc.stub.Evaluate(retried)).replayed
+    assert {f.claim for f in await facts_of(svc, on_hung)} == {"lives in Oslo", "has a cat"}
+    assert {f.claim for f in await facts_of(svc, elsewhere)} == {"lives in Oslo", "has a cat"}
+
+
+async def _counts(url: str, sql: str, wanted: int) -> bool:
+    conn = await asyncpg.connect(url)
+    try:
+        return bool(await conn.fetchval(sql) == wanted)
+    finally:
+        await conn.close()

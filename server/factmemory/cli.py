@@ -267,7 +267,7 @@ def _config_error(exc: ValidationError) -> str:
 
 def _expected_failures() -> tuple[type[BaseException], ...]:
     """Errors that are the operator's to fix: reported in one line, no traceback."""
-    from factmemory.adapters.postgres.database import DatabaseSetupError
+    from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
     from factmemory.app import DependencyLost, InsecureBind, ListenError
 
     return (UsageError, CommandLineError, InsecureBind, ListenError, DatabaseSetupError, DependencyLost, OSError)

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 import pytest_asyncio
 
 from factmemory.adapters.postgres.citus import distribute
-from tests.conftest import Service, make_settings, start_service
+from tests.conftest import Service, make_settings, start_service, with_database
 from tests.support.fm import Person, add_durable, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
 
@@ -61,3 +64,31 @@ async def citus_service(
     settings = make_settings(citus_url, llm_server, tmp_path_factory.mktemp("citus-svc"))
     async for svc in start_service(settings):
         yield svc
+
+
+@asynccontextmanager
+async def cluster_database(cluster: Any, prefix: str) -> AsyncIterator[str]:
+    """A database of its own on every node of the cluster (citus and vector in it, the workers added on the
+    coordinator), empty; dropped afterwards. Its coordinator's URL."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    nodes = [cluster.node_url(i) for i in range(len(cluster.ports))]
+    try:
+        for node in nodes:
+            await _run(node, f"CREATE DATABASE {name}")
+            await _run(with_database(node, name), "CREATE EXTENSION citus", "CREATE EXTENSION vector")
+        workers = [f"SELECT citus_add_node('127.0.0.1', {port})" for port in cluster.ports[1:]]
+        coordinator = f"SELECT citus_set_coordinator_host('127.0.0.1', {cluster.ports[0]})"
+        await _run(with_database(nodes[0], name), coordinator, *workers)
+        yield with_database(nodes[0], name)
+    finally:
+        for node in nodes:
+            await _run(node, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+async def _run(url: str, *statements: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        for statement in statements:
+            await conn.execute(statement)
+    finally:
+        await conn.close()

@@ -20,11 +20,12 @@ from factmemory.adapters.postgres.agents import PostgresAgents
 from factmemory.adapters.postgres.citus import distributed_by_person
 from factmemory.adapters.postgres.cluster_check import ClusterCheck
 from factmemory.adapters.postgres.connection import open_pool
-from factmemory.adapters.postgres.database import Database, DatabaseSetupError, migrate, open_database
+from factmemory.adapters.postgres.database import Database, migrate, open_database
 from factmemory.adapters.postgres.forget_messages import PostgresMessages
 from factmemory.adapters.postgres.replica import ReadRoute
 from factmemory.adapters.postgres.replica_check import ReplicaCheck
 from factmemory.adapters.postgres.retention import PostgresRetention
+from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
 from factmemory.adapters.postgres.store import Store
 from factmemory.adapters.postgres.tickets import Tickets
 from factmemory.adapters.retry import RetryPolicy

@@ -15,13 +15,15 @@ from __future__ import annotations
 import logging
 
 import asyncpg
+import sqlparse
 
-from factmemory.adapters.postgres.database import DatabaseSetupError
+from factmemory.adapters.postgres.connection import pooled
+from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
 
 log = logging.getLogger(__name__)
 
 IS_CITUS = "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')"
-IS_DISTRIBUTED = "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'facts'::regclass)"
+IS_DISTRIBUTED = "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass('facts'))"
 # One statement, valid without Citus too (to_regclass: NULL when pg_dist_partition is not there).
 BY_PERSON = """
 SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL
@@ -198,12 +200,77 @@ DISTRIBUTE_FUNCTION = "SELECT create_distributed_function($1::regprocedure)"
 
 DISTRIBUTE_TABLE = "SELECT create_distributed_table($1::regclass, $2, colocate_with => $3)"
 REFERENCE_TABLE = "SELECT create_reference_table($1::regclass)"
+# A database distributed by an earlier release lacks the tables of later migrations: they are placed when the
+# migration that creates them runs (apply_on_cluster).
+TABLE_EXISTS = "SELECT to_regclass($1) IS NOT NULL"
+FUNCTION_TO_DISTRIBUTE = """
+SELECT to_regprocedure($1) IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM pg_dist_object WHERE classid = 'pg_proc'::regclass AND objid = to_regprocedure($1))
+"""
+
+# Migrations on a distributed database: one transaction, statement by statement (Citus propagates some DDL to the
+# workers by its query string, which must then be one statement), every multi-shard command over one connection
+# per worker (a function's creation after a parallel ALTER TABLE of a distributed table is refused otherwise).
+SEQUENTIAL = "SET LOCAL citus.multi_shard_modify_mode TO 'sequential'"
+# The schema's tables Citus does not place (not the shards of reference tables kept on the coordinator, named
+# <table>_<shard id>).
+LOCAL_TABLES = """
+SELECT c.relname::text AS name FROM pg_class c
+ WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p')
+   AND NOT EXISTS (SELECT 1 FROM pg_dist_partition p WHERE p.logicalrelid = c.oid)
+   AND NOT EXISTS (SELECT 1 FROM pg_dist_shard s JOIN pg_class t ON t.oid = s.logicalrelid
+                    WHERE c.relname = t.relname || '_' || s.shardid)
+"""
+
+
+async def distributed_database(conn: asyncpg.Connection) -> bool:
+    """Whether the database is on Citus with `facts` distributed."""
+    return bool(await conn.fetchval(BY_PERSON)) and bool(await conn.fetchval(IS_DISTRIBUTED))
 
 
 async def distributed_by_person(pool: asyncpg.Pool) -> bool:
     """Whether the database is on Citus with `facts` distributed (read once at start-up)."""
     async with pool.acquire() as conn:
-        return bool(await conn.fetchval(BY_PERSON)) and bool(await conn.fetchval(IS_DISTRIBUTED))
+        return await distributed_database(pooled(conn))
+
+
+async def apply_on_cluster(conn: asyncpg.Connection, sql: str) -> list[str]:
+    """Applies one migration's `sql` to a distributed database, inside the caller's transaction: statement by
+    statement, then the tables it created placed and the listed functions it created distributed, as `distribute`
+    does on a database distributed after it; returns what it placed, one line each."""
+    await conn.execute(SEQUENTIAL)
+    before = {r["name"] for r in await conn.fetch(LOCAL_TABLES)}
+    for statement in sqlparse.split(sql):
+        await conn.execute(statement)
+    created = sorted({r["name"] for r in await conn.fetch(LOCAL_TABLES)} - before)
+    placed = [await _place(conn, table) for table in created]
+    return [*placed, *await _distribute_functions(conn)]
+
+
+async def _place(conn: asyncpg.Connection, table: str) -> str:
+    """Places a table the lists name: a reference table, or distributed in the person's co-location group."""
+    if table in REFERENCE:
+        await conn.execute(REFERENCE_TABLE, table)
+        return f"{table}: reference table"
+    column = dict(DISTRIBUTED).get(table)
+    if column is None:
+        raise DatabaseSetupError(
+            f"table {table} is not placed on the cluster: name it in DISTRIBUTED or REFERENCE "
+            "(adapters/postgres/citus.py)"
+        )
+    await conn.execute(TRIGGERS_OFF.format(table=table))
+    await conn.execute(DISTRIBUTE_TABLE, table, column, "default" if table == "facts" else "facts")
+    await conn.execute(TRIGGERS_ON.format(table=table))
+    return f"{table}: distributed by {column}"
+
+
+async def _distribute_functions(conn: asyncpg.Connection) -> list[str]:
+    done = []
+    for function in FUNCTIONS:
+        if await conn.fetchval(FUNCTION_TO_DISTRIBUTE, function):
+            await conn.execute(DISTRIBUTE_FUNCTION, function)
+            done.append(f"{function}: on every node")
+    return done
 
 
 async def distribute(url: str) -> list[str]:
@@ -226,8 +293,9 @@ async def distribute(url: str) -> list[str]:
                 await conn.execute(statement)
         done.append("keys with entity_id; row triggers for the stem counts; no read positions")
         for table in REFERENCE:
-            await conn.execute(REFERENCE_TABLE, table)
-            done.append(f"{table}: reference table")
+            if await conn.fetchval(TABLE_EXISTS, table):
+                await conn.execute(REFERENCE_TABLE, table)
+                done.append(f"{table}: reference table")
         for table, column in DISTRIBUTED:
             colocate = "default" if table == "facts" else "facts"
             await conn.execute(TRIGGERS_OFF.format(table=table))
@@ -238,8 +306,7 @@ async def distribute(url: str) -> list[str]:
         for statement in FOREIGN_KEYS:
             await conn.execute(statement)
         done.append("foreign keys within one person")
-        for function in FUNCTIONS:
-            await conn.execute(DISTRIBUTE_FUNCTION, function)
+        await _distribute_functions(conn)
         done.append("functions on every node")
         await conn.execute(DATABASE_SETTINGS)
         return done

@@ -16,15 +16,15 @@ from factmemory.ports import Telemetry
 
 log = logging.getLogger(__name__)
 
-# Citus's own check: the coordinator opens a connection to each active primary worker (not to itself, groupid 0),
-# giving up after the connection timeout set beside it (citus.node_connection_timeout, milliseconds).
+# Citus's own check: the coordinator opens a connection to a worker (or takes the one it keeps) and runs SELECT 1
+# there, giving up on a new connection after the timeout set beside it (citus.node_connection_timeout, ms).
 CONNECTION_TIMEOUT = "SELECT set_config('citus.node_connection_timeout', $1, true)"
 WORKERS = """
-SELECT nodename, nodeport, citus_check_connection_to_node(nodename, nodeport) AS reachable
-  FROM pg_dist_node
+SELECT nodename, nodeport FROM pg_dist_node
  WHERE isactive AND noderole = 'primary' AND groupid <> 0
  ORDER BY nodename, nodeport
 """
+REACHES = "SELECT citus_check_connection_to_node($1, $2)"
 
 
 CHECK_ERRORS: tuple[type[BaseException], ...] = (*TRANSIENT_DB_ERRORS, asyncpg.PostgresError)
@@ -39,15 +39,32 @@ class ClusterCheck:
     async def check(self) -> str:
         """'' when every worker answers; else which do not (or why the coordinator could not say)."""
         try:
-            async with self._pool.acquire(timeout=self._timeout_s) as conn, conn.transaction():
-                await conn.execute(CONNECTION_TIMEOUT, str(int(self._timeout_s * 1000)))
-                rows = await conn.fetch(WORKERS, timeout=self._timeout_s * 2)
+            async with self._pool.acquire(timeout=self._timeout_s) as conn:
+                workers = [(r["nodename"], r["nodeport"]) for r in await conn.fetch(WORKERS, timeout=self._timeout_s)]
+            down = [f"{name}:{port}" for name, port in workers if not await self._reaches(name, port)]
         except CHECK_ERRORS as exc:
             self._telemetry.workers(0, 0)
             return f"workers not checked: {type(exc).__name__}: {exc}"
-        down = [f"{r['nodename']}:{r['nodeport']}" for r in rows if not r["reachable"]]
-        self._telemetry.workers(len(rows) - len(down), len(rows))
+        self._telemetry.workers(len(workers) - len(down), len(workers))
         return f"workers unreachable: {', '.join(down)}" if down else ""
+
+    async def _reaches(self, name: str, port: int) -> bool:
+        """Whether the coordinator reaches one worker within the timeout. A worker that accepts connections and never
+        answers (hung, not down) holds Citus's SELECT 1 on the connection the coordinator keeps to it, which no
+        Citus timeout ends: the statement times out here, and the worker is unreachable."""
+        async with self._pool.acquire(timeout=self._timeout_s) as conn:
+            try:
+                async with conn.transaction():
+                    await conn.execute(CONNECTION_TIMEOUT, str(int(self._timeout_s * 1000)))
+                    return bool(await conn.fetchval(REACHES, name, port, timeout=self._timeout_s * 2))
+            except TimeoutError:
+                return False
+            except asyncpg.InterfaceError as exc:
+                # The coordinator did not confirm the timed-out statement's cancellation in time (it is still
+                # cancelling it on the hung worker): asyncpg closed the connection, and the rollback found it closed.
+                if isinstance(exc.__context__, TimeoutError):
+                    return False
+                raise
 
     async def run(self, interval_s: float, on_change: Callable[[str], Awaitable[None]]) -> None:
         """Checks every interval until cancelled; `on_change` hears each new verdict (logged once)."""

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import asyncpg
 
+from factmemory.adapters.postgres.citus import apply_on_cluster, distributed_database
 from factmemory.adapters.postgres.embedded import EmbeddedPostgres
+from factmemory.adapters.postgres.setup_errors import DatabaseSetupError, SchemaMismatch
 from factmemory.adapters.postgres.urls import UNPARSABLE, describe_url, target
 
 log = logging.getLogger(__name__)
@@ -34,14 +36,6 @@ GET_META = "SELECT value FROM factmemory_meta WHERE key = $1"
 SET_META = "INSERT INTO factmemory_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING"
 
 
-class DatabaseSetupError(RuntimeError):
-    """The database cannot be used as configured (unreachable, missing privileges, wrong schema); said in one line."""
-
-
-class SchemaMismatch(DatabaseSetupError):
-    """The database was created for another embedding size than the one configured."""
-
-
 async def _connect(url: str) -> asyncpg.Connection:
     try:
         return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
@@ -52,9 +46,13 @@ async def _connect(url: str) -> asyncpg.Connection:
         raise DatabaseSetupError(f"cannot connect to the database at {describe_url(url)}: {reason}") from exc
 
 
-async def _apply(conn: asyncpg.Connection, url: str, name: str, sql: str) -> None:
+async def _apply(conn: asyncpg.Connection, url: str, name: str, sql: str, distributed: bool) -> None:
     try:
-        await conn.execute(sql)
+        if distributed:
+            for placed in await apply_on_cluster(conn, sql):
+                log.info("migration %s: %s", name, placed)
+        else:
+            await conn.execute(sql)
     except asyncpg.InsufficientPrivilegeError as exc:
         raise DatabaseSetupError(
             f"migration {name} on {describe_url(url)} needs a privilege the database user lacks "
@@ -75,10 +73,12 @@ def migration_files() -> list[tuple[int, str, str]]:
 
 async def migrate(url: str, dimensions: int, until: int | None = None) -> list[str]:
     """Applies every pending migration (up to version `until`, for tests of a migration's data moves), each in its
-    own transaction; returns the names applied."""
+    own transaction; returns the names applied. On a database already distributed on Citus, statement by statement
+    with the tables a migration creates placed as `factmemory distribute` places them (citus.apply_on_cluster)."""
     conn = await _connect(url)
     applied: list[str] = []
     try:
+        distributed = await distributed_database(conn)
         for version, name, sql in migration_files():
             if until is not None and version > until:
                 continue
@@ -88,7 +88,7 @@ async def migrate(url: str, dimensions: int, until: int | None = None) -> list[s
                 done = {r["version"] for r in await conn.fetch(APPLIED_VERSIONS)}
                 if version in done:
                     continue
-                await _apply(conn, url, name, sql.replace(DIMENSIONS_PLACEHOLDER, str(int(dimensions))))
+                await _apply(conn, url, name, sql.replace(DIMENSIONS_PLACEHOLDER, str(int(dimensions))), distributed)
                 await conn.execute(RECORD_MIGRATION, version, name)
                 applied.append(name)
         await conn.execute(SET_META, "embedding_dimensions", str(dimensions))
