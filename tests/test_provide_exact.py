@@ -105,13 +105,16 @@ def person_facts(count: int, topic_vectors: np.ndarray[Any, Any], seed: int) -> 
     return rows
 
 
-@pytest.mark.parametrize("count", [LEXEME_SCAN_MAX_FACTS - 200, 2_400])
-async def test_provide_returns_the_facts_of_an_exact_scan_of_the_person(service: Service, count: int) -> None:
+async def stored_person(
+    service: Service, count: int, seed: int, spread: bool = False
+) -> tuple[Store, uuid.UUID, uuid.UUID, dict[uuid.UUID, tuple[str, ...]]]:
+    """A new person of `count` facts (real embeddings plus noise) stored by SQL, their times spread over 100 days if
+    `spread`; the store, the agent, the person and each fact's terms."""
     store = service.store
     assert isinstance(store, Store)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     topic_vectors = np.asarray(await service.deps.embedder.passages(list(TOPICS)), np.float32)
-    rows = person_facts(count, topic_vectors, seed=count)
+    rows = person_facts(count, topic_vectors, seed=seed)
     terms = {row[0]: tuple(claim_terms(row[3])) for row in rows}
     ids, kinds, categories, claims, vectors = (list(c) for c in zip(*rows, strict=True))
     async with store.pool.acquire() as conn:
@@ -127,7 +130,15 @@ async def test_provide_returns_the_facts_of_an_exact_scan_of_the_person(service:
             vector_array(vectors),
             [" ".join(terms[i]) for i in ids],
         )
+        if spread:
+            await conn.execute(SPREAD_TIMES, agent, entity, AT)
         await conn.execute("ANALYZE facts")
+    return store, agent, entity, terms
+
+
+@pytest.mark.parametrize("count", [LEXEME_SCAN_MAX_FACTS - 200, 2_400])
+async def test_provide_returns_the_facts_of_an_exact_scan_of_the_person(service: Service, count: int) -> None:
+    store, agent, entity, terms = await stored_person(service, count, seed=count)
     facts = {f.id: f for f in await store.list_facts(agent, entity, None, None, count)}
     exact = replace(service.deps, provide_store=ExactStore(store, facts, terms))
     turns = [
@@ -167,28 +178,7 @@ async def test_the_pool_carries_the_exact_similarity_of_every_candidate(service:
     """The nearest facts' similarities come from their index scan, the others' (rare-term and dated facts beyond
     the nearest) from their rows: every one must be the exact similarity, and the dated facts those of the exact
     order within the times the turn names."""
-    store = service.store
-    assert isinstance(store, Store)
-    agent, entity = uuid.uuid4(), uuid.uuid4()
-    topic_vectors = np.asarray(await service.deps.embedder.passages(list(TOPICS)), np.float32)
-    rows = person_facts(600, topic_vectors, seed=11)
-    terms = {row[0]: tuple(claim_terms(row[3])) for row in rows}
-    ids, kinds, categories, claims, vectors = (list(c) for c in zip(*rows, strict=True))
-    async with store.pool.acquire() as conn:
-        await conn.execute(
-            INSERT,
-            agent,
-            entity,
-            AT,
-            ids,
-            kinds,
-            categories,
-            claims,
-            vector_array(vectors),
-            [" ".join(terms[i]) for i in ids],
-        )
-        await conn.execute(SPREAD_TIMES, agent, entity, AT)
-        await conn.execute("ANALYZE facts")
+    store, agent, entity, terms = await stored_person(service, 600, seed=11, spread=True)
     query = await service.deps.embedder.queries(["how is the kitchen going?"])
     spans = [(AT - timedelta(days=12), AT - timedelta(days=9))]
     got = await store.provide_pool(agent, entity, query[0], ["zq7", "kitchen"], 60, RARE_DF, RARE_FACTS, spans)
