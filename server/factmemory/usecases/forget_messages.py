@@ -6,7 +6,7 @@ every shared fact when their author is forgotten (ForgetEntity of a teacher, doc
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from uuid import UUID
 
@@ -27,14 +27,7 @@ class MessagesForgotten:
     identities_deleted: int = 0
 
     def __add__(self, other: MessagesForgotten) -> MessagesForgotten:
-        return MessagesForgotten(
-            self.messages + other.messages,
-            self.facts_deleted + other.facts_deleted,
-            self.facts_updated + other.facts_updated,
-            self.candidates_closed + other.candidates_closed,
-            self.relationships_deleted + other.relationships_deleted,
-            self.identities_deleted + other.identities_deleted,
-        )
+        return MessagesForgotten(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
 
 async def unlearn(tx: ForgetTransaction, forgotten: Sequence[str], messages: int) -> MessagesForgotten:
