@@ -294,8 +294,7 @@ async def distribute(url: str) -> list[str]:
         done.append("keys with entity_id; row triggers for the stem counts; no read positions")
         for table in REFERENCE:
             if await conn.fetchval(TABLE_EXISTS, table):
-                await conn.execute(REFERENCE_TABLE, table)
-                done.append(f"{table}: reference table")
+                done.append(await _place(conn, table))
         for table, column in DISTRIBUTED:
             colocate = "default" if table == "facts" else "facts"
             await conn.execute(TRIGGERS_OFF.format(table=table))
