@@ -28,8 +28,10 @@ from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
 from factmemory.adapters.postgres.store import Store
 from factmemory.adapters.postgres.tickets import Tickets
+from factmemory.adapters.postgres.vector_cache import VectorCopies, copies_possible
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.app.config import retention_policy, ticket_policy, tuning
+from factmemory.domain.vector_cache import VectorCache
 from factmemory.ports import Embedder, NullTelemetry, Telemetry
 from factmemory.settings import Settings
 from factmemory.usecases.deps import AgentModel, Deps
@@ -112,7 +114,8 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             stack.push_async_callback(client.close)
             retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
-        store = Store(pool, reads, by_person)
+        copies = await vector_copies(settings, pool) if reads is None and not by_person else None
+        store = Store(pool, reads, by_person, copies)
         deps = Deps(
             evaluate_store=store,
             provide_store=store,
@@ -130,6 +133,14 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         timeout_s = min(settings.db_timeout_s, settings.health_interval_s * 2)
         cluster_check = ClusterCheck(pool, telemetry, timeout_s) if by_person else None
         yield Runtime(deps, database, pool, metrics, replica_check, cluster_check)
+
+
+async def vector_copies(settings: Settings, pool: asyncpg.Pool) -> VectorCopies | None:
+    """The copies of large people's vectors (FACTMEMORY_PROVIDE_CACHE_*), when on and the database stamps its
+    writes of facts (migration 0092)."""
+    if not settings.provide_cache_mb or not await copies_possible(pool):
+        return None
+    return VectorCopies(VectorCache(settings.provide_cache_mb * 2**20), settings.provide_cache_min_facts)
 
 
 @asynccontextmanager

@@ -30,7 +30,32 @@ from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
 # line (TOAST: a fact's row is ~3.6 kB), so computing the similarity again from each row read a TOAST entry per fact:
 # only the rare-term and dated facts not among the nearest pay that. Same values (the same expression on the same
 # vectors); 529 -> 321 buffers and 0.50 -> 0.33 ms execution (min of 100) for a person of 60 facts, 2026-11-26 log.
-CANDIDATES = f"""
+NEAREST = """nearest AS MATERIALIZED (
+    SELECT id AS near_id, search_half <#> (SELECT $3::vector::halfvec) AS distance FROM facts
+     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
+     ORDER BY distance, id
+     LIMIT $4),
+"""
+
+# The same from an in-process copy of the person's search vectors (vector_cache.py): $11 the ids the copy found
+# nearest, each read by its id and its exact distance computed here; what was proposed and is gone ($11 minus
+# `proposed`), and whether a row of the person changed since the copy's snapshot $12 (then the copy's proposal is
+# not used: stale).
+NEAREST_OF_IDS = """proposed AS MATERIALIZED (
+    SELECT id AS near_id, search_half <#> (SELECT $3::vector::halfvec) AS distance FROM facts
+     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND id = ANY ($11::uuid[])),
+nearest AS MATERIALIZED (
+    SELECT near_id, distance FROM proposed
+     ORDER BY distance, near_id
+     LIMIT $4),
+"""
+COPY_CHECKS = """,
+       ARRAY(SELECT unnest($11::uuid[]) EXCEPT SELECT near_id FROM proposed) AS vanished,
+       EXISTS (SELECT 1 FROM facts
+                WHERE agent_id = $1 AND entity_id = $2 AND changed_tx >= pg_snapshot_xmin($12::text::pg_snapshot)
+                  AND NOT pg_visible_in_snapshot(changed_tx, $12::text::pg_snapshot)) AS stale"""
+
+_CANDIDATES = """
 WITH
 person AS MATERIALIZED (
     SELECT coalesce((SELECT facts FROM entity_lexemes
@@ -38,12 +63,7 @@ person AS MATERIALIZED (
 term_df AS MATERIALIZED (
     SELECT lexeme AS term, facts AS df FROM entity_lexemes
      WHERE agent_id = $1 AND entity_id = $2 AND lexeme = ANY ($5::text[]) AND lexeme <> ''),
-nearest AS MATERIALIZED (
-    SELECT id AS near_id, search_half <#> (SELECT $3::vector::halfvec) AS distance FROM facts
-     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
-     ORDER BY distance, id
-     LIMIT $4),
-rare AS MATERIALIZED (
+{nearest}rare AS MATERIALIZED (
     SELECT ARRAY(SELECT term FROM term_df WHERE df <= $6) AS terms),
 worded AS MATERIALIZED (
     (SELECT id FROM facts
@@ -75,10 +95,14 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY},
        lexemes,
        (SELECT facts FROM person) AS person_facts,
        ARRAY(SELECT term FROM term_df ORDER BY term) AS terms,
-       ARRAY(SELECT df FROM term_df ORDER BY term) AS term_facts
+       ARRAY(SELECT df FROM term_df ORDER BY term) AS term_facts{checks}
   FROM facts JOIN pool ON pool_id = id
  WHERE agent_id = $1 AND entity_id = $2
 """
+CANDIDATES = _CANDIDATES.format(FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, nearest=NEAREST, checks="")
+COPY_CANDIDATES = _CANDIDATES.format(
+    FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, nearest=NEAREST_OF_IDS, checks=COPY_CHECKS
+)
 
 # Persons up to this many live facts are filtered row by row rather than looked up in the terms' index: reading
 # 1,000 facts of one person costs about as much as one GIN lookup of a term common across all people (a judgement

@@ -44,6 +44,7 @@ from factmemory.adapters.postgres.rows import (
     row_to_history,
 )
 from factmemory.adapters.postgres.turn_start import read_turn_start
+from factmemory.adapters.postgres.vector_cache import VectorCopies
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
 from factmemory.domain.bm25 import Stats
@@ -93,11 +94,19 @@ class Store:
     `replica_ok` (Provide and GetFact, not Evaluate or an edit). Writes need not tell the route: each bumps the
     entity's read position in its own transaction (replica.py), which gives read-your-writes."""
 
-    def __init__(self, pool: asyncpg.Pool, reads: ReadRoute | None = None, by_person: bool = False) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        reads: ReadRoute | None = None,
+        by_person: bool = False,
+        copies: VectorCopies | None = None,
+    ) -> None:
         self._pool = pool
         self._reads = reads
         # Distributed by person on Citus (adapters/postgres/citus.py): per-turn reads stay within the person.
         self._by_person = by_person
+        # Large people's vectors in memory (vector_cache.py): on one PostgreSQL without a read replica only.
+        self.copies = None if reads is not None or by_person else copies
 
     async def _read(
         self,
@@ -198,11 +207,20 @@ class Store:
         replica_ok: bool = False,
     ) -> Pool:
         """The nearest `pool` facts by vector, the facts holding a rare term of the turn and the nearest facts of
-        the times it names (provide_pool.py)."""
+        the times it names (provide_pool.py); a large person's nearest from the copy of their vectors when it
+        answers exactly (vector_cache.py)."""
         args = candidate_args(embedding, pool, list(terms), rare_df, rare_limit, spans)
-        rows = await self._read(
-            agent_id, entity_id, lambda conn: conn.fetch(CANDIDATES, agent_id, entity_id, *args), replica_ok
-        )
+        rows = None
+        if self.copies is not None:
+            async with connection(self._pool) as conn:
+                rows = await self.copies.candidates(conn, agent_id, entity_id, embedding, pool, args)
+        if rows is None:
+            rows = await self._read(
+                agent_id, entity_id, lambda conn: conn.fetch(CANDIDATES, agent_id, entity_id, *args), replica_ok
+            )
+            if self.copies is not None and rows:
+                facts = int(rows[0]["person_facts"])
+                await self.copies.learn(self._pool, agent_id, entity_id, facts, len(embedding))
         stats = Stats(0, {})
         if rows:
             first = rows[0]

@@ -1,0 +1,196 @@
+"""Provide's nearest facts of a large person from an in-process copy of their search vectors (domain/vector_cache.py;
+docs/recall.md, "A large person's vectors in memory"), exact: the same candidate pool as provide_pool.CANDIDATES,
+or no answer (None), and the caller runs CANDIDATES.
+
+Per Provide of a person with a copy, under the copy's lock: one statement reads the rows of the person changed
+since the copy's snapshot (migration 0092: each row names the transaction that last wrote it), the forget epoch and
+the snapshot it read in; the copy applies them and proposes its nearest k + MARGIN. Then COPY_CANDIDATES reads those
+facts, computes their exact distance and keeps CANDIDATES' order and limit, and says which proposed facts are gone
+(deleted: a delete leaves no changed row) and whether anything of the person changed since the snapshot. No answer
+when it did (stale), when the forget epoch moved, or when a fact not proposed could still be among the nearest k
+(domain/vector_cache.certain). A copy is built after an answer of CANDIDATES shows the person has at least
+`min_facts` live facts: one statement reads their ids and vectors and the snapshot; concurrent Provides of the
+person share one build."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+import asyncpg
+
+from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES
+from factmemory.domain.vector_cache import ID_BYTES, Halfs, Nearest, PersonVectors, VectorCache, certain, halfs
+from factmemory.domain.vectors import Vector
+
+log = logging.getLogger(__name__)
+
+# Proposed beyond the k nearest: room for the two sides' rounding and for facts deleted since the copy was read.
+MARGIN = 32
+# A copy of more products than this is searched in a worker thread (numpy releases the GIL): ~1 ms of the loop.
+OFF_LOOP_PRODUCTS = 2_000_000
+
+# $1 agent, $2 person. The live facts' ids and search vectors (as pgvector sends a halfvec, its 4-byte header cut
+# off, concatenated in the ids' order) in one snapshot, named with it: an index-only scan of facts_search_half_idx.
+LOAD_PERSON = """
+WITH live AS MATERIALIZED (
+    SELECT id, substr(halfvec_send(search_half), 5) AS vector FROM facts
+     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL)
+SELECT pg_current_snapshot()::text AS snapshot,
+       coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) AS epoch,
+       l.ids, l.vectors
+  FROM (SELECT array_agg(id) AS ids, string_agg(vector, ''::bytea) AS vectors FROM live) AS l
+"""
+# $3 the copy's snapshot: the person's rows written by a transaction it did not see (each such transaction's id is
+# at least the snapshot's xmin, facts_changed_tx_idx), each with its vector, or NULL when it is no longer live.
+PERSON_CHANGES = """
+WITH changed AS MATERIALIZED (
+    SELECT id, CASE WHEN archived_at IS NULL THEN substr(halfvec_send(search_half), 5) END AS vector FROM facts
+     WHERE agent_id = $1 AND entity_id = $2 AND changed_tx >= pg_snapshot_xmin($3::text::pg_snapshot)
+       AND NOT pg_visible_in_snapshot(changed_tx, $3::text::pg_snapshot))
+SELECT pg_current_snapshot()::text AS snapshot,
+       coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) AS epoch,
+       c.ids, c.vectors
+  FROM (SELECT array_agg(id) AS ids, array_agg(vector) AS vectors FROM changed) AS c
+"""
+# Whether every write of facts names its transaction (migration 0092 does not add the trigger on Citus).
+TRIGGER_PRESENT = """
+SELECT EXISTS (SELECT 1 FROM pg_trigger
+                WHERE tgrelid = 'facts'::regclass AND tgname = 'facts_changed_tx' AND tgenabled <> 'D')
+"""
+
+Key = tuple[UUID, UUID]
+
+
+async def copies_possible(pool: asyncpg.Pool) -> bool:
+    """Whether the database stamps each write of facts with its transaction (read once at start-up)."""
+    async with pool.acquire() as conn:
+        return bool(await conn.fetchval(TRIGGER_PRESENT))
+
+
+class VectorCopies:
+    """The copies of the large people's vectors in this process, and how Provide uses them. `counts`: answers by
+    reason (used, stale, uncertain, epoch, empty), builds and drops, for tests and the benchmark."""
+
+    def __init__(self, cache: VectorCache, min_facts: int, margin: int = MARGIN) -> None:
+        self.cache = cache
+        self.min_facts = min_facts
+        self.margin = margin
+        self.counts: Counter[str] = Counter()
+        self._locks: dict[Key, asyncio.Lock] = {}
+        self._builds: dict[Key, asyncio.Future[None]] = {}
+
+    async def candidates(
+        self,
+        conn: asyncpg.Connection,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        k: int,
+        args: Sequence[object],
+    ) -> list[asyncpg.Record] | None:
+        """CANDIDATES' rows from the copy (`args`: $3 to $10 of CANDIDATES), or None: no copy, or no exact answer."""
+        key = (agent_id, entity_id)
+        entry = self.cache.get(key)
+        if entry is None:
+            return None
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            if self.cache.get(key) is not entry:
+                return None
+            changes = await conn.fetchrow(PERSON_CHANGES, agent_id, entity_id, entry.snapshot)
+            if changes is None or changes["epoch"] != entry.epoch:
+                self._drop(key, "epoch")
+                return None
+            if changes["ids"]:
+                entry.apply(changes["ids"], [_halfs(v, entry.dimensions) for v in changes["vectors"]])
+                self.cache.fit()
+            entry.snapshot = snapshot = changes["snapshot"]
+            near = await self._nearest(entry, embedding, k + self.margin)
+        rows = await conn.fetch(COPY_CANDIDATES, agent_id, entity_id, *args, near.ids, snapshot)
+        if not rows:
+            self.counts["empty"] += 1
+            return None
+        first = rows[0]
+        if first["stale"]:
+            self.counts["stale"] += 1
+            return None
+        vanished = set(first["vanished"])
+        if vanished:
+            async with lock:
+                if self.cache.get(key) is entry and entry.snapshot == snapshot:
+                    for fact_id in vanished:
+                        entry.remove(fact_id)
+        ghosts = len(entry) - int(first["person_facts"])
+        if int(first["person_facts"]) < self.min_facts or ghosts > self.margin:
+            self._drop(key, "dropped")  # too small now, or too many deleted facts held: rebuilt when large
+        if not _exact(near, vanished, rows, k, embedding):
+            self.counts["uncertain"] += 1
+            return None
+        self.counts["used"] += 1
+        return rows
+
+    async def learn(self, pool: asyncpg.Pool, agent_id: UUID, entity_id: UUID, person_facts: int, dims: int) -> None:
+        """After an answer of CANDIDATES: builds the person's copy when they have at least min_facts live facts
+        and it fits the budget. Concurrent callers share one build; a failed build is logged, never raised."""
+        key = (agent_id, entity_id)
+        if person_facts < self.min_facts or key in self.cache:
+            return
+        if person_facts * (4 * dims + ID_BYTES) > self.cache.budget_bytes:
+            return
+        build = self._builds.get(key)
+        if build is None:
+            build = asyncio.ensure_future(self._build(pool, key))
+            self._builds[key] = build
+            build.add_done_callback(lambda _: self._builds.pop(key, None))
+        await asyncio.shield(build)
+
+    async def _build(self, pool: asyncpg.Pool, key: Key) -> None:
+        try:
+            async with pool.acquire() as conn:
+                row = await conn.fetchrow(LOAD_PERSON, *key)
+            entry = await asyncio.to_thread(_entry, row)
+        except Exception as exc:  # the Provide that asked has its answer: the copy is tried again by the next
+            log.warning("copy of a person's vectors not built: %s: %s", type(exc).__name__, exc)
+            return
+        if entry is not None:
+            self.cache.put(key, entry)
+            self.counts["built"] += 1
+
+    async def _nearest(self, entry: PersonVectors, embedding: Vector, n: int) -> Nearest:
+        if len(entry) * entry.dimensions >= OFF_LOOP_PRODUCTS:
+            return await asyncio.to_thread(entry.nearest, embedding, n)
+        return entry.nearest(embedding, n)
+
+    def _drop(self, key: Key, reason: str) -> None:
+        self.cache.drop(key)
+        self.counts[reason] += 1
+
+
+def _halfs(data: bytes | None, dimensions: int) -> Halfs | None:
+    return None if data is None else halfs(data, dimensions)[0]
+
+
+def _entry(row: Any) -> PersonVectors | None:
+    ids = row["ids"] or []
+    if not ids:
+        return None
+    vectors = row["vectors"]
+    return PersonVectors.of(row["snapshot"], row["epoch"], ids, halfs(vectors, len(vectors) // (2 * len(ids))))
+
+
+def _exact(near: Nearest, vanished: set[UUID], rows: Sequence[asyncpg.Record], k: int, embedding: Vector) -> bool:
+    """Whether the proposed facts certainly hold the database's nearest k: every fact was proposed, or k of the
+    proposed are still there and the k-th of them is nearer than any fact not proposed can be."""
+    if near.boundary == float("-inf"):
+        return True
+    if len(near.ids) - len(vanished) < k:
+        return False
+    proposed = set(near.ids) - vanished
+    # The nearest k are all in `rows`; a proposed fact there for a rare term or a date is no nearer than the k-th.
+    similarities = sorted((float(r["similarity"]) for r in rows if r["id"] in proposed), reverse=True)
+    return len(similarities) >= k and certain(near.boundary, similarities[k - 1], embedding)

@@ -1,0 +1,176 @@
+"""An exact in-process copy of a large person's search vectors, for Provide's nearest facts (docs/recall.md,
+"A large person's vectors in memory"): the ids and half-precision search vectors of their live facts as of one
+database snapshot, brought forward by the rows changed since; the nearest `n` by inner product with the turn; and
+whether those `n` certainly hold the database's nearest `k`. Pure: the adapter reads the rows and asks the
+database for the exact distances (adapters/postgres/vector_cache.py).
+
+Exactness. The database orders by halfvec inner product (pgvector: the halfs widened to float32, summed in
+float32) of the stored vector and the turn's vector rounded to half. Here the same halfs are widened to float32
+exactly and multiplied by the same rounded turn; only the order of summation differs, which moves a product of
+dimension d by at most about d * 2^-24 * |q| * |x| (|x| <= 1: a search vector is a unit vector or the mean of two).
+TOLERANCE bounds the two sides' difference for d <= 1024 with room to spare. The database recomputes the exact
+distance of the proposed facts; `certain` says whether an unproposed fact could still belong to its nearest k."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import numpy as np
+
+from factmemory.domain.vectors import Vector
+
+Halfs = np.ndarray[Any, np.dtype[np.float16]]
+
+# Most a product computed here may differ from the database's, per unit of |turn| (see the module's docstring).
+TOLERANCE = 2e-4
+# Bytes an entry keeps per fact besides its vector: the id, its slot in the index (an estimate, for the budget).
+ID_BYTES = 200
+
+
+def halfs(data: bytes, dimensions: int) -> Halfs:
+    """Vectors as pgvector sends halfvec values (big-endian float16), concatenated without their 4-byte headers."""
+    return np.frombuffer(data, dtype=">f2").reshape(-1, dimensions).astype(np.float16)
+
+
+def turn_halfs(vector: Vector) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The turn's vector as the database compares it: rounded to half precision (`$3::vector::halfvec`)."""
+    return np.asarray(vector, dtype=np.float32).astype(np.float16).astype(np.float32)
+
+
+@dataclass
+class Nearest:
+    """The `n` facts nearest the turn here, best first, and `boundary`: the best product of any fact not among
+    them (-inf when every fact is)."""
+
+    ids: list[UUID]
+    boundary: float
+
+
+@dataclass
+class PersonVectors:
+    """One person's live facts as of `snapshot` (the database's, as text), under forget epoch `epoch`. May also hold
+    facts deleted since (a delete leaves no changed row): the adapter drops them when it finds them gone."""
+
+    snapshot: str
+    epoch: int
+    dimensions: int
+    ids: list[UUID] = field(default_factory=list)
+    rows: dict[UUID, int] = field(default_factory=dict)
+    matrix: np.ndarray[Any, np.dtype[np.float32]] = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+
+    @classmethod
+    def of(cls, snapshot: str, epoch: int, ids: Sequence[UUID], vectors: Halfs) -> PersonVectors:
+        entry = cls(snapshot, epoch, int(vectors.shape[1]) if vectors.ndim == 2 else 0)
+        entry.ids = list(ids)
+        entry.rows = {fact_id: row for row, fact_id in enumerate(entry.ids)}
+        entry.matrix = vectors.astype(np.float32)
+        return entry
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.matrix.nbytes) + ID_BYTES * len(self.ids)
+
+    def apply(self, ids: Sequence[UUID], vectors: Sequence[Halfs | None]) -> None:
+        """The changed rows: a vector puts or replaces the fact, None (archived, or another person's now) removes it."""
+        for fact_id, vector in zip(ids, vectors, strict=True):
+            if vector is None:
+                self.remove(fact_id)
+            else:
+                self._put(fact_id, vector)
+
+    def _put(self, fact_id: UUID, vector: Halfs) -> None:
+        row = self.rows.get(fact_id)
+        if row is None:
+            row = len(self.ids)
+            self.ids.append(fact_id)
+            self.rows[fact_id] = row
+            if row >= self.matrix.shape[0]:
+                grown = np.zeros((max(16, 2 * self.matrix.shape[0]), self.dimensions), np.float32)
+                grown[: self.matrix.shape[0]] = self.matrix
+                self.matrix = grown
+        self.matrix[row] = vector.astype(np.float32)
+
+    def remove(self, fact_id: UUID) -> None:
+        """Drops the fact (if held): the last fact moves into its row."""
+        row = self.rows.pop(fact_id, None)
+        if row is None:
+            return
+        last = len(self.ids) - 1
+        if row != last:
+            moved = self.ids[last]
+            self.ids[row] = moved
+            self.rows[moved] = row
+            self.matrix[row] = self.matrix[last]
+        self.ids.pop()
+
+    def nearest(self, turn: Vector, n: int) -> Nearest:
+        """The `n` facts with the largest inner product with the turn (rounded as the database rounds it)."""
+        count = len(self.ids)
+        if count == 0:
+            return Nearest([], float("-inf"))
+        scores = self.matrix[:count] @ turn_halfs(turn)
+        if count <= n:
+            order = np.argsort(-scores, kind="stable")
+            return Nearest([self.ids[i] for i in order], float("-inf"))
+        part = np.argpartition(-scores, n)
+        top = part[:n]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return Nearest([self.ids[i] for i in top], float(scores[part[n]]))
+
+
+def certain(boundary: float, kth_similarity: float, turn: Vector) -> bool:
+    """Whether no fact outside the proposed ones can be among the database's nearest k, when the k-th nearest of
+    the proposed has `kth_similarity` (computed by the database) and the best fact not proposed scored `boundary`
+    here: its database value is then at most boundary + TOLERANCE |turn|, strictly below the k-th."""
+    if boundary == float("-inf"):
+        return True
+    return boundary + TOLERANCE * max(1.0, float(np.linalg.norm(turn))) < kth_similarity
+
+
+class VectorCache:
+    """The entries of the large people, least recently used first, within a budget of bytes: an entry that would
+    pass it evicts the least recently used whole (an entry larger than the budget is not kept)."""
+
+    def __init__(self, budget_bytes: int) -> None:
+        self.budget_bytes = budget_bytes
+        self._entries: OrderedDict[Hashable, PersonVectors] = OrderedDict()
+        self.evictions = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._entries
+
+    @property
+    def nbytes(self) -> int:
+        return sum(e.nbytes for e in self._entries.values())
+
+    def get(self, key: Hashable) -> PersonVectors | None:
+        entry = self._entries.get(key)
+        if entry is not None:
+            self._entries.move_to_end(key)
+        return entry
+
+    def put(self, key: Hashable, entry: PersonVectors) -> None:
+        self._entries[key] = entry
+        self._entries.move_to_end(key)
+        self.fit()
+
+    def drop(self, key: Hashable) -> None:
+        self._entries.pop(key, None)
+
+    def fit(self) -> None:
+        """Evicts the least recently used entries until the rest fit the budget (after an entry grew)."""
+        total = self.nbytes
+        while self._entries and total > self.budget_bytes:
+            _, evicted = self._entries.popitem(last=False)
+            total -= evicted.nbytes
+            self.evictions += 1

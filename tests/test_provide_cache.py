@@ -1,0 +1,302 @@
+"""Provide of a large person from the in-process copy of their search vectors (adapters/postgres/vector_cache.py)
+must give exactly what the candidate statement gives without it, after every kind of write, from this service or
+from anywhere else: an Evaluate, a claim edit (a new vector), an archive, a hard delete, ForgetMessages,
+ForgetEntity and new facts, and writes by SQL on a connection of its own. Each check also asserts that the copy
+answered (not the statement it falls back to), so that a check cannot pass by falling back."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import numpy as np
+import pytest
+import pytest_asyncio
+from pgvector.asyncpg import register_vector
+
+from factmemory.adapters.postgres.rows import claim_terms, vector_array
+from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.vector_cache import VectorCopies
+from factmemory.domain import language
+from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
+from factmemory.domain.models import ChatMessage, ProvideInput
+from factmemory.domain.vector_cache import PersonVectors, VectorCache, certain, halfs
+from factmemory.domain.vectors import centroid
+from factmemory.testing.llm import Reply, ScriptedLLM
+from factmemory.usecases.provide import provide
+from factmemory.v1 import factmemory_pb2 as pb
+from tests.conftest import Service, make_settings, start_service
+from tests.support.fm import Person, add_durable, facts_reply
+from tests.test_provide_exact import AT, INSERT, TOPICS, person_facts
+
+MIN_FACTS = 1_000
+TURNS = (
+    ("I went up the hills again", "the view over Porto was great"),
+    ("how is the kitchen going?", "and the cat?", "Miso hid all day"),
+    ("any concerts soon?", "the cello part is hard"),
+)
+
+
+@pytest_asyncio.fixture(scope="module")
+async def cached(
+    pg_url: str, llm_server: ScriptedLLM, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Service]:
+    """A service that copies the vectors of every person with at least MIN_FACTS live facts."""
+    settings = make_settings(
+        pg_url, llm_server, tmp_path_factory.mktemp("cached"), provide_cache_min_facts=MIN_FACTS, provide_cache_mb=64
+    )
+    async for svc in start_service(settings):
+        yield svc
+
+
+def copies_of(service: Service) -> VectorCopies:
+    copies = service.store.copies
+    assert copies is not None
+    return copies
+
+
+async def store_facts(service: Service, agent: uuid.UUID, entity: uuid.UUID, count: int, seed: int) -> None:
+    """`count` noisy copies of the topics' embeddings (tests/test_provide_exact.py), stored by SQL."""
+    topic_vectors = np.asarray(await service.deps.embedder.passages(list(TOPICS)), np.float32)
+    rows = person_facts(count, topic_vectors, seed=seed)
+    ids, kinds, categories, claims, vectors = (list(c) for c in zip(*rows, strict=True))
+    terms = [" ".join(claim_terms(c)) for c in claims]
+    async with service.pool.acquire() as conn:
+        await conn.execute(INSERT, agent, entity, AT, ids, kinds, categories, claims, vector_array(vectors), terms)
+
+
+def request(agent: uuid.UUID, entity: uuid.UUID, lines: tuple[str, ...]) -> ProvideInput:
+    messages = tuple(ChatMessage(id=str(i), text=t, created_at=AT) for i, t in enumerate(lines))
+    return ProvideInput(agent_id=agent, entity_id=entity, room_id=None, recent_messages=messages, now=AT)
+
+
+async def same_as_statement(service: Service, agent: uuid.UUID, entity: uuid.UUID) -> dict[uuid.UUID, float]:
+    """Every turn: the pool and the Provide from the copy equal those of the statement alone (the same facts, the
+    same similarities; the same facts in the same order with the same scores), and the copy answered. Returns the
+    ids of the copy's pools."""
+    copies = copies_of(service)
+    plain = Store(service.pool)
+    seen: list[dict[uuid.UUID, float]] = []
+    for lines in TURNS:
+        vector = centroid(await service.deps.embedder.queries(list(lines)))
+        terms = language.content_terms("\n".join(lines))
+        used = copies.counts["used"]
+        got = await service.store.provide_pool(agent, entity, vector, terms, VECTOR_POOL, RARE_DF, RARE_FACTS)
+        assert copies.counts["used"] == used + 1, dict(copies.counts)
+        want = await plain.provide_pool(agent, entity, vector, terms, VECTOR_POOL, RARE_DF, RARE_FACTS)
+        assert {s.fact.id: s.similarity for s in got.found} == {s.fact.id: s.similarity for s in want.found}
+        assert got.stats == want.stats
+        seen.append({s.fact.id: s.similarity for s in got.found})
+        ask = request(agent, entity, lines)
+        cached_answer = await provide(service.deps, ask)
+        plain_answer = await provide(replace(service.deps, provide_store=plain), ask)
+        for section in ("durable", "current"):
+            a, b = getattr(cached_answer, section), getattr(plain_answer, section)
+            assert [(s.fact.id, s.score) for s in a] == [(s.fact.id, s.score) for s in b]
+        assert cached_answer.text == plain_answer.text
+    return seen[0]
+
+
+async def warmed(service: Service, agent: uuid.UUID, entity: uuid.UUID) -> None:
+    """The first Provide answers from the statement and builds the copy."""
+    copies = copies_of(service)
+    built = copies.counts["built"]
+    vector = centroid(await service.deps.embedder.queries(list(TURNS[0])))
+    await service.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    assert (agent, entity) in copies.cache and copies.counts["built"] == built + 1
+
+
+async def nearest_fact(
+    service: Service, agent: uuid.UUID, entity: uuid.UUID, but: uuid.UUID | None = None
+) -> uuid.UUID:
+    vector = centroid(await service.deps.embedder.queries(list(TURNS[0])))
+    async with service.pool.acquire() as conn:
+        return uuid.UUID(
+            str(
+                await conn.fetchval(
+                    "SELECT id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL "
+                    "AND id IS DISTINCT FROM $4 ORDER BY search_half <#> $3::vector::halfvec, id LIMIT 1",
+                    agent,
+                    entity,
+                    vector,
+                    but,
+                )
+            )
+        )
+
+
+async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
+    cached: Service, llm: ScriptedLLM, pg_url: str
+) -> None:
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    await store_facts(cached, agent, entity, 1_500, seed=1)
+    person = Person(agent_id=str(agent))
+    person.entity_id = str(entity)
+    await warmed(cached, agent, entity)
+    await same_as_statement(cached, agent, entity)
+
+    # Evaluate: a new fact near the first turn.
+    text = "I went hiking in the hills near Porto with a new club"
+    llm.on(text, Reply(facts_reply(add_durable("goes hiking in the hills near Porto with a club", "preference"))))
+    evaluated = person.evaluate(text)
+    ops = (await cached.stub.Evaluate(evaluated)).ops
+    assert len(ops) == 1 and not ops[0].deduplicated and not ops[0].rejected
+    added_id = uuid.UUID(ops[0].fact.id)
+    assert added_id in await same_as_statement(cached, agent, entity)
+
+    # A reviewer's claim edit: the nearest fact gets another claim, so another vector.
+    edited = await nearest_fact(cached, agent, entity, but=added_id)
+    before = (await same_as_statement(cached, agent, entity))[edited]
+    await cached.stub.UpdateFact(
+        pb.UpdateFactRequest(
+            agent_id=str(agent), entity_id=str(entity), fact_id=str(edited), claim="collects stamps from Peru"
+        )
+    )
+    assert abs((await same_as_statement(cached, agent, entity)).get(edited, -1.0) - before) > 0.001  # moved
+
+    # A reviewer's delete (the row goes: nothing tells the copy but the row's absence).
+    deleted = await nearest_fact(cached, agent, entity, but=added_id)
+    await cached.stub.DeleteFact(pb.DeleteFactRequest(agent_id=str(agent), entity_id=str(entity), fact_id=str(deleted)))
+    assert deleted not in await same_as_statement(cached, agent, entity)
+
+    # ForgetMessages: the evaluated message's only fact goes.
+    done = await cached.stub.ForgetMessages(
+        pb.ForgetMessagesRequest(agent_id=str(agent), entity_id=str(entity), message_ids=[evaluated.message.id])
+    )
+    assert done.facts_deleted == 1
+    assert added_id not in await same_as_statement(cached, agent, entity)
+
+    # Writes by SQL on a connection of its own (another process's pool): an archive, a new nearest fact, a moved
+    # vector.
+    vector = centroid(await cached.deps.embedder.queries(list(TURNS[1])))
+    other = await asyncpg.connect(pg_url)
+    await register_vector(other)
+    try:
+        archived = await nearest_fact(cached, agent, entity)
+        await other.execute("UPDATE facts SET archived_at = now() WHERE id = $1", archived)
+        assert archived not in await same_as_statement(cached, agent, entity)
+        fresh = uuid.uuid4()
+        await other.execute(
+            INSERT, agent, entity, AT, [fresh], ["durable"], ["preference"], ["renovates a kitchen"],
+            vector_array([vector]), ["renovat kitchen"],
+        )  # fmt: skip
+        assert fresh in await same_as_statement(cached, agent, entity)
+        await other.execute(
+            "UPDATE facts SET embedding = $2::vector, search_half = $2::vector::halfvec WHERE id = $1",
+            fresh,
+            -vector,
+        )
+        assert fresh not in await same_as_statement(cached, agent, entity)
+    finally:
+        await other.close()
+
+    # ForgetEntity: the copy goes with the epoch; the new facts get a new copy.
+    copies = copies_of(cached)
+    await cached.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=str(agent), entity_id=str(entity)))
+    empty = await cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    assert not empty.found and (agent, entity) not in copies.cache and copies.counts["epoch"] >= 1
+    await store_facts(cached, agent, entity, 1_200, seed=2)
+    await warmed(cached, agent, entity)
+    await same_as_statement(cached, agent, entity)
+
+
+async def test_concurrent_provides_share_one_build(cached: Service) -> None:
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    await store_facts(cached, agent, entity, 1_100, seed=3)
+    copies = copies_of(cached)
+    built = copies.counts["built"]
+    vector = centroid(await cached.deps.embedder.queries(list(TURNS[0])))
+    calls = [cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS) for _ in range(4)]
+    await asyncio.gather(*calls)
+    assert copies.counts["built"] == built + 1
+
+
+async def test_the_budget_evicts_the_least_recently_used_person(cached: Service) -> None:
+    people = [(uuid.uuid4(), uuid.uuid4()) for _ in range(2)]
+    for n, (agent, entity) in enumerate(people):
+        await store_facts(cached, agent, entity, 1_100, seed=10 + n)
+    one = 1_100 * (4 * 384 + 200)
+    copies = VectorCopies(VectorCache(one * 3 // 2), MIN_FACTS)
+    store = Store(cached.pool, copies=copies)
+    vector = centroid(await cached.deps.embedder.queries(list(TURNS[0])))
+    for agent, entity in people:
+        await store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    assert people[1] in copies.cache and people[0] not in copies.cache
+    assert copies.cache.evictions == 1 and copies.cache.nbytes <= copies.cache.budget_bytes
+    # The evicted person is answered by the statement, exactly, and copied again.
+    got = await store.provide_pool(*people[0], vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    want = await Store(cached.pool).provide_pool(*people[0], vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    assert {s.fact.id: s.similarity for s in got.found} == {s.fact.id: s.similarity for s in want.found}
+    assert people[0] in copies.cache and people[1] not in copies.cache
+
+
+# The pure part (domain/vector_cache.py).
+
+
+def random_halfs(rng: np.random.Generator, n: int, d: int = 16) -> Any:
+    x = rng.normal(size=(n, d))
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float16)
+
+
+def test_changes_put_replace_and_remove_and_nearest_is_exact_in_float32() -> None:
+    rng = np.random.default_rng(0)
+    ids = [uuid.uuid4() for _ in range(50)]
+    vectors = random_halfs(rng, 50)
+    entry = PersonVectors.of("s", 0, ids, vectors)
+    truth = {i: vectors[n] for n, i in enumerate(ids)}
+    new = [uuid.uuid4() for _ in range(40)]
+    changed = [*new, ids[3], ids[7], ids[9]]
+    fresh = random_halfs(rng, len(changed))
+    entry.apply(changed, [fresh[n] for n in range(len(changed) - 1)] + [None])
+    truth.update({i: fresh[n] for n, i in enumerate(changed[:-1])})
+    del truth[ids[9]]
+    entry.remove(ids[0])
+    del truth[ids[0]]
+    assert len(entry) == len(truth) and set(entry.ids) == set(truth)
+    turn = rng.normal(size=16).astype(np.float32)
+    got = entry.nearest(turn, 10)
+    q = turn.astype(np.float16).astype(np.float32)
+    scores = sorted(((float(v.astype(np.float32) @ q), i) for i, v in truth.items()), reverse=True)
+    assert got.ids == [i for _, i in scores[:10]]
+    assert got.boundary == pytest.approx(scores[10][0], abs=1e-6)
+    assert entry.nearest(turn, 500).boundary == float("-inf")
+
+
+def test_halfs_read_the_vectors_as_pgvector_sends_them() -> None:
+    values = np.array([[0.5, -1.25, 3.0]], dtype=np.float16)
+    assert halfs(values.astype(">f2").tobytes(), 3).tolist() == values.tolist()
+
+
+def test_certain_needs_the_kth_beyond_the_boundary_by_the_tolerance() -> None:
+    turn = np.ones(4, np.float32) / 2
+    assert certain(float("-inf"), 0.0, turn)
+    assert certain(0.5, 0.501, turn) and not certain(0.5, 0.50001, turn) and not certain(0.5, 0.5, turn)
+
+
+def test_the_cache_evicts_least_recently_used_whole_entries() -> None:
+    rng = np.random.default_rng(1)
+
+    def entry() -> PersonVectors:
+        return PersonVectors.of("s", 0, [uuid.uuid4() for _ in range(10)], random_halfs(rng, 10))
+
+    size = entry().nbytes
+    cache = VectorCache(size * 2)
+    cache.put("a", entry())
+    cache.put("b", entry())
+    assert cache.get("a") is not None  # a is now the most recent
+    cache.put("c", entry())
+    assert "b" not in cache and "a" in cache and "c" in cache and cache.evictions == 1
+    cache.put("big", PersonVectors.of("s", 0, [uuid.uuid4() for _ in range(40)], random_halfs(rng, 40)))
+    assert len(cache) == 0 and cache.evictions == 4  # larger than the budget: not kept, and it evicted the rest
+
+
+def test_settings_default_and_off(tmp_path: Path) -> None:
+    from factmemory.settings import Settings
+
+    assert Settings(data_dir=tmp_path).provide_cache_mb == 256
+    assert Settings(data_dir=tmp_path, provide_cache_mb=0).provide_cache_mb == 0
