@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     # A replica whose replay has not advanced for this long while the primary moved on is not read from.
     read_replay_stall_s: float = Field(default=30.0, gt=0)
     # Provide of a person with at least this many live facts ranks their vectors from a copy kept in the service's
-    # memory, exactly as the database would (docs/recall.md, "A large person's vectors in memory"), within this many
+    # memory, exactly as the database would (docs/read-path.md, "A large person's vectors in memory"), within this many
     # MB for all people (least recently used evicted; 0 = off). Not with a read replica or on Citus.
     provide_cache_min_facts: int = Field(default=2_000, ge=1)
     provide_cache_mb: int = Field(default=256, ge=0)

@@ -1,4 +1,4 @@
-"""An exact in-process copy of a large person's search vectors, for Provide's nearest facts (docs/recall.md,
+"""An exact in-process copy of a large person's search vectors, for Provide's nearest facts (docs/read-path.md,
 "A large person's vectors in memory"): the ids and half-precision search vectors of their live facts as of one
 database snapshot, brought forward by the rows changed since; the nearest `n` by inner product with the turn; and
 whether those `n` certainly hold the database's nearest `k`. Pure: the adapter reads the rows and asks the
@@ -92,7 +92,8 @@ class PersonVectors:
             self.ids.append(fact_id)
             self.rows[fact_id] = row
             if row >= self.matrix.shape[0]:
-                grown = np.zeros((max(16, 2 * self.matrix.shape[0]), self.dimensions), np.float32)
+                # A quarter more room: a conversation adds a fact or two per turn, and the budget counts the room.
+                grown = np.zeros((max(64, self.matrix.shape[0] * 5 // 4), self.dimensions), np.float32)
                 grown[: self.matrix.shape[0]] = self.matrix
                 self.matrix = grown
         self.matrix[row] = vector.astype(np.float32)

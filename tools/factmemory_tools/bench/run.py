@@ -16,7 +16,7 @@ import tempfile
 import time
 import uuid
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -69,6 +69,9 @@ VALUES ($1, $2, $3, $4, 0.9, 'bench', 'bench', now())
 ON CONFLICT ON CONSTRAINT possible_duplicates_pkey DO UPDATE SET status = 'open', closed_at = NULL
 """
 PROVIDE_STAGES = ("embed", "db", "rank", "render")
+Between = Callable[[uuid.UUID], Awaitable[None]]
+# The heavy person's Provides with an Evaluate of them before each: every Provide follows a write of the person.
+HEAVY_CONVERSATION = "heavy_conversation"
 # The reference the retrieval must match: every live fact of the kind ranked by the exact distance (`+ 0` keeps the
 # planner on a plain sort whatever vector index a database has: an HNSW index's order is approximate).
 EXACT_NEAREST = """
@@ -227,17 +230,37 @@ class Bench:
         window.append(f"{self.rng.choice(data.CHAT_LINES)} ({self.turns})")
         return list(window)
 
-    async def provide(self, label: str, who: str, entities: Sequence[uuid.UUID], size: int) -> None:
+    async def provide(
+        self, label: str, who: str, entities: Sequence[uuid.UUID], size: int, between: Between | None = None
+    ) -> None:
+        """Timed Provides of the entities in turn; with `between`, that call (an Evaluate of the entity) before each
+        Provide, untimed: a conversation, in which every Provide follows a write of the person."""
+        provide_client: list[float] = []
+
         async def call(i: int) -> Any:
             entity = entities[next(counter) % len(entities)]
-            return await self.stub.Provide(drive.provide_request(self.pop.agent_id, entity, self.next_message(entity)))
+            if between is not None:
+                await between(entity)
+            started = time.perf_counter()
+            reply = await self.stub.Provide(drive.provide_request(self.pop.agent_id, entity, self.next_message(entity)))
+            provide_client.append(time.perf_counter() - started)
+            return reply
 
         counter = itertools.count()
         # Warm-up: every entity's conversation gets going (its first turn embeds five new messages).
         await drive.run_calls(call, len(entities) * 5 + self.opts.provide_warmup, 1)
         self.deps.stages.take("provide")
+        provide_client.clear()
+        copies = getattr(self.deps.provide_store, "copies", None)  # the large people's vectors in memory
+        before = dict(copies.counts) if copies is not None else {}
         self.sampler.active = True
-        client, _, replies = await drive.run_calls(call, self.opts.provide_calls, 1)
+        _, _, replies = await drive.run_calls(call, self.opts.provide_calls, 1)
+        client = provide_client
+        if copies is not None:
+            self.fig(
+                f"provide.{label}.{who}.copy_answers",
+                {k: v - before.get(k, 0) for k, v in copies.counts.items() if v - before.get(k, 0)},
+            )
         self.sampler.active = False
         calls = self.deps.stages.take("provide")
         series = derived(calls, PROVIDE_STAGES, ("embed",))
@@ -258,7 +281,8 @@ class Bench:
         if who == "regular":
             self.provider_tokens.extend(self.tokens.count(r.text) for r in replies)
         limit = 25.0 if size >= 1_000_000 else 10.0
-        name = "provide" if who == "regular" else "provide heavy entity"
+        names = {"regular": "provide", "heavy": "provide heavy entity"}
+        name = names.get(who, "provide heavy entity, Evaluate between")
         facts = f"{label}" if who == "regular" else f"{label} (entity: {self.pop.loaded[self.pop.heavy]:,})"
         self.results.rows.extend(
             [
@@ -273,6 +297,12 @@ class Bench:
                 latency_row(f"{name}: gRPC round trip (client)", facts, figures["client"]),
             ]
         )
+
+    async def evaluate_between(self, entity: uuid.UUID) -> None:
+        """One Evaluate of the entity (the scripted model adds a fact), between two of its Provides."""
+        text = f"{self.rng.choice(data.CHAT_LINES)} {drive.latency_tag(0)}{drive.topic_tag(self.rng.randrange(TOPICS))}"
+        recent = data.chat_lines(self.rng, 10)
+        await self.stub.Evaluate(drive.evaluate_request(self.pop.agent_id, entity, text, recent, self.agent_entity))
 
     # -- Evaluate --------------------------------------------------------------------------------------------
 
@@ -503,6 +533,7 @@ async def _run_all(bench: Bench, settings: Settings) -> None:
             log.info("bench: provide at %s", label)
             await bench.provide(label, "regular", bench.pop.probes[: opts.provide_entities], size)
             await bench.provide(label, "heavy", [bench.pop.heavy], size)
+            await bench.provide(label, HEAVY_CONVERSATION, [bench.pop.heavy], size, bench.evaluate_between)
             await bench.explain(label)
             await bench.exactness(label)
             for latency in opts.llm_latencies_ms:

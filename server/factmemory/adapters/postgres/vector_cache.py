@@ -1,5 +1,5 @@
 """Provide's nearest facts of a large person from an in-process copy of their search vectors (domain/vector_cache.py;
-docs/recall.md, "A large person's vectors in memory"), exact: the same candidate pool as provide_pool.CANDIDATES,
+docs/read-path.md, "A large person's vectors in memory"), exact: the same candidate pool as provide_pool.CANDIDATES,
 or no answer (None), and the caller runs CANDIDATES.
 
 Per Provide of a person with a copy, under the copy's lock: one statement reads the rows of the person changed

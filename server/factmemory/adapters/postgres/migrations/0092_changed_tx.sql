@@ -3,7 +3,7 @@
 -- it, and a row whose transaction the copy's snapshot did not see (pg_visible_in_snapshot) changed since. This
 -- needs no order among writers: a snapshot names exactly the transactions it sees, whichever process wrote them.
 -- Every transaction not seen by a snapshot has an id >= the snapshot's xmin, which the index below ranges over.
--- A deleted row leaves nothing: the copy finds it gone when it proposes the row (docs/recall.md).
+-- A deleted row leaves nothing: the copy finds it gone when it proposes the row (docs/read-path.md).
 ALTER TABLE facts ADD COLUMN changed_tx xid8;
 
 CREATE FUNCTION factmemory_changed_tx() RETURNS trigger LANGUAGE plpgsql AS $$
