@@ -39,6 +39,7 @@ from factmemory.adapters.postgres.tickets import (
     VOID_SHOWING_DELETED_BY_PERSON,
 )
 from factmemory.adapters.postgres.turn_start import TURN_START_BY_PERSON
+from factmemory.adapters.postgres.vector_cache import TRIGGER_PRESENT
 from factmemory.domain.tickets import DELETED_IDS_KEPT, LONGEST_TTL
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, new_database, start_service
@@ -89,6 +90,17 @@ async def test_facts_learned_before_distribution_are_still_there(service: Servic
     assert [f.claim for f in await facts_of(service, BEFORE)] == ["lives in Lisbon"]
     provided = await service.stub.Provide(BEFORE.provide("where do I live?"))
     assert "lives in Lisbon" in provided.text
+
+
+async def test_no_copy_of_large_people_vectors_on_the_cluster(service: Service, citus_url: str) -> None:
+    """Provide's in-memory copy (adapters/postgres/vector_cache.py) is off on a distributed database, and migration
+    0092 put no trigger there (a worker's transaction ids are its own)."""
+    assert service.store.copies is None
+    conn = await asyncpg.connect(citus_url)
+    try:
+        assert not await conn.fetchval(TRIGGER_PRESENT)
+    finally:
+        await conn.close()
 
 
 async def test_distribute_again_does_nothing(citus_url: str) -> None:

@@ -21,7 +21,7 @@ from pgvector.asyncpg import register_vector
 
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
 from factmemory.adapters.postgres.store import Store
-from factmemory.adapters.postgres.vector_cache import VectorCopies
+from factmemory.adapters.postgres.vector_cache import TRIGGER_PRESENT, VectorCopies
 from factmemory.domain import language
 from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
 from factmemory.domain.models import ChatMessage, ProvideInput
@@ -300,3 +300,13 @@ def test_settings_default_and_off(tmp_path: Path) -> None:
 
     assert Settings(data_dir=tmp_path).provide_cache_mb == 256
     assert Settings(data_dir=tmp_path, provide_cache_mb=0).provide_cache_mb == 0
+
+
+async def test_no_copy_with_a_read_replica_or_on_citus(cached: Service) -> None:
+    """The copy is checked against the primary's snapshots, and a Citus worker has transaction ids of its own."""
+    copies = VectorCopies(VectorCache(2**20), MIN_FACTS)
+    assert Store(cached.pool, by_person=True, copies=copies).copies is None
+    assert Store(cached.pool, reads=object(), copies=copies).copies is None  # type: ignore[arg-type]
+    assert Store(cached.pool, copies=copies).copies is copies
+    async with cached.pool.acquire() as conn:
+        assert await conn.fetchval(TRIGGER_PRESENT)

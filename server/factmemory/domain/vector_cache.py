@@ -116,7 +116,10 @@ class PersonVectors:
         count = len(self.ids)
         if count == 0:
             return Nearest([], float("-inf"))
-        scores = self.matrix[:count] @ turn_halfs(turn)
+        # einsum, not `@`: the product of a matrix and a vector goes to OpenBLAS, whose threads then spin for a while
+        # after each call (on this 2-core machine a core busy for ~2 ms of work: the embedder and the database
+        # waited, 2026-11-27 log); einsum's own loop is as fast here on one core.
+        scores = np.einsum("ij,j->i", self.matrix[:count], turn_halfs(turn))
         if count <= n:
             order = np.argsort(-scores, kind="stable")
             return Nearest([self.ids[i] for i in order], float("-inf"))
