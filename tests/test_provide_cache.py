@@ -174,9 +174,22 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
     # Writes by SQL on a connection of its own (another process's pool): an archive, a new nearest fact, a moved
     # vector.
     vector = centroid(await cached.deps.embedder.queries(list(TURNS[1])))
-    other = await asyncpg.connect(pg_url)
+    other, late = await asyncpg.connect(pg_url), await asyncpg.connect(pg_url)
     await register_vector(other)
+    await register_vector(late)
     try:
+        # A transaction open across the copy's snapshot (named in progress in it, its id below the snapshot's xmax)
+        # writes a fact nearest the turn and commits after the copy moved on.
+        long = late.transaction()
+        await long.start()
+        held = uuid.uuid4()
+        await late.execute(
+            INSERT, agent, entity, AT, [held], ["durable"], ["preference"], ["hikes near Porto"],
+            vector_array([centroid(await cached.deps.embedder.queries(list(TURNS[0])))]), ["hike porto"],
+        )  # fmt: skip
+        assert held not in await same_as_statement(cached, agent, entity)
+        await long.commit()  # (no other write of the person could go before: it holds the person's counts)
+        assert held in await same_as_statement(cached, agent, entity)
         archived = await nearest_fact(cached, agent, entity)
         await other.execute("UPDATE facts SET archived_at = now() WHERE id = $1", archived)
         assert archived not in await same_as_statement(cached, agent, entity)
@@ -194,6 +207,7 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
         assert fresh not in await same_as_statement(cached, agent, entity)
     finally:
         await other.close()
+        await late.close()
 
     # ForgetEntity: the copy goes with the epoch; the new facts get a new copy.
     copies = copies_of(cached)

@@ -40,7 +40,7 @@ NEAREST = """nearest AS MATERIALIZED (
 # The same from an in-process copy of the person's search vectors (vector_cache.py): $11 the ids the copy found
 # nearest, each read by its id and its exact distance computed here; what was proposed and is gone ($11 minus
 # `proposed`), and whether a row of the person changed since the copy's snapshot $12 (then the copy's proposal is
-# not used: stale).
+# not used: stale): written by a transaction at or past its xmax or in progress in it (vector_cache.PERSON_CHANGES).
 NEAREST_OF_IDS = """proposed AS MATERIALIZED (
     SELECT id AS near_id, search_half <#> (SELECT $3::vector::halfvec) AS distance FROM facts
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND id = ANY ($11::uuid[])),
@@ -52,8 +52,10 @@ nearest AS MATERIALIZED (
 COPY_CHECKS = """,
        ARRAY(SELECT unnest($11::uuid[]) EXCEPT SELECT near_id FROM proposed) AS vanished,
        EXISTS (SELECT 1 FROM facts
-                WHERE agent_id = $1 AND entity_id = $2 AND changed_tx >= pg_snapshot_xmin($12::text::pg_snapshot)
-                  AND NOT pg_visible_in_snapshot(changed_tx, $12::text::pg_snapshot)) AS stale"""
+                WHERE agent_id = $1 AND entity_id = $2 AND changed_tx >= pg_snapshot_xmax($12::text::pg_snapshot))
+       OR EXISTS (SELECT 1 FROM facts
+                   WHERE agent_id = $1 AND entity_id = $2
+                     AND changed_tx = ANY (ARRAY(SELECT pg_snapshot_xip($12::text::pg_snapshot)))) AS stale"""
 
 _CANDIDATES = """
 WITH

@@ -2,7 +2,8 @@
 -- date from the rows changed since the snapshot it was read in: each row carries the transaction that last wrote
 -- it, and a row whose transaction the copy's snapshot did not see (pg_visible_in_snapshot) changed since. This
 -- needs no order among writers: a snapshot names exactly the transactions it sees, whichever process wrote them.
--- Every transaction not seen by a snapshot has an id >= the snapshot's xmin, which the index below ranges over.
+-- The transactions a snapshot did not see are those at or past its xmax and those it names in progress: ranges of
+-- the index below.
 -- A deleted row leaves nothing: the copy finds it gone when it proposes the row (docs/read-path.md).
 ALTER TABLE facts ADD COLUMN changed_tx xid8;
 
