@@ -287,7 +287,7 @@ def test_halfs_read_the_vectors_as_pgvector_sends_them() -> None:
 
 
 def test_certain_needs_the_kth_beyond_the_boundary_by_the_tolerance() -> None:
-    turn = np.ones(4, np.float32) / 2
+    turn = np.full(4, 0.5, dtype=np.float32)
     assert certain(float("-inf"), 0.0, turn)
     assert certain(0.5, 0.501, turn) and not certain(0.5, 0.50001, turn) and not certain(0.5, 0.5, turn)
 
@@ -312,8 +312,8 @@ def test_the_cache_evicts_least_recently_used_whole_entries() -> None:
 def test_settings_default_and_off(tmp_path: Path) -> None:
     from factmemory.settings import Settings
 
-    assert Settings(data_dir=tmp_path).provide_cache_mb == 256
-    assert Settings(data_dir=tmp_path, provide_cache_mb=0).provide_cache_mb == 0
+    assert Settings(data_dir=tmp_path).provide_cache_mb == 0  # off until the bench's figure is understood
+    assert Settings(data_dir=tmp_path, provide_cache_mb=256).provide_cache_mb == 256
 
 
 async def test_no_copy_with_a_read_replica_or_on_citus(cached: Service) -> None:
