@@ -187,6 +187,12 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
             INSERT, agent, entity, AT, [held], ["durable"], ["preference"], ["hikes near Porto"],
             vector_array([centroid(await cached.deps.embedder.queries(list(TURNS[0])))]), ["hike porto"],
         )  # fmt: skip
+        # A later transaction (another person's write) completes first: the open one's id is then below the
+        # snapshot's xmax, named in progress (xip), not past it.
+        await other.execute(
+            INSERT, agent, uuid.uuid4(), AT, [uuid.uuid4()], ["durable"], ["preference"], ["likes tea"],
+            vector_array([vector]), ["tea"],
+        )  # fmt: skip
         assert held not in await same_as_statement(cached, agent, entity)
         await long.commit()  # (no other write of the person could go before: it holds the person's counts)
         assert held in await same_as_statement(cached, agent, entity)
