@@ -109,6 +109,8 @@ async def warmed(service: Service, agent: uuid.UUID, entity: uuid.UUID) -> None:
     vector = centroid(await service.deps.embedder.queries(list(TURNS[0])))
     await service.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
     assert (agent, entity) in copies.cache and copies.counts["built"] == built + 1
+    entry = copies.cache.get((agent, entity))
+    assert entry is not None and entry.exact  # the copy computes the database's distances to the bit here
 
 
 async def nearest_fact(

@@ -38,12 +38,15 @@ NEAREST = """nearest AS MATERIALIZED (
 """
 
 # The same from an in-process copy of the person's search vectors (vector_cache.py): $11 the ids the copy found
-# nearest, each read by its id and its exact distance computed here; what was proposed and is gone ($11 minus
+# nearest, each read by its id, with $13 their distances as this statement would compute them (the copy computes
+# them when it was checked to compute them to the bit, vector_cache.CHECK; a NULL is computed here, which reads the
+# vector from the row's TOAST entry); what was proposed and is gone ($11 minus
 # `proposed`), and whether a row of the person changed since the copy's snapshot $12 (then the copy's proposal is
 # not used: stale): written by a transaction at or past its xmax or in progress in it (vector_cache.PERSON_CHANGES).
 NEAREST_OF_IDS = """proposed AS MATERIALIZED (
-    SELECT id AS near_id, search_half <#> (SELECT $3::vector::halfvec) AS distance FROM facts
-     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND id = ANY ($11::uuid[])),
+    SELECT id AS near_id, coalesce(d.distance, search_half <#> (SELECT $3::vector::halfvec)) AS distance
+      FROM facts JOIN unnest($11::uuid[], $13::float8[]) AS d(fact_id, distance) ON id = d.fact_id
+     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL),
 nearest AS MATERIALIZED (
     SELECT near_id, distance FROM proposed
      ORDER BY distance, near_id

@@ -22,6 +22,7 @@ from typing import Any
 from uuid import UUID
 
 import asyncpg
+import numpy as np
 
 from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES
 from factmemory.domain.vector_cache import ID_BYTES, Halfs, Nearest, PersonVectors, VectorCache, certain, halfs
@@ -63,6 +64,13 @@ SELECT pg_current_snapshot()::text AS snapshot,
        c.ids, c.vectors
   FROM (SELECT array_agg(id) AS ids, array_agg(vector) AS vectors FROM changed) AS c
 """
+# The database's distances of some of the person's facts to a probe vector: the copy computes its own
+# (pgvector_distances) only when they equal these to the bit.
+CHECK = """
+SELECT id, search_half <#> $3::vector::halfvec AS distance FROM facts
+ WHERE agent_id = $1 AND entity_id = $2 AND id = ANY ($4::uuid[])
+"""
+CHECKED_FACTS = 64
 # Whether every write of facts names its transaction (migration 0092 does not add the trigger on Citus).
 TRIGGER_PRESENT = """
 SELECT EXISTS (SELECT 1 FROM pg_trigger
@@ -117,7 +125,8 @@ class VectorCopies:
                 self.cache.fit()
             entry.snapshot = snapshot = changes["snapshot"]
             near = await self._nearest(entry, embedding, k + self.margin)
-        rows = await conn.fetch(COPY_CANDIDATES, agent_id, entity_id, *args, near.ids, snapshot)
+            known = entry.distances(near.ids, embedding) if entry.exact else [None] * len(near.ids)
+        rows = await conn.fetch(COPY_CANDIDATES, agent_id, entity_id, *args, near.ids, snapshot, known)
         if not rows:
             self.counts["empty"] += 1
             return None
@@ -159,7 +168,9 @@ class VectorCopies:
         try:
             async with pool.acquire() as conn:
                 row = await conn.fetchrow(LOAD_PERSON, *key)
-            entry = await asyncio.to_thread(_entry, row)
+                entry = await asyncio.to_thread(_entry, row)
+                if entry is not None:
+                    entry.exact = await _checked(conn, key, entry)
         except Exception as exc:  # the Provide that asked has its answer: the copy is tried again by the next
             log.warning("copy of a person's vectors not built: %s: %s", type(exc).__name__, exc)
             return
@@ -175,6 +186,20 @@ class VectorCopies:
     def _drop(self, key: Key, reason: str) -> None:
         self.cache.drop(key)
         self.counts[reason] += 1
+
+
+async def _checked(conn: asyncpg.Connection, key: Key, entry: PersonVectors) -> bool:
+    """Whether the copy's distances equal the database's, to the bit, for some facts and a probe vector."""
+    probe = np.random.default_rng(len(entry)).normal(size=entry.dimensions).astype(np.float32)
+    probe /= np.linalg.norm(probe)
+    ids = entry.ids[:: max(1, len(entry) // CHECKED_FACTS)][:CHECKED_FACTS]
+    rows = await conn.fetch(CHECK, *key, probe, ids)
+    database = {r["id"]: float(r["distance"]) for r in rows}
+    mine = dict(zip(ids, entry.distances(ids, probe), strict=True))
+    if database != {i: mine[i] for i in database} or len(database) != len(ids):
+        log.warning("a person's copy computes other distances than the database: they are read from the rows")
+        return False
+    return True
 
 
 def _halfs(data: bytes | None, dimensions: int) -> Halfs | None:
