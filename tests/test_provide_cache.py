@@ -332,3 +332,13 @@ async def test_no_copy_with_a_read_replica_or_on_citus(cached: Service) -> None:
     assert Store(cached.pool, copies=copies).copies is copies
     async with cached.pool.acquire() as conn:
         assert await conn.fetchval(TRIGGER_PRESENT)
+
+
+async def test_a_copy_whose_distances_were_not_checked_has_them_computed_by_the_database(cached: Service) -> None:
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    await store_facts(cached, agent, entity, 1_050, seed=20)
+    await warmed(cached, agent, entity)
+    entry = copies_of(cached).cache.get((agent, entity))
+    assert entry is not None
+    entry.exact = False  # as when the check at build time finds another pgvector's sums
+    await same_as_statement(cached, agent, entity)

@@ -24,6 +24,7 @@ from uuid import UUID
 import asyncpg
 import numpy as np
 
+from factmemory.adapters.postgres.connection import pooled
 from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES
 from factmemory.domain.vector_cache import ID_BYTES, Halfs, Nearest, PersonVectors, VectorCache, certain, halfs
 from factmemory.domain.vectors import Vector
@@ -170,7 +171,7 @@ class VectorCopies:
                 row = await conn.fetchrow(LOAD_PERSON, *key)
                 entry = await asyncio.to_thread(_entry, row)
                 if entry is not None:
-                    entry.exact = await _checked(conn, key, entry)
+                    entry.exact = await _checked(pooled(conn), key, entry)
         except Exception as exc:  # the Provide that asked has its answer: the copy is tried again by the next
             log.warning("copy of a person's vectors not built: %s: %s", type(exc).__name__, exc)
             return
