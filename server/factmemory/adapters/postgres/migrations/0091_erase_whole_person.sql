@@ -3,7 +3,7 @@
 -- transaction-local setting `factmemory.erasing` ('<agent id>/<entity id>') before it deletes the facts. The row
 -- triggers that would maintain those tables for each deleted fact are skipped for that person's rows by a WHEN
 -- condition (evaluated per row without calling the function, and no event queued).
--- Why: on Citus (docs/scaling.md, "Known defect", now fixed) every row trigger's statements ran through Citus on
+-- Why: on Citus (docs/scaling.md, "Forgetting a large person") every row trigger's statements ran through Citus on
 -- the worker inside one transaction, whose memory was held until it ended: forgetting a person of 20,000 facts ran
 -- 11 minutes and grew a worker's backend to 7.6 GB. On one PostgreSQL it saves a statement per deleted fact.
 -- Every other delete (no setting, or another person named) runs the triggers as before. The same condition is
