@@ -91,7 +91,7 @@ KEYS = (
 # trigger below clears the references before the fact goes. Not NO ACTION (the default), whose check first looks
 # for another row of facts with the deleted key (in case one was inserted since): the planner reads it through
 # facts_scope_idx, i.e. every fact of the person, for each deleted fact. Forgetting a person of 20,000 facts spent
-# 60-80 s in it on the test cluster (migration 0091); RESTRICT checks only the candidates.
+# 60-86 s in it on the test cluster (migration 0091); RESTRICT checks only the candidates.
 CANDIDATE_KEYS = (
     """ALTER TABLE fact_candidates ADD CONSTRAINT fact_candidates_fact_id_fkey
            FOREIGN KEY (agent_id, entity_id, fact_id) REFERENCES facts (agent_id, entity_id, id) ON DELETE RESTRICT""",
