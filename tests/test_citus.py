@@ -25,7 +25,7 @@ from factmemory.adapters.postgres.forget_messages import (
     UNLINK_RELATIONSHIPS_OF,
     VOID_TICKETS_OF_PERSON,
 )
-from factmemory.adapters.postgres.forgetting import FORGET_FACTS, FORGOTTEN
+from factmemory.adapters.postgres.forgetting import FORGET_FACTS
 from factmemory.adapters.postgres.retention import RETENTION_ACTOR, PostgresRetention
 from factmemory.adapters.postgres.review_tx import GET_FACT_FOR_UPDATE, LIST_ENTITIES
 from factmemory.adapters.postgres.rows import MARK_IMPORT
@@ -236,7 +236,7 @@ async def test_explain_shows_the_router_plan_of_per_person_statements_and_the_fa
         "turn_start.TURN_START_BY_PERSON": (TURN_START_BY_PERSON, (agent, entity, ["m"], 5, 20)),
         "store.LIST_FACTS": (LIST_FACTS, (agent, entity, None, None, 50)),
         "review_tx.GET_FACT_FOR_UPDATE": (GET_FACT_FOR_UPDATE, (agent, entity, uuid.uuid4())),
-        "forgetting.FORGET_FACTS": (FORGET_FACTS, (agent, entity, *FORGOTTEN)),
+        "forgetting.FORGET_FACTS": (FORGET_FACTS, (agent, entity)),
         "rows.MARK_IMPORT": (MARK_IMPORT, ("imported", "importer", "", agent, entity)),
         "tickets.ISSUE_TICKET_BY_PERSON": (
             ISSUE_TICKET_BY_PERSON,

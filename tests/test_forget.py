@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+import asyncpg
 import grpc
 import pytest
 
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
+from tests.support.big_person import load
+from tests.support.big_person import stored as stored_about
 from tests.support.fm import Person, add_durable, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
 
@@ -67,3 +70,36 @@ async def test_resending_an_old_message_after_a_forget_evaluates_it_as_new(servi
     # A second forget is final too; an Evaluate started after it returned is a new message, not a resurrection.
     await service.stub.ForgetEntity(forget(person))
     assert await stored(service, person) == dict.fromkeys(TABLES, 0)
+
+
+READ_POSITION = "SELECT coalesce(max(version), 0) FROM read_positions WHERE agent_id = $1 AND entity_id = $2"
+EPOCH = "SELECT coalesce(max(epoch), 0) FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2"
+
+
+async def test_forgetting_a_person_of_thousands_of_facts_leaves_nothing_and_touches_no_one_else(
+    service: Service, pg_url: str
+) -> None:
+    """The whole-person erase (migration 0091): what the row triggers maintain is deleted set-based, and their
+    per-fact work skipped for the person, with the same end: nothing of the person left, the neighbour's rows and
+    stem counts as they were, and the read position and forget epoch moved as before."""
+    agent, person, neighbour = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    dims = service.deps.embedder.dimensions
+    conn = await asyncpg.connect(pg_url)  # the service's database; without the pool's statement timeout
+    try:
+        await load(conn, agent, person, 3_000, dims, uuid.uuid4())  # the row triggers write history and counts
+        await load(conn, agent, neighbour, 40, dims, person)
+        before = await stored_about(conn, agent, person)
+        kept = await stored_about(conn, agent, neighbour)
+        position, epoch = await conn.fetchval(READ_POSITION, agent, person), await conn.fetchval(EPOCH, agent, person)
+        assert before["facts"] == before["fact_history"] == 3_000 and before["stem counts"] == 5 * 3_000
+
+        counts = await service.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=str(agent), entity_id=str(person)))
+
+        assert counts.facts_deleted == 3_000 and counts.identities_deleted == 1 and counts.relationships_deleted == 2
+        assert set((await stored_about(conn, agent, person)).values()) == {0}
+        # The neighbour's relationship named the person as its target: it went with the person.
+        assert await stored_about(conn, agent, neighbour) == {**kept, "relationships": 0}
+        assert await conn.fetchval(READ_POSITION, agent, person) > position  # replicas learn of the forget
+        assert await conn.fetchval(EPOCH, agent, person) == epoch + 1  # an Evaluate begun before commits nothing
+    finally:
+        await conn.close()

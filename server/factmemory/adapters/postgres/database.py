@@ -46,10 +46,10 @@ async def _connect(url: str) -> asyncpg.Connection:
         raise DatabaseSetupError(f"cannot connect to the database at {describe_url(url)}: {reason}") from exc
 
 
-async def _apply(conn: asyncpg.Connection, url: str, name: str, sql: str, distributed: bool) -> None:
+async def _apply(conn: asyncpg.Connection, url: str, version: int, name: str, sql: str, distributed: bool) -> None:
     try:
         if distributed:
-            for placed in await apply_on_cluster(conn, sql):
+            for placed in await apply_on_cluster(conn, sql, version):
                 log.info("migration %s: %s", name, placed)
         else:
             await conn.execute(sql)
@@ -88,7 +88,9 @@ async def migrate(url: str, dimensions: int, until: int | None = None) -> list[s
                 done = {r["version"] for r in await conn.fetch(APPLIED_VERSIONS)}
                 if version in done:
                     continue
-                await _apply(conn, url, name, sql.replace(DIMENSIONS_PLACEHOLDER, str(int(dimensions))), distributed)
+                await _apply(
+                    conn, url, version, name, sql.replace(DIMENSIONS_PLACEHOLDER, str(int(dimensions))), distributed
+                )
                 await conn.execute(RECORD_MIGRATION, version, name)
                 applied.append(name)
         await conn.execute(SET_META, "embedding_dimensions", str(dimensions))
