@@ -26,7 +26,7 @@ import asyncpg
 import numpy as np
 
 from factmemory.adapters.postgres.connection import pooled
-from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES
+from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES, UNSEEN_AFTER, UNSEEN_DURING
 from factmemory.domain.vector_cache import ID_BYTES, Halfs, Nearest, PersonVectors, VectorCache, certain, halfs
 from factmemory.domain.vectors import Vector
 
@@ -48,19 +48,14 @@ SELECT pg_current_snapshot()::text AS snapshot,
        l.ids, l.vectors
   FROM (SELECT array_agg(id) AS ids, string_agg(vector, ''::bytea) AS vectors FROM live) AS l
 """
-# $3 the copy's snapshot: the person's rows written by a transaction it did not see, each with its vector, or NULL
-# when it is no longer live. Those transactions are exactly the ones at or past the snapshot's xmax and the ones it
-# names in progress (xip): two index conditions on facts_changed_tx_idx, each its own scan (an OR of the two was
-# read as a filter over the person's whole range). Not `>= xmin`: one long transaction anywhere (a pg_dump, a
-# report) holds xmin back, and every row written since would be read again at each Provide (2026-11-27 log).
-CHANGED_AFTER = "changed_tx >= pg_snapshot_xmax({snapshot}::text::pg_snapshot)"
-CHANGED_DURING = "changed_tx = ANY (ARRAY(SELECT pg_snapshot_xip({snapshot}::text::pg_snapshot)))"
-CHANGED_ROW = """
-    SELECT id, CASE WHEN archived_at IS NULL THEN substr(halfvec_send(search_half), 5) END AS vector FROM facts
-     WHERE agent_id = $1 AND entity_id = $2 AND {since}"""
+# $3 the copy's snapshot: the person's rows written by a transaction it did not see (provide_pool.UNSEEN_AFTER and
+# UNSEEN_DURING), each with its vector, or NULL when it is no longer live.
 PERSON_CHANGES = f"""
-WITH changed AS MATERIALIZED ({CHANGED_ROW.format(since=CHANGED_AFTER.format(snapshot="$3"))}
-    UNION ALL{CHANGED_ROW.format(since=CHANGED_DURING.format(snapshot="$3"))})
+WITH changed AS MATERIALIZED (
+    SELECT id, CASE WHEN archived_at IS NULL THEN substr(halfvec_send(search_half), 5) END AS vector
+      FROM ({UNSEEN_AFTER.format(snapshot="$3")}
+            UNION ALL
+            {UNSEEN_DURING.format(snapshot="$3")}) AS unseen)
 SELECT pg_current_snapshot()::text AS snapshot,
        coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) AS epoch,
        c.ids, c.vectors
