@@ -14,13 +14,13 @@ from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
 # (the language layer's, as stored in facts.lexemes), $6 a term in at most this many of the person's facts brings
 # the facts holding it into the pool, at most $7 of them, $8 and $9 the starts and ends of the times the turn names
 # (language.date_spans): the $7 facts nearest the turn whose time (valid_at, else created_at) falls in one of them
-# join the pool too.
+# join the pool too. $10: LEXEME_SCAN_MAX_FACTS.
 #
 # worded (the facts holding a rare term) by the cheaper of two plans, chosen at run time by the person's size: a
-# person with at most LEXEME_SCAN_MAX_FACTS facts has their range read and filtered (the terms' GIN index covers
-# every person, and a term rare for this person can be in thousands of other people's facts: 3.3 ms of a 4.1 ms
-# statement at 100k facts, EXPLAIN of 2026-11-26); a larger person's through that index. The first filter is written
-# so that the index cannot serve it.
+# person with at most $10 facts has their range read and filtered (the terms' GIN index covers every person, and a
+# term rare for this person can be in thousands of other people's facts: 3.3 ms of a 4.1 ms statement at 100k
+# facts, EXPLAIN of 2026-11-26); a larger person's through that index. The first filter is written so that the
+# index cannot serve it.
 #
 # nearest: the exact order of the facts' search vectors by inner product with the turn's unit vector (migration 0072:
 # the mean of the claim's unit vector and its source message's, in half precision, so the similarity is the mean of
@@ -37,18 +37,18 @@ NEAREST = """nearest AS MATERIALIZED (
      LIMIT $4),
 """
 
-# The same from an in-process copy of the person's search vectors (vector_cache.py): $10 the ids the copy found
-# nearest, each read by its id, with $12 their distances as this statement would compute them (the copy computes
+# The same from an in-process copy of the person's search vectors (vector_cache.py): $11 the ids the copy found
+# nearest, each read by its id, with $13 their distances as this statement would compute them (the copy computes
 # them when it was checked to compute them to the bit, vector_cache.CHECK; a NULL is computed here, which reads the
-# vector from the row's TOAST entry); what was proposed and is gone ($10 minus
-# `proposed`), and whether a row of the person changed since the copy's snapshot $11 (then the copy's proposal is
+# vector from the row's TOAST entry); what was proposed and is gone ($11 minus
+# `proposed`), and whether a row of the person changed since the copy's snapshot $12 (then the copy's proposal is
 # not used: stale): written by a transaction at or past its xmax or in progress in it (UNSEEN_AFTER, UNSEEN_DURING).
 # Each proposed fact is read by its key (a lateral subquery kept apart by OFFSET 0): as a join, the generic plan that
 # a prepared statement switches to after five calls estimates every person at the table's average size, and read the
 # whole person's range to hash-join it with the ids (13 ms for a person of 20,000 facts; EXPLAIN of 2026-11-27).
 NEAREST_OF_IDS = """proposed AS MATERIALIZED (
     SELECT f.id AS near_id, coalesce(d.distance, f.search_half <#> (SELECT $3::vector::halfvec)) AS distance
-      FROM unnest($10::uuid[], $12::float8[]) AS d(fact_id, distance)
+      FROM unnest($11::uuid[], $13::float8[]) AS d(fact_id, distance)
      CROSS JOIN LATERAL (SELECT id, search_half FROM facts
                           WHERE agent_id = $1 AND id = d.fact_id AND entity_id = $2 AND archived_at IS NULL
                          OFFSET 0) AS f),
@@ -71,75 +71,36 @@ UNSEEN_DURING = """SELECT f.id, f.archived_at, f.search_half
       FROM pg_snapshot_xip({snapshot}::text::pg_snapshot) AS x(tx)
      CROSS JOIN LATERAL (SELECT id, archived_at, search_half FROM facts
                           WHERE agent_id = $1 AND entity_id = $2 AND changed_tx = x.tx OFFSET 0) AS f"""
-# Also stale: the rare terms differ from those RARE_WORDED found ($14), or it found as many facts as the limit and
-# one is gone (a deleted fact leaves no changed row; another could now take its place).
 COPY_CHECKS = f""",
-       ARRAY(SELECT unnest($10::uuid[]) EXCEPT SELECT near_id FROM proposed) AS vanished,
-       EXISTS ({UNSEEN_AFTER.format(snapshot="$11")})
-       OR EXISTS ({UNSEEN_DURING.format(snapshot="$11")})
-       OR (SELECT terms FROM rare) IS DISTINCT FROM $14::text[]
-       OR (cardinality($13::uuid[]) >= $7 AND (SELECT count(*) FROM worded) < cardinality($13::uuid[])) AS stale"""
+       ARRAY(SELECT unnest($11::uuid[]) EXCEPT SELECT near_id FROM proposed) AS vanished,
+       EXISTS ({UNSEEN_AFTER.format(snapshot="$12")})
+       OR EXISTS ({UNSEEN_DURING.format(snapshot="$12")}) AS stale"""
 
-# Persons up to this many live facts are filtered row by row rather than looked up in the terms' index: reading
-# 1,000 facts of one person costs about as much as one GIN lookup of a term common across all people (a judgement
-# from the plans of `factmemory-bench --explain`, not tuned on a data set).
-LEXEME_SCAN_MAX_FACTS = 1_000
-
-# The person's size, the turn's terms' counts and the terms rare for this person; {terms} and {rare_df} name the
-# statement's parameters.
-_TERMS = """person AS MATERIALIZED (
+_CANDIDATES = """
+WITH
+person AS MATERIALIZED (
     SELECT coalesce((SELECT facts FROM entity_lexemes
                       WHERE agent_id = $1 AND entity_id = $2 AND lexeme = ''), 0) AS facts),
 term_df AS MATERIALIZED (
     SELECT lexeme AS term, facts AS df FROM entity_lexemes
-     WHERE agent_id = $1 AND entity_id = $2 AND lexeme = ANY ({terms}::text[]) AND lexeme <> ''),
-rare AS MATERIALIZED (
-    SELECT ARRAY(SELECT term FROM term_df WHERE df <= {rare_df} ORDER BY term) AS terms),
-"""
-# The facts holding a rare term (worded; see above), at most {limit}; {scan_max}: LEXEME_SCAN_MAX_FACTS.
-_WORDED = """worded AS MATERIALIZED (
+     WHERE agent_id = $1 AND entity_id = $2 AND lexeme = ANY ($5::text[]) AND lexeme <> ''),
+{nearest}rare AS MATERIALIZED (
+    SELECT ARRAY(SELECT term FROM term_df WHERE df <= $6) AS terms),
+worded AS MATERIALIZED (
     (SELECT id FROM facts
       WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
-        AND (SELECT facts FROM person) <= {scan_max}
+        AND (SELECT facts FROM person) <= $10
         AND (lexemes || '{{}}'::text[]) && (SELECT terms FROM rare)
       ORDER BY id
-      LIMIT {limit})
+      LIMIT $7)
     UNION ALL
     (SELECT id FROM facts
       WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
-        AND (SELECT facts FROM person) > {scan_max}
+        AND (SELECT facts FROM person) > $10
         AND lexemes && (SELECT terms FROM rare)
       ORDER BY id
-      LIMIT {limit})),
-"""
-WORDED = _TERMS.format(terms="$5", rare_df="$6") + _WORDED.format(limit="$7", scan_max=LEXEME_SCAN_MAX_FACTS)
-
-# $1 agent, $2 person, $3 the turn's terms, $4 rare_df, $5 rare_limit: the rare terms and
-# the facts holding them, as CANDIDATES finds them. With a copy of the person's vectors (vector_cache.py) this runs
-# while the copy ranks the vectors, and COPY_CANDIDATES reads the facts it found by key (WORDED_OF_IDS): the lookup
-# is ~2.5 ms of a 20,000-fact person's statement (2026-11-27 log).
-RARE_WORDED = (
-    "\nWITH "
-    + _TERMS.format(terms="$3", rare_df="$4")
-    + _WORDED.format(limit="$5", scan_max=LEXEME_SCAN_MAX_FACTS).rstrip().rstrip(",")
-    + "\nSELECT (SELECT terms FROM rare) AS terms, ARRAY(SELECT id FROM worded ORDER BY id) AS ids\n"
-)
-
-# The same facts from RARE_WORDED's answer, $13 its ids, each read by its key. COPY_CHECKS compares this
-# statement's rare terms with RARE_WORDED's ($14).
-WORDED_OF_IDS = (
-    _TERMS.format(terms="$5", rare_df="$6")
-    + """worded AS MATERIALIZED (
-    SELECT f.id FROM unnest($13::uuid[]) AS w(fact_id)
-     CROSS JOIN LATERAL (SELECT id FROM facts
-                          WHERE agent_id = $1 AND id = w.fact_id AND entity_id = $2 AND archived_at IS NULL
-                         OFFSET 0) AS f),
-"""
-)
-
-_CANDIDATES = """
-WITH
-{worded}{nearest}dated AS MATERIALIZED (
+      LIMIT $7)),
+dated AS MATERIALIZED (
     SELECT id FROM facts
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND cardinality($8::timestamptz[]) > 0
        AND EXISTS (SELECT 1 FROM unnest($8::timestamptz[], $9::timestamptz[]) AS s(starts, ends)
@@ -159,12 +120,15 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY},
   FROM facts JOIN pool ON pool_id = id
  WHERE agent_id = $1 AND entity_id = $2
 """
-CANDIDATES = _CANDIDATES.format(
-    FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, worded=WORDED, nearest=NEAREST, checks=""
-)
+CANDIDATES = _CANDIDATES.format(FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, nearest=NEAREST, checks="")
 COPY_CANDIDATES = _CANDIDATES.format(
-    FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, worded=WORDED_OF_IDS, nearest=NEAREST_OF_IDS, checks=COPY_CHECKS
+    FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, nearest=NEAREST_OF_IDS, checks=COPY_CHECKS
 )
+
+# Persons up to this many live facts are filtered row by row rather than looked up in the terms' index: reading
+# 1,000 facts of one person costs about as much as one GIN lookup of a term common across all people (a judgement
+# from the plans of `factmemory-bench --explain`, not tuned on a data set).
+LEXEME_SCAN_MAX_FACTS = 1_000
 
 
 def candidate_args(
@@ -175,11 +139,6 @@ def candidate_args(
     rare_limit: int,
     spans: Sequence[tuple[datetime, datetime]] = (),
 ) -> tuple[object, ...]:
-    """$3 to $9 of CANDIDATES."""
+    """$3 to $10 of CANDIDATES."""
     starts, ends = [s for s, _ in spans], [e for _, e in spans]
-    return embedding, pool, terms, rare_df, rare_limit, starts, ends
-
-
-def rare_args(args: Sequence[object]) -> tuple[object, ...]:
-    """$3 to $5 of RARE_WORDED (the terms, rare_df, rare_limit) from candidate_args' $3 to $9 of CANDIDATES."""
-    return tuple(args[2:5])
+    return embedding, pool, terms, rare_df, rare_limit, starts, ends, LEXEME_SCAN_MAX_FACTS

@@ -2,15 +2,15 @@
 docs/read-path.md, "A large person's vectors in memory"), exact: the same candidate pool as provide_pool.CANDIDATES,
 or no answer (None), and the caller runs CANDIDATES.
 
-Per Provide of a person with a copy, under the copy's lock: one statement reads the rows of the person changed since
-the copy's snapshot (migration 0092: each row names the transaction that last wrote it), the forget epoch and the
-snapshot it read in; the copy applies them and proposes its nearest k + MARGIN, while RARE_WORDED finds the facts
-holding a term rare for the person. Then COPY_CANDIDATES reads both by key, computes the proposed facts' exact
-distance and keeps CANDIDATES' order and limit, and says which proposed facts are gone (deleted: a delete leaves no
-changed row) and whether anything of the person changed since the snapshot. No answer when it did (stale), when the
-forget epoch moved, or when a fact not proposed could still be among the nearest k (domain/vector_cache.certain). A
-copy is built after an answer of CANDIDATES shows the person has at least `min_facts` live facts: one statement
-reads their ids and vectors and the snapshot; concurrent Provides of the person share one build."""
+Per Provide of a person with a copy, under the copy's lock: one statement reads the rows of the person changed
+since the copy's snapshot (migration 0092: each row names the transaction that last wrote it), the forget epoch and
+the snapshot it read in; the copy applies them and proposes its nearest k + MARGIN. Then COPY_CANDIDATES reads those
+facts, computes their exact distance and keeps CANDIDATES' order and limit, and says which proposed facts are gone
+(deleted: a delete leaves no changed row) and whether anything of the person changed since the snapshot. No answer
+when it did (stale), when the forget epoch moved, or when a fact not proposed could still be among the nearest k
+(domain/vector_cache.certain). A copy is built after an answer of CANDIDATES shows the person has at least
+`min_facts` live facts: one statement reads their ids and vectors and the snapshot; concurrent Provides of the
+person share one build."""
 
 from __future__ import annotations
 
@@ -26,13 +26,7 @@ import asyncpg
 import numpy as np
 
 from factmemory.adapters.postgres.connection import pooled
-from factmemory.adapters.postgres.provide_pool import (
-    COPY_CANDIDATES,
-    RARE_WORDED,
-    UNSEEN_AFTER,
-    UNSEEN_DURING,
-    rare_args,
-)
+from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES, UNSEEN_AFTER, UNSEEN_DURING
 from factmemory.domain.vector_cache import ID_BYTES, Halfs, Nearest, PersonVectors, VectorCache, certain, halfs
 from factmemory.domain.vectors import Vector
 
@@ -110,7 +104,7 @@ class VectorCopies:
         k: int,
         args: Sequence[object],
     ) -> list[asyncpg.Record] | None:
-        """CANDIDATES' rows from the copy (`args`: $3 to $9 of CANDIDATES), or None: no copy, or no exact answer."""
+        """CANDIDATES' rows from the copy (`args`: $3 to $10 of CANDIDATES), or None: no copy, or no exact answer."""
         key = (agent_id, entity_id)
         entry = self.cache.get(key)
         if entry is None:
@@ -130,20 +124,11 @@ class VectorCopies:
                 entry.apply(changes["ids"], [_halfs(v, entry.dimensions) for v in changes["vectors"]])
                 self.cache.fit()
             entry.snapshot = snapshot = changes["snapshot"]
-            # The rare terms' facts are looked up while the copy ranks the vectors (off the event loop when large).
-            near, worded = await asyncio.gather(
-                self._nearest(entry, embedding, k + self.margin),
-                conn.fetchrow(RARE_WORDED, agent_id, entity_id, *rare_args(args)),
-            )
+            near = await self._nearest(entry, embedding, k + self.margin)
             clock.lap("us_nearest")
-            if worded is None:
-                return None  # not reached: the statement answers one row
-            self.counts["worded"] += len(worded["ids"])
             known = entry.distances(near.ids, embedding) if entry.exact else [None] * len(near.ids)
             clock.lap("us_distances")
-        rows = await conn.fetch(
-            COPY_CANDIDATES, agent_id, entity_id, *args, near.ids, snapshot, known, worded["ids"], worded["terms"]
-        )
+        rows = await conn.fetch(COPY_CANDIDATES, agent_id, entity_id, *args, near.ids, snapshot, known)
         clock.lap("us_statement")
         if not rows:
             self.counts["empty"] += 1
