@@ -62,10 +62,13 @@ def copies_of(service: Service) -> VectorCopies:
 
 async def store_facts(service: Service, agent: uuid.UUID, entity: uuid.UUID, count: int, seed: int) -> None:
     """`count` noisy copies of the topics' embeddings (tests/test_provide_exact.py), stored by SQL."""
+    assert count <= 300 * RARE_DF
     topic_vectors = np.asarray(await service.deps.embedder.passages(list(TOPICS)), np.float32)
     rows = person_facts(count, topic_vectors, seed=seed)
     ids, kinds, categories, claims, vectors = (list(c) for c in zip(*rows, strict=True))
-    terms = [" ".join(claim_terms(c)) for c in claims]
+    # Every 300th fact also holds words of the turns that no topic holds (rare: in at most RARE_DF facts), so that
+    # the turns' pools take facts in by those words too.
+    terms = [" ".join(claim_terms(c)) + (" view hid soon" if i % 300 == 0 else "") for i, c in enumerate(claims)]
     async with service.pool.acquire() as conn:
         await conn.execute(INSERT, agent, entity, AT, ids, kinds, categories, claims, vector_array(vectors), terms)
 
