@@ -48,6 +48,7 @@ unix_socket_directories = '{sockets}'
 max_connections = 200
 max_prepared_transactions = 100
 shared_buffers = 64MB
+random_page_cost = 1.1  # as the service sets for its sessions, which do not reach a worker (connection.py)
 fsync = off
 synchronous_commit = off
 full_page_writes = off

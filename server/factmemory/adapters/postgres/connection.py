@@ -27,9 +27,13 @@ ON CONFLICT (agent_id, entity_id) DO UPDATE SET revision = r.revision + 1
 RETURNING revision
 """
 
-# Run on every pooled connection (the benchmark runs them too, to EXPLAIN the plans the service gets). None today:
-# the HNSW setting that was here went with the index (migration 0052).
-SESSION_SETTINGS: tuple[str, ...] = ()
+# Run on every pooled connection (the benchmark runs them too, to EXPLAIN the plans the service gets).
+# random_page_cost 1.1 (PostgreSQL's default 4 prices a random read as on a spinning disk; 1.1 is the usual setting for
+# SSDs and data in memory): with 4, a person who holds most of a table (an agent with few people, or a Citus shard)
+# had their nearest facts read by a sequential scan that detoasts every search vector instead of an index-only scan
+# of facts_search_half_idx: 62-66 ms against 12 ms for a person of 20,000 facts (2026-11-27 log). It does not reach
+# a Citus worker: docs/scaling.md asks for it in the workers' configuration.
+SESSION_SETTINGS: tuple[str, ...] = ("SET random_page_cost = 1.1",)
 
 
 def pooled(conn: PoolConnectionProxy[asyncpg.Record]) -> asyncpg.Connection:
