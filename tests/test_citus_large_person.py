@@ -5,6 +5,8 @@ facts against 15.6 ms (docs/scaling.md; the local cluster's nodes run with 1.1, 
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
 
 import asyncpg
@@ -20,6 +22,29 @@ from tests.support.fm import new_id
 FACTS = 20_000
 
 
+# How long VACUUM is retried until the person's shard is marked all-visible: a snapshot older than the load, held by
+# any session of the worker's database (another test's), keeps VACUUM from marking the pages, and the planner then
+# prices an index-only scan as reading every row from the heap.
+VISIBLE_WITHIN_S = 60.0
+SHARD_PAGES = """
+SELECT result FROM run_command_on_placements(
+    'facts', $$SELECT relpages || '/' || relallvisible FROM pg_class WHERE oid = '%s'::regclass$$)
+ WHERE shardid = get_shard_id_for_distribution_column('facts', $1::uuid)
+"""
+
+
+async def visible(conn: asyncpg.Connection, person: uuid.UUID) -> None:
+    """VACUUM (ANALYZE) until at least 90 % of the person's shard is marked all-visible, as autovacuum leaves it."""
+    deadline = time.monotonic() + VISIBLE_WITHIN_S
+    while True:
+        await conn.execute("VACUUM (ANALYZE) facts")
+        pages, all_visible = (int(n) for n in (await conn.fetchval(SHARD_PAGES, str(person))).split("/"))
+        if all_visible >= 0.9 * pages or time.monotonic() > deadline:
+            assert all_visible >= 0.9 * pages, f"{all_visible} of {pages} pages all-visible"
+            return
+        await asyncio.sleep(1.0)
+
+
 async def test_a_person_holding_most_of_their_shard_is_read_by_the_index(
     citus_url: str, citus_service: Service
 ) -> None:
@@ -28,7 +53,7 @@ async def test_a_person_holding_most_of_their_shard_is_read_by_the_index(
     conn = await asyncpg.connect(citus_url)
     try:
         await load(conn, agent, person, FACTS, dims, uuid.UUID(new_id()), without_triggers=True)
-        await conn.execute("VACUUM (ANALYZE) facts")
+        await visible(conn, person)
         turn = np.random.default_rng(1).normal(size=dims)
         turn /= np.linalg.norm(turn)
         args = candidate_args(turn.tolist(), VECTOR_POOL, ["stamps"], RARE_DF, RARE_FACTS)
