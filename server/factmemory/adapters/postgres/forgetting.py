@@ -8,6 +8,7 @@ from uuid import UUID
 import asyncpg
 
 from factmemory.adapters.postgres.connection import row_count
+from factmemory.adapters.postgres.rows import routed
 from factmemory.domain.models import ForgetCounts
 
 # ForgetEntity is final (migration 0005): every forget bumps the (agent, entity) epoch; a turn started before it
@@ -18,13 +19,13 @@ INSERT INTO forget_epochs (agent_id, entity_id) VALUES ($1, $2)
 ON CONFLICT (agent_id, entity_id) DO UPDATE SET epoch = forget_epochs.epoch + 1, forgotten_at = excluded.forgotten_at
 """
 # The person's facts deleted with their per-row upkeep skipped (migration 0091): the first CTE names the person in
-# `factmemory.erasing` for the transaction, made by a read of the person's revision (one row: a count) so that on
-# Citus it is made on the worker holding the person, where the triggers run (as rows.mark_cte does for the history
-# mark). What the skipped triggers maintain is deleted by the statements below, each one set-based statement.
-FORGET_FACTS = """
+# `factmemory.erasing` for the transaction, made FROM rows.routed so that on Citus it is made on the worker holding
+# the person, where the triggers run (as rows.mark_cte does for the history mark). What the skipped triggers
+# maintain is deleted by the statements below, each one set-based statement.
+FORGET_FACTS = f"""
 WITH erasing AS MATERIALIZED (
     SELECT set_config('factmemory.erasing', $1::text || '/' || $2::text, true) AS person
-      FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = $1 AND entity_id = $2) AS routed)
+      FROM {routed()})
 DELETE FROM facts USING erasing WHERE agent_id = $1 AND entity_id = $2
 """
 # Before the facts: the candidates' references to them (a foreign key without ON DELETE on Citus) go with them, and

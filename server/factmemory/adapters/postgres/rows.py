@@ -39,15 +39,20 @@ DISPUTED_BY = """
 """
 
 
+def routed(agent: int = 1, entity: int = 2) -> str:
+    """A read of the person's ($agent, $entity) revision, always one row (a count): settings made FROM it are made,
+    on Citus, on the worker holding the person, in the transaction the person's triggers then run in (a statement
+    naming no table runs on the coordinator, whose settings the worker's triggers do not see)."""
+    return f"(SELECT count(*) FROM entity_revisions WHERE agent_id = ${agent} AND entity_id = ${entity}) AS routed"
+
+
 def _mark(first: int, agent: int, entity: int) -> str:
-    """The settings naming the action, actor and reason ($first to $first + 2) the history trigger records, made by a
-    read of the person's ($agent, $entity) revision (always one row: a count), so that on Citus they are made on the
-    worker holding the person, in the transaction the trigger then runs in (a statement naming no table runs on the
-    coordinator, whose settings the worker's trigger does not see)."""
+    """The settings naming the action, actor and reason ($first to $first + 2) the history trigger records, made
+    FROM routed (on the person's worker)."""
     return f"""SELECT set_config('factmemory.action', ${first}, true) AS mark_action,
            set_config('factmemory.actor', ${first + 1}, true) AS mark_actor,
            set_config('factmemory.reason', ${first + 2}, true) AS mark_reason
-      FROM (SELECT count(*) FROM entity_revisions WHERE agent_id = ${agent} AND entity_id = ${entity}) AS routed"""
+      FROM {routed(agent, entity)}"""
 
 
 def mark_cte(first: int, agent: int = 1, entity: int = 2) -> str:

@@ -211,7 +211,7 @@ class Store:
         answers exactly (vector_cache.py)."""
         args = candidate_args(embedding, pool, list(terms), rare_df, rare_limit, spans)
         rows = None
-        if self.copies is not None and (agent_id, entity_id) in self.copies.cache:  # no connection taken otherwise
+        if self.copies is not None and self.copies.holds(agent_id, entity_id):  # no connection taken otherwise
             async with connection(self._pool) as conn:
                 rows = await self.copies.candidates(conn, agent_id, entity_id, embedding, pool, args)
         if rows is None:

@@ -152,6 +152,10 @@ class VectorCopies:
         self.counts["used"] += 1
         return rows
 
+    def holds(self, agent_id: UUID, entity_id: UUID) -> bool:
+        """Whether the person has a copy now (without touching its place in the least-recently-used order)."""
+        return (agent_id, entity_id) in self.cache
+
     async def learn(self, pool: asyncpg.Pool, agent_id: UUID, entity_id: UUID, person_facts: int, dims: int) -> None:
         """After an answer of CANDIDATES: builds the person's copy when they have at least min_facts live facts
         and it fits the budget. Concurrent callers share one build; a failed build is logged, never raised."""
