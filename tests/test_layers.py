@@ -59,6 +59,7 @@ THIRD_PARTY: dict[str, set[str]] = {
         "prometheus_client",
         "psutil",
         "sqlparse",  # splits a migration into statements for a distributed database (adapters/postgres/citus.py)
+        "threadpoolctl",  # keeps BLAS to the calling thread for the copy of a large person's vectors
     },
     "api": {"grpc", "grpc_health", "google", "starlette", "jinja2", "uvicorn", "pydantic"},
     "settings": {"pydantic", "pydantic_settings"},

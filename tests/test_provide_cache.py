@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 import pytest_asyncio
 from pgvector.asyncpg import register_vector
+from threadpoolctl import threadpool_info
 
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
 from factmemory.adapters.postgres.store import Store
@@ -220,11 +221,21 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
         await other.close()
         await late.close()
 
-    # ForgetEntity: the copy goes with the epoch; the new facts get a new copy.
+    # ForgetEntity, then new facts of the person: the copy goes with the epoch; the new facts get a new copy.
     copies = copies_of(cached)
     await cached.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=str(agent), entity_id=str(entity)))
+    await store_facts(cached, agent, entity, 1_100, seed=3)
+    epochs, built, old = copies.counts["epoch"], copies.counts["built"], copies.cache.get((agent, entity))
+    await cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    # The statement answered, and showed the person large: their copy was built again.
+    assert copies.counts["epoch"] == epochs + 1 and copies.counts["built"] == built + 1
+    assert copies.cache.get((agent, entity)) not in (None, old)
+    await same_as_statement(cached, agent, entity)
+
+    # ForgetEntity with nothing after: no fact is left to propose, and the copy goes.
+    await cached.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=str(agent), entity_id=str(entity)))
     empty = await cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
-    assert not empty.found and (agent, entity) not in copies.cache and copies.counts["epoch"] >= 1
+    assert not empty.found and (agent, entity) not in copies.cache and copies.counts["empty"] >= 1
     await store_facts(cached, agent, entity, 1_200, seed=2)
     await warmed(cached, agent, entity)
     await same_as_statement(cached, agent, entity)
@@ -328,6 +339,12 @@ async def test_the_copy_is_on_by_default_for_people_of_ten_thousand_facts(cached
     default = await vector_copies(Settings(data_dir=tmp_path), cached.pool)
     assert default is not None and default.min_facts == 10_000 and default.cache.budget_bytes == 256 * 2**20
     assert await vector_copies(Settings(data_dir=tmp_path, provide_cache_mb=0), cached.pool) is None
+
+
+def test_the_service_with_copies_keeps_blas_to_the_calling_thread(cached: Service) -> None:
+    """OpenBLAS's own threads spun after each product with the turn, taking a core from the database."""
+    blas = [lib for lib in threadpool_info() if lib["user_api"] == "blas"]
+    assert blas and all(lib["num_threads"] == 1 for lib in blas)
 
 
 async def test_no_copy_with_a_read_replica_or_on_citus(cached: Service) -> None:

@@ -41,21 +41,31 @@ NEAREST = """nearest AS MATERIALIZED (
      LIMIT $4),
 """
 
-# The same from an in-process copy of the person's search vectors (vector_cache.py): $11 the ids the copy found
-# nearest, each read by its id, with $13 their distances as this statement would compute them (the copy computes
-# them when it was checked to compute them to the bit, vector_cache.CHECK; a NULL is computed here, which reads the
-# vector from the row's TOAST entry); what was proposed and is gone ($11 minus
-# `proposed`), and whether a row of the person changed since the copy's snapshot $12 (then the copy's proposal is
-# not used: stale): written by a transaction at or past its xmax or in progress in it (UNSEEN_AFTER, UNSEEN_DURING).
+# The same from an in-process copy of the person's search vectors (vector_cache.py), as of the database snapshot $12:
+# $11 the ids the copy found nearest, with $13 their distances as this statement would compute them (the copy
+# computes them when it was checked to compute them to the bit, vector_cache.CHECK; a NULL is computed here, which
+# reads the vector from the row's TOAST entry). `changed`: the person's rows written since $12 (by a transaction at
+# or past its xmax or in progress in it: UNSEEN_AFTER, UNSEEN_DURING), whose vectors the copy does not hold: each
+# live one joins the candidates with its distance computed here (a proposed one too: its vector may be new), and
+# all of them go back to the copy (COPY_CHECKS). So the copy needs no read of its own before it proposes, and the
+# nearest $4 of the proposed and changed facts are the database's nearest whenever no other fact can be nearer
+# (vector_cache._exact).
 # Each proposed fact is read by its key (a lateral subquery kept apart by OFFSET 0): as a join, the generic plan that
 # a prepared statement switches to after five calls estimates every person at the table's average size, and read the
 # whole person's range to hash-join it with the ids (13 ms for a person of 20,000 facts; EXPLAIN of 2026-11-27).
-NEAREST_OF_IDS = """proposed AS MATERIALIZED (
-    SELECT f.id AS near_id, coalesce(d.distance, f.search_half <#> (SELECT $3::vector::halfvec)) AS distance
+NEAREST_OF_IDS = """changed AS MATERIALIZED (
+    SELECT id, archived_at, search_half FROM ({after} UNION ALL {during}) AS unseen),
+proposed AS MATERIALIZED (
+    SELECT f.id AS near_id,
+           CASE WHEN f.id IN (SELECT id FROM changed) THEN f.search_half <#> (SELECT $3::vector::halfvec)
+                ELSE coalesce(d.distance, f.search_half <#> (SELECT $3::vector::halfvec)) END AS distance
       FROM unnest($11::uuid[], $13::float8[]) AS d(fact_id, distance)
      CROSS JOIN LATERAL (SELECT id, search_half FROM facts
                           WHERE agent_id = $1 AND id = d.fact_id AND entity_id = $2 AND archived_at IS NULL
-                         OFFSET 0) AS f),
+                         OFFSET 0) AS f
+    UNION ALL
+    SELECT id, search_half <#> (SELECT $3::vector::halfvec) FROM changed
+     WHERE archived_at IS NULL AND id <> ALL ($11::uuid[])),
 nearest AS MATERIALIZED (
     SELECT near_id, distance FROM proposed
      ORDER BY distance, near_id
@@ -75,10 +85,19 @@ UNSEEN_DURING = """SELECT f.id, f.archived_at, f.search_half
       FROM pg_snapshot_xip({snapshot}::text::pg_snapshot) AS x(tx)
      CROSS JOIN LATERAL (SELECT id, archived_at, search_half FROM facts
                           WHERE agent_id = $1 AND entity_id = $2 AND changed_tx = x.tx OFFSET 0) AS f"""
-COPY_CHECKS = f""",
+# For the copy: whether each row is one of the nearest (`near`), what was proposed and is gone ($11 minus the live
+# ones: deleted, archived or another person's now), the forget epoch, and, on the first row only (each row would
+# carry them again), this statement's snapshot and the changed rows: their ids and vectors (as pgvector sends a
+# halfvec, its 4-byte header cut off; NULL when the fact is no longer live), in the same order.
+COPY_CHECKS = """,
+       pool.distance IS NOT NULL AS near,
        ARRAY(SELECT unnest($11::uuid[]) EXCEPT SELECT near_id FROM proposed) AS vanished,
-       EXISTS ({UNSEEN_AFTER.format(snapshot="$12")})
-       OR EXISTS ({UNSEEN_DURING.format(snapshot="$12")}) AS stale"""
+       coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) AS epoch,
+       CASE WHEN row_number() OVER () = 1 THEN pg_current_snapshot()::text END AS snapshot,
+       CASE WHEN row_number() OVER () = 1 THEN ARRAY(SELECT id FROM changed ORDER BY id) END AS changed_ids,
+       CASE WHEN row_number() OVER () = 1
+            THEN ARRAY(SELECT CASE WHEN archived_at IS NULL THEN substr(halfvec_send(search_half), 5) END
+                         FROM changed ORDER BY id) END AS changed_vectors"""
 
 _CANDIDATES = """
 WITH
@@ -126,7 +145,12 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY},
 """
 CANDIDATES = _CANDIDATES.format(FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, nearest=NEAREST, checks="")
 COPY_CANDIDATES = _CANDIDATES.format(
-    FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, nearest=NEAREST_OF_IDS, checks=COPY_CHECKS
+    FACT_COLUMNS=FACT_COLUMNS,
+    DISPUTED_BY=DISPUTED_BY,
+    nearest=NEAREST_OF_IDS.format(
+        after=UNSEEN_AFTER.format(snapshot="$12"), during=UNSEEN_DURING.format(snapshot="$12")
+    ),
+    checks=COPY_CHECKS,
 )
 
 # Persons up to this many live facts are filtered row by row rather than looked up in the terms' index: reading

@@ -2,15 +2,15 @@
 docs/read-path.md, "A large person's vectors in memory"), exact: the same candidate pool as provide_pool.CANDIDATES,
 or no answer (None), and the caller runs CANDIDATES.
 
-Per Provide of a person with a copy, under the copy's lock: one statement reads the rows of the person changed
-since the copy's snapshot (migration 0092: each row names the transaction that last wrote it), the forget epoch and
-the snapshot it read in; the copy applies them and proposes its nearest k + MARGIN. Then COPY_CANDIDATES reads those
-facts, computes their exact distance and keeps CANDIDATES' order and limit, and says which proposed facts are gone
-(deleted: a delete leaves no changed row) and whether anything of the person changed since the snapshot. No answer
-when it did (stale), when the forget epoch moved, or when a fact not proposed could still be among the nearest k
-(domain/vector_cache.certain). A copy is built after an answer of CANDIDATES shows the person has at least
-`min_facts` live facts: one statement reads their ids and vectors and the snapshot; concurrent Provides of the
-person share one build."""
+Per Provide of a person with a copy: the copy, as of its database snapshot, proposes its nearest k + MARGIN (under
+the copy's lock). Then one statement, COPY_CANDIDATES, reads those facts and the person's rows changed since that
+snapshot (migration 0092: each row names the transaction that last wrote it), computes the exact distance of the
+live ones and keeps CANDIDATES' order and limit; it also says which proposed facts are gone (deleted: a delete
+leaves no changed row), the forget epoch, and the snapshot it read in. The copy then applies the changed rows and
+moves to that snapshot. No answer when the forget epoch moved, or when a fact neither proposed nor changed could
+still be among the nearest k (domain/vector_cache.certain). A copy is built after an answer of CANDIDATES shows the
+person has at least `min_facts` live facts: one statement reads their ids and vectors and the snapshot; concurrent
+Provides of the person share one build."""
 
 from __future__ import annotations
 
@@ -24,9 +24,10 @@ from uuid import UUID
 
 import asyncpg
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from factmemory.adapters.postgres.connection import pooled
-from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES, UNSEEN_AFTER, UNSEEN_DURING
+from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES
 from factmemory.domain.vector_cache import ID_BYTES, Halfs, Nearest, PersonVectors, VectorCache, certain, halfs
 from factmemory.domain.vectors import Vector
 
@@ -34,8 +35,9 @@ log = logging.getLogger(__name__)
 
 # Proposed beyond the k nearest: room for the two sides' rounding and for facts deleted since the copy was read.
 MARGIN = 32
-# A copy of more products than this is searched in a worker thread (numpy releases the GIL): ~1 ms of the loop.
-OFF_LOOP_PRODUCTS = 2_000_000
+# A copy of more products than this is searched in a worker thread (numpy releases the GIL): ~1 ms of the loop
+# (20,000 facts of 384 dimensions: 1.2 ms, 2026-11-27 log).
+OFF_LOOP_PRODUCTS = 6_000_000
 
 # $1 agent, $2 person. The live facts' ids and search vectors (as pgvector sends a halfvec, its 4-byte header cut
 # off, concatenated in the ids' order) in one snapshot, named with it: an index-only scan of facts_search_half_idx.
@@ -47,19 +49,6 @@ SELECT pg_current_snapshot()::text AS snapshot,
        coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) AS epoch,
        l.ids, l.vectors
   FROM (SELECT array_agg(id) AS ids, string_agg(vector, ''::bytea) AS vectors FROM live) AS l
-"""
-# $3 the copy's snapshot: the person's rows written by a transaction it did not see (provide_pool.UNSEEN_AFTER and
-# UNSEEN_DURING), each with its vector, or NULL when it is no longer live.
-PERSON_CHANGES = f"""
-WITH changed AS MATERIALIZED (
-    SELECT id, CASE WHEN archived_at IS NULL THEN substr(halfvec_send(search_half), 5) END AS vector
-      FROM ({UNSEEN_AFTER.format(snapshot="$3")}
-            UNION ALL
-            {UNSEEN_DURING.format(snapshot="$3")}) AS unseen)
-SELECT pg_current_snapshot()::text AS snapshot,
-       coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) AS epoch,
-       c.ids, c.vectors
-  FROM (SELECT array_agg(id) AS ids, array_agg(vector) AS vectors FROM changed) AS c
 """
 # The database's distances of some of the person's facts to a probe vector: the copy computes its own
 # (pgvector_distances) only when they equal these to the bit.
@@ -77,6 +66,14 @@ SELECT EXISTS (SELECT 1 FROM pg_trigger
 Key = tuple[UUID, UUID]
 
 
+def one_blas_thread() -> None:
+    """Keeps numpy's BLAS to the calling thread, for the whole process: the copy's product with the turn is one
+    matrix-vector product (domain/vector_cache.py), a few milliseconds at most, and OpenBLAS's own threads spun for a
+    while after each call, keeping a core from the embedder and the database (2026-11-27 log). The embedder's models
+    run in their own processes."""
+    threadpool_limits(limits=1, user_api="blas")
+
+
 async def copies_possible(pool: asyncpg.Pool) -> bool:
     """Whether the database stamps each write of facts with its transaction (read once at start-up)."""
     async with pool.acquire() as conn:
@@ -85,7 +82,7 @@ async def copies_possible(pool: asyncpg.Pool) -> bool:
 
 class VectorCopies:
     """The copies of the large people's vectors in this process, and how Provide uses them. `counts`: answers by
-    reason (used, stale, uncertain, epoch, empty), builds and drops, for tests and the benchmark."""
+    reason (used, uncertain, epoch, empty), builds and drops, for tests and the benchmark."""
 
     def __init__(self, cache: VectorCache, min_facts: int, margin: int = MARGIN) -> None:
         self.cache = cache
@@ -115,38 +112,34 @@ class VectorCopies:
             clock.lap("us_lock")
             if self.cache.get(key) is not entry:
                 return None
-            changes = await conn.fetchrow(PERSON_CHANGES, agent_id, entity_id, entry.snapshot)
-            clock.lap("us_changes")
-            if changes is None or changes["epoch"] != entry.epoch:
-                self._drop(key, "epoch")
-                return None
-            if changes["ids"]:
-                entry.apply(changes["ids"], [_halfs(v, entry.dimensions) for v in changes["vectors"]])
-                self.cache.fit()
-            entry.snapshot = snapshot = changes["snapshot"]
+            snapshot = entry.snapshot
             near = await self._nearest(entry, embedding, k + self.margin)
             clock.lap("us_nearest")
             known = entry.distances(near.ids, embedding) if entry.exact else [None] * len(near.ids)
             clock.lap("us_distances")
         rows = await conn.fetch(COPY_CANDIDATES, agent_id, entity_id, *args, near.ids, snapshot, known)
         clock.lap("us_statement")
-        if not rows:
-            self.counts["empty"] += 1
+        if not rows or rows[0]["changed_ids"] is None:
+            # Nothing proposed is live and nothing changed: the person's facts are all gone (ForgetEntity), or every
+            # fact the copy proposes was deleted. It is built again when CANDIDATES shows the person large.
+            self._drop(key, "empty")
             return None
         first = rows[0]
-        if first["stale"]:
-            self.counts["stale"] += 1
+        if first["epoch"] != entry.epoch:
+            self._drop(key, "epoch")
             return None
         vanished = set(first["vanished"])
-        if vanished:
-            async with lock:
-                if self.cache.get(key) is entry and entry.snapshot == snapshot:
-                    for fact_id in vanished:
-                        entry.remove(fact_id)
+        async with lock:
+            if self.cache.get(key) is entry and entry.snapshot == snapshot:  # not brought forward by another call
+                entry.apply(first["changed_ids"], [_halfs(v, entry.dimensions) for v in first["changed_vectors"]])
+                for fact_id in vanished:
+                    entry.remove(fact_id)
+                entry.snapshot = first["snapshot"]
+                self.cache.fit()
         ghosts = len(entry) - int(first["person_facts"])
         if int(first["person_facts"]) < self.min_facts or ghosts > self.margin:
             self._drop(key, "dropped")  # too small now, or too many deleted facts held: rebuilt when large
-        if not _exact(near, vanished, rows, k, embedding):
+        if not _exact(near, rows, k, embedding):
             self.counts["uncertain"] += 1
             return None
         self.counts["used"] += 1
@@ -234,14 +227,12 @@ def _entry(row: Any) -> PersonVectors | None:
     return PersonVectors.of(row["snapshot"], row["epoch"], ids, halfs(vectors, len(vectors) // (2 * len(ids))))
 
 
-def _exact(near: Nearest, vanished: set[UUID], rows: Sequence[asyncpg.Record], k: int, embedding: Vector) -> bool:
-    """Whether the proposed facts certainly hold the database's nearest k: every fact was proposed, or k of the
-    proposed are still there and the k-th of them is nearer than any fact not proposed can be."""
+def _exact(near: Nearest, rows: Sequence[asyncpg.Record], k: int, embedding: Vector) -> bool:
+    """Whether the statement's nearest facts (`near` rows: the proposed ones still live and the ones changed since
+    the copy's snapshot, by the database's distances) are certainly the database's nearest k: every fact was
+    proposed, or k of them are there and the k-th is nearer than any fact neither proposed nor changed can be (such a
+    fact's vector is the copy's, which scored it at most `near.boundary`)."""
     if near.boundary == float("-inf"):
         return True
-    if len(near.ids) - len(vanished) < k:
-        return False
-    proposed = set(near.ids) - vanished
-    # The nearest k are all in `rows`; a proposed fact there for a rare term or a date is no nearer than the k-th.
-    similarities = sorted((float(r["similarity"]) for r in rows if r["id"] in proposed), reverse=True)
+    similarities = sorted((float(r["similarity"]) for r in rows if r["near"]), reverse=True)
     return len(similarities) >= k and certain(near.boundary, similarities[k - 1], embedding)
