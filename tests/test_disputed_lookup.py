@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import numpy as np
 
+from factmemory.adapters.postgres.connection import pooled
 from factmemory.adapters.postgres.provide_pool import CANDIDATES, candidate_args
 from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
 from tests.conftest import Service
@@ -35,7 +36,8 @@ async def test_each_fact_s_dispute_is_one_index_probe_whatever_the_queue(service
     agent, person = uuid.uuid4(), uuid.uuid4()
     dims = service.deps.embedder.dimensions
     disputed = claims(range(1, 2))[0]
-    async with service.pool.acquire() as conn:
+    async with service.pool.acquire() as proxy:
+        conn = pooled(proxy)
         await load(conn, agent, person, FACTS, dims, uuid.uuid4())
         await conn.execute(OTHERS_PENDING, agent, 1.0, QUEUE)
         await conn.execute(NEWER_CONTRADICTION, agent, person, disputed, timedelta(hours=1))
@@ -52,8 +54,8 @@ async def test_each_fact_s_dispute_is_one_index_probe_whatever_the_queue(service
     # One probe per returned fact: the index's root and leaf pages, never the queue's thousands of rows.
     buffers = int(re.search(r"Buffers: shared hit=(\d+)", subplan).group(1))  # type: ignore[union-attr]
     assert buffers <= 3 * VECTOR_POOL, plan
-    async with service.pool.acquire() as conn:
-        everyone = await conn.fetch(CANDIDATES, agent, person, *candidate_args(turn.tolist(), FACTS, [], RARE_DF, 0))
+    async with service.pool.acquire() as again:
+        everyone = await again.fetch(CANDIDATES, agent, person, *candidate_args(turn.tolist(), FACTS, [], RARE_DF, 0))
     by_claim = {r["claim"]: r["disputed_by"] for r in everyone}
     assert by_claim[disputed] == "moved to Lisbon"  # the newest of its two pending contradictions
     assert by_claim[claims(range(2, 3))[0]] == "moved away"

@@ -331,13 +331,13 @@ def test_the_cache_evicts_least_recently_used_whole_entries() -> None:
     assert len(cache) == 0 and cache.evictions == 4  # larger than the budget: not kept, and it evicted the rest
 
 
-async def test_the_copy_is_on_by_default_for_people_of_ten_thousand_facts(cached: Service, tmp_path: Path) -> None:
+async def test_the_copy_is_on_by_default_for_people_of_five_thousand_facts(cached: Service, tmp_path: Path) -> None:
     """What a service started without FACTMEMORY_PROVIDE_CACHE_* gets, and that 0 turns the copy off."""
     from factmemory.app.runtime import vector_copies
     from factmemory.settings import Settings
 
     default = await vector_copies(Settings(data_dir=tmp_path), cached.pool)
-    assert default is not None and default.min_facts == 10_000 and default.cache.budget_bytes == 256 * 2**20
+    assert default is not None and default.min_facts == 5_000 and default.cache.budget_bytes == 256 * 2**20
     assert await vector_copies(Settings(data_dir=tmp_path, provide_cache_mb=0), cached.pool) is None
 
 
@@ -357,11 +357,17 @@ async def test_no_copy_with_a_read_replica_or_on_citus(cached: Service) -> None:
         assert await conn.fetchval(TRIGGER_PRESENT)
 
 
-async def test_a_copy_whose_distances_were_not_checked_has_them_computed_by_the_database(cached: Service) -> None:
+async def test_a_copy_whose_distances_are_not_the_database_s_is_not_used(cached: Service) -> None:
     agent, entity = uuid.uuid4(), uuid.uuid4()
     await store_facts(cached, agent, entity, 1_050, seed=20)
     await warmed(cached, agent, entity)
-    entry = copies_of(cached).cache.get((agent, entity))
+    copies = copies_of(cached)
+    entry = copies.cache.get((agent, entity))
     assert entry is not None
     entry.exact = False  # as when the check at build time finds another pgvector's sums
-    await same_as_statement(cached, agent, entity)
+    vector = centroid(await cached.deps.embedder.queries(list(TURNS[0])))
+    used, inexact = copies.counts["used"], copies.counts["inexact"]
+    got = await cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    want = await Store(cached.pool).provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    assert copies.counts["used"] == used and copies.counts["inexact"] == inexact + 1
+    assert [(s.fact.id, s.similarity) for s in got.found] == [(s.fact.id, s.similarity) for s in want.found]

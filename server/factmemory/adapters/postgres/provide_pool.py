@@ -43,32 +43,31 @@ NEAREST = """nearest AS MATERIALIZED (
 
 # The same from an in-process copy of the person's search vectors (vector_cache.py), as of the database snapshot $12:
 # $11 the ids the copy found nearest, with $13 their distances as this statement would compute them (the copy
-# computes them when it was checked to compute them to the bit, vector_cache.CHECK; a NULL is computed here, which
-# reads the vector from the row's TOAST entry). `changed`: the person's rows written since $12 (by a transaction at
-# or past its xmax or in progress in it: UNSEEN_AFTER, UNSEEN_DURING), whose vectors the copy does not hold: each
-# live one joins the candidates with its distance computed here (a proposed one too: its vector may be new), and
-# all of them go back to the copy (COPY_CHECKS). So the copy needs no read of its own before it proposes, and the
-# nearest $4 of the proposed and changed facts are the database's nearest whenever no other fact can be nearer
-# (vector_cache._exact).
-# Each proposed fact is read by its key (a lateral subquery kept apart by OFFSET 0): as a join, the generic plan that
-# a prepared statement switches to after five calls estimates every person at the table's average size, and read the
-# whole person's range to hash-join it with the ids (13 ms for a person of 20,000 facts; EXPLAIN of 2026-11-27).
+# computes them to the bit; it is used only where a check against the database's at build time says so,
+# vector_cache.CHECK). `changed`: the person's rows written since $12 (by a transaction at or past its xmax or in
+# progress in it: UNSEEN_AFTER, UNSEEN_DURING), whose vectors the copy does not hold: each live one is a candidate
+# with its distance computed here (a proposed one too: its vector may be new), and all of them go back to the copy
+# (COPY_CHECKS). So the copy needs no read of its own before it proposes, and the nearest $4 of the proposed and
+# changed facts are the database's nearest whenever no other fact can be nearer (vector_cache._exact).
+# `nearest` reads the candidates' rows in distance order, each by its key (a lateral subquery kept apart by OFFSET 0:
+# as a join, the generic plan that a prepared statement switches to after five calls estimates every person at the
+# table's average size and read the whole person's range, 13 ms for a person of 20,000 facts; EXPLAIN of
+# 2026-11-27), and stops at the $4-th live one: a fact deleted since the copy's snapshot is skipped. Those rows are
+# the statement's answer (COPY_ROWS): each nearest fact's row is read once.
 NEAREST_OF_IDS = """changed AS MATERIALIZED (
     SELECT id, archived_at, search_half FROM ({after} UNION ALL {during}) AS unseen),
 proposed AS MATERIALIZED (
-    SELECT f.id AS near_id,
-           CASE WHEN f.id IN (SELECT id FROM changed) THEN f.search_half <#> (SELECT $3::vector::halfvec)
-                ELSE coalesce(d.distance, f.search_half <#> (SELECT $3::vector::halfvec)) END AS distance
-      FROM unnest($11::uuid[], $13::float8[]) AS d(fact_id, distance)
-     CROSS JOIN LATERAL (SELECT id, search_half FROM facts
-                          WHERE agent_id = $1 AND id = d.fact_id AND entity_id = $2 AND archived_at IS NULL
-                         OFFSET 0) AS f
+    SELECT d.fact_id, d.distance FROM unnest($11::uuid[], $13::float8[]) AS d(fact_id, distance)
+     WHERE d.fact_id <> ALL (ARRAY(SELECT id FROM changed))
     UNION ALL
-    SELECT id, search_half <#> (SELECT $3::vector::halfvec) FROM changed
-     WHERE archived_at IS NULL AND id <> ALL ($11::uuid[])),
+    SELECT id, search_half <#> (SELECT $3::vector::halfvec) FROM changed WHERE archived_at IS NULL),
 nearest AS MATERIALIZED (
-    SELECT near_id, distance FROM proposed
-     ORDER BY distance, near_id
+    SELECT p.fact_id AS near_id, p.distance, {fact_columns}, f.lexemes
+      FROM (SELECT fact_id, distance FROM proposed ORDER BY distance, fact_id) AS p
+     CROSS JOIN LATERAL (SELECT * FROM facts
+                          WHERE agent_id = $1 AND id = p.fact_id AND entity_id = $2 AND archived_at IS NULL
+                         OFFSET 0) AS f
+     ORDER BY p.distance, p.fact_id
      LIMIT $4),
 """
 # The person's rows written by a transaction that the snapshot {snapshot} did not see, with the columns the copy
@@ -85,19 +84,36 @@ UNSEEN_DURING = """SELECT f.id, f.archived_at, f.search_half
       FROM pg_snapshot_xip({snapshot}::text::pg_snapshot) AS x(tx)
      CROSS JOIN LATERAL (SELECT id, archived_at, search_half FROM facts
                           WHERE agent_id = $1 AND entity_id = $2 AND changed_tx = x.tx OFFSET 0) AS f"""
-# For the copy: whether each row is one of the nearest (`near`), what was proposed and is gone ($11 minus the live
-# ones: deleted, archived or another person's now), the forget epoch, and, on the first row only (each row would
-# carry them again), this statement's snapshot and the changed rows: their ids and vectors (as pgvector sends a
-# halfvec, its 4-byte header cut off; NULL when the fact is no longer live), in the same order.
+# For the copy: whether each row is one of the nearest (`near`), which proposed facts are gone (those before the
+# last nearest one in distance order, or all when fewer than $4 were found, that were not found live: deleted,
+# archived or another person's now), the forget epoch, and, on the first row only (each row would carry them again),
+# this statement's snapshot and the changed rows: their ids and vectors (as pgvector sends a halfvec, its 4-byte
+# header cut off; NULL when the fact is no longer live), in the same order.
 COPY_CHECKS = """,
-       pool.distance IS NOT NULL AS near,
-       ARRAY(SELECT unnest($11::uuid[]) EXCEPT SELECT near_id FROM proposed) AS vanished,
+       near,
+       ARRAY(SELECT fact_id FROM proposed
+              WHERE (SELECT count(*) FROM nearest) < $4
+                 OR (distance, fact_id) <= (SELECT distance, near_id FROM nearest
+                                             ORDER BY distance DESC, near_id DESC LIMIT 1)
+             EXCEPT SELECT near_id FROM nearest) AS vanished,
        coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) AS epoch,
        CASE WHEN row_number() OVER () = 1 THEN pg_current_snapshot()::text END AS snapshot,
        CASE WHEN row_number() OVER () = 1 THEN ARRAY(SELECT id FROM changed ORDER BY id) END AS changed_ids,
        CASE WHEN row_number() OVER () = 1
             THEN ARRAY(SELECT CASE WHEN archived_at IS NULL THEN substr(halfvec_send(search_half), 5) END
                          FROM changed ORDER BY id) END AS changed_vectors"""
+# The rows of the statement: each pool fact's row, read by its key (a lateral subquery kept apart by OFFSET 0, as
+# above), with the distance the nearest scan computed.
+ROWS = """pool CROSS JOIN LATERAL (SELECT * FROM facts
+                                 WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS facts"""
+# The same for the copy: the nearest facts' rows as `nearest` read them, and the rare-term and dated facts not among
+# them read by key.
+COPY_ROWS = """(SELECT distance, {fact_columns_bare}, lexemes, NULL::halfvec AS search_half, true AS near FROM nearest
+        UNION ALL
+        SELECT NULL::float8, {fact_columns}, f.lexemes, f.search_half, false
+          FROM pool CROSS JOIN LATERAL (SELECT * FROM facts
+                                         WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS f
+         WHERE pool.distance IS NULL) AS facts"""
 
 _CANDIDATES = """
 WITH
@@ -140,17 +156,23 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY},
        (SELECT facts FROM person) AS person_facts,
        ARRAY(SELECT term FROM term_df ORDER BY term) AS terms,
        ARRAY(SELECT df FROM term_df ORDER BY term) AS term_facts{checks}
-  FROM pool CROSS JOIN LATERAL (SELECT * FROM facts
-                                 WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS facts
+  FROM {rows}
 """
-CANDIDATES = _CANDIDATES.format(FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, nearest=NEAREST, checks="")
+_PREFIXED = ", ".join(f"f.{column.strip()}" for column in FACT_COLUMNS.split(","))
+_BARE = ", ".join(column.strip() for column in FACT_COLUMNS.split(","))
+CANDIDATES = _CANDIDATES.format(
+    FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, nearest=NEAREST, checks="", rows=ROWS
+)
 COPY_CANDIDATES = _CANDIDATES.format(
     FACT_COLUMNS=FACT_COLUMNS,
     DISPUTED_BY=DISPUTED_BY,
     nearest=NEAREST_OF_IDS.format(
-        after=UNSEEN_AFTER.format(snapshot="$12"), during=UNSEEN_DURING.format(snapshot="$12")
+        after=UNSEEN_AFTER.format(snapshot="$12"),
+        during=UNSEEN_DURING.format(snapshot="$12"),
+        fact_columns=_PREFIXED,
     ),
     checks=COPY_CHECKS,
+    rows=COPY_ROWS.format(fact_columns=_PREFIXED, fact_columns_bare=_BARE),
 )
 
 # Persons up to this many live facts are filtered row by row rather than looked up in the terms' index: reading

@@ -82,7 +82,7 @@ async def copies_possible(pool: asyncpg.Pool) -> bool:
 
 class VectorCopies:
     """The copies of the large people's vectors in this process, and how Provide uses them. `counts`: answers by
-    reason (used, uncertain, epoch, empty), builds and drops, for tests and the benchmark."""
+    reason (used, uncertain, epoch, empty, inexact), builds and drops, for tests and the benchmark."""
 
     def __init__(self, cache: VectorCache, min_facts: int, margin: int = MARGIN) -> None:
         self.cache = cache
@@ -106,6 +106,9 @@ class VectorCopies:
         entry = self.cache.get(key)
         if entry is None:
             return None
+        if not entry.exact:  # its distances are not the database's to the bit: the statement answers
+            self.counts["inexact"] += 1
+            return None
         lock = self._locks.setdefault(key, asyncio.Lock())
         clock = _Phases(self.counts)
         async with lock:
@@ -115,7 +118,7 @@ class VectorCopies:
             snapshot = entry.snapshot
             near = await self._nearest(entry, embedding, k + self.margin)
             clock.lap("us_nearest")
-            known = entry.distances(near.ids, embedding) if entry.exact else [None] * len(near.ids)
+            known = entry.distances(near.ids, embedding)
             clock.lap("us_distances")
         rows = await conn.fetch(COPY_CANDIDATES, agent_id, entity_id, *args, near.ids, snapshot, known)
         clock.lap("us_statement")
@@ -174,7 +177,7 @@ class VectorCopies:
         except Exception as exc:  # the Provide that asked has its answer: the copy is tried again by the next
             log.warning("copy of a person's vectors not built: %s: %s", type(exc).__name__, exc)
             return
-        if entry is not None:
+        if entry is not None and entry.exact:  # else it could not answer exactly: the statement does (logged)
             self.cache.put(key, entry)
             self.counts["built"] += 1
 
@@ -197,7 +200,7 @@ async def _checked(conn: asyncpg.Connection, key: Key, entry: PersonVectors) -> 
     database = {r["id"]: float(r["distance"]) for r in rows}
     mine = dict(zip(ids, entry.distances(ids, probe), strict=True))
     if database != {i: mine[i] for i in database} or len(database) != len(ids):
-        log.warning("a person's copy computes other distances than the database: they are read from the rows")
+        log.warning("a person's copy computes other distances than the database: it is not used")
         return False
     return True
 
