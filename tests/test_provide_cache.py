@@ -331,13 +331,13 @@ def test_the_cache_evicts_least_recently_used_whole_entries() -> None:
     assert len(cache) == 0 and cache.evictions == 4  # larger than the budget: not kept, and it evicted the rest
 
 
-async def test_the_copy_is_on_by_default_for_people_of_five_thousand_facts(cached: Service, tmp_path: Path) -> None:
+async def test_the_copy_is_on_by_default_for_people_of_ten_thousand_facts(cached: Service, tmp_path: Path) -> None:
     """What a service started without FACTMEMORY_PROVIDE_CACHE_* gets, and that 0 turns the copy off."""
     from factmemory.app.runtime import vector_copies
     from factmemory.settings import Settings
 
     default = await vector_copies(Settings(data_dir=tmp_path), cached.pool)
-    assert default is not None and default.min_facts == 5_000 and default.cache.budget_bytes == 256 * 2**20
+    assert default is not None and default.min_facts == 10_000 and default.cache.budget_bytes == 256 * 2**20
     assert await vector_copies(Settings(data_dir=tmp_path, provide_cache_mb=0), cached.pool) is None
 
 
