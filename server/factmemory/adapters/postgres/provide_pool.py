@@ -62,7 +62,7 @@ proposed AS MATERIALIZED (
     UNION ALL
     SELECT id, search_half <#> (SELECT $3::vector::halfvec) FROM changed WHERE archived_at IS NULL),
 nearest AS MATERIALIZED (
-    SELECT p.fact_id AS near_id, p.distance, {fact_columns}, f.lexemes
+    SELECT p.fact_id AS near_id, p.distance, {fact_columns}, lexemes
       FROM (SELECT fact_id, distance FROM proposed ORDER BY distance, fact_id) AS p
      CROSS JOIN LATERAL (SELECT * FROM facts
                           WHERE agent_id = $1 AND id = p.fact_id AND entity_id = $2 AND archived_at IS NULL
@@ -108,9 +108,9 @@ ROWS = """pool CROSS JOIN LATERAL (SELECT * FROM facts
                                  WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS facts"""
 # The same for the copy: the nearest facts' rows as `nearest` read them, and the rare-term and dated facts not among
 # them read by key.
-COPY_ROWS = """(SELECT distance, {fact_columns_bare}, lexemes, NULL::halfvec AS search_half, true AS near FROM nearest
+COPY_ROWS = """(SELECT distance, {fact_columns}, lexemes, NULL::halfvec AS search_half, true AS near FROM nearest
         UNION ALL
-        SELECT NULL::float8, {fact_columns}, f.lexemes, f.search_half, false
+        SELECT NULL::float8, {fact_columns}, lexemes, search_half, false
           FROM pool CROSS JOIN LATERAL (SELECT * FROM facts
                                          WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS f
          WHERE pool.distance IS NULL) AS facts"""
@@ -158,8 +158,6 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY},
        ARRAY(SELECT df FROM term_df ORDER BY term) AS term_facts{checks}
   FROM {rows}
 """
-_PREFIXED = ", ".join(f"f.{column.strip()}" for column in FACT_COLUMNS.split(","))
-_BARE = ", ".join(column.strip() for column in FACT_COLUMNS.split(","))
 CANDIDATES = _CANDIDATES.format(
     FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, nearest=NEAREST, checks="", rows=ROWS
 )
@@ -169,10 +167,10 @@ COPY_CANDIDATES = _CANDIDATES.format(
     nearest=NEAREST_OF_IDS.format(
         after=UNSEEN_AFTER.format(snapshot="$12"),
         during=UNSEEN_DURING.format(snapshot="$12"),
-        fact_columns=_PREFIXED,
+        fact_columns=FACT_COLUMNS,
     ),
     checks=COPY_CHECKS,
-    rows=COPY_ROWS.format(fact_columns=_PREFIXED, fact_columns_bare=_BARE),
+    rows=COPY_ROWS.format(fact_columns=FACT_COLUMNS),
 )
 
 # Persons up to this many live facts are filtered row by row rather than looked up in the terms' index: reading
