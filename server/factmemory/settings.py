@@ -42,9 +42,10 @@ class Settings(BaseSettings):
     read_replay_stall_s: float = Field(default=30.0, gt=0)
     # Provide of a person with at least this many live facts ranks their vectors from a copy kept in the service's
     # memory, exactly as the database would (docs/read-path.md, "A large person's vectors in memory"), within this many
-    # MB for all people (least recently used evicted; 0 = off). Not with a read replica or on Citus. 10,000: in two
-    # runs of `python -m factmemory_tools.copy_threshold` (2026-11-27) the copy's p50 was below the statement's at
-    # 10,000 and 20,000 facts in both, and below it at 1,000-5,000 in the first run only (a judgement from them).
+    # MB for all people (least recently used evicted; 0 = off). Not with a read replica or on Citus. 10,000: in three
+    # runs of `python -m factmemory_tools.copy_threshold` (2026-11-27) the copy's p50 was 4-11 ms below the
+    # statement's at 10,000 and 20,000 facts in each; at 1,000-5,000 at most 3 ms below, and not in the second run (a
+    # judgement from them).
     provide_cache_min_facts: int = Field(default=10_000, ge=1)
     provide_cache_mb: int = Field(default=256, ge=0)
     # Where the embedded database lives.
