@@ -3,8 +3,9 @@ and the one way to open a transaction under the per-entity lock every write of a
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, NamedTuple, cast
 from uuid import UUID
@@ -35,6 +36,17 @@ RETURNING revision
 # a Citus worker: docs/scaling.md asks for it in the workers' configuration.
 SESSION_SETTINGS: tuple[str, ...] = ("SET random_page_cost = 1.1",)
 
+# The session of the connections that read Provide's candidates (app/runtime.py, Store.provide_pool): one generic
+# plan per statement, made once per connection. PostgreSQL's default (`auto`) planned the candidate statement anew on
+# every call: its generic plan's estimate prices every branch of the statement at the table's average person (the
+# dated branch too, which a turn naming no time never runs), so it stayed above the custom plans' and was never chosen.
+# Planning the dozen CTEs took 0.5-0.8 ms of a 1.3 ms call for a person of 50 facts: p50 1.33 ms (auto) against
+# 0.67 ms (generic), the same rows, 200 calls, 2026-11-27 log. The statement is written for its generic plan (each
+# branch chosen at run time by one-time filters, rows read by key in lateral lookups). Only there: the other
+# statements keep `auto`, since several read optional parameters (`$2 IS NULL OR ...`) whose custom plans are the ones
+# that can use an index.
+GENERIC_PLANS: tuple[str, ...] = (*SESSION_SETTINGS, "SET plan_cache_mode = force_generic_plan")
+
 
 def pooled(conn: PoolConnectionProxy[asyncpg.Record]) -> asyncpg.Connection:
     """A pooled connection as the Connection it stands for: the pool hands out a proxy that forwards every method of
@@ -42,10 +54,10 @@ def pooled(conn: PoolConnectionProxy[asyncpg.Record]) -> asyncpg.Connection:
     return cast(asyncpg.Connection, conn)
 
 
-async def _init_connection(conn: asyncpg.Connection) -> None:
+async def _init_connection(conn: asyncpg.Connection, session: Sequence[str]) -> None:
     await register_vector(conn)
     await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
-    for statement in SESSION_SETTINGS:
+    for statement in session:
         await conn.execute(statement)
 
 
@@ -59,13 +71,15 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
 
 
 @asynccontextmanager
-async def open_pool(url: str, min_size: int, max_size: int, timeout_s: float) -> AsyncIterator[asyncpg.Pool]:
-    """A connection pool with the pgvector and jsonb codecs on every connection."""
+async def open_pool(
+    url: str, min_size: int, max_size: int, timeout_s: float, session: Sequence[str] = SESSION_SETTINGS
+) -> AsyncIterator[asyncpg.Pool]:
+    """A connection pool with the pgvector and jsonb codecs and the `session` settings on every connection."""
     pool = await asyncpg.create_pool(
         url,
         min_size=min_size,
         max_size=max_size,
-        init=_init_connection,
+        init=functools.partial(_init_connection, session=session),
         reset=_keep_session,
         command_timeout=timeout_s,
         timeout=timeout_s,

@@ -100,8 +100,11 @@ class Store:
         reads: ReadRoute | None = None,
         by_person: bool = False,
         copies: VectorCopies | None = None,
+        candidates: asyncpg.Pool | None = None,
     ) -> None:
         self._pool = pool
+        # Provide's candidate statement on connections that plan it once (connection.GENERIC_PLANS); else `pool`.
+        self._candidates = candidates or pool
         self._reads = reads
         # Distributed by person on Citus (adapters/postgres/citus.py): per-turn reads stay within the person.
         self._by_person = by_person
@@ -114,12 +117,14 @@ class Store:
         entity_id: UUID | None,
         query: Callable[[asyncpg.Connection], Awaitable[T]],
         replica_ok: bool = True,
+        pool: asyncpg.Pool | None = None,
     ) -> T:
-        """One read, on the replica when there is one and the call may read it, else on the primary."""
+        """One read, on the replica when there is one and the call may read it, else on the primary (through `pool`
+        when given)."""
         try:
             if self._reads is not None and replica_ok:
                 return await self._reads.run(agent_id, entity_id, query)
-            async with self._pool.acquire() as conn:
+            async with (pool or self._pool).acquire() as conn:
                 return await query(pooled(conn))
         except TRANSIENT_DB_ERRORS as exc:
             raise unavailable(exc) from exc
@@ -128,6 +133,11 @@ class Store:
     def pool(self) -> asyncpg.Pool:
         """The connection pool (for tools and tests that inspect the database directly)."""
         return self._pool
+
+    @property
+    def candidates_pool(self) -> asyncpg.Pool:
+        """The pool Provide's candidate statement runs on (the same as `pool` unless the service opened its own)."""
+        return self._candidates
 
     @asynccontextmanager
     async def writing(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
@@ -212,11 +222,15 @@ class Store:
         args = candidate_args(embedding, pool, list(terms), rare_df, rare_limit, spans)
         rows = None
         if self.copies is not None and self.copies.holds(agent_id, entity_id):  # no connection taken otherwise
-            async with connection(self._pool) as conn:
+            async with connection(self._candidates) as conn:
                 rows = await self.copies.candidates(conn, agent_id, entity_id, embedding, pool, args)
         if rows is None:
             rows = await self._read(
-                agent_id, entity_id, lambda conn: conn.fetch(CANDIDATES, agent_id, entity_id, *args), replica_ok
+                agent_id,
+                entity_id,
+                lambda conn: conn.fetch(CANDIDATES, agent_id, entity_id, *args),
+                replica_ok,
+                self._candidates,
             )
             if self.copies is not None and rows:
                 facts = int(rows[0]["person_facts"])
