@@ -73,7 +73,8 @@ class Settings(BaseSettings):
     dedup_threshold: float | None = Field(default=None, ge=0, le=1)
     # Time constant of a current fact's weight, exp(-age_days / this).
     current_decay_days: float = Field(default=14.0, gt=0)
-    # Database connections (min, max), and the timeout of connecting and of each statement.
+    # Database connections (min, max) of each pool, and the timeout of connecting and of each statement. On one
+    # PostgreSQL without a read replica, Provide's candidate reads have a pool of their own (1 to the max).
     pool_min_size: int = Field(default=2, ge=1)
     pool_max_size: int = Field(default=16, ge=1)
     db_timeout_s: float = Field(default=10.0, gt=0)

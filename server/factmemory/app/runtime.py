@@ -147,12 +147,13 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
 # Python's cyclic garbage collector, set for a long-running service once everything is loaded. The objects made at
 # start-up (the modules, the embedding model's, gRPC's and pydantic's, ~140,000) are frozen out of its collections:
 # otherwise each full collection walked all of them, one 74-77 ms pause in 300 Provides, inside whichever call it
-# fell in. And the youngest generation is collected every 20,000 allocated containers, not every 700: a Provide of a
-# large person allocates about that many (its rows, their arrays, the ranked facts), so each call paid a collection of
-# up to 0.4 ms. In-process harness, 300 Provides of a person of 20,000 facts (2026-11-27 log): p50 / p95 own server
-# time 6.43 / 9.12 ms before, 6.00 / 7.24 ms after; 273 young collections before, 1 after. 20,000 is a judgement
-# (the order of one call's allocations), not tuned.
-YOUNG_COLLECTION_OBJECTS = 20_000
+# fell in. And the youngest generation is collected when 10,000 more containers are alive than at the last
+# collection, not 700: a large person's Provide leaves that many more (cycles of futures, the duplicate check's
+# memo filling up), so with 700 nearly every call paid a collection of up to 0.5 ms (273 in 300 calls). The total
+# work is the same (each object is looked at once while young); the pauses are rarer and longer. In-process harness,
+# 300 Provides of a person of 20,000 facts (2026-11-27 log): 5,000 gave 2 collections, the longer 1.6 ms; 20,000
+# gave none in 300 calls and 2.3-3.2 ms each in longer runs. 10,000 is a judgement between them, not tuned.
+YOUNG_COLLECTION_OBJECTS = 10_000
 
 
 @contextmanager
