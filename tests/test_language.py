@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from factmemory.domain.language import (
     STOP_WORDS,
     content_terms,
+    content_terms_of,
     date_spans,
     expand,
     spelled,
@@ -27,6 +28,14 @@ def test_terms_are_stemmed_content_words() -> None:
     assert stem("organizing") == stem("organize") == "organiz"  # Snowball 3: no "organ"
     assert content_terms("runs and running, run") == ("run",)
     assert {"the", "and", "her", "s"} <= STOP_WORDS and "kid" not in STOP_WORDS
+
+
+def test_a_turns_terms_are_the_terms_of_its_messages_joined() -> None:
+    window = [*TEXTS, "Went running with the kids", "kids kids", "x" * 5_000 + " running"]
+    for end in range(len(window) + 1):
+        turn = window[max(0, end - 5) : end]
+        assert content_terms_of(turn) == content_terms("\n".join(turn))
+        assert content_terms_of(turn) == content_terms_of(turn)  # again, from the memo
 
 
 TEXTS = (

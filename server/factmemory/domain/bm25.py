@@ -46,10 +46,14 @@ def scores(turn: Sequence[str], documents: Sequence[Sequence[str]], stats: Stats
     if not wanted:
         return [0.0] * len(documents)
     mean = statistics.fmean(len(d) for d in documents) or 1.0
+    keys = {t for t, _ in wanted}
     out = []
     for document in documents:
+        held = keys.intersection(document)  # most facts hold none of the turn's terms
+        if not held:
+            out.append(0.0)
+            continue
         norm = K1 * (1.0 - B + B * len(document) / mean)
-        held = set(document)
         out.append(sum(w for t, w in wanted if t in held) * (K1 + 1.0) / (1.0 + norm))
     return out
 

@@ -151,16 +151,20 @@ def share(
     chosen: dict[K, list[ScoredFact]] = {key: [] for key in maxima}
     mark = {key: RELEVANT for key in maxima} | dict(marks or {})
     floors = [s for key in maxima for s in [r for r in ranked if section(r) == key][:FLOOR] if s.relevance >= mark[key]]
-    taken: set[str] = set()
+    taken: list[ScoredFact] = []
+    ids: set[UUID] = set()
     for candidate in [*floors, *ranked]:
-        key, fact_id = section(candidate), str(candidate.fact.id)
+        if len(taken) >= budget:
+            break
+        key, fact_id = section(candidate), candidate.fact.id
         bucket = chosen.get(key)
-        if len(taken) >= budget or bucket is None or len(bucket) >= maxima[key] or fact_id in taken:
+        if bucket is None or len(bucket) >= maxima[key] or fact_id in ids:
             continue
-        if _repeats(candidate, [s for b in chosen.values() for s in b], same):
+        if _repeats(candidate, taken, same):
             continue
         bucket.append(candidate)
-        taken.add(fact_id)
+        taken.append(candidate)
+        ids.add(fact_id)
     return {key: sorted(bucket, key=_by_score) for key, bucket in chosen.items()}
 
 

@@ -56,7 +56,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
                 )
             relevances = [0.5 + 0.5 * t for t in text_relevance([s.fact.claim for s in found], terms)]
         else:
-            turn = language.content_terms(query)
+            turn = language.content_terms_of(texts)
             spans = language.date_spans(query, request.now)
             with watch.stage("db"):
                 candidates = await deps.provide_store.provide_pool(
@@ -72,7 +72,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
                 )
             found = candidates.found
             lexical = bm25.scores(turn, candidates.terms, candidates.stats)
-            dated = [1.0 if _within(s.fact, spans) else 0.0 for s in found]
+            dated = [1.0 if _within(s.fact, spans) else 0.0 for s in found] if spans else [0.0] * len(found)
             relevances = bm25.fused([s.similarity for s in found], lexical, dated)
     near: list[ScoredFact] = []
     if request.world_id is not None and vector is not None:

@@ -100,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
             f"Provide's server work beyond the call {memo['factmemory_p50'] - hop - embed:.1f} ms, "
             f"mem0 search beyond the call {memo['mem0_p50'] - embed:.1f} ms"
         )
+    stages = table.get("engine_stages") or {}
+    if stages:
+        shares = ", ".join(f"{name} {v['p50']:.2f}" for name, v in stages.items())
+        print(f"engine only, Provide's server time by stage, p50 ms: {shares}")
     if args.json:
         args.json.write_text(json.dumps(table, indent=2))
     return 0

@@ -60,6 +60,8 @@ class Results:
     mem0_empty: dict[str, int] = field(default_factory=dict)  # phase -> searches that found nothing
     # Memo phase: the parts both systems' read paths are made of, timed alone from this process.
     parts: dict[str, list[float]] = field(default_factory=dict)
+    # Engine-only phase: Provide's stages (db, rank, render, rest), ms per call.
+    engine_stages: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _line_from(process: subprocess.Popen[str], prefix: str, timeout_s: float = 120) -> str:
@@ -324,12 +326,23 @@ async def engine_only(
                 lambda text, person: _provide(stub, agent, person, text),
                 mem0_search(mem0, "engine", results, command="vector_search"),
             )
-            block_ours = [(c["total"] - c.get("embed", 0.0)) * 1000 for c in deps.stages.take("provide")]
+            calls = deps.stages.take("provide")
+            block_ours = [(c["total"] - c.get("embed", 0.0)) * 1000 for c in calls]
+            for call in calls:
+                for stage, ms in _engine_stages(call).items():
+                    results.engine_stages.setdefault(stage, []).append(ms)
             ours += block_ours
             theirs += block_theirs
             ratios.append(statistics.median(block_ours) / statistics.median(block_theirs))
     results.read["engine"] = {"factmemory": ours, "mem0": theirs}
     results.block_ratios["engine"] = ratios
+
+
+def _engine_stages(call: dict[str, float]) -> dict[str, float]:
+    """One Provide's server time without the embedding, by stage, in ms; `rest`: the use-case's own work between."""
+    stages = {stage: call.get(stage, 0.0) * 1000 for stage in ("db", "rank", "render")}
+    stages["rest"] = (call["total"] - sum(v for k, v in call.items() if k != "total")) * 1000
+    return stages
 
 
 async def _parts(health: health_pb2_grpc.HealthStub, endpoint: str, texts: list[str]) -> dict[str, list[float]]:
@@ -575,4 +588,10 @@ def report(opts: Options, results: Results) -> dict[str, Any]:
             }
         )
     parts = {name: summary(values) for name, values in results.parts.items()}
-    return {"options": {k: str(v) for k, v in opts.__dict__.items()}, "rows": rows, "parts": parts}
+    stages = {name: summary(values) for name, values in results.engine_stages.items()}
+    return {
+        "options": {k: str(v) for k, v in opts.__dict__.items()},
+        "rows": rows,
+        "parts": parts,
+        "engine_stages": stages,
+    }

@@ -62,9 +62,9 @@ proposed AS MATERIALIZED (
     UNION ALL
     SELECT id, search_half <#> (SELECT $3::vector::halfvec) FROM changed WHERE archived_at IS NULL),
 nearest AS MATERIALIZED (
-    SELECT p.fact_id AS near_id, p.distance, {fact_columns}, lexemes
+    SELECT p.fact_id AS near_id, p.distance, {fact_columns}, lexemes, version
       FROM (SELECT fact_id, distance FROM proposed ORDER BY distance, fact_id) AS p
-     CROSS JOIN LATERAL (SELECT * FROM facts
+     CROSS JOIN LATERAL (SELECT *, xmin::text AS version FROM facts
                           WHERE agent_id = $1 AND id = p.fact_id AND entity_id = $2 AND archived_at IS NULL
                          OFFSET 0) AS f
      ORDER BY p.distance, p.fact_id
@@ -104,14 +104,15 @@ COPY_CHECKS = """,
                          FROM changed ORDER BY id) END AS changed_vectors"""
 # The rows of the statement: each pool fact's row, read by its key (a lateral subquery kept apart by OFFSET 0, as
 # above), with the distance the nearest scan computed.
-ROWS = """pool CROSS JOIN LATERAL (SELECT * FROM facts
+ROWS = """pool CROSS JOIN LATERAL (SELECT *, xmin::text AS version FROM facts
                                  WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS facts"""
 # The same for the copy: the nearest facts' rows as `nearest` read them, and the rare-term and dated facts not among
 # them read by key.
-COPY_ROWS = """(SELECT distance, {fact_columns}, lexemes, NULL::halfvec AS search_half, true AS near FROM nearest
+COPY_ROWS = """(SELECT distance, {fact_columns}, lexemes, version, NULL::halfvec AS search_half, true AS near
+          FROM nearest
         UNION ALL
-        SELECT NULL::float8, {fact_columns}, lexemes, search_half, false
-          FROM pool CROSS JOIN LATERAL (SELECT * FROM facts
+        SELECT NULL::float8, {fact_columns}, lexemes, version, search_half, false
+          FROM pool CROSS JOIN LATERAL (SELECT *, xmin::text AS version FROM facts
                                          WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS f
          WHERE pool.distance IS NULL) AS facts"""
 
@@ -153,6 +154,7 @@ pool AS MATERIALIZED (
 SELECT {FACT_COLUMNS}, {DISPUTED_BY},
        -coalesce(distance, search_half <#> (SELECT $3::vector::halfvec)) AS similarity,
        lexemes,
+       version,
        (SELECT facts FROM person) AS person_facts,
        ARRAY(SELECT term FROM term_df ORDER BY term) AS terms,
        ARRAY(SELECT df FROM term_df ORDER BY term) AS term_facts{checks}

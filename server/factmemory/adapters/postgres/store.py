@@ -24,6 +24,7 @@ from factmemory.adapters.postgres.connection import (
     unavailable,
 )
 from factmemory.adapters.postgres.export import export_rows
+from factmemory.adapters.postgres.fact_memo import FactMemo
 from factmemory.adapters.postgres.forgetting import forget_entity
 from factmemory.adapters.postgres.forgetting import forget_epoch as read_forget_epoch
 from factmemory.adapters.postgres.nearest import (
@@ -105,6 +106,8 @@ class Store:
         self._pool = pool
         # Provide's candidate statement on connections that plan it once (connection.GENERIC_PLANS); else `pool`.
         self._candidates = candidates or pool
+        # Provide's candidate facts already built, by row version (fact_memo.py).
+        self._memo = FactMemo()
         self._reads = reads
         # Distributed by person on Citus (adapters/postgres/citus.py): per-turn reads stay within the person.
         self._by_person = by_person
@@ -133,6 +136,11 @@ class Store:
     def pool(self) -> asyncpg.Pool:
         """The connection pool (for tools and tests that inspect the database directly)."""
         return self._pool
+
+    @property
+    def fact_memo(self) -> FactMemo:
+        """Provide's candidate facts already built (fact_memo.py), for tests and the benchmark."""
+        return self._memo
 
     @property
     def candidates_pool(self) -> asyncpg.Pool:
@@ -239,7 +247,7 @@ class Store:
         if rows:
             first = rows[0]
             stats = Stats(int(first["person_facts"]), dict(zip(first["terms"], first["term_facts"], strict=True)))
-        found = [Similar(row_to_fact(r), float(r["similarity"])) for r in rows]
+        found = [Similar(self._memo.fact(r), float(r["similarity"])) for r in rows]
         return Pool(found, [tuple(r["lexemes"]) for r in rows], stats)
 
     async def text_search(
@@ -369,6 +377,7 @@ class Store:
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
         async with locked(self._pool, agent_id, entity_id) as (conn, _):
             counts = await forget_entity(conn, agent_id, entity_id)
+        self._memo.forget(agent_id, entity_id)
         return counts
 
     async def export_rows(

@@ -9,6 +9,7 @@
     stem(word)           the word's Snowball English stem (library: snowballstemmer)
     terms(text)          the text's content terms: tokens less stop words, stemmed, in order (repeats kept)
     content_terms(text)  the distinct content terms, in first-seen order
+    content_terms_of(texts) the same of several texts (a turn's messages), each text's terms memoized
     date_spans(text, now) the times the text names ("in June", "on 7 July, 2023", "in 2022") as [start, end)
 
 One tokenizer: `words` finds the words; `spelled` and `tokens` are the same words cut at their inner marks (\\w+ runs,
@@ -29,6 +30,7 @@ from __future__ import annotations
 import calendar
 import functools
 import re
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import snowballstemmer
@@ -41,6 +43,9 @@ _WORD = re.compile(r"\w+")
 _WORDS = re.compile(r"\w+(?:(?:['’-]|(?<=\d)[.,:/](?=\d))\w+)*(?:(?<=\d)%)?")
 _STEMMER = snowballstemmer.stemmer("english")
 STEM_MEMO = 65_536
+# Messages whose terms are kept (the last turns' windows), each at most MEMO_TEXT_CHARS long: at most ~4 MB.
+TERMS_MEMO = 1_024
+MEMO_TEXT_CHARS = 4_000
 
 
 STOP_WORDS = word_set("stopwords_en")
@@ -97,6 +102,21 @@ def terms(text: str) -> list[str]:
 def content_terms(text: str) -> tuple[str, ...]:
     """Distinct content terms in first-seen order."""
     return tuple(dict.fromkeys(terms(text)))
+
+
+def content_terms_of(texts: Sequence[str]) -> tuple[str, ...]:
+    """content_terms of the texts joined by line breaks (no word spans two texts), each text's terms memoized: a
+    turn's window of messages shares all but its newest with the turn before (Provide)."""
+    return tuple(dict.fromkeys(t for text in texts for t in _message_terms(text)))
+
+
+def _message_terms(text: str) -> tuple[str, ...]:
+    return _memo_terms(text) if len(text) <= MEMO_TEXT_CHARS else tuple(terms(text))
+
+
+@functools.lru_cache(maxsize=TERMS_MEMO)
+def _memo_terms(text: str) -> tuple[str, ...]:
+    return tuple(terms(text))
 
 
 # --- dates a turn names ------------------------------------------------------------------------------------------

@@ -1,0 +1,67 @@
+"""Provide builds a candidate's fact from its row only when the row changed since this process last built it
+(adapters/postgres/fact_memo.py): the database still says which facts are candidates and what they say, whoever
+wrote them; a forgotten person's facts leave the process's memory."""
+
+from __future__ import annotations
+
+import uuid
+
+from factmemory.adapters.postgres.connection import pooled
+from factmemory.domain.limits import RARE_DF, RARE_FACTS
+from factmemory.ports import Pool
+from factmemory.v1 import factmemory_pb2 as pb
+from tests.conftest import Service
+from tests.support.big_person import load
+from tests.support.fm import Person
+
+EDIT = "UPDATE facts SET claim = 'collects coins now' WHERE agent_id = $1 AND id = $2"
+CONTRADICTION = """
+INSERT INTO fact_candidates (id, agent_id, entity_id, fact_id, proposed_claim, source, evidence_message_id,
+                             created_at)
+VALUES (gen_random_uuid(), $1, $2, $3, 'gave the stamps away', 'contradict', 'm2', now())
+"""
+
+
+async def test_a_fact_is_built_again_only_when_its_row_or_its_dispute_changed(service: Service) -> None:
+    person = Person()
+    agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
+    async with service.pool.acquire() as conn:
+        await load(pooled(conn), agent, entity, 80, service.deps.embedder.dimensions, uuid.uuid4())
+    store = service.store
+    vector = (await service.deps.embedder.queries(["which stamps do I collect?"]))[0]
+
+    async def candidates() -> Pool:
+        return await store.provide_pool(agent, entity, vector, ["stamp"], 60, RARE_DF, RARE_FACTS)
+
+    first = await candidates()
+    second = await candidates()
+    assert len(first.found) == 60
+    assert [s.fact.id for s in second.found] == [s.fact.id for s in first.found]
+    assert all(b.fact is a.fact for a, b in zip(first.found, second.found, strict=True))  # not built again
+    assert store.fact_memo.holds(agent, entity) == 60
+
+    edited, disputed = first.found[0].fact, next(s.fact for s in first.found[1:] if not s.fact.disputed_by)
+    async with service.pool.acquire() as conn:  # another writer: SQL by hand
+        await conn.execute(
+            "UPDATE facts SET claim = 'collects coins now' WHERE agent_id = $1 AND id = $2", agent, edited.id
+        )
+        await conn.execute(CONTRADICTION, agent, entity, disputed.id)
+    third = {s.fact.id: s.fact for s in (await candidates()).found}
+    assert third[edited.id].claim == "collects coins now"
+    assert third[disputed.id].disputed_by == "gave the stamps away"
+    assert third[disputed.id].claim == disputed.claim
+    unchanged = [s.fact for s in first.found if s.fact.id not in (edited.id, disputed.id)]
+    assert all(third[f.id] is f for f in unchanged)
+    shown = await service.stub.Provide(person.provide("which stamps do I collect?", "coins too"))
+    assert "collects coins now" in shown.text
+    assert "collects stamps number" in shown.text
+
+    other = Person()
+    other_agent, other_entity = uuid.UUID(other.agent_id), uuid.UUID(other.entity_id)
+    async with service.pool.acquire() as conn:
+        await load(pooled(conn), other_agent, other_entity, 30, service.deps.embedder.dimensions, uuid.uuid4())
+    await store.provide_pool(other_agent, other_entity, vector, ["stamp"], 60, RARE_DF, RARE_FACTS)
+    await service.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=person.agent_id, entity_id=person.entity_id))
+    assert store.fact_memo.holds(agent, entity) == 0
+    assert store.fact_memo.holds(other_agent, other_entity) == 30
+    assert not (await candidates()).found
