@@ -56,7 +56,7 @@ async def test_a_person_holding_most_of_their_shard_is_read_by_the_index(
         await visible(conn, person)
         turn = np.random.default_rng(1).normal(size=dims)
         turn /= np.linalg.norm(turn)
-        args = candidate_args(turn.tolist(), VECTOR_POOL, ["stamps"], RARE_DF, RARE_FACTS)
+        args = (*candidate_args(turn.tolist(), VECTOR_POOL, ["stamps"], RARE_DF, RARE_FACTS), [], [])  # none held
         async with citus_service.pool.acquire() as pooled:
             plan = "\n".join(r[0] for r in await pooled.fetch("EXPLAIN " + CANDIDATES, agent, person, *args))
     finally:

@@ -44,7 +44,7 @@ async def test_each_fact_s_dispute_is_one_index_probe_whatever_the_queue(service
         await conn.execute("ANALYZE fact_candidates")
         turn = np.zeros(dims)
         turn[-1] = 1.0  # every stored vector is this one: the pool holds the person's first VECTOR_POOL facts
-        args = candidate_args(turn.tolist(), VECTOR_POOL, [], RARE_DF, RARE_FACTS)
+        args = (*candidate_args(turn.tolist(), VECTOR_POOL, [], RARE_DF, RARE_FACTS), [], [])  # no facts held
         explained = await conn.fetch("EXPLAIN (ANALYZE, BUFFERS) " + CANDIDATES, agent, person, *args)
         plan = "\n".join(r[0] for r in explained)
         rows = await conn.fetch(CANDIDATES, agent, person, *args)
@@ -55,7 +55,9 @@ async def test_each_fact_s_dispute_is_one_index_probe_whatever_the_queue(service
     buffers = int(re.search(r"Buffers: shared hit=(\d+)", subplan).group(1))  # type: ignore[union-attr]
     assert buffers <= 3 * VECTOR_POOL, plan
     async with service.pool.acquire() as again:
-        everyone = await again.fetch(CANDIDATES, agent, person, *candidate_args(turn.tolist(), FACTS, [], RARE_DF, 0))
+        everyone = await again.fetch(
+            CANDIDATES, agent, person, *candidate_args(turn.tolist(), FACTS, [], RARE_DF, 0), [], []
+        )
     by_claim = {r["claim"]: r["disputed_by"] for r in everyone}
     assert by_claim[disputed] == "moved to Lisbon"  # the newest of its two pending contradictions
     assert by_claim[claims(range(2, 3))[0]] == "moved away"

@@ -34,7 +34,9 @@ async def test_a_fact_is_built_again_only_when_its_row_or_its_dispute_changed(se
         return await store.provide_pool(agent, entity, vector, ["stamp"], 60, RARE_DF, RARE_FACTS)
 
     first = await candidates()
+    before = store.fact_memo.counts.copy()
     second = await candidates()
+    assert store.fact_memo.counts - before == {"known": 60}  # every row sent as its id and version only
     assert len(first.found) == 60
     assert [s.fact.id for s in second.found] == [s.fact.id for s in first.found]
     assert all(b.fact is a.fact for a, b in zip(first.found, second.found, strict=True))  # not built again

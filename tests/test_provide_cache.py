@@ -25,9 +25,10 @@ from factmemory.adapters.postgres.store import Store
 from factmemory.adapters.postgres.vector_cache import TRIGGER_PRESENT, VectorCopies
 from factmemory.domain import language
 from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
-from factmemory.domain.models import ChatMessage, ProvideInput
+from factmemory.domain.models import ChatMessage, Fact, ProvideInput
 from factmemory.domain.vector_cache import PersonVectors, VectorCache, certain, halfs
 from factmemory.domain.vectors import centroid
+from factmemory.ports import Pool
 from factmemory.testing.llm import Reply, ScriptedLLM
 from factmemory.usecases.provide import provide
 from factmemory.v1 import factmemory_pb2 as pb
@@ -79,6 +80,10 @@ def request(agent: uuid.UUID, entity: uuid.UUID, lines: tuple[str, ...]) -> Prov
     return ProvideInput(agent_id=agent, entity_id=entity, room_id=None, recent_messages=messages, now=AT)
 
 
+def facts_and_terms(pool: Pool) -> dict[uuid.UUID, tuple[Fact, tuple[str, ...]]]:
+    return {s.fact.id: (s.fact, tuple(t)) for s, t in zip(pool.found, pool.terms, strict=True)}
+
+
 async def same_as_statement(service: Service, agent: uuid.UUID, entity: uuid.UUID) -> dict[uuid.UUID, float]:
     """Every turn: the pool and the Provide from the copy equal those of the statement alone (the same facts, the
     same similarities; the same facts in the same order with the same scores), and the copy answered. Returns the
@@ -94,6 +99,8 @@ async def same_as_statement(service: Service, agent: uuid.UUID, entity: uuid.UUI
         assert copies.counts["used"] == used + 1, dict(copies.counts)
         want = await plain.provide_pool(agent, entity, vector, terms, VECTOR_POOL, RARE_DF, RARE_FACTS)
         assert {s.fact.id: s.similarity for s in got.found} == {s.fact.id: s.similarity for s in want.found}
+        # The same facts and terms, though the service's come from its memo (fact_memo.py) as often as it can.
+        assert facts_and_terms(got) == facts_and_terms(want)
         assert got.stats == want.stats
         seen.append({s.fact.id: s.similarity for s in got.found})
         ask = request(agent, entity, lines)
@@ -144,7 +151,9 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
     person = Person(agent_id=str(agent))
     person.entity_id = str(entity)
     await warmed(cached, agent, entity)
+    known = cached.store.fact_memo.counts["known"]
     await same_as_statement(cached, agent, entity)
+    assert cached.store.fact_memo.counts["known"] > known  # the copy's rows sent as ids and versions only
 
     # Evaluate: a new fact near the first turn.
     text = "I went hiking in the hills near Porto with a new club"

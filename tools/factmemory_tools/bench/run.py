@@ -423,7 +423,7 @@ class Bench:
         probe and the heavy entity, custom and generic plans."""
         query = self.vectors[0]
         terms = list(content_terms("\n".join(data.CHAT_LINES[:5])))
-        args = candidate_args(query, VECTOR_POOL, terms, RARE_DF, RARE_FACTS)
+        args = (*candidate_args(query, VECTOR_POOL, terms, RARE_DF, RARE_FACTS), [], [])  # no facts held
         plans: dict[str, Any] = {}
         for who, entity in (("regular", self.pop.probes[0]), ("heavy", self.pop.heavy)):
             for mode in ("auto", "force_generic_plan"):

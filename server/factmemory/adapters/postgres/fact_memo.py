@@ -10,6 +10,11 @@ version: the database still decides which facts are candidates and what they say
 them again. What the row does not hold is read at each call and set on the fact held when it differs: the pending
 contradiction (`disputed_by`).
 
+The statements are also told which facts are held, at which version (`held`: the person's, at most HELD_MAX, or the
+ones the copy of a large person proposes), and send only the id, version and per-call columns of a row whose version
+is held (`known`): the rest of its columns and its terms come from the facts pinned for that call (so an entry
+evicted meanwhile by another call is still there for it).
+
 Bounded: MEMO_FACTS facts in all, the least recently used dropped. A person forgotten by this process has their
 entries dropped at once; a fact changed or deleted otherwise leaves its entry to be replaced when its row is read
 again, or to age out, never to be used. xmin is 32 bits: an entry could be taken for a later version only if its
@@ -18,55 +23,127 @@ Provide of this process reading the row in between (any read of a new version re
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from dataclasses import replace
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from uuid import UUID
 
 import asyncpg
 
 from factmemory.adapters.postgres.rows import row_to_fact
+from factmemory.domain.bm25 import Stats
 from factmemory.domain.models import Fact
+from factmemory.ports import Pool, Similar
 
 # ~0.5 kB a fact held (its strings, times and ids; tracemalloc, 2026-11-27): ~10 MB at most. A judgement: a few
 # hundred active people's candidates, or most of what a 20,000-fact person's turns bring back; not tuned.
 MEMO_FACTS = 20_000
+# The most held facts of a person a candidate statement is told of (its parameters grow with them): four pools of
+# 60. A judgement, not tuned.
+HELD_MAX = 240
+
+Person = tuple[UUID, UUID]
+
+
+@dataclass(frozen=True)
+class Entry:
+    version: str
+    fact: Fact
+    terms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Held:
+    """The facts a statement is told are held: their ids and versions (its parameters), pinned for its rows."""
+
+    entries: dict[UUID, Entry]
+
+    @property
+    def ids(self) -> list[UUID]:
+        return list(self.entries)
+
+    @property
+    def versions(self) -> list[str]:
+        return [e.version for e in self.entries.values()]
 
 
 class FactMemo:
-    """Facts by id, each with the row version it was built from, least recently used first."""
+    """Facts by id, each with the row version it was built from and its terms, least recently used first.
+    `counts`: rows whose fact was built, reused from a row sent whole, or taken from the held facts (known)."""
 
     def __init__(self, capacity: int = MEMO_FACTS) -> None:
         self._capacity = capacity
-        self._facts: OrderedDict[UUID, tuple[str, Fact]] = OrderedDict()
+        self._facts: OrderedDict[UUID, Entry] = OrderedDict()
+        self._people: dict[Person, set[UUID]] = {}
+        self.counts: Counter[str] = Counter()
 
     def __len__(self) -> int:
         return len(self._facts)
 
-    def fact(self, row: asyncpg.Record) -> Fact:
-        """The row's fact: the one held when it was built from this version of the row, else built now (and held).
-        The row has the fact's columns, `version` (its xmin as text) and `disputed_by`."""
+    def held(self, agent_id: UUID, entity_id: UUID, ids: Iterable[UUID] | None = None) -> Held:
+        """The person's facts held (of `ids` when given), at most HELD_MAX."""
+        mine = self._people.get((agent_id, entity_id), set())
+        chosen = mine if ids is None else (i for i in ids if i in mine)
+        entries: dict[UUID, Entry] = {}
+        for key in chosen:
+            if len(entries) >= HELD_MAX:
+                break
+            entries[key] = self._facts[key]
+        return Held(entries)
+
+    def pool(self, rows: Sequence[asyncpg.Record], held: Held) -> Pool:
+        """A candidate statement's answer (provide_pool.py): each row's fact, similarity and terms, and the person's
+        term statistics (on every row)."""
+        stats = Stats(0, {})
+        if rows:
+            first = rows[0]
+            stats = Stats(int(first["person_facts"]), dict(zip(first["terms"], first["term_facts"], strict=True)))
+        built = [self.fact(r, held) for r in rows]
+        found = [Similar(fact, float(r["similarity"])) for (fact, _), r in zip(built, rows, strict=True)]
+        return Pool(found, [terms for _, terms in built], stats)
+
+    def fact(self, row: asyncpg.Record, held: Held) -> tuple[Fact, tuple[str, ...]]:
+        """The row's fact and terms. A `known` row (its version is the one in `held`) has only its id, version and
+        disputed_by: its fact is the one held; another row's is the one held if built from this version, else
+        built now. Either way it is held (again) as the most recently used."""
         key: UUID = row["id"]
         version: str = row["version"]
-        held = self._facts.get(key)
-        if held is None or held[0] != version:
-            fact = row_to_fact(row)
+        entry = held.entries.get(key) if row["known"] else self._facts.get(key)
+        if entry is None or entry.version != version:
+            entry = Entry(version, row_to_fact(row), tuple(row["lexemes"]))
+            self.counts["built"] += 1
         else:
-            fact = held[1]
+            self.counts["known" if row["known"] else "reused"] += 1
             disputed = row["disputed_by"] or ""
-            if fact.disputed_by != disputed:
-                fact = replace(fact, disputed_by=disputed)
-        self._facts[key] = (version, fact)
+            if entry.fact.disputed_by != disputed:
+                entry = Entry(version, replace(entry.fact, disputed_by=disputed), entry.terms)
+        self._put(key, entry)
+        return entry.fact, entry.terms
+
+    def _put(self, key: UUID, entry: Entry) -> None:
+        before = self._facts.get(key)
+        if before is not None and before.fact.entity_id != entry.fact.entity_id:  # the fact moved to another person
+            self._drop_person_key(before.fact.agent_id, before.fact.entity_id, key)
+        self._facts[key] = entry
         self._facts.move_to_end(key)
-        if len(self._facts) > self._capacity:
-            self._facts.popitem(last=False)
-        return fact
+        self._people.setdefault((entry.fact.agent_id, entry.fact.entity_id), set()).add(key)
+        while len(self._facts) > self._capacity:
+            _, old = self._facts.popitem(last=False)
+            self._drop_person_key(old.fact.agent_id, old.fact.entity_id, old.fact.id)
+
+    def _drop_person_key(self, agent_id: UUID, entity_id: UUID, key: UUID) -> None:
+        person = (agent_id, entity_id)
+        keys = self._people.get(person)
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del self._people[person]
 
     def holds(self, agent_id: UUID, entity_id: UUID) -> int:
         """How many of the person's facts are held."""
-        return sum(1 for _, f in self._facts.values() if f.entity_id == entity_id and f.agent_id == agent_id)
+        return len(self._people.get((agent_id, entity_id), ()))
 
     def forget(self, agent_id: UUID, entity_id: UUID) -> None:
-        """Drops the person's facts (ForgetEntity in this process): a scan of at most MEMO_FACTS entries."""
-        gone = [k for k, (_, f) in self._facts.items() if f.entity_id == entity_id and f.agent_id == agent_id]
-        for key in gone:
-            del self._facts[key]
+        """Drops the person's facts (ForgetEntity in this process)."""
+        for key in self._people.pop((agent_id, entity_id), set()):
+            self._facts.pop(key, None)

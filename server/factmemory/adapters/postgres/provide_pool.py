@@ -41,10 +41,10 @@ NEAREST = """nearest AS MATERIALIZED (
      LIMIT $4),
 """
 
-# The same from an in-process copy of the person's search vectors (vector_cache.py), as of the database snapshot $12:
-# $11 the ids the copy found nearest, with $13 their distances as this statement would compute them (the copy
+# The same from an in-process copy of the person's search vectors (vector_cache.py), as of the database snapshot $14:
+# $13 the ids the copy found nearest, with $15 their distances as this statement would compute them (the copy
 # computes them to the bit; it is used only where a check against the database's at build time says so,
-# vector_cache.CHECK). `changed`: the person's rows written since $12 (by a transaction at or past its xmax or in
+# vector_cache.CHECK). `changed`: the person's rows written since $14 (by a transaction at or past its xmax or in
 # progress in it: UNSEEN_AFTER, UNSEEN_DURING), whose vectors the copy does not hold: each live one is a candidate
 # with its distance computed here (a proposed one too: its vector may be new), and all of them go back to the copy
 # (COPY_CHECKS). So the copy needs no read of its own before it proposes, and the nearest $4 of the proposed and
@@ -57,14 +57,14 @@ NEAREST = """nearest AS MATERIALIZED (
 NEAREST_OF_IDS = """changed AS MATERIALIZED (
     SELECT id, archived_at, search_half FROM ({after} UNION ALL {during}) AS unseen),
 proposed AS MATERIALIZED (
-    SELECT d.fact_id, d.distance FROM unnest($11::uuid[], $13::float8[]) AS d(fact_id, distance)
+    SELECT d.fact_id, d.distance FROM unnest($13::uuid[], $15::float8[]) AS d(fact_id, distance)
      WHERE d.fact_id <> ALL (ARRAY(SELECT id FROM changed))
     UNION ALL
     SELECT id, search_half <#> (SELECT $3::vector::halfvec) FROM changed WHERE archived_at IS NULL),
 nearest AS MATERIALIZED (
-    SELECT p.fact_id AS near_id, p.distance, {fact_columns}, lexemes, version
+    SELECT p.fact_id AS near_id, p.distance, {fact_columns}, lexemes, version, known
       FROM (SELECT fact_id, distance FROM proposed ORDER BY distance, fact_id) AS p
-     CROSS JOIN LATERAL (SELECT *, xmin::text AS version FROM facts
+     CROSS JOIN LATERAL (SELECT *, {versioned} FROM facts
                           WHERE agent_id = $1 AND id = p.fact_id AND entity_id = $2 AND archived_at IS NULL
                          OFFSET 0) AS f
      ORDER BY p.distance, p.fact_id
@@ -104,20 +104,22 @@ COPY_CHECKS = """,
                          FROM changed ORDER BY id) END AS changed_vectors"""
 # The rows of the statement: each pool fact's row, read by its key (a lateral subquery kept apart by OFFSET 0, as
 # above), with the distance the nearest scan computed.
-ROWS = """pool CROSS JOIN LATERAL (SELECT *, xmin::text AS version FROM facts
+ROWS = """pool CROSS JOIN LATERAL (SELECT *, {versioned} FROM facts
                                  WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS facts"""
 # The same for the copy: the nearest facts' rows as `nearest` read them, and the rare-term and dated facts not among
 # them read by key.
-COPY_ROWS = """(SELECT distance, {fact_columns}, lexemes, version, NULL::halfvec AS search_half, true AS near
+COPY_ROWS = """(SELECT distance, {fact_columns}, lexemes, version, known, NULL::halfvec AS search_half, true AS near
           FROM nearest
         UNION ALL
-        SELECT NULL::float8, {fact_columns}, lexemes, version, search_half, false
-          FROM pool CROSS JOIN LATERAL (SELECT *, xmin::text AS version FROM facts
+        SELECT NULL::float8, {fact_columns}, lexemes, version, known, search_half, false
+          FROM pool CROSS JOIN LATERAL (SELECT *, {versioned} FROM facts
                                          WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS f
          WHERE pool.distance IS NULL) AS facts"""
 
 _CANDIDATES = """
 WITH
+held AS MATERIALIZED (
+    SELECT * FROM unnest({held}::uuid[], {held_versions}::text[]) AS h(id, version)),
 person AS MATERIALIZED (
     SELECT coalesce((SELECT facts FROM entity_lexemes
                       WHERE agent_id = $1 AND entity_id = $2 AND lexeme = ''), 0) AS facts),
@@ -151,28 +153,49 @@ pool AS MATERIALIZED (
     SELECT near_id AS pool_id, distance FROM nearest
     UNION ALL
     (SELECT id, NULL::float8 FROM worded UNION SELECT id, NULL FROM dated EXCEPT SELECT near_id, NULL FROM nearest))
-SELECT {FACT_COLUMNS}, {DISPUTED_BY},
+SELECT {UNLESS_KNOWN}, {DISPUTED_BY},
        -coalesce(distance, search_half <#> (SELECT $3::vector::halfvec)) AS similarity,
-       lexemes,
+       CASE WHEN known THEN NULL ELSE lexemes END AS lexemes,
        version,
+       known,
        (SELECT facts FROM person) AS person_facts,
        ARRAY(SELECT term FROM term_df ORDER BY term) AS terms,
        ARRAY(SELECT df FROM term_df ORDER BY term) AS term_facts{checks}
   FROM {rows}
 """
-CANDIDATES = _CANDIDATES.format(
-    FACT_COLUMNS=FACT_COLUMNS, DISPUTED_BY=DISPUTED_BY, nearest=NEAREST, checks="", rows=ROWS
+# Each row read by key (ROWS, NEAREST_OF_IDS, COPY_ROWS) with its version (xmin: every change of a row writes a new
+# one) and whether the caller holds its fact at that version (`known`: one of `held`, the ids and versions the caller
+# passes; fact_memo.py). A known row sends only its id, version and per-call columns (UNLESS_KNOWN).
+VERSIONED = "xmin::text AS version, (id, xmin::text) IN (SELECT id, version FROM held) AS known"
+UNLESS_KNOWN = ", ".join(
+    name if name == "id" else f"CASE WHEN known THEN NULL ELSE {name} END AS {name}"
+    for name in (column.strip() for column in FACT_COLUMNS.split(","))
 )
+
+# $11 and $12: the held facts' ids and versions.
+CANDIDATES = _CANDIDATES.format(
+    UNLESS_KNOWN=UNLESS_KNOWN,
+    DISPUTED_BY=DISPUTED_BY,
+    nearest=NEAREST,
+    checks="",
+    rows=ROWS.format(versioned=VERSIONED),
+    held="$11",
+    held_versions="$12",
+)
+# $11 and $12: the held facts' ids and versions (of those the copy proposes); $13 to $15: NEAREST_OF_IDS.
 COPY_CANDIDATES = _CANDIDATES.format(
-    FACT_COLUMNS=FACT_COLUMNS,
+    UNLESS_KNOWN=UNLESS_KNOWN,
     DISPUTED_BY=DISPUTED_BY,
     nearest=NEAREST_OF_IDS.format(
-        after=UNSEEN_AFTER.format(snapshot="$12"),
-        during=UNSEEN_DURING.format(snapshot="$12"),
+        after=UNSEEN_AFTER.format(snapshot="$14"),
+        during=UNSEEN_DURING.format(snapshot="$14"),
         fact_columns=FACT_COLUMNS,
+        versioned=VERSIONED,
     ),
     checks=COPY_CHECKS,
-    rows=COPY_ROWS.format(fact_columns=FACT_COLUMNS),
+    rows=COPY_ROWS.format(fact_columns=FACT_COLUMNS, versioned=VERSIONED),
+    held="$11",
+    held_versions="$12",
 )
 
 # Persons up to this many live facts are filtered row by row rather than looked up in the terms' index: reading
@@ -189,6 +212,6 @@ def candidate_args(
     rare_limit: int,
     spans: Sequence[tuple[datetime, datetime]] = (),
 ) -> tuple[object, ...]:
-    """$3 to $10 of CANDIDATES."""
+    """$3 to $10 of CANDIDATES (the held facts, $11 and $12, are the caller's)."""
     starts, ends = [s for s, _ in spans], [e for _, e in spans]
     return embedding, pool, terms, rare_df, rare_limit, starts, ends, LEXEME_SCAN_MAX_FACTS

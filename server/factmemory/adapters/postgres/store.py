@@ -48,7 +48,6 @@ from factmemory.adapters.postgres.turn_start import read_turn_start
 from factmemory.adapters.postgres.vector_cache import VectorCopies
 from factmemory.adapters.postgres.write import PostgresWriteTransaction
 from factmemory.adapters.postgres.write_context import read_write_context
-from factmemory.domain.bm25 import Stats
 from factmemory.domain.dedup.planning import OpenPair
 from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
@@ -228,27 +227,33 @@ class Store:
         the times it names (provide_pool.py); a large person's nearest from the copy of their vectors when it
         answers exactly (vector_cache.py)."""
         args = candidate_args(embedding, pool, list(terms), rare_df, rare_limit, spans)
-        rows = None
+        answer = None
         if self.copies is not None and self.copies.holds(agent_id, entity_id):  # no connection taken otherwise
             async with connection(self._candidates) as conn:
-                rows = await self.copies.candidates(conn, agent_id, entity_id, embedding, pool, args)
-        if rows is None:
+                answer = await self.copies.candidates(
+                    conn,
+                    agent_id,
+                    entity_id,
+                    embedding,
+                    pool,
+                    args,
+                    lambda ids: self._memo.held(agent_id, entity_id, ids),
+                )
+        if answer is None:
+            held = self._memo.held(agent_id, entity_id)
             rows = await self._read(
                 agent_id,
                 entity_id,
-                lambda conn: conn.fetch(CANDIDATES, agent_id, entity_id, *args),
+                lambda conn: conn.fetch(CANDIDATES, agent_id, entity_id, *args, held.ids, held.versions),
                 replica_ok,
                 self._candidates,
             )
             if self.copies is not None and rows:
                 facts = int(rows[0]["person_facts"])
                 await self.copies.learn(self._pool, agent_id, entity_id, facts, len(embedding))
-        stats = Stats(0, {})
-        if rows:
-            first = rows[0]
-            stats = Stats(int(first["person_facts"]), dict(zip(first["terms"], first["term_facts"], strict=True)))
-        found = [Similar(self._memo.fact(r), float(r["similarity"])) for r in rows]
-        return Pool(found, [tuple(r["lexemes"]) for r in rows], stats)
+        else:
+            rows, held = answer
+        return self._memo.pool(rows, held)
 
     async def text_search(
         self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -27,6 +27,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from factmemory.adapters.postgres.connection import pooled
+from factmemory.adapters.postgres.fact_memo import Held
 from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES
 from factmemory.domain.vector_cache import ID_BYTES, Halfs, Nearest, PersonVectors, VectorCache, certain, halfs
 from factmemory.domain.vectors import Vector
@@ -100,8 +101,10 @@ class VectorCopies:
         embedding: Vector,
         k: int,
         args: Sequence[object],
-    ) -> list[asyncpg.Record] | None:
-        """CANDIDATES' rows from the copy (`args`: $3 to $10 of CANDIDATES), or None: no copy, or no exact answer."""
+        held_of: Callable[[Sequence[UUID]], Held],
+    ) -> tuple[list[asyncpg.Record], Held] | None:
+        """CANDIDATES' rows from the copy (`args`: $3 to $10 of CANDIDATES) and the held facts of those it proposed
+        (`held_of`, fact_memo.py), or None: no copy, or no exact answer."""
         key = (agent_id, entity_id)
         entry = self.cache.get(key)
         if entry is None:
@@ -120,7 +123,10 @@ class VectorCopies:
             clock.lap("us_nearest")
             known = entry.distances(near.ids, embedding)
             clock.lap("us_distances")
-        rows = await conn.fetch(COPY_CANDIDATES, agent_id, entity_id, *args, near.ids, snapshot, known)
+        held = held_of(near.ids)
+        rows = await conn.fetch(
+            COPY_CANDIDATES, agent_id, entity_id, *args, held.ids, held.versions, near.ids, snapshot, known
+        )
         clock.lap("us_statement")
         if not rows or rows[0]["changed_ids"] is None:
             # Nothing proposed is live and nothing changed: the person's facts are all gone (ForgetEntity), or every
@@ -146,7 +152,7 @@ class VectorCopies:
             self.counts["uncertain"] += 1
             return None
         self.counts["used"] += 1
-        return rows
+        return rows, held
 
     def holds(self, agent_id: UUID, entity_id: UUID) -> bool:
         """Whether the person has a copy now (without touching its place in the least-recently-used order)."""
