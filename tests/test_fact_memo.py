@@ -5,14 +5,18 @@ wrote them; a forgotten person's facts leave the process's memory."""
 from __future__ import annotations
 
 import uuid
+from typing import cast
+
+import asyncpg
 
 from factmemory.adapters.postgres.connection import pooled
+from factmemory.adapters.postgres.fact_memo import FactMemo, Held
 from factmemory.domain.limits import RARE_DF, RARE_FACTS
 from factmemory.ports import Pool
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
 from tests.support.big_person import load
-from tests.support.fm import Person
+from tests.support.fm import NOW, Person
 
 EDIT = "UPDATE facts SET claim = 'collects coins now' WHERE agent_id = $1 AND id = $2"
 CONTRADICTION = """
@@ -67,3 +71,44 @@ async def test_a_fact_is_built_again_only_when_its_row_or_its_dispute_changed(se
     assert store.fact_memo.holds(agent, entity) == 0
     assert store.fact_memo.holds(other_agent, other_entity) == 30
     assert not (await candidates()).found
+
+
+def test_the_memo_holds_at_most_its_budget_counting_what_each_fact_holds() -> None:
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    memo = FactMemo(budget_bytes=20_000)
+    nothing = Held({})
+    for i in range(50):  # each fact carries 100 earlier claims of 50 characters: ~5 kB
+        memo.fact(cast(asyncpg.Record, row(agent, entity, previous=[f"{i:02d}" + "x" * 48] * 100)), nothing)
+    assert 0 < len(memo) <= 4 and memo.nbytes <= 20_000
+    assert memo.holds(agent, entity) == len(memo)
+    small = [row(agent, entity) for _ in range(10)]
+    for r in small:
+        memo.fact(cast(asyncpg.Record, r), nothing)
+    assert memo.holds(agent, entity) == len(memo) and memo.nbytes <= 20_000
+    memo.forget(agent, entity)
+    assert len(memo) == 0 and memo.nbytes == 0
+
+
+def row(agent: uuid.UUID, entity: uuid.UUID, previous: list[str] | None = None) -> dict[str, object]:
+    """A candidate statement's row of a fact not held (what FactMemo.fact reads of it)."""
+    return {
+        "id": uuid.uuid4(),
+        "agent_id": agent,
+        "entity_id": entity,
+        "kind": "durable",
+        "category": "preference",
+        "claim": "collects stamps",
+        "structured_fields": "{}",
+        "confidence": 0.9,
+        "evidence_message_ids": ["m1"],
+        "verification_status": "self_reported",
+        "created_at": NOW,
+        "last_confirmed_at": NOW,
+        "valid_at": None,
+        "previous_claims": previous or [],
+        "archived_at": None,
+        "disputed_by": None,
+        "lexemes": ["collect", "stamp"],
+        "version": "1",
+        "known": False,
+    }

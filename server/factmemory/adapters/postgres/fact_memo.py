@@ -15,9 +15,9 @@ ones the copy of a large person proposes), and send only the id, version and per
 is held (`known`): the rest of its columns and its terms come from the facts pinned for that call (so an entry
 evicted meanwhile by another call is still there for it).
 
-Bounded: MEMO_FACTS facts in all, the least recently used dropped. A person forgotten by this process has their
-entries dropped at once; a fact changed or deleted otherwise leaves its entry to be replaced when its row is read
-again, or to age out, never to be used. xmin is 32 bits: an entry could be taken for a later version only if its
+Bounded: MEMO_BYTES in all (each entry counted by the strings it holds), the least recently used dropped. A person
+forgotten by this process has their entries dropped at once; a fact changed or deleted otherwise leaves its entry to
+be replaced when its row is read again, or to age out, never to be used. xmin is 32 bits: an entry could be taken for a later version only if its
 row were written again in a transaction with the same 32-bit id, some 4 billion transactions later, without a
 Provide of this process reading the row in between (any read of a new version replaces the entry)."""
 
@@ -35,9 +35,12 @@ from factmemory.domain.bm25 import Stats
 from factmemory.domain.models import Fact
 from factmemory.ports import Pool, Similar
 
-# ~0.5 kB a fact held (its strings, times and ids; tracemalloc, 2026-11-27): ~10 MB at most. A judgement: a few
-# hundred active people's candidates, or most of what a 20,000-fact person's turns bring back; not tuned.
-MEMO_FACTS = 20_000
+# ~0.5 kB a fact of one sentence held (its strings, times and ids; tracemalloc, 2026-11-27), so some 60,000 such
+# facts; a fact with long arrays (many evidence ids, earlier claims) counts for what it holds (Entry.size). A
+# judgement: a few hundred active people's candidates, or what a 20,000-fact person's turns bring back; not tuned.
+MEMO_BYTES = 32 * 2**20
+# What an entry costs besides its strings (the objects, the ids, the times), for MEMO_BYTES.
+ENTRY_BYTES = 400
 # The most held facts of a person a candidate statement is told of (its parameters grow with them): four pools of
 # 60. A judgement, not tuned.
 HELD_MAX = 240
@@ -50,6 +53,21 @@ class Entry:
     version: str
     fact: Fact
     terms: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        """Bytes it holds, roughly: its strings and a fixed cost."""
+        f = self.fact
+        return (
+            ENTRY_BYTES
+            + len(f.claim)
+            + len(f.category)
+            + sum(len(c) for c in f.previous_claims)
+            + sum(len(e) for e in f.evidence_message_ids)
+            + (len(repr(f.structured_fields)) if f.structured_fields else 0)
+            + len(f.disputed_by)
+            + sum(len(t) for t in self.terms)
+        )
 
 
 @dataclass(frozen=True)
@@ -71,8 +89,9 @@ class FactMemo:
     """Facts by id, each with the row version it was built from and its terms, least recently used first.
     `counts`: rows whose fact was built, reused from a row sent whole, or taken from the held facts (known)."""
 
-    def __init__(self, capacity: int = MEMO_FACTS) -> None:
-        self._capacity = capacity
+    def __init__(self, budget_bytes: int = MEMO_BYTES) -> None:
+        self._budget = budget_bytes
+        self._bytes = 0
         self._facts: OrderedDict[UUID, Entry] = OrderedDict()
         self._people: dict[Person, set[UUID]] = {}
         self.counts: Counter[str] = Counter()
@@ -121,15 +140,23 @@ class FactMemo:
         return entry.fact, entry.terms
 
     def _put(self, key: UUID, entry: Entry) -> None:
-        before = self._facts.get(key)
-        if before is not None and before.fact.entity_id != entry.fact.entity_id:  # the fact moved to another person
-            self._drop_person_key(before.fact.agent_id, before.fact.entity_id, key)
+        before = self._facts.pop(key, None)
+        if before is not None:
+            self._bytes -= before.size
+            if before.fact.entity_id != entry.fact.entity_id:  # the fact moved to another person
+                self._drop_person_key(before.fact.agent_id, before.fact.entity_id, key)
         self._facts[key] = entry
-        self._facts.move_to_end(key)
+        self._bytes += entry.size
         self._people.setdefault((entry.fact.agent_id, entry.fact.entity_id), set()).add(key)
-        while len(self._facts) > self._capacity:
+        while self._bytes > self._budget and self._facts:
             _, old = self._facts.popitem(last=False)
+            self._bytes -= old.size
             self._drop_person_key(old.fact.agent_id, old.fact.entity_id, old.fact.id)
+
+    @property
+    def nbytes(self) -> int:
+        """What the entries hold, as Entry.size counts it."""
+        return self._bytes
 
     def _drop_person_key(self, agent_id: UUID, entity_id: UUID, key: UUID) -> None:
         person = (agent_id, entity_id)
@@ -146,4 +173,6 @@ class FactMemo:
     def forget(self, agent_id: UUID, entity_id: UUID) -> None:
         """Drops the person's facts (ForgetEntity in this process)."""
         for key in self._people.pop((agent_id, entity_id), set()):
-            self._facts.pop(key, None)
+            entry = self._facts.pop(key, None)
+            if entry is not None:
+                self._bytes -= entry.size
