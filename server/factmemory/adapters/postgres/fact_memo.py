@@ -17,9 +17,10 @@ evicted meanwhile by another call is still there for it).
 
 Bounded: MEMO_BYTES in all (each entry counted by the strings it holds), the least recently used dropped. A person
 forgotten by this process has their entries dropped at once; a fact changed or deleted otherwise leaves its entry to
-be replaced when its row is read again, or to age out, never to be used. xmin is 32 bits: an entry could be taken for a later version only if its
-row were written again in a transaction with the same 32-bit id, some 4 billion transactions later, without a
-Provide of this process reading the row in between (any read of a new version replaces the entry)."""
+be replaced when its row is read again, or to age out, never to be used. xmin is 32 bits: an entry could be taken
+for a later version only if its row were written again in a transaction with the same 32-bit id, some 4 billion
+transactions later, without a Provide of this process reading the row in between (any read of a new version
+replaces the entry)."""
 
 from __future__ import annotations
 
