@@ -24,6 +24,7 @@ replaces the entry)."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -55,7 +56,7 @@ class Entry:
     fact: Fact
     terms: tuple[str, ...]
 
-    @property
+    @functools.cached_property
     def size(self) -> int:
         """Bytes it holds, roughly: its strings and a fixed cost."""
         f = self.fact
@@ -141,6 +142,9 @@ class FactMemo:
         return entry.fact, entry.terms
 
     def _put(self, key: UUID, entry: Entry) -> None:
+        if self._facts.get(key) is entry:  # held already: only its place in the order changes
+            self._facts.move_to_end(key)
+            return
         before = self._facts.pop(key, None)
         if before is not None:
             self._bytes -= before.size
