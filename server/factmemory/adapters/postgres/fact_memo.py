@@ -109,7 +109,9 @@ class FactMemo:
         for key in chosen:
             if len(entries) >= HELD_MAX:
                 break
-            entries[key] = self._facts[key]
+            entry = self._facts.get(key)
+            if entry is not None:
+                entries[key] = entry
         return Held(entries)
 
     def pool(self, rows: Sequence[asyncpg.Record], held: Held) -> Pool:
@@ -148,7 +150,8 @@ class FactMemo:
         before = self._facts.pop(key, None)
         if before is not None:
             self._bytes -= before.size
-            if before.fact.entity_id != entry.fact.entity_id:  # the fact moved to another person
+            moved = (before.fact.agent_id, before.fact.entity_id) != (entry.fact.agent_id, entry.fact.entity_id)
+            if moved:  # the fact is another person's now
                 self._drop_person_key(before.fact.agent_id, before.fact.entity_id, key)
         self._facts[key] = entry
         self._bytes += entry.size
