@@ -26,16 +26,14 @@ from __future__ import annotations
 
 import functools
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from uuid import UUID
 
 import asyncpg
 
 from factmemory.adapters.postgres.rows import row_to_fact
-from factmemory.domain.bm25 import Stats
 from factmemory.domain.models import Fact
-from factmemory.ports import Pool, Similar
 
 # ~0.5 kB a fact of one sentence held (its strings, times and ids; tracemalloc, 2026-11-27), so some 60,000 such
 # facts; a fact with long arrays (many evidence ids, earlier claims) counts for what it holds (Entry.size). A
@@ -113,17 +111,6 @@ class FactMemo:
             if entry is not None:
                 entries[key] = entry
         return Held(entries)
-
-    def pool(self, rows: Sequence[asyncpg.Record], held: Held) -> Pool:
-        """A candidate statement's answer (provide_pool.py): each row's fact, similarity and terms, and the person's
-        term statistics (on every row)."""
-        stats = Stats(0, {})
-        if rows:
-            first = rows[0]
-            stats = Stats(int(first["person_facts"]), dict(zip(first["terms"], first["term_facts"], strict=True)))
-        built = [self.fact(r, held) for r in rows]
-        found = [Similar(fact, float(r["similarity"])) for (fact, _), r in zip(built, rows, strict=True)]
-        return Pool(found, [terms for _, terms in built], stats)
 
     def fact(self, row: asyncpg.Record, held: Held) -> tuple[Fact, tuple[str, ...]]:
         """The row's fact and terms. A `known` row (its version is the one in `held`) has only its id, version and

@@ -8,7 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+import asyncpg
+
+from factmemory.adapters.postgres.fact_memo import FactMemo, Held
 from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
+from factmemory.domain.bm25 import Stats
+from factmemory.ports import Pool, Similar
 
 # $1 agent, $2 entity (the person), $3 the turn's vector, $4 how many nearest facts, $5 the turn's content terms
 # (the language layer's, as stored in facts.lexemes), $6 a term in at most this many of the person's facts brings
@@ -202,6 +207,18 @@ COPY_CANDIDATES = _CANDIDATES.format(
 # 1,000 facts of one person costs about as much as one GIN lookup of a term common across all people (a judgement
 # from the plans of `factmemory-bench --explain`, not tuned on a data set).
 LEXEME_SCAN_MAX_FACTS = 1_000
+
+
+def candidates_of(rows: Sequence[asyncpg.Record], memo: FactMemo, held: Held) -> Pool:
+    """The statement's rows as Provide's pool: each row's fact (from `memo`, built or held), similarity and terms,
+    and the person's term statistics (on every row)."""
+    stats = Stats(0, {})
+    if rows:
+        first = rows[0]
+        stats = Stats(int(first["person_facts"]), dict(zip(first["terms"], first["term_facts"], strict=True)))
+    built = [memo.fact(r, held) for r in rows]
+    found = [Similar(fact, float(r["similarity"])) for (fact, _), r in zip(built, rows, strict=True)]
+    return Pool(found, [terms for _, terms in built], stats)
 
 
 def candidate_args(

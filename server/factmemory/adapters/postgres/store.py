@@ -32,7 +32,7 @@ from factmemory.adapters.postgres.nearest import (
     TEXT_SEARCH_BY_KIND,
     nearest_args,
 )
-from factmemory.adapters.postgres.provide_pool import CANDIDATES, candidate_args
+from factmemory.adapters.postgres.provide_pool import CANDIDATES, candidate_args, candidates_of
 from factmemory.adapters.postgres.review_tx import ReviewTx
 from factmemory.adapters.postgres.rows import (
     DISPUTED_BY,
@@ -253,7 +253,7 @@ class Store:
                 await self.copies.learn(self._pool, agent_id, entity_id, facts, len(embedding))
         else:
             rows, held = answer
-        return self._memo.pool(rows, held)
+        return candidates_of(rows, self._memo, held)
 
     async def text_search(
         self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int
