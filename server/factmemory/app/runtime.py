@@ -29,7 +29,7 @@ from factmemory.adapters.postgres.retention import PostgresRetention
 from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
 from factmemory.adapters.postgres.store import Store
 from factmemory.adapters.postgres.tickets import Tickets
-from factmemory.adapters.postgres.vector_cache import VectorCopies, copies_possible, one_blas_thread
+from factmemory.adapters.postgres.vector_cache import VectorCopies, copies_possible
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.app.config import retention_policy, ticket_policy, tuning
 from factmemory.domain.vector_cache import VectorCache
@@ -176,7 +176,6 @@ async def vector_copies(settings: Settings, pool: asyncpg.Pool) -> VectorCopies 
     writes of facts (migration 0092)."""
     if not settings.provide_cache_mb or not await copies_possible(pool):
         return None
-    one_blas_thread()
     return VectorCopies(VectorCache(settings.provide_cache_mb * 2**20), settings.provide_cache_min_facts)
 
 

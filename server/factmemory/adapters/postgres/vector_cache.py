@@ -24,20 +24,28 @@ from uuid import UUID
 
 import asyncpg
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from factmemory.adapters.postgres.connection import pooled
 from factmemory.adapters.postgres.fact_memo import Held
 from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES
-from factmemory.domain.vector_cache import ID_BYTES, Halfs, Nearest, PersonVectors, VectorCache, certain, halfs
+from factmemory.domain.vector_cache import (
+    ID_BYTES,
+    TOLERANCE,
+    Halfs,
+    Nearest,
+    PersonVectors,
+    VectorCache,
+    certain,
+    halfs,
+)
 from factmemory.domain.vectors import Vector
 
 log = logging.getLogger(__name__)
 
 # Proposed beyond the k nearest: room for the two sides' rounding and for facts deleted since the copy was read.
 MARGIN = 32
-# A copy of more products than this is searched in a worker thread (numpy releases the GIL): ~1 ms of the loop
-# (20,000 facts of 384 dimensions: 1.2 ms, 2026-11-27 log).
+# A copy of more products than this is searched in a worker thread (the kernel releases the GIL): ~0.8 ms of the
+# loop (20,000 facts of 384 dimensions: 1.0 ms, 2026-11-27 log).
 OFF_LOOP_PRODUCTS = 6_000_000
 
 # $1 agent, $2 person. The live facts' ids and search vectors (as pgvector sends a halfvec, its 4-byte header cut
@@ -65,14 +73,6 @@ SELECT EXISTS (SELECT 1 FROM pg_trigger
 """
 
 Key = tuple[UUID, UUID]
-
-
-def one_blas_thread() -> None:
-    """Keeps numpy's BLAS to the calling thread, for the whole process: the copy's product with the turn is one
-    matrix-vector product (domain/vector_cache.py), a few milliseconds at most, and OpenBLAS's own threads spun for a
-    while after each call, keeping a core from the embedder and the database (2026-11-27 log). The embedder's models
-    run in their own processes."""
-    threadpool_limits(limits=1, user_api="blas")
 
 
 async def copies_possible(pool: asyncpg.Pool) -> bool:
@@ -164,7 +164,7 @@ class VectorCopies:
         key = (agent_id, entity_id)
         if person_facts < self.min_facts or key in self.cache:
             return
-        if person_facts * (4 * dims + ID_BYTES) > self.cache.budget_bytes:
+        if person_facts * (2 * dims + ID_BYTES) > self.cache.budget_bytes:
             return
         build = self._builds.get(key)
         if build is None:
@@ -198,7 +198,8 @@ class VectorCopies:
 
 
 async def _checked(conn: asyncpg.Connection, key: Key, entry: PersonVectors) -> bool:
-    """Whether the copy's distances equal the database's, to the bit, for some facts and a probe vector."""
+    """Whether the copy's distances equal the database's, to the bit, for some facts and a probe vector, and its
+    products (what proposes the nearest facts) are within half the tolerance of them."""
     probe = np.random.default_rng(len(entry)).normal(size=entry.dimensions).astype(np.float32)
     probe /= np.linalg.norm(probe)
     ids = entry.ids[:: max(1, len(entry) // CHECKED_FACTS)][:CHECKED_FACTS]
@@ -207,6 +208,10 @@ async def _checked(conn: asyncpg.Connection, key: Key, entry: PersonVectors) -> 
     mine = dict(zip(ids, entry.distances(ids, probe), strict=True))
     if database != {i: mine[i] for i in database} or len(database) != len(ids):
         log.warning("a person's copy computes other distances than the database: it is not used")
+        return False
+    products = entry.products(probe)
+    if any(abs(products[entry.rows[i]] + mine[i]) > TOLERANCE / 2 for i in ids):
+        log.warning("a person's copy computes products further from the database's than allowed: it is not used")
         return False
     return True
 
