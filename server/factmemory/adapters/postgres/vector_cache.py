@@ -44,9 +44,11 @@ log = logging.getLogger(__name__)
 
 # Proposed beyond the k nearest: room for the two sides' rounding and for facts deleted since the copy was read.
 MARGIN = 32
-# A copy of more products than this is searched in a worker thread (the kernel releases the GIL): ~0.8 ms of the
-# loop (20,000 facts of 384 dimensions: 1.0 ms, 2026-11-27 log).
-OFF_LOOP_PRODUCTS = 6_000_000
+# A copy of more products than this is searched in a worker thread (the kernel releases the GIL): ~2 ms of the loop
+# (20,000 facts of 384 dimensions: 1.0 ms alone, 1.4 ms inside the service, 2026-11-27 speed7 log), about what the
+# rest of a Provide's own work takes on the loop. Below it the hop to the thread and back (0.2-0.6 ms) costs the
+# call more than the loop's other callers gain. A judgement, not tuned on a data set.
+OFF_LOOP_PRODUCTS = 16_000_000
 
 # $1 agent, $2 person. The live facts' ids and search vectors (as pgvector sends a halfvec, its 4-byte header cut
 # off, concatenated in the ids' order) in one snapshot, named with it: an index-only scan of facts_search_half_idx.
