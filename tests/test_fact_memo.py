@@ -11,7 +11,11 @@ import asyncpg
 
 from factmemory.adapters.postgres.connection import pooled
 from factmemory.adapters.postgres.fact_memo import FactMemo, Held
+from factmemory.adapters.postgres.forgotten import ForgetWatch
+from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.vector_cache import VectorCopies
 from factmemory.domain.limits import RARE_DF, RARE_FACTS
+from factmemory.domain.vector_cache import VectorCache
 from factmemory.ports import Pool
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
@@ -71,6 +75,34 @@ async def test_a_fact_is_built_again_only_when_its_row_or_its_dispute_changed(se
     assert store.fact_memo.holds(agent, entity) == 0
     assert store.fact_memo.holds(other_agent, other_entity) == 30
     assert not (await candidates()).found
+
+
+async def test_a_person_forgotten_by_another_process_leaves_this_one_s_memory(service: Service) -> None:
+    """Two processes on one database (two stores): the one that forgets drops the person at once, the other at its
+    next look for forgets (forgotten.py), facts and vectors alike, once per forget."""
+    people = [Person(), Person()]
+    ids = [(uuid.UUID(p.agent_id), uuid.UUID(p.entity_id)) for p in people]
+    for agent, entity in ids:
+        async with service.pool.acquire() as conn:
+            await load(pooled(conn), agent, entity, 80, service.deps.embedder.dimensions, uuid.uuid4())
+    vector = (await service.deps.embedder.queries(["which stamps do I collect?"]))[0]
+    here = Store(service.pool, copies=VectorCopies(VectorCache(2**24), 50))
+    elsewhere = Store(service.pool, copies=VectorCopies(VectorCache(2**24), 50))
+    for store in (here, elsewhere):
+        for agent, entity in ids:
+            await store.provide_pool(agent, entity, vector, ["stamp"], 60, RARE_DF, RARE_FACTS)
+    assert here.copies is not None and elsewhere.copies is not None
+    assert all(here.fact_memo.holds(*p) == 60 and here.copies.holds(*p) for p in ids)
+    watch = ForgetWatch(service.pool, here.drop_held)
+    assert await watch.look() == []
+
+    await elsewhere.forget_entity(*ids[0])
+    assert elsewhere.fact_memo.holds(*ids[0]) == 0 and not elsewhere.copies.holds(*ids[0])
+    assert here.fact_memo.holds(*ids[0]) == 60 and here.copies.holds(*ids[0])  # until it looks
+    assert ids[0] in await watch.look()  # (with anyone else forgotten in the last LOOK_BACK)
+    assert here.fact_memo.holds(*ids[0]) == 0 and not here.copies.holds(*ids[0])
+    assert here.fact_memo.holds(*ids[1]) == 60 and here.copies.holds(*ids[1])
+    assert ids[0] not in await watch.look()  # that forget is seen once
 
 
 def test_the_memo_holds_at_most_its_budget_counting_what_each_fact_holds() -> None:

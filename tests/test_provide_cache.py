@@ -229,21 +229,32 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
         await other.close()
         await late.close()
 
-    # ForgetEntity, then new facts of the person: the copy goes with the epoch; the new facts get a new copy.
+    # ForgetEntity by another process (another store on the database), then new facts of the person: the copy here
+    # goes with the epoch at the next Provide (if the watch for forgets, forgotten.py, has not dropped it before);
+    # the new facts get a new copy.
     copies = copies_of(cached)
-    await cached.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=str(agent), entity_id=str(entity)))
+    await Store(cached.pool).forget_entity(agent, entity)
     await store_facts(cached, agent, entity, 1_100, seed=3)
-    epochs, built, old = copies.counts["epoch"], copies.counts["built"], copies.cache.get((agent, entity))
+    gone = copies.counts["epoch"] + copies.counts["forgotten"]
+    built, old = copies.counts["built"], copies.cache.get((agent, entity))
     await cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
     # The statement answered, and showed the person large: their copy was built again.
-    assert copies.counts["epoch"] == epochs + 1 and copies.counts["built"] == built + 1
+    assert copies.counts["epoch"] + copies.counts["forgotten"] == gone + 1 and copies.counts["built"] == built + 1
     assert copies.cache.get((agent, entity)) not in (None, old)
     await same_as_statement(cached, agent, entity)
 
-    # ForgetEntity with nothing after: no fact is left to propose, and the copy goes.
-    await cached.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=str(agent), entity_id=str(entity)))
+    # ForgetEntity elsewhere with nothing after: no fact is left to propose, and the copy goes.
+    gone = copies.counts["empty"] + copies.counts["forgotten"]
+    await Store(cached.pool).forget_entity(agent, entity)
     empty = await cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
-    assert not empty.found and (agent, entity) not in copies.cache and copies.counts["empty"] >= 1
+    assert not empty.found and (agent, entity) not in copies.cache
+    assert copies.counts["empty"] + copies.counts["forgotten"] == gone + 1
+    await store_facts(cached, agent, entity, 1_200, seed=2)
+    await warmed(cached, agent, entity)
+    # ForgetEntity in this process: the copy goes with it, before any Provide.
+    assert (agent, entity) in copies.cache
+    await cached.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=str(agent), entity_id=str(entity)))
+    assert (agent, entity) not in copies.cache and copies.counts["forgotten"] >= 1
     await store_facts(cached, agent, entity, 1_200, seed=2)
     await warmed(cached, agent, entity)
     await same_as_statement(cached, agent, entity)

@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 
 import factmemory.adapters.postgres
-from factmemory.adapters.postgres import agents, health, replica_check, store, tickets
+from factmemory.adapters.postgres import agents, forgotten, health, replica_check, store, tickets
 from factmemory.adapters.postgres.database import migrate
 
 DIMENSIONS = 384
@@ -53,6 +53,9 @@ ALL_AGENTS |= {(tickets, "VOID_ALL_SHOWING_DELETED"), (tickets, "PRUNE_DELETED_M
 ALL_AGENTS |= {(agents, "LIST_AGENTS")}
 # The read replica's check reads no row (LIMIT 0): it only proves every table is there and readable by its role.
 ALL_AGENTS |= {(replica_check, "READABLE")}
+# Each process looks every ten seconds for the people forgotten by another, whichever agent (an index range of the
+# recent forgets; forgotten.py).
+ALL_AGENTS |= {(forgotten, "FORGOTTEN_SINCE")}
 
 KEYS = """
 SELECT c.conrelid::regclass::text AS tab, c.conname, c.contype::text AS contype,

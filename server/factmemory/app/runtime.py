@@ -1,5 +1,5 @@
 """Open what the service needs once (embedder, database, pools, LLM client), close it in reverse order, and
-the background tasks that run on it (retention, the replica watch)."""
+the background tasks that run on it (retention, the replica watch, the watch for people forgotten elsewhere)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from factmemory.adapters.postgres.cluster_check import ClusterCheck
 from factmemory.adapters.postgres.connection import GENERIC_PLANS, open_pool
 from factmemory.adapters.postgres.database import Database, migrate, open_database
 from factmemory.adapters.postgres.forget_messages import PostgresMessages
+from factmemory.adapters.postgres.forgotten import ForgetWatch
 from factmemory.adapters.postgres.replica import ReadRoute
 from factmemory.adapters.postgres.replica_check import ReplicaCheck
 from factmemory.adapters.postgres.retention import PostgresRetention
@@ -124,6 +125,8 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
                 open_pool(database.url, 1, settings.pool_max_size, settings.db_timeout_s, GENERIC_PLANS)
             )
         store = Store(pool, reads, by_person, copies, candidates)
+        # Another process's ForgetEntity drops the person from this one's memory too (forgotten.py).
+        await stack.enter_async_context(ForgetWatch(pool, store.drop_held).running())
         deps = Deps(
             evaluate_store=store,
             provide_store=store,

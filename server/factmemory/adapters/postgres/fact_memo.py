@@ -16,8 +16,9 @@ is held (`known`): the rest of its columns and its terms come from the facts pin
 evicted meanwhile by another call is still there for it).
 
 Bounded: MEMO_BYTES in all (each entry counted by the strings it holds), the least recently used dropped. A person
-forgotten by this process has their entries dropped at once; a fact changed or deleted otherwise leaves its entry to
-be replaced when its row is read again, or to age out, never to be used. xmin is 32 bits: an entry could be taken
+forgotten by this process has their entries dropped at once, one forgotten by another process within seconds
+(forgotten.py); a single fact changed or deleted otherwise leaves its entry to be replaced when its row is read again,
+or to age out, never to be used. xmin is 32 bits: an entry could be taken
 for a later version only if its row were written again in a transaction with the same 32-bit id, some 4 billion
 transactions later, without a Provide of this process reading the row in between (any read of a new version
 replaces the entry)."""

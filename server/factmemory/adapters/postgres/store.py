@@ -382,8 +382,14 @@ class Store:
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
         async with locked(self._pool, agent_id, entity_id) as (conn, _):
             counts = await forget_entity(conn, agent_id, entity_id)
-        self._memo.forget(agent_id, entity_id)
+        self.drop_held(agent_id, entity_id)
         return counts
+
+    def drop_held(self, agent_id: UUID, entity_id: UUID) -> None:
+        """Drops what this process holds of the person: their candidate facts and their vectors' copy."""
+        self._memo.forget(agent_id, entity_id)
+        if self.copies is not None:
+            self.copies.forget(agent_id, entity_id)
 
     async def export_rows(
         self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None, limit: int

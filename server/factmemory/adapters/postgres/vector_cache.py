@@ -194,6 +194,11 @@ class VectorCopies:
             return await asyncio.to_thread(entry.nearest, embedding, n)
         return entry.nearest(embedding, n)
 
+    def forget(self, agent_id: UUID, entity_id: UUID) -> None:
+        """Drops the person's copy (ForgetEntity)."""
+        if (agent_id, entity_id) in self.cache:
+            self._drop((agent_id, entity_id), "forgotten")
+
     def _drop(self, key: Key, reason: str) -> None:
         self.cache.drop(key)
         self.counts[reason] += 1
