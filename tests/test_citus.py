@@ -26,6 +26,7 @@ from factmemory.adapters.postgres.forget_messages import (
     VOID_TICKETS_OF_PERSON,
 )
 from factmemory.adapters.postgres.forgetting import FORGET_FACTS
+from factmemory.adapters.postgres.forgotten import ForgetWatch
 from factmemory.adapters.postgres.retention import RETENTION_ACTOR, PostgresRetention
 from factmemory.adapters.postgres.review_tx import GET_FACT_FOR_UPDATE, LIST_ENTITIES
 from factmemory.adapters.postgres.rows import MARK_IMPORT
@@ -101,6 +102,15 @@ async def test_no_copy_of_large_people_vectors_on_the_cluster(service: Service, 
         assert not await conn.fetchval(TRIGGER_PRESENT)
     finally:
         await conn.close()
+
+
+async def test_each_process_sees_a_forget_of_another_on_the_cluster(service: Service) -> None:
+    """The look for people forgotten elsewhere (forgotten.py) reads forget_epochs of every shard."""
+    watch = ForgetWatch(service.store.pool, lambda agent, entity: None)
+    assert await watch.look() == []
+    person = Person()
+    await service.stub.ForgetEntity(pb.ForgetEntityRequest(agent_id=person.agent_id, entity_id=person.entity_id))
+    assert (uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)) in await watch.look()
 
 
 async def test_distribute_again_does_nothing(citus_url: str) -> None:

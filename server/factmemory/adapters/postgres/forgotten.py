@@ -36,6 +36,9 @@ SELECT agent_id, entity_id, epoch, forgotten_at FROM forget_epochs WHERE forgott
 """
 
 Person = tuple[UUID, UUID]
+# What a look may meet and survive: the database down or slow, a statement refused (a session that allows one shard
+# per statement on Citus).
+LOOK_FAILURES: tuple[type[BaseException], ...] = (*TRANSIENT_DB_ERRORS, asyncpg.PostgresError)
 
 
 class ForgetWatch:
@@ -65,11 +68,12 @@ class ForgetWatch:
         return dropped
 
     async def run(self, every_s: float = LOOK_EVERY_S) -> None:
-        """Looks every `every_s` until cancelled; a database that is down is looked at again next time."""
+        """Looks every `every_s` until cancelled; a look that fails (the database down, a statement refused) is
+        logged and tried again next time."""
         while True:
             try:
                 await self.look()
-            except TRANSIENT_DB_ERRORS as exc:
+            except LOOK_FAILURES as exc:  # looked at again next time
                 log.warning("could not look for people forgotten elsewhere: %s: %s", type(exc).__name__, exc)
             await asyncio.sleep(every_s)
 
