@@ -44,8 +44,8 @@ ALLOWED: dict[str, set[str]] = {
 # layer -> the third-party libraries it may import (the standard library is always allowed). The pure layers get
 # numbers and validation only; I/O libraries stay at the edges, and no database driver reaches the api.
 THIRD_PARTY: dict[str, set[str]] = {
-    "domain": {"pydantic", "numpy", "snowballstemmer", "simsimd"},  # snowballstemmer: the language layer only;
-    # simsimd: the half-precision product of a large person's copy (vector_cache.py)
+    "domain": {"pydantic", "numpy", "snowballstemmer", "numkong"},  # snowballstemmer: the language layer only;
+    # numkong: the half-precision product of a large person's copy (vector_cache.py)
     "ports": {"pydantic", "numpy"},
     "usecases": {"pydantic", "numpy"},
     "adapters": {
