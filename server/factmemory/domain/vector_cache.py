@@ -160,10 +160,10 @@ class PersonVectors:
         count = len(self.ids)
         if count == 0:
             return np.zeros(0, np.float64)
-        # The kernel widens each half to float32 and sums in float32 (its serial fallback too); the adapter checks the
-        # agreement with the database's distances on the person's own facts before the copy is used. It releases
-        # the GIL: the adapter runs a large product in a worker thread.
-        query = np.asarray(vector_halfs(turn)).reshape(1, -1)
+        # The kernel widens each half to float32 and sums in float32 or wider (its serial fallback too); the adapter
+        # checks the agreement with the database's distances on the person's own facts before the copy is used. It
+        # releases the GIL: the adapter runs a large product in a worker thread.
+        query = vector_halfs(turn).reshape(1, -1)
         return np.asarray(numkong.cdist(query, self.matrix[:count], metric="dot"), dtype=np.float64).reshape(-1)
 
     def nearest(self, turn: Vector, n: int) -> Nearest:
