@@ -89,36 +89,30 @@ UNSEEN_DURING = """SELECT f.id, f.archived_at, f.search_half
       FROM pg_snapshot_xip({snapshot}::text::pg_snapshot) AS x(tx)
      CROSS JOIN LATERAL (SELECT id, archived_at, search_half FROM facts
                           WHERE agent_id = $1 AND entity_id = $2 AND changed_tx = x.tx OFFSET 0) AS f"""
-# What the statement says once, not of a row: sent on its first row only (NULL on the others). Each row carrying the
-# person's term statistics and the copy's checks again cost the client their decoding 60 times: 0.90 against 1.07 ms
-# p50 for the 20,000-fact person's copy statement alone (300 calls each, alternating, 2026-11-27 speed7 log).
-ON_FIRST_ROW = "CASE WHEN row_number() OVER () = 1 THEN {value} END AS {name}"
+# What the statement says once, not of a row, is sent on its first row only (`CASE WHEN row_number() OVER () = 1`,
+# NULL on the others): the person's term statistics below, and the copy's checks. On each row they cost the client
+# their decoding 60 times: 0.90 against 1.07 ms p50 for the 20,000-fact person's copy statement alone (300 calls
+# each, alternating, 2026-11-27 speed7 log).
 # For the copy: whether each row is one of the nearest (`near`), and, on the first row: which proposed facts are
 # gone (those before the last nearest one in distance order, or all when fewer than $4 were found, that were not
 # found live: deleted, archived or another person's now), the forget epoch, this statement's snapshot and the
 # changed rows: their ids and vectors (as pgvector sends a halfvec, its 4-byte header cut off; NULL when the fact is
 # no longer live), in the same order.
-COPY_CHECKS = ",\n       near,\n       " + ",\n       ".join(
-    ON_FIRST_ROW.format(value=value, name=name)
-    for value, name in (
-        (
-            """ARRAY(SELECT fact_id FROM proposed
-              WHERE (SELECT count(*) FROM nearest) < $4
-                 OR (distance, fact_id) <= (SELECT distance, near_id FROM nearest
-                                             ORDER BY distance DESC, near_id DESC LIMIT 1)
-             EXCEPT SELECT near_id FROM nearest)""",
-            "vanished",
-        ),
-        ("coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0)", "epoch"),
-        ("pg_current_snapshot()::text", "snapshot"),
-        ("ARRAY(SELECT id FROM changed ORDER BY id)", "changed_ids"),
-        (
-            """ARRAY(SELECT CASE WHEN archived_at IS NULL THEN substr(halfvec_send(search_half), 5) END
-                         FROM changed ORDER BY id)""",
-            "changed_vectors",
-        ),
-    )
-)
+COPY_CHECKS = """,
+       near,
+       CASE WHEN row_number() OVER () = 1
+            THEN ARRAY(SELECT fact_id FROM proposed
+                        WHERE (SELECT count(*) FROM nearest) < $4
+                           OR (distance, fact_id) <= (SELECT distance, near_id FROM nearest
+                                                       ORDER BY distance DESC, near_id DESC LIMIT 1)
+                       EXCEPT SELECT near_id FROM nearest) END AS vanished,
+       CASE WHEN row_number() OVER () = 1
+            THEN coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) END AS epoch,
+       CASE WHEN row_number() OVER () = 1 THEN pg_current_snapshot()::text END AS snapshot,
+       CASE WHEN row_number() OVER () = 1 THEN ARRAY(SELECT id FROM changed ORDER BY id) END AS changed_ids,
+       CASE WHEN row_number() OVER () = 1
+            THEN ARRAY(SELECT CASE WHEN archived_at IS NULL THEN substr(halfvec_send(search_half), 5) END
+                         FROM changed ORDER BY id) END AS changed_vectors"""
 # The rows of the statement: each pool fact's row, read by its key (a lateral subquery kept apart by OFFSET 0, as
 # above), with the distance the nearest scan computed.
 ROWS = """pool CROSS JOIN LATERAL (SELECT *, {versioned} FROM facts
@@ -136,7 +130,7 @@ COPY_ROWS = """(SELECT distance, {fact_columns}, lexemes, version, known, NULL::
 _CANDIDATES = """
 WITH
 held AS MATERIALIZED (
-    SELECT * FROM unnest({held}::uuid[], {held_versions}::text[]) AS h(id, version)),
+    SELECT * FROM unnest($11::uuid[], $12::text[]) AS h(id, version)),
 person AS MATERIALIZED (
     SELECT coalesce((SELECT facts FROM entity_lexemes
                       WHERE agent_id = $1 AND entity_id = $2 AND lexeme = ''), 0) AS facts),
@@ -175,9 +169,9 @@ SELECT {UNLESS_KNOWN}, {DISPUTED_BY},
        CASE WHEN known THEN NULL ELSE lexemes END AS lexemes,
        version,
        known,
-       {person_facts},
-       {terms},
-       {term_facts}{checks}
+       CASE WHEN row_number() OVER () = 1 THEN (SELECT facts FROM person) END AS person_facts,
+       CASE WHEN row_number() OVER () = 1 THEN ARRAY(SELECT term FROM term_df ORDER BY term) END AS terms,
+       CASE WHEN row_number() OVER () = 1 THEN ARRAY(SELECT df FROM term_df ORDER BY term) END AS term_facts{checks}
   FROM {rows}
 """
 # Each row read by key (ROWS, NEAREST_OF_IDS, COPY_ROWS) with its version (xmin: every change of a row writes a new
@@ -189,30 +183,16 @@ UNLESS_KNOWN = ", ".join(
     for name in (column.strip() for column in FACT_COLUMNS.split(","))
 )
 
-# The person's live facts and, per term of the turn, how many of them hold it (ordered by term), on the first row.
-STATISTICS = {
-    name: ON_FIRST_ROW.format(value=value, name=name)
-    for name, value in (
-        ("person_facts", "(SELECT facts FROM person)"),
-        ("terms", "ARRAY(SELECT term FROM term_df ORDER BY term)"),
-        ("term_facts", "ARRAY(SELECT df FROM term_df ORDER BY term)"),
-    )
-}
-
 # $11 and $12: the held facts' ids and versions.
 CANDIDATES = _CANDIDATES.format(
-    **STATISTICS,
     UNLESS_KNOWN=UNLESS_KNOWN,
     DISPUTED_BY=DISPUTED_BY,
     nearest=NEAREST,
     checks="",
     rows=ROWS.format(versioned=VERSIONED),
-    held="$11",
-    held_versions="$12",
 )
 # $11 and $12: the held facts' ids and versions (of those the copy proposes); $13 to $15: NEAREST_OF_IDS.
 COPY_CANDIDATES = _CANDIDATES.format(
-    **STATISTICS,
     UNLESS_KNOWN=UNLESS_KNOWN,
     DISPUTED_BY=DISPUTED_BY,
     nearest=NEAREST_OF_IDS.format(
@@ -223,8 +203,6 @@ COPY_CANDIDATES = _CANDIDATES.format(
     ),
     checks=COPY_CHECKS,
     rows=COPY_ROWS.format(fact_columns=FACT_COLUMNS, versioned=VERSIONED),
-    held="$11",
-    held_versions="$12",
 )
 
 # Persons up to this many live facts are filtered row by row rather than looked up in the terms' index: reading
