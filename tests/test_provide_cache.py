@@ -10,6 +10,7 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from tests.support.fm import Person, add_durable, facts_reply
 from tests.test_provide_exact import AT, INSERT, TOPICS, person_facts
 
 MIN_FACTS = 1_000
+DAY = 86_400_000_000  # microseconds
 TURNS = (
     ("I went up the hills again", "the view over Porto was great"),
     ("how is the kitchen going?", "and the cat?", "Miso hid all day"),
@@ -290,6 +292,55 @@ async def test_the_budget_evicts_the_least_recently_used_person(cached: Service)
     assert people[0] in copies.cache and people[1] not in copies.cache
 
 
+SPREAD = """
+UPDATE facts SET created_at = $3::timestamptz - make_interval(days => abs(hashtext(id::text)) % 100)
+ WHERE agent_id = $1 AND entity_id = $2
+"""
+
+
+async def test_the_copy_answers_the_facts_of_named_times_as_the_statement(cached: Service) -> None:
+    """A turn that names times: the copy proposes the nearest facts of those times too (for a large person a named
+    year put ~10,000 facts through the statement's scan), and the pool is the statement's, whatever the spans hold;
+    a fact whose time another writer changes is of its new time at once."""
+    agent, entity = uuid.uuid4(), uuid.uuid4()
+    await store_facts(cached, agent, entity, 1_100, seed=21)
+    async with cached.pool.acquire() as conn:  # the facts spread over the 100 days before AT
+        await conn.execute(SPREAD, agent, entity, AT)
+    await warmed(cached, agent, entity)
+    copies, plain = copies_of(cached), Store(cached.pool)
+
+    def days(a: int, b: int) -> tuple[datetime, datetime]:
+        return (AT - timedelta(days=a), AT - timedelta(days=b))
+
+    async def same(spans: list[tuple[datetime, datetime]], lines: tuple[str, ...]) -> set[uuid.UUID]:
+        vector = centroid(await cached.deps.embedder.queries(list(lines)))
+        terms = language.content_terms("\n".join(lines))
+        used = copies.counts["used"]
+        args = (vector, terms, VECTOR_POOL, RARE_DF, RARE_FACTS, spans)
+        got = await cached.store.provide_pool(agent, entity, *args)
+        assert copies.counts["used"] == used + 1, dict(copies.counts)
+        want = await plain.provide_pool(agent, entity, *args)
+        assert {s.fact.id: s.similarity for s in got.found} == {s.fact.id: s.similarity for s in want.found}
+        assert facts_and_terms(got) == facts_and_terms(want)
+        return {s.fact.id for s in got.found}
+
+    for spans in ([days(30, 20)], [days(100, -1)], [days(5, 4), days(70, 60)], [days(-10, -20)], []):
+        for lines in TURNS:
+            await same(spans, lines)
+    pooled = await same([], TURNS[0])
+    async with cached.pool.acquire() as conn:  # another writer moves a fact the turn does not reach into a day alone
+        far = next(
+            r["id"]
+            for r in await conn.fetch("SELECT id FROM facts WHERE agent_id = $1 AND entity_id = $2", agent, entity)
+            if r["id"] not in pooled
+        )
+        await conn.execute(
+            "UPDATE facts SET created_at = $3 WHERE agent_id = $1 AND id = $2", agent, far, AT - timedelta(days=300)
+        )
+    assert far not in await same([], TURNS[0])
+    assert far in await same([days(301, 299)], TURNS[0])  # by its new time alone
+
+
 # The pure part (domain/vector_cache.py).
 
 
@@ -302,13 +353,16 @@ def test_changes_put_replace_and_remove_and_nearest_is_exact_in_float32() -> Non
     rng = np.random.default_rng(0)
     ids = [uuid.uuid4() for _ in range(50)]
     vectors = random_halfs(rng, 50)
-    entry = PersonVectors.of("s", 0, ids, vectors)
+    entry = PersonVectors.of("s", 0, ids, vectors, [n * DAY for n in range(50)])
     truth = {i: vectors[n] for n, i in enumerate(ids)}
+    times = {i: n * DAY for n, i in enumerate(ids)}
     new = [uuid.uuid4() for _ in range(40)]
     changed = [*new, ids[3], ids[7], ids[9]]
     fresh = random_halfs(rng, len(changed))
-    entry.apply(changed, [fresh[n] for n in range(len(changed) - 1)] + [None])
+    fresh_times = [int(t) * DAY for t in rng.integers(0, 100, len(changed))]
+    entry.apply(changed, [fresh[n] for n in range(len(changed) - 1)] + [None], [*fresh_times[:-1], None])
     truth.update({i: fresh[n] for n, i in enumerate(changed[:-1])})
+    times.update({i: fresh_times[n] for n, i in enumerate(changed[:-1])})
     del truth[ids[9]]
     entry.remove(ids[0])
     del truth[ids[0]]
@@ -320,6 +374,15 @@ def test_changes_put_replace_and_remove_and_nearest_is_exact_in_float32() -> Non
     assert got.ids == [i for _, i in scores[:10]]
     assert got.boundary == pytest.approx(scores[10][0], abs=1e-6)
     assert entry.nearest(turn, 500).boundary == float("-inf")
+    # The facts of named times: [start, end) of each span, the best first, the boundary the best of the others.
+    spans = [(10 * DAY, 20 * DAY), (60 * DAY, 61 * DAY)]
+    inside = [(v, i) for v, i in scores if any(a <= times[i] < b for a, b in spans)]
+    near, dated = entry.search(turn, 10, spans, 3)
+    assert near == got and len(inside) > 4
+    assert dated.ids == [i for _, i in inside[:3]]
+    assert dated.boundary == pytest.approx(inside[3][0], abs=1e-6)
+    assert entry.search(turn, 10, spans, 500)[1].ids == [i for _, i in inside]
+    assert entry.search(turn, 10, (), 3)[1].ids == []
 
 
 def test_the_product_of_the_stored_halfs_is_within_the_tolerance_of_the_database_s_order_of_sums() -> None:
@@ -329,7 +392,7 @@ def test_the_product_of_the_stored_halfs_is_within_the_tolerance_of_the_database
     rng = np.random.default_rng(3)
     vectors = random_halfs(rng, 2_000, 384)
     vectors[1_000:] = ((vectors[1_000:].astype(np.float32) + vectors[:1_000].astype(np.float32)) / 2).astype(np.float16)
-    entry = PersonVectors.of("s", 0, [uuid.uuid4() for _ in range(2_000)], vectors)
+    entry = PersonVectors.of("s", 0, [uuid.uuid4() for _ in range(2_000)], vectors, [0] * 2_000)
     for _ in range(5):
         turn = rng.normal(size=384).astype(np.float32)
         turn /= np.linalg.norm(turn)
@@ -355,7 +418,7 @@ def test_the_cache_evicts_least_recently_used_whole_entries() -> None:
     rng = np.random.default_rng(1)
 
     def entry() -> PersonVectors:
-        return PersonVectors.of("s", 0, [uuid.uuid4() for _ in range(10)], random_halfs(rng, 10))
+        return PersonVectors.of("s", 0, [uuid.uuid4() for _ in range(10)], random_halfs(rng, 10), [0] * 10)
 
     size = entry().nbytes
     cache = VectorCache(size * 2)
@@ -364,7 +427,7 @@ def test_the_cache_evicts_least_recently_used_whole_entries() -> None:
     assert cache.get("a") is not None  # a is now the most recent
     cache.put("c", entry())
     assert "b" not in cache and "a" in cache and "c" in cache and cache.evictions == 1
-    cache.put("big", PersonVectors.of("s", 0, [uuid.uuid4() for _ in range(40)], random_halfs(rng, 40)))
+    cache.put("big", PersonVectors.of("s", 0, [uuid.uuid4() for _ in range(40)], random_halfs(rng, 40), [0] * 40))
     assert len(cache) == 0 and cache.evictions == 4  # larger than the budget: not kept, and it evicted the rest
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -25,6 +26,17 @@ import numpy as np
 from factmemory.domain.vectors import Vector
 
 Halfs = np.ndarray[Any, np.dtype[np.float16]]
+# Times as microseconds since the Unix epoch (exact, as the database's timestamps are).
+Micros = np.ndarray[Any, np.dtype[np.int64]]
+Span = tuple[int, int]  # [start, end) in microseconds
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def micros_of(moment: datetime) -> int:
+    """A time as the copy keeps it: whole microseconds since the Unix epoch (a time without a zone taken as UTC)."""
+    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return (aware - EPOCH) // timedelta(microseconds=1)
+
 
 # Most a product computed here may differ from the database's, per unit of |turn| (see the module's docstring).
 TOLERANCE = 2e-4
@@ -95,16 +107,19 @@ class PersonVectors:
     # to float32 and summed in float32 (0.8 ms for 20,000 x 384 here, against 1.35 ms for numpy's float32 product of
     # the widened copy, which also needs twice the memory: 2026-11-27 speed7 log).
     matrix: Halfs = field(default_factory=lambda: np.zeros((0, 0), np.float16))
+    # Each fact's time (valid_at, else created_at: what the turn's named times are compared with), by row.
+    times: Micros = field(default_factory=lambda: np.zeros(0, np.int64))
     # pgvector_distances equals the database's distances here, and the product agrees with them within TOLERANCE
     # (both checked when the copy was built).
     exact: bool = False
 
     @classmethod
-    def of(cls, snapshot: str, epoch: int, ids: Sequence[UUID], vectors: Halfs) -> PersonVectors:
+    def of(cls, snapshot: str, epoch: int, ids: Sequence[UUID], vectors: Halfs, times: Sequence[int]) -> PersonVectors:
         entry = cls(snapshot, epoch, int(vectors.shape[1]) if vectors.ndim == 2 else 0)
         entry.ids = list(ids)
         entry.rows = {fact_id: row for row, fact_id in enumerate(entry.ids)}
         entry.matrix = np.ascontiguousarray(vectors, dtype=np.float16)
+        entry.times = np.asarray(times, dtype=np.int64)
         return entry
 
     def __len__(self) -> int:
@@ -112,17 +127,18 @@ class PersonVectors:
 
     @property
     def nbytes(self) -> int:
-        return int(self.matrix.nbytes) + ID_BYTES * len(self.ids)
+        return int(self.matrix.nbytes) + int(self.times.nbytes) + ID_BYTES * len(self.ids)
 
-    def apply(self, ids: Sequence[UUID], vectors: Sequence[Halfs | None]) -> None:
-        """The changed rows: a vector puts or replaces the fact, None (archived, or another person's now) removes it."""
-        for fact_id, vector in zip(ids, vectors, strict=True):
-            if vector is None:
+    def apply(self, ids: Sequence[UUID], vectors: Sequence[Halfs | None], times: Sequence[int | None]) -> None:
+        """The changed rows: a vector (and time) puts or replaces the fact, None (archived, or another person's now)
+        removes it."""
+        for fact_id, vector, time in zip(ids, vectors, times, strict=True):
+            if vector is None or time is None:
                 self.remove(fact_id)
             else:
-                self._put(fact_id, vector)
+                self._put(fact_id, vector, time)
 
-    def _put(self, fact_id: UUID, vector: Halfs) -> None:
+    def _put(self, fact_id: UUID, vector: Halfs, time: int) -> None:
         row = self.rows.get(fact_id)
         if row is None:
             row = len(self.ids)
@@ -134,7 +150,11 @@ class PersonVectors:
                 grown = np.zeros((max(64, room * 5 // 4), self.dimensions), np.float16)
                 grown[:room] = self.matrix
                 self.matrix = grown
+                times = np.zeros(len(grown), np.int64)
+                times[:room] = self.times[:room]
+                self.times = times
         self.matrix[row] = vector
+        self.times[row] = time
 
     def remove(self, fact_id: UUID) -> None:
         """Drops the fact (if held): the last fact moves into its row."""
@@ -147,6 +167,7 @@ class PersonVectors:
             self.ids[row] = moved
             self.rows[moved] = row
             self.matrix[row] = self.matrix[last]
+            self.times[row] = self.times[last]
         self.ids.pop()
 
     def distances(self, ids: Sequence[UUID], turn: Vector) -> list[float]:
@@ -168,16 +189,28 @@ class PersonVectors:
 
     def nearest(self, turn: Vector, n: int) -> Nearest:
         """The `n` facts with the largest inner product with the turn (rounded as the database rounds it)."""
+        return self.search(turn, n, (), 0)[0]
+
+    def search(self, turn: Vector, n: int, spans: Sequence[Span], n_dated: int) -> tuple[Nearest, Nearest]:
+        """`nearest`, and the `n_dated` facts with the largest product among those whose time falls in one of
+        `spans` (none when no span is given), from one product with the turn."""
         scores = self.products(turn)
-        if len(scores) == 0:
-            return Nearest([], float("-inf"))
-        if len(scores) <= n:
-            order = np.argsort(-scores, kind="stable")
+        rows = np.arange(len(scores))
+        dated = np.zeros(len(scores), dtype=bool)
+        times = self.times[: len(scores)]
+        for start, end in spans:
+            dated |= (times >= start) & (times < end)
+        return self._top(scores, rows, n), self._top(scores, rows[dated], n_dated if spans else 0)
+
+    def _top(self, scores: np.ndarray[Any, np.dtype[np.float64]], rows: np.ndarray[Any, Any], n: int) -> Nearest:
+        """The `n` of `rows` with the largest scores, best first, and the best score of the others."""
+        if len(rows) <= n:
+            order = rows[np.argsort(-scores[rows], kind="stable")]
             return Nearest([self.ids[i] for i in order], float("-inf"))
-        part = np.argpartition(-scores, n)
+        part = rows[np.argpartition(-scores[rows], n)]
         top = part[:n]
         top = top[np.argsort(-scores[top], kind="stable")]
-        return Nearest([self.ids[i] for i in top], float(scores[part[n]]))
+        return Nearest([self.ids[i] for i in top], float(scores[part[n]]))  # the best of the others
 
 
 def certain(boundary: float, kth_similarity: float, turn: Vector) -> bool:

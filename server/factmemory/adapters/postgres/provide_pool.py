@@ -60,7 +60,7 @@ NEAREST = """nearest AS MATERIALIZED (
 # 2026-11-27), and stops at the $4-th live one: a fact deleted since the copy's snapshot is skipped. Those rows are
 # the statement's answer (COPY_ROWS): each nearest fact's row is read once.
 NEAREST_OF_IDS = """changed AS MATERIALIZED (
-    SELECT id, archived_at, search_half FROM ({after} UNION ALL {during}) AS unseen),
+    SELECT id, archived_at, search_half, at FROM ({after} UNION ALL {during}) AS unseen),
 proposed AS MATERIALIZED (
     SELECT d.fact_id, d.distance FROM unnest($13::uuid[], $15::float8[]) AS d(fact_id, distance)
      WHERE d.fact_id <> ALL (ARRAY(SELECT id FROM changed))
@@ -83,12 +83,15 @@ nearest AS MATERIALIZED (
 # `changed_tx = ANY (...)`, the generic plan that a prepared statement switches to after five calls estimates every
 # person at the table's average size and read the whole person's range with a filter instead (14 ms for a person of
 # 20,000 facts, 0.2 ms this way; EXPLAIN of 2026-11-27).
-UNSEEN_AFTER = """SELECT id, archived_at, search_half FROM facts
+UNSEEN_AFTER = """SELECT id, archived_at, search_half, {at} AS at FROM facts
      WHERE agent_id = $1 AND entity_id = $2 AND changed_tx >= pg_snapshot_xmax({snapshot}::text::pg_snapshot)"""
-UNSEEN_DURING = """SELECT f.id, f.archived_at, f.search_half
+UNSEEN_DURING = """SELECT f.id, f.archived_at, f.search_half, f.at
       FROM pg_snapshot_xip({snapshot}::text::pg_snapshot) AS x(tx)
-     CROSS JOIN LATERAL (SELECT id, archived_at, search_half FROM facts
+     CROSS JOIN LATERAL (SELECT id, archived_at, search_half, {at} AS at FROM facts
                           WHERE agent_id = $1 AND entity_id = $2 AND changed_tx = x.tx OFFSET 0) AS f"""
+# A fact's time as the turn's named times are compared with it, in microseconds since the epoch (exact: EXTRACT
+# gives a numeric), as the copy keeps it.
+AT_MICROS = "(EXTRACT(EPOCH FROM coalesce(valid_at, created_at)) * 1000000)::int8"
 # What the statement says once, not of a row, is sent on its first row only (`CASE WHEN row_number() OVER () = 1`,
 # NULL on the others): the person's term statistics below, and the copy's checks. On each row they cost the client
 # their decoding 60 times: 0.90 against 1.07 ms p50 for the 20,000-fact person's copy statement alone (300 calls
@@ -112,7 +115,10 @@ COPY_CHECKS = """,
        CASE WHEN row_number() OVER () = 1 THEN ARRAY(SELECT id FROM changed ORDER BY id) END AS changed_ids,
        CASE WHEN row_number() OVER () = 1
             THEN ARRAY(SELECT CASE WHEN archived_at IS NULL THEN substr(halfvec_send(search_half), 5) END
-                         FROM changed ORDER BY id) END AS changed_vectors"""
+                         FROM changed ORDER BY id) END AS changed_vectors,
+       CASE WHEN row_number() OVER () = 1 THEN ARRAY(SELECT at FROM changed ORDER BY id) END AS changed_times,
+       CASE WHEN row_number() OVER () = 1 THEN (SELECT count(*) FROM dated) END AS dated_count,
+       CASE WHEN row_number() OVER () = 1 THEN (SELECT max(distance) FROM dated) END AS dated_last"""
 # The rows of the statement: each pool fact's row, read by its key (a lateral subquery kept apart by OFFSET 0, as
 # above), with the distance the nearest scan computed.
 ROWS = """pool CROSS JOIN LATERAL (SELECT *, {versioned} FROM facts
@@ -126,6 +132,37 @@ COPY_ROWS = """(SELECT distance, {fact_columns}, lexemes, version, known, NULL::
           FROM pool CROSS JOIN LATERAL (SELECT *, {versioned} FROM facts
                                          WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS f
          WHERE pool.distance IS NULL) AS facts"""
+
+# Whether a fact's time (valid_at, else created_at) falls in one of the times the turn names ($8 starts, $9 ends).
+IN_NAMED_TIMES = """EXISTS (SELECT 1 FROM unnest($8::timestamptz[], $9::timestamptz[]) AS s(starts, ends)
+                    WHERE coalesce(valid_at, created_at) >= s.starts AND coalesce(valid_at, created_at) < s.ends)"""
+# dated: the $7 facts nearest the turn among those of the times it names.
+DATED = f"""dated AS MATERIALIZED (
+    SELECT id FROM facts
+     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND cardinality($8::timestamptz[]) > 0
+       AND {IN_NAMED_TIMES}
+     ORDER BY search_half <#> (SELECT $3::vector::halfvec), id
+     LIMIT $7),
+"""
+# The same from the copy: $16 the ids it found nearest among the facts of those times, $17 their distances (as
+# $13 and $15 for the nearest), and the changed rows, each read by key to check it is live and of those times (a
+# year named for a person of 20,000 facts put ~10,000 of them through the scan above: 32-47 ms, 2026-11-27 speed7
+# log). The copy's answer is used only when no fact of those times that it did not propose can be nearer than the
+# $7-th (vector_cache._exact): `dated_count` and `dated_last` (COPY_CHECKS) say how many were found and how far.
+DATED_OF_IDS = f"""dated AS MATERIALIZED (
+    SELECT c.fact_id AS id, c.distance
+      FROM (SELECT d.fact_id, d.distance FROM unnest($16::uuid[], $17::float8[]) AS d(fact_id, distance)
+             WHERE d.fact_id <> ALL (ARRAY(SELECT id FROM changed))
+            UNION ALL
+            SELECT id, search_half <#> (SELECT $3::vector::halfvec) FROM changed WHERE archived_at IS NULL) AS c
+     CROSS JOIN LATERAL (SELECT 1 FROM facts
+                          WHERE agent_id = $1 AND id = c.fact_id AND entity_id = $2 AND archived_at IS NULL
+                            AND {IN_NAMED_TIMES}
+                         OFFSET 0) AS f
+     WHERE cardinality($8::timestamptz[]) > 0
+     ORDER BY c.distance, c.fact_id
+     LIMIT $7),
+"""
 
 _CANDIDATES = """
 WITH
@@ -153,14 +190,7 @@ worded AS MATERIALIZED (
         AND lexemes && (SELECT terms FROM rare)
       ORDER BY id
       LIMIT $7)),
-dated AS MATERIALIZED (
-    SELECT id FROM facts
-     WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND cardinality($8::timestamptz[]) > 0
-       AND EXISTS (SELECT 1 FROM unnest($8::timestamptz[], $9::timestamptz[]) AS s(starts, ends)
-                    WHERE coalesce(valid_at, created_at) >= s.starts AND coalesce(valid_at, created_at) < s.ends)
-     ORDER BY search_half <#> (SELECT $3::vector::halfvec), id
-     LIMIT $7),
-pool AS MATERIALIZED (
+{dated}pool AS MATERIALIZED (
     SELECT near_id AS pool_id, distance FROM nearest
     UNION ALL
     (SELECT id, NULL::float8 FROM worded UNION SELECT id, NULL FROM dated EXCEPT SELECT near_id, NULL FROM nearest))
@@ -188,16 +218,19 @@ CANDIDATES = _CANDIDATES.format(
     UNLESS_KNOWN=UNLESS_KNOWN,
     DISPUTED_BY=DISPUTED_BY,
     nearest=NEAREST,
+    dated=DATED,
     checks="",
     rows=ROWS.format(versioned=VERSIONED),
 )
-# $11 and $12: the held facts' ids and versions (of those the copy proposes); $13 to $15: NEAREST_OF_IDS.
+# $11 and $12: the held facts' ids and versions (of those the copy proposes); $13 to $15: NEAREST_OF_IDS; $16 and
+# $17: DATED_OF_IDS.
 COPY_CANDIDATES = _CANDIDATES.format(
     UNLESS_KNOWN=UNLESS_KNOWN,
     DISPUTED_BY=DISPUTED_BY,
+    dated=DATED_OF_IDS,
     nearest=NEAREST_OF_IDS.format(
-        after=UNSEEN_AFTER.format(snapshot="$14"),
-        during=UNSEEN_DURING.format(snapshot="$14"),
+        after=UNSEEN_AFTER.format(snapshot="$14", at=AT_MICROS),
+        during=UNSEEN_DURING.format(snapshot="$14", at=AT_MICROS),
         fact_columns=FACT_COLUMNS,
         versioned=VERSIONED,
     ),

@@ -148,8 +148,7 @@ class Store:
 
     @asynccontextmanager
     async def writing(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
-        """A transaction holding the per-entity lock; commits on success, rolls back on any error. It carries the
-        entity's revision and forget epoch as they are under the lock (the use-case decides what they mean)."""
+        """A transaction under the per-entity lock, with the revision and forget epoch as read under it."""
         async with locked(self._pool, agent_id, entity_id) as (conn, (revision,)):
             epoch = await read_forget_epoch(conn, agent_id, entity_id)
             yield PostgresWriteTransaction(conn, agent_id, entity_id, revision, epoch)
@@ -183,8 +182,7 @@ class Store:
     async def get_evaluations(
         self, agent_id: UUID, message_ids: Sequence[str], entity_id: UUID | None = None
     ) -> dict[str, tuple[UUID, EvaluateResult]]:
-        """One round trip for a whole batch; a row claimed by a call still running (no result yet) is left out.
-        Distributed by person, only `entity_id`'s (when given) are read."""
+        """One round trip for a batch, without rows of calls still running; by person, only `entity_id`'s if given."""
         async with connection(self._pool) as conn:
             if self._by_person and entity_id is not None:
                 rows = await conn.fetch(GET_EVALUATIONS_BY_PERSON, agent_id, list(message_ids), entity_id)
@@ -238,6 +236,8 @@ class Store:
                     pool,
                     args,
                     lambda ids: self._memo.held(agent_id, entity_id, ids),
+                    spans,
+                    rare_limit,
                 )
         if answer is None:
             held = self._memo.held(agent_id, entity_id)

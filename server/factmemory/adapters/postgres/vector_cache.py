@@ -19,6 +19,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -27,7 +28,7 @@ import numpy as np
 
 from factmemory.adapters.postgres.connection import pooled
 from factmemory.adapters.postgres.fact_memo import Held
-from factmemory.adapters.postgres.provide_pool import COPY_CANDIDATES
+from factmemory.adapters.postgres.provide_pool import AT_MICROS, COPY_CANDIDATES
 from factmemory.domain.vector_cache import (
     ID_BYTES,
     TOLERANCE,
@@ -37,6 +38,7 @@ from factmemory.domain.vector_cache import (
     VectorCache,
     certain,
     halfs,
+    micros_of,
 )
 from factmemory.domain.vectors import Vector
 
@@ -50,16 +52,17 @@ MARGIN = 32
 # call more than the loop's other callers gain. A judgement, not tuned on a data set.
 OFF_LOOP_PRODUCTS = 16_000_000
 
-# $1 agent, $2 person. The live facts' ids and search vectors (as pgvector sends a halfvec, its 4-byte header cut
-# off, concatenated in the ids' order) in one snapshot, named with it: an index-only scan of facts_search_half_idx.
-LOAD_PERSON = """
+# $1 agent, $2 person. The live facts' ids, search vectors (as pgvector sends a halfvec, its 4-byte header cut off,
+# concatenated in the ids' order) and times (AT_MICROS) in one snapshot, named with it.
+LOAD_PERSON = f"""
 WITH live AS MATERIALIZED (
-    SELECT id, substr(halfvec_send(search_half), 5) AS vector FROM facts
+    SELECT id, substr(halfvec_send(search_half), 5) AS vector, {AT_MICROS} AS at FROM facts
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL)
 SELECT pg_current_snapshot()::text AS snapshot,
        coalesce((SELECT epoch FROM forget_epochs WHERE agent_id = $1 AND entity_id = $2), 0) AS epoch,
-       l.ids, l.vectors
-  FROM (SELECT array_agg(id) AS ids, string_agg(vector, ''::bytea) AS vectors FROM live) AS l
+       l.ids, l.vectors, l.times
+  FROM (SELECT array_agg(id) AS ids, string_agg(vector, ''::bytea) AS vectors, array_agg(at) AS times
+          FROM live) AS l
 """
 # The database's distances of some of the person's facts to a probe vector: the copy computes its own
 # (pgvector_distances) only when they equal these to the bit.
@@ -104,9 +107,12 @@ class VectorCopies:
         k: int,
         args: Sequence[object],
         held_of: Callable[[Sequence[UUID]], Held],
+        spans: Sequence[tuple[datetime, datetime]] = (),
+        dated: int = 0,
     ) -> tuple[list[asyncpg.Record], Held] | None:
-        """CANDIDATES' rows from the copy (`args`: $3 to $10 of CANDIDATES) and the held facts of those it proposed
-        (`held_of`, fact_memo.py), or None: no copy, or no exact answer."""
+        """CANDIDATES' rows from the copy (`args`: $3 to $10 of CANDIDATES, whose named times are `spans` and whose
+        limit of facts of those times is `dated`) and the held facts of those it proposed (`held_of`,
+        fact_memo.py), or None: no copy, or no exact answer."""
         key = (agent_id, entity_id)
         entry = self.cache.get(key)
         if entry is None:
@@ -121,13 +127,24 @@ class VectorCopies:
             if self.cache.get(key) is not entry:
                 return None
             snapshot = entry.snapshot
-            near = await self._nearest(entry, embedding, k + self.margin)
+            near, of_times = await self._search(entry, embedding, k + self.margin, spans, dated + self.margin)
             clock.lap("us_nearest")
             known = entry.distances(near.ids, embedding)
+            known_of_times = entry.distances(of_times.ids, embedding)
             clock.lap("us_distances")
-        held = held_of(near.ids)
+        held = held_of([*near.ids, *of_times.ids])
         rows = await conn.fetch(
-            COPY_CANDIDATES, agent_id, entity_id, *args, held.ids, held.versions, near.ids, snapshot, known
+            COPY_CANDIDATES,
+            agent_id,
+            entity_id,
+            *args,
+            held.ids,
+            held.versions,
+            near.ids,
+            snapshot,
+            known,
+            of_times.ids,
+            known_of_times,
         )
         clock.lap("us_statement")
         if not rows or rows[0]["changed_ids"] is None:
@@ -142,7 +159,8 @@ class VectorCopies:
         vanished = set(first["vanished"])
         async with lock:
             if self.cache.get(key) is entry and entry.snapshot == snapshot:  # not brought forward by another call
-                entry.apply(first["changed_ids"], [_halfs(v, entry.dimensions) for v in first["changed_vectors"]])
+                vectors = [_halfs(v, entry.dimensions) for v in first["changed_vectors"]]
+                entry.apply(first["changed_ids"], vectors, first["changed_times"])
                 for fact_id in vanished:
                     entry.remove(fact_id)
                 entry.snapshot = first["snapshot"]
@@ -150,7 +168,7 @@ class VectorCopies:
         ghosts = len(entry) - int(first["person_facts"])
         if int(first["person_facts"]) < self.min_facts or ghosts > self.margin:
             self._drop(key, "dropped")  # too small now, or too many deleted facts held: rebuilt when large
-        if not _exact(near, rows, k, embedding):
+        if not _exact(near, rows, k, embedding) or (spans and not _exact_of_times(of_times, first, dated, embedding)):
             self.counts["uncertain"] += 1
             return None
         self.counts["used"] += 1
@@ -189,10 +207,13 @@ class VectorCopies:
             self.cache.put(key, entry)
             self.counts["built"] += 1
 
-    async def _nearest(self, entry: PersonVectors, embedding: Vector, n: int) -> Nearest:
+    async def _search(
+        self, entry: PersonVectors, embedding: Vector, n: int, spans: Sequence[tuple[datetime, datetime]], dated: int
+    ) -> tuple[Nearest, Nearest]:
+        micros = [(micros_of(start), micros_of(end)) for start, end in spans]
         if len(entry) * entry.dimensions >= OFF_LOOP_PRODUCTS:
-            return await asyncio.to_thread(entry.nearest, embedding, n)
-        return entry.nearest(embedding, n)
+            return await asyncio.to_thread(entry.search, embedding, n, micros, dated)
+        return entry.search(embedding, n, micros, dated)
 
     def forget(self, agent_id: UUID, entity_id: UUID) -> None:
         """Drops the person's copy (ForgetEntity)."""
@@ -245,7 +266,8 @@ def _entry(row: Any) -> PersonVectors | None:
     if not ids:
         return None
     vectors = row["vectors"]
-    return PersonVectors.of(row["snapshot"], row["epoch"], ids, halfs(vectors, len(vectors) // (2 * len(ids))))
+    dimensions = len(vectors) // (2 * len(ids))
+    return PersonVectors.of(row["snapshot"], row["epoch"], ids, halfs(vectors, dimensions), row["times"])
 
 
 def _exact(near: Nearest, rows: Sequence[asyncpg.Record], k: int, embedding: Vector) -> bool:
@@ -257,3 +279,13 @@ def _exact(near: Nearest, rows: Sequence[asyncpg.Record], k: int, embedding: Vec
         return True
     similarities = sorted((float(r["similarity"]) for r in rows if r["near"]), reverse=True)
     return len(similarities) >= k and certain(near.boundary, similarities[k - 1], embedding)
+
+
+def _exact_of_times(of_times: Nearest, first: asyncpg.Record, limit: int, embedding: Vector) -> bool:
+    """Whether the statement's facts of the named times (the proposed ones still live and of those times, and the
+    changed ones of those times) are certainly the database's nearest `limit` of them: the copy proposed every fact
+    of those times it holds, or `limit` were found and the last is nearer than any fact not proposed can be."""
+    if of_times.boundary == float("-inf"):
+        return True
+    found, last = int(first["dated_count"]), first["dated_last"]
+    return found >= limit and last is not None and certain(of_times.boundary, -float(last), embedding)
