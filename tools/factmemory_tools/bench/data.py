@@ -249,6 +249,11 @@ CHAT_LINES = (
 )
 
 
+# What a turn says of a time, added to the heavy person's messages in their own phase: each names a month or a year
+# (language.date_spans), so a Provide also reads the person's facts of that time (a year holds half of them here).
+TIME_PHRASES = ("back in 2025", "in March", "in June", "in 2024", "in January 2026")
+
+
 @dataclass(frozen=True)
 class Claim:
     kind: str

@@ -72,6 +72,8 @@ PROVIDE_STAGES = ("embed", "db", "rank", "render")
 Between = Callable[[uuid.UUID], Awaitable[None]]
 # The heavy person's Provides with an Evaluate of them before each: every Provide follows a write of the person.
 HEAVY_CONVERSATION = "heavy_conversation"
+# The heavy person's Provides with a time named in each new message (data.TIME_PHRASES).
+HEAVY_NAMED_TIMES = "heavy_named_times"
 # The reference the retrieval must match: every live fact of the kind ranked by the exact distance (`+ 0` keeps the
 # planner on a plain sort whatever vector index a database has: an HNSW index's order is approximate).
 EXACT_NEAREST = """
@@ -223,18 +225,27 @@ class Bench:
 
     # -- Provide ---------------------------------------------------------------------------------------------
 
-    def next_message(self, entity: uuid.UUID) -> list[str]:
-        """The entity's conversation moves on by one new message; the provider sees the last five."""
+    def next_message(self, entity: uuid.UUID, named_time: bool = False) -> list[str]:
+        """The entity's conversation moves on by one new message (naming a time when asked); the provider sees the
+        last five."""
         self.turns += 1
         window = self.conversations.setdefault(entity, deque(maxlen=5))
-        window.append(f"{self.rng.choice(data.CHAT_LINES)} ({self.turns})")
+        when = f" {self.rng.choice(data.TIME_PHRASES)}" if named_time else ""
+        window.append(f"{self.rng.choice(data.CHAT_LINES)}{when} ({self.turns})")
         return list(window)
 
     async def provide(
-        self, label: str, who: str, entities: Sequence[uuid.UUID], size: int, between: Between | None = None
+        self,
+        label: str,
+        who: str,
+        entities: Sequence[uuid.UUID],
+        size: int,
+        between: Between | None = None,
+        named_time: bool = False,
     ) -> None:
         """Timed Provides of the entities in turn; with `between`, that call (an Evaluate of the entity) before each
-        Provide, untimed: a conversation, in which every Provide follows a write of the person."""
+        Provide, untimed: a conversation, in which every Provide follows a write of the person. With `named_time`
+        each new message names a time."""
         provide_client: list[float] = []
 
         async def call(i: int) -> Any:
@@ -242,7 +253,8 @@ class Bench:
             if between is not None:
                 await between(entity)
             started = time.perf_counter()
-            reply = await self.stub.Provide(drive.provide_request(self.pop.agent_id, entity, self.next_message(entity)))
+            lines = self.next_message(entity, named_time)
+            reply = await self.stub.Provide(drive.provide_request(self.pop.agent_id, entity, lines))
             provide_client.append(time.perf_counter() - started)
             return reply
 
@@ -281,8 +293,13 @@ class Bench:
         if who == "regular":
             self.provider_tokens.extend(self.tokens.count(r.text) for r in replies)
         limit = 25.0 if size >= 1_000_000 else 10.0
-        names = {"regular": "provide", "heavy": "provide heavy entity"}
-        name = names.get(who, "provide heavy entity, Evaluate between")
+        names = {
+            "regular": "provide",
+            "heavy": "provide heavy entity",
+            HEAVY_CONVERSATION: "provide heavy entity, Evaluate between",
+            HEAVY_NAMED_TIMES: "provide heavy entity, a time named",
+        }
+        name = names[who]
         facts = f"{label}" if who == "regular" else f"{label} (entity: {self.pop.loaded[self.pop.heavy]:,})"
         self.results.rows.extend(
             [
@@ -534,6 +551,7 @@ async def _run_all(bench: Bench, settings: Settings) -> None:
             await bench.provide(label, "regular", bench.pop.probes[: opts.provide_entities], size)
             await bench.provide(label, "heavy", [bench.pop.heavy], size)
             await bench.provide(label, HEAVY_CONVERSATION, [bench.pop.heavy], size, bench.evaluate_between)
+            await bench.provide(label, HEAVY_NAMED_TIMES, [bench.pop.heavy], size, named_time=True)
             await bench.explain(label)
             await bench.exactness(label)
             for latency in opts.llm_latencies_ms:

@@ -146,6 +146,7 @@ SPEED_TARGETS = (
     ("regular", "at 100k facts"),
     ("heavy", "for the heavy person at 100k"),
     ("heavy_conversation", "for the heavy person at 100k, an Evaluate of them before each Provide"),
+    ("heavy_named_times", "for the heavy person at 100k, each new message naming a month or a year"),
 )
 
 
