@@ -35,10 +35,11 @@ from factmemory.ports import Pool, Similar
 # person's rows, a plan that misjudged the person's size read all of them, once per candidate (a Citus worker whose
 # shard had no statistics yet: 141 ms for a person of 20,000 facts against 14 on one PostgreSQL, 2026-11-27 log).
 #
-# pool: the candidates, each nearest fact with the distance its scan computed. The search vector is stored out of
-# line (TOAST: a fact's row is ~3.6 kB), so computing the similarity again from each row read a TOAST entry per fact:
-# only the rare-term and dated facts not among the nearest pay that. Same values (the same expression on the same
-# vectors); 529 -> 321 buffers and 0.50 -> 0.33 ms execution (min of 100) for a person of 60 facts, 2026-11-26 log.
+# pool: the candidates, each nearest or dated fact with the distance its scan computed. The search vector is stored
+# out of line (TOAST: a fact's row is ~3.6 kB), so computing the similarity again from each row read a TOAST entry
+# per fact: only the rare-term facts not among the nearest or dated pay that. Same values (the same expression on the
+# same vectors); 529 -> 321 buffers and 0.50 -> 0.33 ms execution (min of 100) for a person of 60 facts, 2026-11-26
+# log.
 NEAREST = """nearest AS MATERIALIZED (
     SELECT id AS near_id, search_half <#> (SELECT $3::vector::halfvec) AS distance FROM facts
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL
@@ -128,20 +129,20 @@ ROWS = """pool CROSS JOIN LATERAL (SELECT *, {versioned} FROM facts
 COPY_ROWS = """(SELECT distance, {fact_columns}, lexemes, version, known, NULL::halfvec AS search_half, true AS near
           FROM nearest
         UNION ALL
-        SELECT NULL::float8, {fact_columns}, lexemes, version, known, search_half, false
+        SELECT pool.distance, {fact_columns}, lexemes, version, known, search_half, false
           FROM pool CROSS JOIN LATERAL (SELECT *, {versioned} FROM facts
                                          WHERE agent_id = $1 AND id = pool.pool_id AND entity_id = $2 OFFSET 0) AS f
-         WHERE pool.distance IS NULL) AS facts"""
+         WHERE NOT pool.near) AS facts"""
 
 # Whether a fact's time (valid_at, else created_at) falls in one of the times the turn names ($8 starts, $9 ends).
 IN_NAMED_TIMES = """EXISTS (SELECT 1 FROM unnest($8::timestamptz[], $9::timestamptz[]) AS s(starts, ends)
                     WHERE coalesce(valid_at, created_at) >= s.starts AND coalesce(valid_at, created_at) < s.ends)"""
 # dated: the $7 facts nearest the turn among those of the times it names.
 DATED = f"""dated AS MATERIALIZED (
-    SELECT id FROM facts
+    SELECT id, search_half <#> (SELECT $3::vector::halfvec) AS distance FROM facts
      WHERE agent_id = $1 AND entity_id = $2 AND archived_at IS NULL AND cardinality($8::timestamptz[]) > 0
        AND {IN_NAMED_TIMES}
-     ORDER BY search_half <#> (SELECT $3::vector::halfvec), id
+     ORDER BY distance, id
      LIMIT $7),
 """
 # The same from the copy: $16 the ids it found nearest among the facts of those times, $17 their distances (as
@@ -191,9 +192,12 @@ worded AS MATERIALIZED (
       ORDER BY id
       LIMIT $7)),
 {dated}pool AS MATERIALIZED (
-    SELECT near_id AS pool_id, distance FROM nearest
+    SELECT near_id AS pool_id, distance, true AS near FROM nearest
     UNION ALL
-    (SELECT id, NULL::float8 FROM worded UNION SELECT id, NULL FROM dated EXCEPT SELECT near_id, NULL FROM nearest))
+    SELECT id, min(distance), false
+      FROM (SELECT id, NULL::float8 AS distance FROM worded UNION ALL SELECT id, distance FROM dated) AS other
+     WHERE id <> ALL (ARRAY(SELECT near_id FROM nearest))
+     GROUP BY id)
 SELECT {UNLESS_KNOWN}, {DISPUTED_BY},
        -coalesce(distance, search_half <#> (SELECT $3::vector::halfvec)) AS similarity,
        CASE WHEN known THEN NULL ELSE lexemes END AS lexemes,
