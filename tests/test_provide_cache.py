@@ -304,8 +304,15 @@ async def test_the_copy_answers_the_facts_of_named_times_as_the_statement(cached
     a fact whose time another writer changes is of its new time at once."""
     agent, entity = uuid.uuid4(), uuid.uuid4()
     await store_facts(cached, agent, entity, 1_100, seed=21)
-    async with cached.pool.acquire() as conn:  # the facts spread over the 100 days before AT
+    async with cached.pool.acquire() as conn:  # the facts spread over the 100 days before AT; two at no time at all
         await conn.execute(SPREAD, agent, entity, AT)
+        for when in ("infinity", "-infinity"):
+            await conn.execute(
+                f"UPDATE facts SET valid_at = '{when}' WHERE agent_id = $1 AND id = "
+                "(SELECT id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND valid_at IS NULL LIMIT 1)",
+                agent,
+                entity,
+            )
     await warmed(cached, agent, entity)
     copies, plain = copies_of(cached), Store(cached.pool)
 

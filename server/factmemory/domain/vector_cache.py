@@ -42,6 +42,8 @@ def micros_of(moment: datetime) -> int:
 TOLERANCE = 2e-4
 # Bytes an entry keeps per fact besides its vector: the id, its slot in the index (an estimate, for the budget).
 ID_BYTES = 200
+# Bytes of a fact's time (microseconds, int64).
+TIME_BYTES = 8
 
 
 def halfs(data: bytes, dimensions: int) -> Halfs:

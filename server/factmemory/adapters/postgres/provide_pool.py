@@ -91,8 +91,12 @@ UNSEEN_DURING = """SELECT f.id, f.archived_at, f.search_half, f.at
      CROSS JOIN LATERAL (SELECT id, archived_at, search_half, {at} AS at FROM facts
                           WHERE agent_id = $1 AND entity_id = $2 AND changed_tx = x.tx OFFSET 0) AS f"""
 # A fact's time as the turn's named times are compared with it, in microseconds since the epoch (exact: EXTRACT
-# gives a numeric), as the copy keeps it.
-AT_MICROS = "(EXTRACT(EPOCH FROM coalesce(valid_at, created_at)) * 1000000)::int8"
+# gives a numeric), as the copy keeps it; a time of +-infinity (only SQL by hand writes one) as the largest or
+# smallest integer, which no named time holds either.
+AT_MICROS = """CASE WHEN isfinite(coalesce(valid_at, created_at))
+            THEN (EXTRACT(EPOCH FROM coalesce(valid_at, created_at)) * 1000000)::int8
+            WHEN coalesce(valid_at, created_at) > 'epoch' THEN 9223372036854775807
+            ELSE -9223372036854775808 END"""
 # What the statement says once, not of a row, is sent on its first row only (`CASE WHEN row_number() OVER () = 1`,
 # NULL on the others): the person's term statistics below, and the copy's checks. On each row they cost the client
 # their decoding 60 times: 0.90 against 1.07 ms p50 for the 20,000-fact person's copy statement alone (300 calls

@@ -31,6 +31,7 @@ from factmemory.adapters.postgres.fact_memo import Held
 from factmemory.adapters.postgres.provide_pool import AT_MICROS, COPY_CANDIDATES
 from factmemory.domain.vector_cache import (
     ID_BYTES,
+    TIME_BYTES,
     TOLERANCE,
     Halfs,
     Nearest,
@@ -184,7 +185,7 @@ class VectorCopies:
         key = (agent_id, entity_id)
         if person_facts < self.min_facts or key in self.cache:
             return
-        if person_facts * (2 * dims + ID_BYTES) > self.cache.budget_bytes:
+        if person_facts * (2 * dims + TIME_BYTES + ID_BYTES) > self.cache.budget_bytes:
             return
         build = self._builds.get(key)
         if build is None:
