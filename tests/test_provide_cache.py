@@ -367,7 +367,7 @@ def test_changes_put_replace_and_remove_and_nearest_is_exact_in_float32() -> Non
     changed = [*new, ids[3], ids[7], ids[9]]
     fresh = random_halfs(rng, len(changed))
     fresh_times = [int(t) * DAY for t in rng.integers(0, 100, len(changed))]
-    entry.apply(changed, [fresh[n] for n in range(len(changed) - 1)] + [None], [*fresh_times[:-1], None])
+    entry.apply(changed, [fresh[n] for n in range(len(changed) - 1)] + [None], fresh_times)
     truth.update({i: fresh[n] for n, i in enumerate(changed[:-1])})
     times.update({i: fresh_times[n] for n, i in enumerate(changed[:-1])})
     del truth[ids[9]]

@@ -131,11 +131,11 @@ class PersonVectors:
     def nbytes(self) -> int:
         return int(self.matrix.nbytes) + int(self.times.nbytes) + ID_BYTES * len(self.ids)
 
-    def apply(self, ids: Sequence[UUID], vectors: Sequence[Halfs | None], times: Sequence[int | None]) -> None:
-        """The changed rows: a vector (and time) puts or replaces the fact, None (archived, or another person's now)
-        removes it."""
+    def apply(self, ids: Sequence[UUID], vectors: Sequence[Halfs | None], times: Sequence[int]) -> None:
+        """The changed rows: a vector puts or replaces the fact (with its time), None (archived, or another person's
+        now) removes it."""
         for fact_id, vector, time in zip(ids, vectors, times, strict=True):
-            if vector is None or time is None:
+            if vector is None:
                 self.remove(fact_id)
             else:
                 self._put(fact_id, vector, time)
@@ -197,22 +197,26 @@ class PersonVectors:
         """`nearest`, and the `n_dated` facts with the largest product among those whose time falls in one of
         `spans` (none when no span is given), from one product with the turn."""
         scores = self.products(turn)
-        rows = np.arange(len(scores))
-        dated = np.zeros(len(scores), dtype=bool)
+        near = self._top(scores, n)
+        if not spans:
+            return near, Nearest([], float("-inf"))
         times = self.times[: len(scores)]
+        dated = np.zeros(len(scores), dtype=bool)
         for start, end in spans:
             dated |= (times >= start) & (times < end)
-        return self._top(scores, rows, n), self._top(scores, rows[dated], n_dated if spans else 0)
+        rows = np.flatnonzero(dated)
+        return near, self._top(scores[rows], n_dated, rows)
 
-    def _top(self, scores: np.ndarray[Any, np.dtype[np.float64]], rows: np.ndarray[Any, Any], n: int) -> Nearest:
-        """The `n` of `rows` with the largest scores, best first, and the best score of the others."""
-        if len(rows) <= n:
-            order = rows[np.argsort(-scores[rows], kind="stable")]
-            return Nearest([self.ids[i] for i in order], float("-inf"))
-        part = rows[np.argpartition(-scores[rows], n)]
-        top = part[:n]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return Nearest([self.ids[i] for i in top], float(scores[part[n]]))  # the best of the others
+    def _top(self, scores: np.ndarray[Any, Any], n: int, rows: np.ndarray[Any, Any] | None = None) -> Nearest:
+        """The `n` largest `scores`, best first, as facts (score i is row i's, or row rows[i]'s), and the best of
+        the others."""
+        if len(scores) <= n:
+            picked, boundary = np.argsort(-scores, kind="stable"), float("-inf")
+        else:
+            part = np.argpartition(-scores, n)
+            picked = part[:n][np.argsort(-scores[part[:n]], kind="stable")]
+            boundary = float(scores[part[n]])  # the best of the others
+        return Nearest([self.ids[i] for i in (picked if rows is None else rows[picked])], boundary)
 
 
 def certain(boundary: float, kth_similarity: float, turn: Vector) -> bool:

@@ -47,7 +47,16 @@ from factmemory.testing.llm import facts_shown
 from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.bench import data, drive
-from factmemory_tools.bench.stats import Row, derived, latency_row, render_table, size_label, summarize, value_row
+from factmemory_tools.bench.stats import (
+    PROVIDE_STAGES,
+    Row,
+    derived,
+    latency_row,
+    render_table,
+    size_label,
+    summarize,
+    value_row,
+)
 from factmemory_tools.bench.tokens import TokenCounter, token_counter
 
 log = logging.getLogger(__name__)
@@ -68,7 +77,6 @@ INSERT INTO possible_duplicates (agent_id, entity_id, fact_id, other_fact_id, si
 VALUES ($1, $2, $3, $4, 0.9, 'bench', 'bench', now())
 ON CONFLICT ON CONSTRAINT possible_duplicates_pkey DO UPDATE SET status = 'open', closed_at = NULL
 """
-PROVIDE_STAGES = ("embed", "db", "rank", "render")
 Between = Callable[[uuid.UUID], Awaitable[None]]
 # The heavy person's Provides with an Evaluate of them before each: every Provide follows a write of the person.
 HEAVY_CONVERSATION = "heavy_conversation"

@@ -39,6 +39,10 @@ def stage_series(calls: Sequence[dict[str, float]], stage: str) -> list[float]:
     return [c.get(stage, 0.0) for c in calls]
 
 
+# Provide's timed stages (usecases/provide.py), as the bench and the side-by-side tool split its server time.
+PROVIDE_STAGES = ("embed", "db", "rank", "render")
+
+
 def derived(calls: Sequence[dict[str, float]], stages: Sequence[str], minus: Sequence[str]) -> dict[str, list[float]]:
     """Per-stage series plus 'other' (total minus the named stages) and 'own' (total minus `minus`)."""
     series = {s: stage_series(calls, s) for s in stages}

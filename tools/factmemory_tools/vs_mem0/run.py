@@ -31,6 +31,7 @@ from factmemory.testing.service import serve_in_process
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.bench import data
+from factmemory_tools.bench.stats import PROVIDE_STAGES, derived
 
 MODEL = "multilingual-e5-small"
 DIMENSIONS = 384
@@ -326,23 +327,16 @@ async def engine_only(
                 lambda text, person: _provide(stub, agent, person, text),
                 mem0_search(mem0, "engine", results, command="vector_search"),
             )
-            calls = deps.stages.take("provide")
-            block_ours = [(c["total"] - c.get("embed", 0.0)) * 1000 for c in calls]
-            for call in calls:
-                for stage, ms in _engine_stages(call).items():
-                    results.engine_stages.setdefault(stage, []).append(ms)
+            # Provide's server time without the embedding, and by stage (`rest`: the use-case's own work between).
+            series = derived(deps.stages.take("provide"), PROVIDE_STAGES, ("embed",))
+            block_ours = [s * 1000 for s in series["own"]]
+            for name, stage in (("db", "db"), ("rank", "rank"), ("render", "render"), ("rest", "other")):
+                results.engine_stages.setdefault(name, []).extend(s * 1000 for s in series[stage])
             ours += block_ours
             theirs += block_theirs
             ratios.append(statistics.median(block_ours) / statistics.median(block_theirs))
     results.read["engine"] = {"factmemory": ours, "mem0": theirs}
     results.block_ratios["engine"] = ratios
-
-
-def _engine_stages(call: dict[str, float]) -> dict[str, float]:
-    """One Provide's server time without the embedding, by stage, in ms; `rest`: the use-case's own work between."""
-    stages = {stage: call.get(stage, 0.0) * 1000 for stage in ("db", "rank", "render")}
-    stages["rest"] = (call["total"] - sum(v for k, v in call.items() if k != "total")) * 1000
-    return stages
 
 
 async def _parts(health: health_pb2_grpc.HealthStub, endpoint: str, texts: list[str]) -> dict[str, list[float]]:

@@ -103,9 +103,9 @@ AT_MICROS = """CASE WHEN isfinite(coalesce(valid_at, created_at))
 # each, alternating, 2026-11-27 speed7 log).
 # For the copy: whether each row is one of the nearest (`near`), and, on the first row: which proposed facts are
 # gone (those before the last nearest one in distance order, or all when fewer than $4 were found, that were not
-# found live: deleted, archived or another person's now), the forget epoch, this statement's snapshot and the
-# changed rows: their ids and vectors (as pgvector sends a halfvec, its 4-byte header cut off; NULL when the fact is
-# no longer live), in the same order.
+# found live: deleted, archived or another person's now), the forget epoch, this statement's snapshot, the changed
+# rows (their ids, vectors as pgvector sends a halfvec, its 4-byte header cut off, NULL when the fact is no longer
+# live, and times, in the same order), and how many facts of the named times were found and the last one's distance.
 COPY_CHECKS = """,
        near,
        CASE WHEN row_number() OVER () = 1
@@ -153,7 +153,8 @@ DATED = f"""dated AS MATERIALIZED (
 # $13 and $15 for the nearest), and the changed rows, each read by key to check it is live and of those times (a
 # year named for a person of 20,000 facts put ~10,000 of them through the scan above: 32-47 ms, 2026-11-27 speed7
 # log). The copy's answer is used only when no fact of those times that it did not propose can be nearer than the
-# $7-th (vector_cache._exact): `dated_count` and `dated_last` (COPY_CHECKS) say how many were found and how far.
+# $7-th (vector_cache._exact_of_times): `dated_count` and `dated_last` (COPY_CHECKS) say how many were found and
+# how far.
 DATED_OF_IDS = f"""dated AS MATERIALIZED (
     SELECT c.fact_id AS id, c.distance
       FROM (SELECT d.fact_id, d.distance FROM unnest($16::uuid[], $17::float8[]) AS d(fact_id, distance)
@@ -254,7 +255,7 @@ LEXEME_SCAN_MAX_FACTS = 1_000
 
 def candidates_of(rows: Sequence[asyncpg.Record], memo: FactMemo, held: Held) -> Pool:
     """The statement's rows as Provide's pool: each row's fact (from `memo`, built or held), similarity and terms,
-    and the person's term statistics (on every row)."""
+    and the person's term statistics (on the first row)."""
     stats = Stats(0, {})
     if rows:
         first = rows[0]
