@@ -15,9 +15,10 @@ import grpc
 import pytest
 import pytest_asyncio
 
-from factmemory.adapters.postgres.citus import DISTRIBUTED, REFERENCE, distribute
-from factmemory.adapters.postgres.database import migrate
-from factmemory.adapters.postgres.forget_messages import (
+from factmemory.adapters.postgres.deployment.citus import DISTRIBUTED, REFERENCE, distribute
+from factmemory.adapters.postgres.deployment.database import migrate
+from factmemory.adapters.postgres.deployment.setup_errors import DatabaseSetupError
+from factmemory.adapters.postgres.erasure.forget_messages import (
     LINKED_BY,
     PRUNE_DELETED,
     RECORD_DELETED,
@@ -25,12 +26,12 @@ from factmemory.adapters.postgres.forget_messages import (
     UNLINK_RELATIONSHIPS_OF,
     VOID_TICKETS_OF_PERSON,
 )
-from factmemory.adapters.postgres.forgetting import FORGET_FACTS
-from factmemory.adapters.postgres.forgotten import ForgetWatch
-from factmemory.adapters.postgres.retention import RETENTION_ACTOR, PostgresRetention
-from factmemory.adapters.postgres.review_tx import GET_FACT_FOR_UPDATE, LIST_ENTITIES
+from factmemory.adapters.postgres.erasure.forgetting import FORGET_FACTS
+from factmemory.adapters.postgres.erasure.retention import RETENTION_ACTOR, PostgresRetention
+from factmemory.adapters.postgres.read.forgotten import ForgetWatch
+from factmemory.adapters.postgres.read.vector_cache import TRIGGER_PRESENT
+from factmemory.adapters.postgres.review.transaction import GET_FACT_FOR_UPDATE, LIST_ENTITIES
 from factmemory.adapters.postgres.rows import MARK_IMPORT
-from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
 from factmemory.adapters.postgres.store import GET_EVALUATIONS_BY_PERSON, LIST_FACTS
 from factmemory.adapters.postgres.tickets import (
     GET_TICKET_BY_PERSON,
@@ -39,8 +40,7 @@ from factmemory.adapters.postgres.tickets import (
     VOID_EXPIRED_BY_PERSON,
     VOID_SHOWING_DELETED_BY_PERSON,
 )
-from factmemory.adapters.postgres.turn_start import TURN_START_BY_PERSON
-from factmemory.adapters.postgres.vector_cache import TRIGGER_PRESENT
+from factmemory.adapters.postgres.write.turn_start import TURN_START_BY_PERSON
 from factmemory.domain.tickets import DELETED_IDS_KEPT, LONGEST_TTL
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, new_database, start_service
@@ -94,7 +94,7 @@ async def test_facts_learned_before_distribution_are_still_there(service: Servic
 
 
 async def test_no_copy_of_large_people_vectors_on_the_cluster(service: Service, citus_url: str) -> None:
-    """Provide's in-memory copy (adapters/postgres/vector_cache.py) is off on a distributed database, and migration
+    """Provide's in-memory copy (adapters/postgres/read/vector_cache.py) is off on a distributed database, and migration
     0092 put no trigger there (a worker's transaction ids are its own)."""
     assert service.store.copies is None
     conn = await asyncpg.connect(citus_url)

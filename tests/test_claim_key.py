@@ -15,7 +15,7 @@ from pathlib import Path
 
 import asyncpg
 
-from factmemory.adapters.postgres.database import migrate
+from factmemory.adapters.postgres.deployment.database import migrate
 from factmemory.domain.language import tokens
 
 DATA = Path(__file__).parent / "data"

@@ -13,8 +13,8 @@ from uuid import UUID, uuid4
 import asyncpg
 import pytest
 
-from factmemory.adapters.postgres.database import migrate
-from factmemory.adapters.postgres.retention import PostgresRetention
+from factmemory.adapters.postgres.deployment.database import migrate
+from factmemory.adapters.postgres.erasure.retention import PostgresRetention
 from factmemory.app import retention_policy
 from factmemory.ports import NullTelemetry
 from factmemory.settings import Settings

@@ -1,5 +1,5 @@
 """Provide builds a candidate's fact from its row only when the row changed since this process last built it
-(adapters/postgres/fact_memo.py): the database still says which facts are candidates and what they say, whoever
+(adapters/postgres/read/fact_memo.py): the database still says which facts are candidates and what they say, whoever
 wrote them; a forgotten person's facts leave the process's memory."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import cast
 import asyncpg
 
 from factmemory.adapters.postgres.connection import pooled
-from factmemory.adapters.postgres.fact_memo import FactMemo, Held
-from factmemory.adapters.postgres.forgotten import ForgetWatch
+from factmemory.adapters.postgres.read.fact_memo import FactMemo, Held
+from factmemory.adapters.postgres.read.forgotten import ForgetWatch
+from factmemory.adapters.postgres.read.vector_cache import VectorCopies
 from factmemory.adapters.postgres.store import Store
-from factmemory.adapters.postgres.vector_cache import VectorCopies
 from factmemory.domain.limits import RARE_DF, RARE_FACTS
 from factmemory.domain.vector_cache import VectorCache
 from factmemory.ports import Pool

@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 
 from factmemory.adapters.postgres.connection import pooled
-from factmemory.adapters.postgres.provide_pool import CANDIDATES
+from factmemory.adapters.postgres.read.provide_pool import CANDIDATES
 from tests.conftest import Service
 from tests.support.big_person import load
 from tests.support.fm import Person

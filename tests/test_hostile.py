@@ -15,7 +15,7 @@ import grpc
 import pytest
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from factmemory.adapters.postgres.database import migration_files
+from factmemory.adapters.postgres.deployment.database import migration_files
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, start_service
 from tests.support.fm import NOW, Person, add_current, add_durable, facts_reply

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from uuid import UUID
 
-from factmemory.adapters.postgres.import_ledger import source_hash
+from factmemory.adapters.postgres.write.import_ledger import source_hash
 from factmemory.usecases.imports import BATCH
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service

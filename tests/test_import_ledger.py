@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from uuid import UUID
 
-from factmemory.adapters.postgres.import_ledger import source_hash
+from factmemory.adapters.postgres.write.import_ledger import source_hash
 from factmemory.domain.models import LegacyFact
 from factmemory.usecases.imports import import_facts
 from factmemory.v1 import factmemory_pb2 as pb

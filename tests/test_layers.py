@@ -59,7 +59,7 @@ THIRD_PARTY: dict[str, set[str]] = {
         "pydantic",
         "prometheus_client",
         "psutil",
-        "sqlparse",  # splits a migration into statements for a distributed database (adapters/postgres/citus.py)
+        "sqlparse",  # splits a migration into statements for a distributed database (deployment/citus.py)
     },
     "api": {"grpc", "grpc_health", "google", "starlette", "jinja2", "uvicorn", "pydantic"},
     "settings": {"pydantic", "pydantic_settings"},

@@ -12,8 +12,8 @@ import numpy as np
 from asyncpg.pool import PoolConnectionProxy
 from pgvector.asyncpg import register_vector
 
-from factmemory.adapters.postgres.database import migrate
-from factmemory.adapters.postgres.nearest import HALF_MARGIN, NEAREST_BY_KIND, NEAREST_CTES, SHORTLIST
+from factmemory.adapters.postgres.deployment.database import migrate
+from factmemory.adapters.postgres.read.nearest import HALF_MARGIN, NEAREST_BY_KIND, NEAREST_CTES, SHORTLIST
 from factmemory.adapters.postgres.rows import vector_array
 from factmemory.adapters.postgres.store import Store
 from factmemory.domain.models import Kind

@@ -22,7 +22,7 @@ import psutil
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from factmemory.adapters.postgres.health import DatabaseProbe
+from factmemory.adapters.postgres.deployment.health import DatabaseProbe
 from factmemory.api.grpc.health import HealthWatch
 from factmemory.app import create_server, health_probes, open_runtime, startup_line
 from factmemory.ports import Embedder, Matrix

@@ -1,4 +1,4 @@
-"""Provide of a large person from the in-process copy of their search vectors (adapters/postgres/vector_cache.py)
+"""Provide of a large person from the in-process copy of their search vectors (adapters/postgres/read/vector_cache.py)
 must give exactly what the candidate statement gives without it, after every kind of write, from this service or
 from anywhere else: an Evaluate, a claim edit (a new vector), an archive, a hard delete, ForgetMessages,
 ForgetEntity and new facts, and writes by SQL on a connection of its own. Each check also asserts that the copy
@@ -20,9 +20,9 @@ import pytest
 import pytest_asyncio
 from pgvector.asyncpg import register_vector
 
+from factmemory.adapters.postgres.read.vector_cache import TRIGGER_PRESENT, VectorCopies
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
 from factmemory.adapters.postgres.store import Store
-from factmemory.adapters.postgres.vector_cache import TRIGGER_PRESENT, VectorCopies
 from factmemory.domain import language
 from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
 from factmemory.domain.models import ChatMessage, Fact, ProvideInput

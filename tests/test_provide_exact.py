@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from factmemory.adapters.postgres.provide_pool import LEXEME_SCAN_MAX_FACTS
+from factmemory.adapters.postgres.read.provide_pool import LEXEME_SCAN_MAX_FACTS
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
 from factmemory.adapters.postgres.store import Store
 from factmemory.domain.bm25 import Stats

@@ -19,8 +19,8 @@ import pytest_asyncio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from factmemory.adapters.metrics import PrometheusTelemetry
-from factmemory.adapters.postgres.database import migrate
-from factmemory.adapters.postgres.replica_check import ReplicaCheck
+from factmemory.adapters.postgres.deployment.database import migrate
+from factmemory.adapters.postgres.deployment.replica_check import ReplicaCheck
 from factmemory.app import READ_REPLICA_HEALTH, create_server, open_runtime, start_replica_watch
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings, start_service

@@ -8,7 +8,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from factmemory.adapters.postgres.database import migration_files
+from factmemory.adapters.postgres.deployment.database import migration_files
 from factmemory_tools.loadtest import LoadConfig, run_load
 
 REPLICAS = LoadConfig(seconds=5, clients=6, llm_latency_ms=100, servers=3)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from factmemory.adapters.metrics import PrometheusTelemetry
-from factmemory.adapters.postgres.retention import PostgresRetention
+from factmemory.adapters.postgres.erasure.retention import PostgresRetention
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
 from factmemory.app import retention_policy

@@ -15,8 +15,10 @@ import asyncpg
 import pytest
 
 import factmemory.adapters.postgres
-from factmemory.adapters.postgres import agents, forgotten, health, replica_check, store, tickets
-from factmemory.adapters.postgres.database import migrate
+from factmemory.adapters.postgres import agents, store, tickets
+from factmemory.adapters.postgres.deployment import health, replica_check
+from factmemory.adapters.postgres.deployment.database import migrate
+from factmemory.adapters.postgres.read import forgotten
 
 DIMENSIONS = 384
 REFERENCE_TABLES = {"factmemory_meta", "factmemory_migrations"}
@@ -289,8 +291,9 @@ NOT_PER_AGENT = {"citus", "database", "embedded", "retention"}
 def postgres_modules() -> list[ModuleType]:
     """Every module of the PostgreSQL adapter but those above, so a statement in a new module is checked too."""
     package = factmemory.adapters.postgres
-    names = [m.name for m in pkgutil.iter_modules(package.__path__) if m.name not in NOT_PER_AGENT]
-    return [importlib.import_module(f"{package.__name__}.{name}") for name in names]
+    modules = pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}.")
+    names = [m.name for m in modules if not m.ispkg and m.name.rsplit(".", 1)[1] not in NOT_PER_AGENT]
+    return [importlib.import_module(name) for name in names]
 
 
 def test_every_sql_constant_filters_each_entity_table_by_agent() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from factmemory.adapters.postgres.urls import UNPARSABLE, describe_url
+from factmemory.adapters.postgres.deployment.urls import UNPARSABLE, describe_url
 from factmemory.app import startup_line
 from factmemory.settings import Settings
 from tests.test_operations import assert_one_line_failure, run_cli

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import pytest
 
-from factmemory.adapters.postgres.retention import PostgresRetention
+from factmemory.adapters.postgres.erasure.retention import PostgresRetention
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
 from factmemory.app import retention_policy

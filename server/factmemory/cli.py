@@ -35,7 +35,7 @@ def _serve(settings: Settings, _: argparse.Namespace) -> int:
 
 
 def _migrate(settings: Settings, _: argparse.Namespace) -> int:
-    from factmemory.adapters.postgres.database import database_url, migrate
+    from factmemory.adapters.postgres.deployment.database import database_url, migrate
     from factmemory.app import embedding_dimensions
 
     async def run() -> list[str]:
@@ -49,8 +49,8 @@ def _migrate(settings: Settings, _: argparse.Namespace) -> int:
 
 
 def _distribute(settings: Settings, _: argparse.Namespace) -> int:
-    from factmemory.adapters.postgres.citus import distribute
-    from factmemory.adapters.postgres.database import migrate
+    from factmemory.adapters.postgres.deployment.citus import distribute
+    from factmemory.adapters.postgres.deployment.database import migrate
     from factmemory.app import embedding_dimensions
 
     if not settings.database_url:
@@ -69,8 +69,8 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
     from factmemory.adapters.postgres.connection import open_pool
-    from factmemory.adapters.postgres.database import database_url, migrate
-    from factmemory.adapters.postgres.retention import PostgresRetention
+    from factmemory.adapters.postgres.deployment.database import database_url, migrate
+    from factmemory.adapters.postgres.erasure.retention import PostgresRetention
     from factmemory.app import embedding_dimensions, retention_policy
     from factmemory.domain.errors import FactMemoryError
     from factmemory.ports import NullTelemetry
@@ -267,7 +267,7 @@ def _config_error(exc: ValidationError) -> str:
 
 def _expected_failures() -> tuple[type[BaseException], ...]:
     """Errors that are the operator's to fix: reported in one line, no traceback."""
-    from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
+    from factmemory.adapters.postgres.deployment.setup_errors import DatabaseSetupError
     from factmemory.app import DependencyLost, InsecureBind, ListenError
 
     return (UsageError, CommandLineError, InsecureBind, ListenError, DatabaseSetupError, DependencyLost, OSError)

@@ -5,12 +5,15 @@ service every name is imported from its own module, never from here."""
 
 from factmemory.adapters import eliza  # an elizaOS export read and imported (scripts/measure_import.py)
 from factmemory.adapters.embedding.embedders import LOCAL_VARIANTS, LocalEmbedder  # embedbench
-from factmemory.adapters.postgres.citus import distribute  # citus_latency
 from factmemory.adapters.postgres.connection import SESSION_SETTINGS  # bench: the session the service's plans get
-from factmemory.adapters.postgres.database import database_url, migrate, open_database
-from factmemory.adapters.postgres.nearest import NEAREST_BY_KIND, nearest_args  # bench: nearest vs exact order
-from factmemory.adapters.postgres.provide_pool import CANDIDATES, candidate_args  # bench: EXPLAIN of Provide's query
-from factmemory.adapters.postgres.retention import PostgresRetention
+from factmemory.adapters.postgres.deployment.citus import distribute  # citus_latency
+from factmemory.adapters.postgres.deployment.database import database_url, migrate, open_database
+from factmemory.adapters.postgres.erasure.retention import PostgresRetention
+from factmemory.adapters.postgres.read.nearest import NEAREST_BY_KIND, nearest_args  # bench: nearest vs exact order
+from factmemory.adapters.postgres.read.provide_pool import (  # bench: EXPLAIN of Provide's query
+    CANDIDATES,
+    candidate_args,
+)
 from factmemory.api.settings_doc import settings_table  # docs/configuration.md (scripts/gen_configuration.py)
 from factmemory.app import create_server, open_deps, retention_policy
 from factmemory.domain.dedup.planning import Neighbour, plan_adds  # measure_dedup: the write-time plan

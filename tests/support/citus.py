@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from factmemory.adapters.postgres.citus import distribute
+from factmemory.adapters.postgres.deployment.citus import distribute
 from tests.conftest import Service, make_settings, start_service, with_database
 from tests.support.fm import Person, add_durable, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM

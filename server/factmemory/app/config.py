@@ -7,7 +7,7 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from factmemory.adapters.embedding.embedders import LocalEmbedder
-from factmemory.adapters.postgres.urls import describe_url
+from factmemory.adapters.postgres.deployment.urls import describe_url
 from factmemory.api.guessing import MIN_TOKEN_CHARS, GuessLimits
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import split_address

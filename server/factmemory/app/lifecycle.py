@@ -13,7 +13,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from factmemory.adapters.metrics import DatabaseGauges, Health, MetricsServer
-from factmemory.adapters.postgres.health import DatabaseProbe, count_pending_candidates
+from factmemory.adapters.postgres.deployment.health import DatabaseProbe, count_pending_candidates
 from factmemory.api.grpc.health import NOT_SERVING, HealthWatch, Probe
 from factmemory.api.grpc.interceptors import BearerAuth, DecodeGuard
 from factmemory.api.grpc.metrics import Observe

@@ -18,19 +18,19 @@ from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedde
 from factmemory.adapters.llm.extractor import Extractor
 from factmemory.adapters.metrics import ObservedEmbedder, PrometheusTelemetry
 from factmemory.adapters.postgres.agents import PostgresAgents
-from factmemory.adapters.postgres.citus import distributed_by_person
-from factmemory.adapters.postgres.cluster_check import ClusterCheck
 from factmemory.adapters.postgres.connection import GENERIC_PLANS, open_pool
-from factmemory.adapters.postgres.database import Database, migrate, open_database
-from factmemory.adapters.postgres.forget_messages import PostgresMessages
-from factmemory.adapters.postgres.forgotten import ForgetWatch
-from factmemory.adapters.postgres.replica import ReadRoute
-from factmemory.adapters.postgres.replica_check import ReplicaCheck
-from factmemory.adapters.postgres.retention import PostgresRetention
-from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
+from factmemory.adapters.postgres.deployment.citus import distributed_by_person
+from factmemory.adapters.postgres.deployment.cluster_check import ClusterCheck
+from factmemory.adapters.postgres.deployment.database import Database, migrate, open_database
+from factmemory.adapters.postgres.deployment.replica import ReadRoute
+from factmemory.adapters.postgres.deployment.replica_check import ReplicaCheck
+from factmemory.adapters.postgres.deployment.setup_errors import DatabaseSetupError
+from factmemory.adapters.postgres.erasure.forget_messages import PostgresMessages
+from factmemory.adapters.postgres.erasure.retention import PostgresRetention
+from factmemory.adapters.postgres.read.forgotten import ForgetWatch
+from factmemory.adapters.postgres.read.vector_cache import VectorCopies, copies_possible
 from factmemory.adapters.postgres.store import Store
 from factmemory.adapters.postgres.tickets import Tickets
-from factmemory.adapters.postgres.vector_cache import VectorCopies, copies_possible
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.app.config import retention_policy, ticket_policy, tuning
 from factmemory.domain.vector_cache import VectorCache

@@ -2,7 +2,7 @@
 "A large person's vectors in memory"): the ids and half-precision search vectors of their live facts as of one
 database snapshot, brought forward by the rows changed since; the nearest `n` by inner product with the turn; and
 whether those `n` certainly hold the database's nearest `k`. Pure: the adapter reads the rows and asks the
-database for the exact distances (adapters/postgres/vector_cache.py).
+database for the exact distances (adapters/postgres/read/vector_cache.py).
 
 Exactness. The database orders by halfvec inner product (pgvector: the halfs widened to float32, summed in
 float32) of the stored vector and the turn's vector rounded to half. Here the same halfs are widened to float32

@@ -18,7 +18,8 @@ from factmemory.domain.tickets import TicketPolicy, TicketRow
 
 
 class ForgetTransaction(Protocol):
-    """One entity's part of a ForgetMessages call, under its per-entity lock (adapters/postgres/forget_messages.py)."""
+    """One entity's part of a ForgetMessages call, under its per-entity lock
+    (adapters/postgres/erasure/forget_messages.py)."""
 
     async def tombstone(self, message_ids: Sequence[str], room_id: UUID | None) -> list[str]: ...
 
@@ -66,7 +67,7 @@ class AgentStore(Protocol):
 
 
 class RetentionStore(Protocol):
-    """What retention reads and changes (adapters/postgres/retention.py): scans in keyset batches, and one short
+    """What retention reads and changes (adapters/postgres/erasure/retention.py): scans in keyset batches, and one short
     transaction per entity under the per-entity lock for every change of facts."""
 
     async def stale_candidates(

@@ -1,5 +1,5 @@
 """Deleted messages leave the memory (ForgetMessages, one name in every layer: domain/forget_messages.py,
-adapters/postgres/forget_messages.py): their facts go or are recounted, what they raised closes, they are never
+adapters/postgres/erasure/forget_messages.py): their facts go or are recounted, what they raised closes, they are never
 learned again. One transaction under the lock of each entity concerned; a repeat changes nothing. Also: out of
 every shared fact when their author is forgotten (ForgetEntity of a teacher, docs/shared-facts.md)."""
 

@@ -1,8 +1,7 @@
 """The fact store: reads of the read RPCs (on the replica when there is one), the write transactions (Evaluate's,
 a reviewer's, an import's, forgetting), and the reads the write path makes before its lock. The statements live
-by what they do: rows (columns, row mapping, insert and delete), nearest (ranking), turn_start, write and
-write_context (the write path), review_tx (a reviewer), forgetting (ForgetEntity), export; connection holds the
-pool, transient errors and the per-entity lock."""
+by what they do: rows (columns, row mapping, insert and delete), read/ (Provide, ranking), write/ (Evaluate),
+review/, erasure/ (ForgetEntity), export; connection holds the pool, transient errors and the per-entity lock."""
 
 from __future__ import annotations
 
@@ -14,8 +13,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres import import_ledger, shared
-from factmemory.adapters.postgres import review_tx as review
+from factmemory.adapters.postgres import shared
 from factmemory.adapters.postgres.connection import (
     TRANSIENT_DB_ERRORS,
     connection,
@@ -23,17 +21,19 @@ from factmemory.adapters.postgres.connection import (
     pooled,
     unavailable,
 )
+from factmemory.adapters.postgres.erasure.forgetting import forget_entity
+from factmemory.adapters.postgres.erasure.forgetting import forget_epoch as read_forget_epoch
 from factmemory.adapters.postgres.export import export_rows
-from factmemory.adapters.postgres.fact_memo import FactMemo
-from factmemory.adapters.postgres.forgetting import forget_entity
-from factmemory.adapters.postgres.forgetting import forget_epoch as read_forget_epoch
-from factmemory.adapters.postgres.nearest import (
+from factmemory.adapters.postgres.read.fact_memo import FactMemo
+from factmemory.adapters.postgres.read.nearest import (
     NEAREST_BY_KIND,
     TEXT_SEARCH_BY_KIND,
     nearest_args,
 )
-from factmemory.adapters.postgres.provide_pool import CANDIDATES, candidate_args, candidates_of
-from factmemory.adapters.postgres.review_tx import ReviewTx
+from factmemory.adapters.postgres.read.provide_pool import CANDIDATES, candidate_args, candidates_of
+from factmemory.adapters.postgres.read.vector_cache import VectorCopies
+from factmemory.adapters.postgres.review import transaction as review
+from factmemory.adapters.postgres.review.transaction import ReviewTx
 from factmemory.adapters.postgres.rows import (
     DISPUTED_BY,
     FACT_COLUMNS,
@@ -44,10 +44,10 @@ from factmemory.adapters.postgres.rows import (
     row_to_fact,
     row_to_history,
 )
-from factmemory.adapters.postgres.turn_start import read_turn_start
-from factmemory.adapters.postgres.vector_cache import VectorCopies
-from factmemory.adapters.postgres.write import PostgresWriteTransaction
-from factmemory.adapters.postgres.write_context import read_write_context
+from factmemory.adapters.postgres.write import import_ledger
+from factmemory.adapters.postgres.write.context import read_write_context
+from factmemory.adapters.postgres.write.transaction import PostgresWriteTransaction
+from factmemory.adapters.postgres.write.turn_start import read_turn_start
 from factmemory.domain.dedup.planning import OpenPair
 from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
@@ -66,7 +66,7 @@ from factmemory.domain.shared import SharedSubject
 from factmemory.ports import NewFact, Pool, Position, Similar, TurnStart, Vector, WriteContext
 
 if TYPE_CHECKING:
-    from factmemory.adapters.postgres.replica import ReadRoute
+    from factmemory.adapters.postgres.deployment.replica import ReadRoute
 
 T = TypeVar("T")
 
@@ -108,7 +108,7 @@ class Store:
         # Provide's candidate facts already built, by row version (fact_memo.py).
         self._memo = FactMemo()
         self._reads = reads
-        # Distributed by person on Citus (adapters/postgres/citus.py): per-turn reads stay within the person.
+        # Distributed by person on Citus (adapters/postgres/deployment/citus.py): per-turn reads stay within the person.
         self._by_person = by_person
         # Large people's vectors in memory (vector_cache.py): on one PostgreSQL without a read replica only.
         self.copies = None if reads is not None or by_person else copies

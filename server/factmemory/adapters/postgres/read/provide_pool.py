@@ -10,7 +10,7 @@ from datetime import datetime
 
 import asyncpg
 
-from factmemory.adapters.postgres.fact_memo import FactMemo, Held
+from factmemory.adapters.postgres.read.fact_memo import FactMemo, Held
 from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
 from factmemory.domain.bm25 import Stats
 from factmemory.ports import Pool, Similar

@@ -8,7 +8,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.nearest import HALF_MARGIN, SHORTLIST
+from factmemory.adapters.postgres.read.nearest import HALF_MARGIN, SHORTLIST
 from factmemory.adapters.postgres.rows import FACT_COLUMNS, row_to_fact, vector_array
 from factmemory.domain.models import Fact, Kind
 from factmemory.ports import Similar, Vector, WriteContext

@@ -27,8 +27,8 @@ import asyncpg
 import numpy as np
 
 from factmemory.adapters.postgres.connection import pooled
-from factmemory.adapters.postgres.fact_memo import Held
-from factmemory.adapters.postgres.provide_pool import AT_MICROS, COPY_CANDIDATES
+from factmemory.adapters.postgres.read.fact_memo import Held
+from factmemory.adapters.postgres.read.provide_pool import AT_MICROS, COPY_CANDIDATES
 from factmemory.domain.vector_cache import (
     ID_BYTES,
     TIME_BYTES,

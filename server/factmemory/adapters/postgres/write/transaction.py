@@ -23,7 +23,7 @@ from factmemory.adapters.postgres.rows import (
     one,
     row_to_fact,
 )
-from factmemory.adapters.postgres.write_context import read_write_context
+from factmemory.adapters.postgres.write.context import read_write_context
 from factmemory.domain.confidence import Strengthened
 from factmemory.domain.dedup.planning import MergedFact
 from factmemory.domain.limits import MAX_LINK_EVIDENCE

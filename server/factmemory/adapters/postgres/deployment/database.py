@@ -12,10 +12,10 @@ from pathlib import Path
 
 import asyncpg
 
-from factmemory.adapters.postgres.citus import apply_on_cluster, distributed_database
-from factmemory.adapters.postgres.embedded import EmbeddedPostgres
-from factmemory.adapters.postgres.setup_errors import DatabaseSetupError, SchemaMismatch
-from factmemory.adapters.postgres.urls import UNPARSABLE, describe_url, target
+from factmemory.adapters.postgres.deployment.citus import apply_on_cluster, distributed_database
+from factmemory.adapters.postgres.deployment.embedded import EmbeddedPostgres
+from factmemory.adapters.postgres.deployment.setup_errors import DatabaseSetupError, SchemaMismatch
+from factmemory.adapters.postgres.deployment.urls import UNPARSABLE, describe_url, target
 
 log = logging.getLogger(__name__)
 

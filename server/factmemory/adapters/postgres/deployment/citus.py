@@ -18,7 +18,7 @@ import asyncpg
 import sqlparse
 
 from factmemory.adapters.postgres.connection import pooled
-from factmemory.adapters.postgres.setup_errors import DatabaseSetupError
+from factmemory.adapters.postgres.deployment.setup_errors import DatabaseSetupError
 
 log = logging.getLogger(__name__)
 
@@ -285,7 +285,7 @@ async def _place(conn: asyncpg.Connection, table: str) -> str:
     if column is None:
         raise DatabaseSetupError(
             f"table {table} is not placed on the cluster: name it in DISTRIBUTED or REFERENCE "
-            "(adapters/postgres/citus.py)"
+            "(adapters/postgres/deployment/citus.py)"
         )
     await conn.execute(TRIGGERS_OFF.format(table=table))
     await conn.execute(DISTRIBUTE_TABLE, table, column, "default" if table == "facts" else "facts")

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from factmemory.adapters.postgres.connection import TRANSIENT_DB_ERRORS
-from factmemory.adapters.postgres.replica import REPLICA_ACQUIRE_TIMEOUT_S, ReadRoute, describe_error
+from factmemory.adapters.postgres.deployment.replica import REPLICA_ACQUIRE_TIMEOUT_S, ReadRoute, describe_error
 
 SYSTEM_IDENTIFIER = "SELECT system_identifier FROM pg_control_system()"
 IN_RECOVERY = "SELECT pg_is_in_recovery()"

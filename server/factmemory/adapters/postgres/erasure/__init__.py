@@ -1,0 +1,1 @@
+"""What deletes: ForgetEntity, ForgetMessages and retention."""

@@ -1,0 +1,1 @@
+"""Evaluate's write path: what it reads first, its write transaction, and the import ledger."""
