@@ -18,6 +18,7 @@ from factmemory import cli_review
 from factmemory.api.audit import audited
 from factmemory.api.logs import configure_logging
 from factmemory.cli_review import CommandLineError, Connection, OneLineParser
+from factmemory.domain.errors import InvalidInput
 from factmemory.domain.resolutions import import_actor
 from factmemory.settings import ClientSettings, Settings
 
@@ -165,7 +166,7 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
             entry.note(
                 imported=report["imported"], already_imported=report["already_imported"], forgotten=report["forgotten"]
             )
-    except (OSError, ValueError) as exc:  # unreadable file, bad JSON, wrong shape, unreachable database
+    except (OSError, ValueError, InvalidInput) as exc:  # unreadable file, bad JSON or rows, unreachable database
         where = "" if isinstance(exc, OSError) and exc.filename else f"{source}: "  # the error names the file
         print(f"factmemory: import failed: {where}{describe(exc)}", file=sys.stderr)
         return 1

@@ -15,11 +15,12 @@ agent (docs/shared-facts.md):
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID, uuid5
 
+from factmemory.domain.errors import InvalidInput
 from factmemory.domain.models import Fact
 from factmemory.domain.ops import Planned, PlannedAdd, PlannedChange, PlannedMerge, RejectedOp
 
@@ -69,11 +70,36 @@ def held_subject(agent_id: UUID, world_id: UUID) -> SharedSubject:
     return SharedSubject(uuid5(NAMESPACE, f"{agent_id}/held/{world_id}"), Scope.HELD, world_id)
 
 
-def readable_subjects(agent_id: UUID, world_id: UUID | None) -> list[SharedSubject]:
-    """The subjects whose facts a turn in this world is shown: the world's and the agent-wide ones."""
+def derived_ids(agent_id: UUID, world_id: UUID | None) -> list[UUID]:
+    """The subject ids a request can be checked against without a read: the agent-wide one, and its world's."""
+    ids = [agent_subject(agent_id).subject_id]
+    if world_id is not None:
+        ids += [world_subject(agent_id, world_id).subject_id, held_subject(agent_id, world_id).subject_id]
+    return ids
+
+
+NOT_A_PERSON = (
+    "entity_id {entity_id} is the id of a shared subject (a world's shared facts, the agent-wide ones or a world's "
+    "held claims), not of a person; only the review RPCs (facts, candidates, export, forget) take a subject's id"
+)
+
+
+def refuse_subject(entity_id: UUID, agent_id: UUID, world_id: UUID | None, recorded: Collection[UUID] = ()) -> None:
+    """InvalidInput when a person's id is expected and `entity_id` is a shared subject's: one derived from the
+    agent (and the request's world), or one recorded as a subject (`recorded`)."""
+    if entity_id in recorded or entity_id in derived_ids(agent_id, world_id):
+        raise InvalidInput(NOT_A_PERSON.format(entity_id=entity_id))
+
+
+def readable_subjects(
+    agent_id: UUID, world_id: UUID | None, recorded: Collection[UUID] | None = None
+) -> list[SharedSubject]:
+    """The subjects whose facts a turn in this world is shown: the world's and the agent-wide ones; of those, only
+    the ones `recorded` (when given) as shared subjects (an id never recorded holds nothing shared)."""
     if world_id is None:
         return []
-    return [world_subject(agent_id, world_id), agent_subject(agent_id)]
+    found = [world_subject(agent_id, world_id), agent_subject(agent_id)]
+    return found if recorded is None else [s for s in found if s.subject_id in recorded]
 
 
 @dataclass(frozen=True)

@@ -156,6 +156,12 @@ class NearestFacts(Protocol):
     ) -> list[Similar]: ...
 
 
+class SubjectIds(Protocol):
+    """Which ids are shared subjects (domain/shared.py), refused where a person's id is expected."""
+
+    async def shared_among(self, agent_id: UUID, ids: Sequence[UUID]) -> frozenset[UUID]: ...
+
+
 class OneFact(Protocol):
     """One fact by id (a reviewer's edit, GetFact)."""
 
@@ -171,9 +177,16 @@ class EvaluateStore(NearestFacts, Protocol):
     def writing(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[WriteTransaction]: ...
 
     async def turn_start(
-        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str], pairs_limit: int, ttl_turns: int
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        message_ids: Sequence[str],
+        pairs_limit: int,
+        ttl_turns: int,
+        subject_ids: Sequence[UUID] = (),
     ) -> TurnStart:
-        """The forget epoch, the stored results of `message_ids` and the open pairs: one round trip."""
+        """The forget epoch, the stored results of `message_ids`, the open pairs and which of `subject_ids` are
+        recorded shared subjects: one round trip."""
         ...
 
     async def get_evaluations(
@@ -196,7 +209,7 @@ class EvaluateStore(NearestFacts, Protocol):
     async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]: ...
 
 
-class ProvideStore(NearestFacts, Protocol):
+class ProvideStore(NearestFacts, SubjectIds, Protocol):
     """Provide's reads: the candidate pool, text search, and the shared subjects' nearest facts."""
 
     async def provide_pool(
@@ -218,7 +231,7 @@ class ProvideStore(NearestFacts, Protocol):
     ) -> list[Similar]: ...
 
 
-class ReviewStore(OneFact, Protocol):
+class ReviewStore(OneFact, SubjectIds, Protocol):
     """A reviewer's actions (resolutions, edits): the reads before the lock, and the reviewer's transaction."""
 
     def review(self, agent_id: UUID, entity_id: UUID) -> AbstractAsyncContextManager[ReviewTransaction]: ...
@@ -262,7 +275,7 @@ class BrowseStore(OneFact, Protocol):
     ) -> list[EntitySummary]: ...
 
 
-class BulkStore(Protocol):
+class BulkStore(SubjectIds, Protocol):
     """A person's facts in bulk: import, export, and forgetting the person (ForgetEntity)."""
 
     async def import_facts(

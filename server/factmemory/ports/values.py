@@ -89,3 +89,5 @@ class TurnStart:
     evaluations: dict[str, tuple[UUID, EvaluateResult]]
     open_pairs: list[OpenPair]
     deleted: frozenset[str] = frozenset()
+    # Which of the ids asked about are recorded shared subjects (domain/shared.py).
+    subjects: frozenset[UUID] = frozenset()

@@ -12,6 +12,7 @@ from factmemory.domain.limits import Limits
 from factmemory.domain.models import Fact, FactEdit, HistoryAction, Kind, Verification
 from factmemory.domain.new_fact import new_fact
 from factmemory.domain.resolutions import check_category, check_claim, check_confidence, check_edit
+from factmemory.domain.shared import refuse_subject
 from factmemory.domain.text import one_line
 from factmemory.ports import FactChange
 from factmemory.usecases.deps import Deps
@@ -39,6 +40,7 @@ async def add_fact(
     structured_fields: dict[str, Any] | None = None,
 ) -> Fact:
     """A fact a person states: verification confirmed, embedded like any other."""
+    refuse_subject(entity_id, agent_id, None, await deps.review_store.shared_among(agent_id, [entity_id]))
     claim = check_claim(claim, deps.tuning.limits.max_claim_chars)
     check_category(kind, category)
     level = MANUAL_CONFIDENCE if confidence is None else check_confidence(confidence)

@@ -13,6 +13,7 @@ from factmemory.domain.confidence import ADD_CONFIDENCE
 from factmemory.domain.models import UNCATEGORIZED, ImportReport, Kind, LegacyFact, Verification
 from factmemory.domain.new_fact import new_fact
 from factmemory.domain.resolutions import import_actor
+from factmemory.domain.shared import refuse_subject
 from factmemory.usecases.deps import Deps
 
 BATCH = 256
@@ -23,6 +24,7 @@ async def import_facts(deps: Deps, facts: Sequence[LegacyFact], source: str, ski
     actor = import_actor(source)
     imported = forgotten = 0
     ordered = sorted(facts, key=lambda f: (f.agent_id, f.entity_id, f.created_at, f.source_id))
+    await _refuse_subjects(deps, ordered)
     for (agent_id, entity_id), group in itertools.groupby(ordered, key=lambda f: (f.agent_id, f.entity_id)):
         items = list(group)
         # Read before anything of the person is stored, as Evaluate reads it: a ForgetEntity that completes while
@@ -43,6 +45,15 @@ async def import_facts(deps: Deps, facts: Sequence[LegacyFact], source: str, ski
         skipped=skipped,
         forgotten=forgotten,
     )
+
+
+async def _refuse_subjects(deps: Deps, facts: Sequence[LegacyFact]) -> None:
+    """InvalidInput, before anything is stored, when a row names a shared subject where a person is expected."""
+    for agent_id, group in itertools.groupby(facts, key=lambda f: f.agent_id):
+        ids = sorted({f.entity_id for f in group})
+        recorded = await deps.bulk_store.shared_among(agent_id, ids)
+        for entity_id in ids:
+            refuse_subject(entity_id, agent_id, None, recorded)
 
 
 async def _store(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from uuid import UUID
 
 from factmemory.domain import bm25, language
 from factmemory.domain.errors import Unavailable
@@ -12,7 +13,7 @@ from factmemory.domain.models import Fact, Kind, ProvideInput, ProvideResult, Sc
 from factmemory.domain.ranking import SELECTION, fill, same_claim, score, select, share, top
 from factmemory.domain.relevance import query_terms, text_relevance, tsquery_terms
 from factmemory.domain.render import render, render_shared
-from factmemory.domain.shared import readable_subjects, withheld
+from factmemory.domain.shared import readable_subjects, refuse_subject, withheld
 from factmemory.domain.vectors import centroid
 from factmemory.ports import Similar, Vector
 from factmemory.usecases.deps import Deps
@@ -32,6 +33,10 @@ def query_texts(request: ProvideInput) -> list[str]:
 async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     """The facts most relevant to the turn (vector similarity fused with BM25 over the person's facts), ordered by
     relevance, confidence and time weight (ranking.py), in a durable and a current section."""
+    refuse_subject(request.entity_id, request.agent_id, request.world_id)
+    shared_ids = [s.subject_id for s in readable_subjects(request.agent_id, request.world_id)]
+    recorded = await deps.provide_store.shared_among(request.agent_id, [request.entity_id, *shared_ids])
+    refuse_subject(request.entity_id, request.agent_id, request.world_id, recorded)
     watch = Stopwatch()
     texts = query_texts(request)
     query = "\n".join(texts)
@@ -77,7 +82,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     near: list[ScoredFact] = []
     if request.world_id is not None and vector is not None:
         with watch.stage("db"):
-            near = await shared_candidates(deps, request, vector)
+            near = await shared_candidates(deps, request, vector, recorded)
     with watch.stage("rank"):
         durable, current, shared = _sections(deps, request, found, relevances, near)
     with watch.stage("render"):
@@ -95,12 +100,14 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     )
 
 
-async def shared_candidates(deps: Deps, request: ProvideInput, vector: Vector) -> list[ScoredFact]:
+async def shared_candidates(
+    deps: Deps, request: ProvideInput, vector: Vector, recorded: frozenset[UUID]
+) -> list[ScoredFact]:
     """The shared facts of the turn's world and the agent-wide ones (never a held claim) at least
     SharedPolicy.min_similarity near the turn, scored as the person's facts are (ranking.score), best first."""
     pool = max(request.shared_limit * POOL_FACTOR, MIN_POOL)
     found: list[Similar] = []
-    for subject in readable_subjects(request.agent_id, request.world_id):
+    for subject in readable_subjects(request.agent_id, request.world_id, recorded):
         found += await deps.provide_store.nearest(
             request.agent_id, subject.subject_id, vector, pool, pool, replica_ok=True
         )

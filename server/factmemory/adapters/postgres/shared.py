@@ -3,18 +3,26 @@ names them (migration 0070)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.connection import lock_entity
+from factmemory.adapters.postgres.connection import connection, lock_entity
+from factmemory.adapters.postgres.forgetting import forget_entity
 from factmemory.adapters.postgres.rows import RECORD_NAME
 from factmemory.domain.shared import Scope, SharedSubject, label, subject_of
 
 RECORD_SUBJECT = """
 INSERT INTO shared_subjects (agent_id, subject_id, scope, world_id) VALUES ($1, $2, $3, $4)
 ON CONFLICT (agent_id, subject_id) DO NOTHING
+RETURNING subject_id
+"""
+
+# Which of the ids $2 are recorded shared subjects of the agent (a person's id is never one).
+RECORDED_AMONG = """
+SELECT subject_id FROM shared_subjects WHERE agent_id = $1 AND subject_id = ANY ($2::uuid[])
 """
 
 LIST_SUBJECTS = """
@@ -42,9 +50,18 @@ async def enter(conn: asyncpg.Connection, agent_id: UUID, subject: SharedSubject
     """Takes the subject's lock in the caller's transaction (after its person's: the order is always person,
     held, world, agent), records the subject and its name; the subject's revision under the lock."""
     revision = await lock_entity(conn, agent_id, subject.subject_id)
-    await conn.execute(RECORD_SUBJECT, agent_id, subject.subject_id, subject.scope.value, subject.world_id)
+    recorded = await conn.fetchval(RECORD_SUBJECT, agent_id, subject.subject_id, subject.scope.value, subject.world_id)
+    if recorded is not None:
+        # Recorded now: whatever its id held before was stored by a caller using it as a person's id (refused
+        # since, but not for a world never seen): none of it may become the world's.
+        await forget_entity(conn, agent_id, subject.subject_id)
     await conn.execute(RECORD_NAME, agent_id, subject.subject_id, label(subject), at)
     return revision
+
+
+async def recorded_among(conn: asyncpg.Connection, agent_id: UUID, ids: Sequence[UUID]) -> frozenset[UUID]:
+    """The ids of `ids` that are recorded shared subjects of the agent."""
+    return frozenset(r["subject_id"] for r in await conn.fetch(RECORDED_AMONG, agent_id, list(ids)))
 
 
 async def list_subjects(conn: asyncpg.Connection, agent_id: UUID) -> list[SharedSubject]:
@@ -55,3 +72,19 @@ async def list_subjects(conn: asyncpg.Connection, agent_id: UUID) -> list[Shared
 async def get_subject(conn: asyncpg.Connection, agent_id: UUID, subject_id: UUID) -> SharedSubject | None:
     row = await conn.fetchrow(GET_SUBJECT, agent_id, subject_id)
     return None if row is None else subject_of(agent_id, Scope(row["scope"]), row["world_id"])
+
+
+class SubjectReads:
+    """The Store's reads of which ids are shared subjects (on the primary: a subject is recorded once, for good)."""
+
+    _pool: asyncpg.Pool
+
+    async def shared_among(self, agent_id: UUID, ids: Sequence[UUID]) -> frozenset[UUID]:
+        """The ids of `ids` that are the agent's recorded shared subjects (domain/shared.py)."""
+        async with connection(self._pool) as conn:
+            return await recorded_among(conn, agent_id, ids)
+
+    async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None:
+        """The shared subject (domain/shared.py) this entity id is, or None for a person."""
+        async with connection(self._pool) as conn:
+            return await get_subject(conn, agent_id, subject_id)

@@ -62,7 +62,6 @@ from factmemory.domain.models import (
     HistoryEntry,
     Kind,
 )
-from factmemory.domain.shared import SharedSubject
 from factmemory.ports import NewFact, Pool, Position, Similar, TurnStart, Vector, WriteContext
 
 if TYPE_CHECKING:
@@ -86,7 +85,7 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts
 COUNT_FACTS = "SELECT count(*) FROM facts WHERE agent_id = $1 AND entity_id = $2"
 
 
-class Store:
+class Store(shared.SubjectReads):
     """Typed access to the facts database through a pool: one class implementing the five fact ports
     (ports.EvaluateStore, ProvideStore, ReviewStore, BrowseStore, BulkStore). With a ReadRoute
     (FACTMEMORY_DATABASE_READ_URL), the reads of the read RPCs go to the replica: list_facts, fact_history,
@@ -167,12 +166,18 @@ class Store:
             return await read_write_context(conn, agent_id, entity_id, kinds, vectors, claims, limit)
 
     async def turn_start(
-        self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str], pairs_limit: int, ttl_turns: int
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        message_ids: Sequence[str],
+        pairs_limit: int,
+        ttl_turns: int,
+        subject_ids: Sequence[UUID] = (),
     ) -> TurnStart:
-        """Before anything is learned, one round trip: the forget epoch, the stored results, the open pairs."""
+        """Before anything is learned, one round trip: forget epoch, stored results, open pairs, recorded subjects."""
         async with connection(self._pool) as conn:
             return await read_turn_start(
-                conn, agent_id, entity_id, message_ids, pairs_limit, ttl_turns, self._by_person
+                conn, agent_id, entity_id, message_ids, pairs_limit, ttl_turns, self._by_person, subject_ids
             )
 
     async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]:
@@ -286,11 +291,6 @@ class Store:
         """A reviewer's transaction holding the per-entity lock; commits on success, rolls back on any error."""
         async with locked(self._pool, agent_id, entity_id) as (conn, _):
             yield ReviewTx(conn, agent_id, entity_id)
-
-    async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None:
-        """The shared subject (domain/shared.py) this entity id is, or None for a person."""
-        async with connection(self._pool) as conn:
-            return await shared.get_subject(conn, agent_id, subject_id)
 
     async def teaching_sources(
         self, agent_id: UUID, subject_id: UUID, message_ids: Sequence[str]

@@ -17,9 +17,9 @@ from factmemory.domain.extraction import strict_schema
 from factmemory.domain.limits import MAX_PAIRS_SHOWN, RETRIEVE_PER_KIND
 from factmemory.domain.models import ChatMessage, EvaluateInput, EvaluateResult, Fact, Frozen, Item, Kind
 from factmemory.domain.prompts import Prompt, build_prompt
-from factmemory.domain.shared import RETRIEVE_SHARED_PER_KIND, readable_subjects
+from factmemory.domain.shared import RETRIEVE_SHARED_PER_KIND, readable_subjects, refuse_subject
 from factmemory.domain.vectors import centroid
-from factmemory.ports import Vector
+from factmemory.ports import TurnStart, Vector
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch
 
@@ -65,6 +65,7 @@ async def compose(
     """The stored results of the request's messages evaluated before (as replays), and the call for the others
     (None when every message was evaluated before)."""
     # The messages are embedded (for the facts shown to the model) while the store is read.
+    refuse_subject(request.entity_id, request.agent_id, request.world_id)
     query = asyncio.ensure_future(_query(deps, request))
     try:
         with watch.stage("retrieve"):
@@ -75,7 +76,9 @@ async def compose(
                 [*(m.id for m in request.messages), *context_ids(request)],
                 MAX_PAIRS_SHOWN if Item.FACTS in request.items else 0,
                 PAIR_TTL_REVISIONS,
+                [request.entity_id, *(s.subject_id for s in readable_subjects(request.agent_id, request.world_id))],
             )
+            refuse_subject(request.entity_id, request.agent_id, request.world_id, start.subjects)
             stored = replays(request, start.evaluations)
         pending = [m for m in request.messages if m.id not in stored]
         if not pending:
@@ -84,7 +87,7 @@ async def compose(
         if len(pending) < len(request.messages):  # the query stands for the messages still to learn from
             _discard(query)
             query = asyncio.ensure_future(_query(deps, turn))
-        durable, current, pairs, shared = await _known(deps, turn, start.open_pairs, watch, query)
+        durable, current, pairs, shared = await _known(deps, turn, start, watch, query)
     finally:
         _discard(query)
     limits = deps.tuning.limits.for_messages(len(turn.messages))
@@ -160,7 +163,7 @@ def _pending(
 async def _known(
     deps: Deps,
     request: EvaluateInput,
-    open_pairs: list[OpenPair],
+    start: TurnStart,
     watch: Stopwatch,
     query: Awaitable[Vector | None],
 ) -> tuple[list[Fact], list[Fact], list[OpenPair], SharedShown]:
@@ -178,12 +181,12 @@ async def _known(
             request.agent_id, request.entity_id, vector, RETRIEVE_PER_KIND, RETRIEVE_PER_KIND
         )
         if shared is not None:
-            shared = await _shared_known(deps, request, vector)
+            shared = await _shared_known(deps, request, vector, start.subjects)
     return (
         *known_facts(
             [s.fact for s in similar if s.fact.kind is Kind.DURABLE],
             [s.fact for s in similar if s.fact.kind is Kind.CURRENT],
-            open_pairs,
+            start.open_pairs,
             RETRIEVE_PER_KIND,
         ),
         shared,
@@ -194,14 +197,14 @@ SharedShown = tuple[list[Fact], list[Fact], list[OpenPair]] | None
 
 
 async def _shared_known(
-    deps: Deps, request: EvaluateInput, vector: Vector
+    deps: Deps, request: EvaluateInput, vector: Vector, recorded: frozenset[UUID]
 ) -> tuple[list[Fact], list[Fact], list[OpenPair]]:
     """The shared facts nearest the message, of its world and agent-wide, per kind (nearest first), and their open
     possible-duplicate pairs for a speaker trusted to merge them (a pair is shown once: nobody else's turn closes
     it). Held claims (domain/shared.py) are never read here: nobody's prompt shows them."""
     found, pairs = [], []
     trusted = deps.tuning.shared.trusts(request.speaker_roles)
-    for subject in readable_subjects(request.agent_id, request.world_id):
+    for subject in readable_subjects(request.agent_id, request.world_id, recorded):
         found += await deps.evaluate_store.nearest(
             request.agent_id, subject.subject_id, vector, RETRIEVE_SHARED_PER_KIND, RETRIEVE_SHARED_PER_KIND
         )

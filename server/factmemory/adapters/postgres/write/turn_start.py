@@ -33,7 +33,8 @@ OF_THE_PERSON = "e.agent_id = $1 AND e.entity_id = $2"
 
 # One row for the epoch, one per stored evaluation of the messages $3, one per message of $3 the agent deleted
 # within the last hour (migration 0063: any person's, a reference table on Citus), one per fact of each open pair
-# (its rank first). A row claimed by a call still running (result '{}') is read and left out by the caller.
+# (its rank first), one per id of $6 that is a recorded shared subject (a reference table on Citus). A row claimed
+# by a call still running (result '{}') is read and left out by the caller.
 _turn_start_sql = """
 WITH pairs AS ({pairs})
 SELECT t.part, t.epoch, t.message_id, t.evaluated_entity, t.result, t.rank, t.first_id, t.second_id, {columns}
@@ -49,6 +50,10 @@ SELECT t.part, t.epoch, t.message_id, t.evaluated_entity, t.result, t.rank, t.fi
         SELECT 'deleted', NULL, d.message_id, NULL, NULL, NULL, NULL, NULL
           FROM deleted_messages d
          WHERE d.agent_id = $1 AND d.message_id = ANY ($3::text[])
+        UNION ALL
+        SELECT 'subject', NULL, NULL, s.subject_id, NULL, NULL, NULL, NULL
+          FROM shared_subjects s
+         WHERE s.agent_id = $1 AND s.subject_id = ANY ($6::uuid[])
         UNION ALL
         SELECT 'pair', NULL, NULL, NULL, NULL, p.rank, p.first_id, p.second_id FROM pairs p) t
   LEFT JOIN facts ON t.part = 'pair' AND facts.agent_id = $1 AND facts.entity_id = $2
@@ -67,6 +72,7 @@ async def read_turn_start(
     pairs_limit: int,
     ttl_turns: int,
     by_person: bool = False,
+    subject_ids: Sequence[UUID] = (),
 ) -> TurnStart:
     rows = await conn.fetch(
         TURN_START_BY_PERSON if by_person else TURN_START,
@@ -75,14 +81,18 @@ async def read_turn_start(
         list(message_ids),
         pairs_limit,
         ttl_turns,
+        list(subject_ids),
     )
     epoch = 0
     evaluations: dict[str, tuple[UUID, EvaluateResult]] = {}
     pairs: dict[tuple[UUID, UUID], list[Fact]] = {}
     deleted: set[str] = set()
+    subjects: set[UUID] = set()
     for row in rows:
         if row["part"] == "epoch":
             epoch = int(row["epoch"])
+        elif row["part"] == "subject":
+            subjects.add(row["evaluated_entity"])
         elif row["part"] == "deleted":
             deleted.add(row["message_id"])
         elif row["part"] == "evaluation" and row["result"]:
@@ -90,4 +100,4 @@ async def read_turn_start(
         elif row["part"] == "pair" and row["id"] is not None:  # a fact of the pair deleted meanwhile: no pair
             pairs.setdefault((row["first_id"], row["second_id"]), []).append(row_to_fact(row))
     open_pairs = [OpenPair(*found) for found in pairs.values() if len(found) == 2]
-    return TurnStart(epoch, evaluations, open_pairs, frozenset(deleted))
+    return TurnStart(epoch, evaluations, open_pairs, frozenset(deleted), frozenset(subjects))
