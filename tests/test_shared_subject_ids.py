@@ -118,7 +118,7 @@ async def test_facts_stored_under_a_worlds_id_before_it_had_shared_facts_never_b
     member = world.person("Ben")
     assert "0xEVE" not in (await service.stub.Provide(world.asks(member, "What is the donation wallet?"))).text
 
-    await says_shared(service, llm, world.says(world.person("Ada"), "Heads up: the hackathon moved", "ADMIN"), HACKATHON)
+    await says_shared(service, llm, world.says(world.person("Ada"), "the hackathon moved", "ADMIN"), HACKATHON)
     assert await facts_of(service, world, world.subject()) == [HACKATHON]
     reply = await service.stub.Provide(world.asks(member, "What is the donation wallet?"))
     assert "0xEVE" not in reply.text
