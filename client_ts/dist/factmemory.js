@@ -1,4 +1,4 @@
-// node_modules/@bufbuild/protobuf/dist/esm/is-message.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/is-message.js
 function isMessage(arg, schema) {
   const isMessage2 = arg !== null && typeof arg == "object" && "$typeName" in arg && typeof arg.$typeName == "string";
   if (!isMessage2) {
@@ -10,7 +10,7 @@ function isMessage(arg, schema) {
   return schema.typeName === arg.$typeName;
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/descriptors.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/descriptors.js
 var ScalarType;
 (function(ScalarType2) {
   ScalarType2[ScalarType2["DOUBLE"] = 1] = "DOUBLE";
@@ -30,7 +30,7 @@ var ScalarType;
   ScalarType2[ScalarType2["SINT64"] = 18] = "SINT64";
 })(ScalarType || (ScalarType = {}));
 
-// node_modules/@bufbuild/protobuf/dist/esm/wire/varint.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wire/varint.js
 function varint64read() {
   let lowBits = 0;
   let highBits = 0;
@@ -210,7 +210,7 @@ function varint32read() {
   return result >>> 0;
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/proto-int64.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/proto-int64.js
 var protoInt64 = /* @__PURE__ */ makeInt64Support();
 function makeInt64Support() {
   const dv = new DataView(new ArrayBuffer(8));
@@ -313,7 +313,7 @@ function assertUInt64String(value) {
   }
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/reflect/scalar.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/scalar.js
 function scalarZeroValue(type, longAsString) {
   switch (type) {
     case ScalarType.STRING:
@@ -351,7 +351,7 @@ function isScalarZeroValue(type, value) {
   }
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/reflect/unsafe.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/unsafe.js
 var IMPLICIT = 2;
 var unsafeLocal = Symbol.for("reflect unsafe local");
 function unsafeOneofCase(target, oneof) {
@@ -431,7 +431,7 @@ function unsafeClear(target, field) {
   }
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/reflect/guard.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/guard.js
 function isObject(arg) {
   return arg !== null && typeof arg == "object" && !Array.isArray(arg);
 }
@@ -462,7 +462,7 @@ function isReflectMessage(arg, messageDesc2) {
   return isObject(arg) && unsafeLocal in arg && "desc" in arg && isObject(arg.desc) && arg.desc.kind === "message" && (messageDesc2 === void 0 || arg.desc.typeName == messageDesc2.typeName);
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/wkt/wrappers.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/wrappers.js
 function isWrapper(arg) {
   return isWrapperTypeName(arg.$typeName);
 }
@@ -498,7 +498,7 @@ function isWrapperTypeName(name) {
   ].includes(name.substring(16));
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/create.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/create.js
 var EDITION_PROTO3 = 999;
 var EDITION_PROTO2 = 998;
 var IMPLICIT2 = 2;
@@ -687,7 +687,7 @@ function createZeroField(field) {
   return field.fieldKind == "scalar" ? scalarZeroValue(field.scalar, field.longAsString) : field.enum.values[0].number;
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/reflect/error.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/error.js
 var errorNames = [
   "FieldValueInvalidError",
   "FieldListRangeError",
@@ -704,7 +704,7 @@ function isFieldError(arg) {
   return arg instanceof Error && errorNames.includes(arg.name) && "field" in arg && typeof arg.field == "function";
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/wire/text-encoding.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wire/text-encoding.js
 var symbol = Symbol.for("@bufbuild/protobuf/text-encoding");
 function getTextEncoding() {
   if (globalThis[symbol] == void 0) {
@@ -737,7 +737,7 @@ function getTextEncoding() {
   return globalThis[symbol];
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/wire/binary-encoding.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wire/binary-encoding.js
 var WireType;
 (function(WireType2) {
   WireType2[WireType2["Varint"] = 0] = "Varint";
@@ -1163,7 +1163,7 @@ function assertFloat32(arg) {
     throw new Error("invalid float32: " + arg);
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/reflect/reflect-check.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/reflect-check.js
 function checkField(field, value) {
   const check = field.fieldKind == "list" ? isReflectList(value, field) : field.fieldKind == "map" ? isReflectMap(value, field) : checkSingular(field, value);
   if (check === true) {
@@ -1380,7 +1380,7 @@ function scalarTypeDescription(scalar) {
   }
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/reflect/reflect.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/reflect.js
 var NULL_VALUE = 0;
 function reflect(messageDesc2, message, check = true) {
   return new ReflectMessageImpl(messageDesc2, message, check);
@@ -1822,7 +1822,7 @@ function wktValueToReflect(json) {
   return value;
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/wire/base64-encoding.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wire/base64-encoding.js
 function base64Decode(base64Str) {
   const table = getDecodeTable();
   let es = base64Str.length * 3 / 4;
@@ -1933,7 +1933,7 @@ function getDecodeTable() {
   return decodeTable;
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/reflect/names.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/names.js
 function protoCamelCase(snakeCase) {
   let capNext = false;
   const b = [];
@@ -1981,7 +1981,7 @@ function safeObjectProperty(name) {
   return reservedObjectProperties.has(name) ? name + "$" : name;
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/restore-json-names.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/restore-json-names.js
 function restoreJsonNames(message) {
   for (const f of message.field) {
     if (!unsafeIsSetExplicit(f, "jsonName")) {
@@ -1991,7 +1991,7 @@ function restoreJsonNames(message) {
   message.nestedType.forEach(restoreJsonNames);
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/wire/text-format.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wire/text-format.js
 function parseTextFormatEnumValue(descEnum, value) {
   const enumValue = descEnum.values.find((v) => v.name === value);
   if (!enumValue) {
@@ -2160,7 +2160,7 @@ function unescapeBytesDefaultValue(str) {
   return new Uint8Array(b);
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/reflect/nested-types.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/nested-types.js
 function* nestedTypes(desc) {
   switch (desc.kind) {
     case "file":
@@ -2183,7 +2183,7 @@ function* nestedTypes(desc) {
   }
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/registry.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/registry.js
 function createFileRegistry(...args) {
   const registry = createBaseRegistry();
   if (!args.length) {
@@ -2919,7 +2919,7 @@ function assert(condition, msg) {
   }
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/boot.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/boot.js
 function boot(boot2) {
   const root = bootFileDescriptorProto(boot2);
   root.messageType.forEach(restoreJsonNames);
@@ -2991,12 +2991,12 @@ function bootEnumDescriptorProto(init) {
   });
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
 function messageDesc(file, path, ...paths) {
   return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path]);
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/enum.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/enum.js
 function enumDesc(file, path, ...paths) {
   if (paths.length == 0) {
     return file.enums[path];
@@ -3005,7 +3005,7 @@ function enumDesc(file, path, ...paths) {
   return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path]).nestedEnums[e];
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/descriptor_pb.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/descriptor_pb.js
 var file_google_protobuf_descriptor = /* @__PURE__ */ boot({ "name": "google/protobuf/descriptor.proto", "package": "google.protobuf", "messageType": [{ "name": "FileDescriptorSet", "field": [{ "name": "file", "number": 1, "type": 11, "label": 3, "typeName": ".google.protobuf.FileDescriptorProto" }], "extensionRange": [{ "start": 536e6, "end": 536000001 }] }, { "name": "FileDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "package", "number": 2, "type": 9, "label": 1 }, { "name": "dependency", "number": 3, "type": 9, "label": 3 }, { "name": "public_dependency", "number": 10, "type": 5, "label": 3 }, { "name": "weak_dependency", "number": 11, "type": 5, "label": 3 }, { "name": "option_dependency", "number": 15, "type": 9, "label": 3 }, { "name": "message_type", "number": 4, "type": 11, "label": 3, "typeName": ".google.protobuf.DescriptorProto" }, { "name": "enum_type", "number": 5, "type": 11, "label": 3, "typeName": ".google.protobuf.EnumDescriptorProto" }, { "name": "service", "number": 6, "type": 11, "label": 3, "typeName": ".google.protobuf.ServiceDescriptorProto" }, { "name": "extension", "number": 7, "type": 11, "label": 3, "typeName": ".google.protobuf.FieldDescriptorProto" }, { "name": "options", "number": 8, "type": 11, "label": 1, "typeName": ".google.protobuf.FileOptions" }, { "name": "source_code_info", "number": 9, "type": 11, "label": 1, "typeName": ".google.protobuf.SourceCodeInfo" }, { "name": "syntax", "number": 12, "type": 9, "label": 1 }, { "name": "edition", "number": 14, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }] }, { "name": "DescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "field", "number": 2, "type": 11, "label": 3, "typeName": ".google.protobuf.FieldDescriptorProto" }, { "name": "extension", "number": 6, "type": 11, "label": 3, "typeName": ".google.protobuf.FieldDescriptorProto" }, { "name": "nested_type", "number": 3, "type": 11, "label": 3, "typeName": ".google.protobuf.DescriptorProto" }, { "name": "enum_type", "number": 4, "type": 11, "label": 3, "typeName": ".google.protobuf.EnumDescriptorProto" }, { "name": "extension_range", "number": 5, "type": 11, "label": 3, "typeName": ".google.protobuf.DescriptorProto.ExtensionRange" }, { "name": "oneof_decl", "number": 8, "type": 11, "label": 3, "typeName": ".google.protobuf.OneofDescriptorProto" }, { "name": "options", "number": 7, "type": 11, "label": 1, "typeName": ".google.protobuf.MessageOptions" }, { "name": "reserved_range", "number": 9, "type": 11, "label": 3, "typeName": ".google.protobuf.DescriptorProto.ReservedRange" }, { "name": "reserved_name", "number": 10, "type": 9, "label": 3 }, { "name": "visibility", "number": 11, "type": 14, "label": 1, "typeName": ".google.protobuf.SymbolVisibility" }], "nestedType": [{ "name": "ExtensionRange", "field": [{ "name": "start", "number": 1, "type": 5, "label": 1 }, { "name": "end", "number": 2, "type": 5, "label": 1 }, { "name": "options", "number": 3, "type": 11, "label": 1, "typeName": ".google.protobuf.ExtensionRangeOptions" }] }, { "name": "ReservedRange", "field": [{ "name": "start", "number": 1, "type": 5, "label": 1 }, { "name": "end", "number": 2, "type": 5, "label": 1 }] }] }, { "name": "ExtensionRangeOptions", "field": [{ "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }, { "name": "declaration", "number": 2, "type": 11, "label": 3, "typeName": ".google.protobuf.ExtensionRangeOptions.Declaration", "options": { "retention": 2 } }, { "name": "features", "number": 50, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "verification", "number": 3, "type": 14, "label": 1, "typeName": ".google.protobuf.ExtensionRangeOptions.VerificationState", "defaultValue": "UNVERIFIED", "options": { "retention": 2 } }], "nestedType": [{ "name": "Declaration", "field": [{ "name": "number", "number": 1, "type": 5, "label": 1 }, { "name": "full_name", "number": 2, "type": 9, "label": 1 }, { "name": "type", "number": 3, "type": 9, "label": 1 }, { "name": "reserved", "number": 5, "type": 8, "label": 1 }, { "name": "repeated", "number": 6, "type": 8, "label": 1 }] }], "enumType": [{ "name": "VerificationState", "value": [{ "name": "DECLARATION", "number": 0 }, { "name": "UNVERIFIED", "number": 1 }] }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "FieldDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "number", "number": 3, "type": 5, "label": 1 }, { "name": "label", "number": 4, "type": 14, "label": 1, "typeName": ".google.protobuf.FieldDescriptorProto.Label" }, { "name": "type", "number": 5, "type": 14, "label": 1, "typeName": ".google.protobuf.FieldDescriptorProto.Type" }, { "name": "type_name", "number": 6, "type": 9, "label": 1 }, { "name": "extendee", "number": 2, "type": 9, "label": 1 }, { "name": "default_value", "number": 7, "type": 9, "label": 1 }, { "name": "oneof_index", "number": 9, "type": 5, "label": 1 }, { "name": "json_name", "number": 10, "type": 9, "label": 1 }, { "name": "options", "number": 8, "type": 11, "label": 1, "typeName": ".google.protobuf.FieldOptions" }, { "name": "proto3_optional", "number": 17, "type": 8, "label": 1 }], "enumType": [{ "name": "Type", "value": [{ "name": "TYPE_DOUBLE", "number": 1 }, { "name": "TYPE_FLOAT", "number": 2 }, { "name": "TYPE_INT64", "number": 3 }, { "name": "TYPE_UINT64", "number": 4 }, { "name": "TYPE_INT32", "number": 5 }, { "name": "TYPE_FIXED64", "number": 6 }, { "name": "TYPE_FIXED32", "number": 7 }, { "name": "TYPE_BOOL", "number": 8 }, { "name": "TYPE_STRING", "number": 9 }, { "name": "TYPE_GROUP", "number": 10 }, { "name": "TYPE_MESSAGE", "number": 11 }, { "name": "TYPE_BYTES", "number": 12 }, { "name": "TYPE_UINT32", "number": 13 }, { "name": "TYPE_ENUM", "number": 14 }, { "name": "TYPE_SFIXED32", "number": 15 }, { "name": "TYPE_SFIXED64", "number": 16 }, { "name": "TYPE_SINT32", "number": 17 }, { "name": "TYPE_SINT64", "number": 18 }] }, { "name": "Label", "value": [{ "name": "LABEL_OPTIONAL", "number": 1 }, { "name": "LABEL_REPEATED", "number": 3 }, { "name": "LABEL_REQUIRED", "number": 2 }] }] }, { "name": "OneofDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "options", "number": 2, "type": 11, "label": 1, "typeName": ".google.protobuf.OneofOptions" }] }, { "name": "EnumDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "value", "number": 2, "type": 11, "label": 3, "typeName": ".google.protobuf.EnumValueDescriptorProto" }, { "name": "options", "number": 3, "type": 11, "label": 1, "typeName": ".google.protobuf.EnumOptions" }, { "name": "reserved_range", "number": 4, "type": 11, "label": 3, "typeName": ".google.protobuf.EnumDescriptorProto.EnumReservedRange" }, { "name": "reserved_name", "number": 5, "type": 9, "label": 3 }, { "name": "visibility", "number": 6, "type": 14, "label": 1, "typeName": ".google.protobuf.SymbolVisibility" }], "nestedType": [{ "name": "EnumReservedRange", "field": [{ "name": "start", "number": 1, "type": 5, "label": 1 }, { "name": "end", "number": 2, "type": 5, "label": 1 }] }] }, { "name": "EnumValueDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "number", "number": 2, "type": 5, "label": 1 }, { "name": "options", "number": 3, "type": 11, "label": 1, "typeName": ".google.protobuf.EnumValueOptions" }] }, { "name": "ServiceDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "method", "number": 2, "type": 11, "label": 3, "typeName": ".google.protobuf.MethodDescriptorProto" }, { "name": "options", "number": 3, "type": 11, "label": 1, "typeName": ".google.protobuf.ServiceOptions" }] }, { "name": "MethodDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "input_type", "number": 2, "type": 9, "label": 1 }, { "name": "output_type", "number": 3, "type": 9, "label": 1 }, { "name": "options", "number": 4, "type": 11, "label": 1, "typeName": ".google.protobuf.MethodOptions" }, { "name": "client_streaming", "number": 5, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "server_streaming", "number": 6, "type": 8, "label": 1, "defaultValue": "false" }] }, { "name": "FileOptions", "field": [{ "name": "java_package", "number": 1, "type": 9, "label": 1 }, { "name": "java_outer_classname", "number": 8, "type": 9, "label": 1 }, { "name": "java_multiple_files", "number": 10, "type": 8, "label": 1, "defaultValue": "false", "options": {} }, { "name": "java_generate_equals_and_hash", "number": 20, "type": 8, "label": 1, "options": { "deprecated": true } }, { "name": "java_string_check_utf8", "number": 27, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "optimize_for", "number": 9, "type": 14, "label": 1, "typeName": ".google.protobuf.FileOptions.OptimizeMode", "defaultValue": "SPEED" }, { "name": "go_package", "number": 11, "type": 9, "label": 1 }, { "name": "cc_generic_services", "number": 16, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "java_generic_services", "number": 17, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "py_generic_services", "number": 18, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "deprecated", "number": 23, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "cc_enable_arenas", "number": 31, "type": 8, "label": 1, "defaultValue": "true" }, { "name": "objc_class_prefix", "number": 36, "type": 9, "label": 1 }, { "name": "csharp_namespace", "number": 37, "type": 9, "label": 1 }, { "name": "swift_prefix", "number": 39, "type": 9, "label": 1 }, { "name": "php_class_prefix", "number": 40, "type": 9, "label": 1 }, { "name": "php_namespace", "number": 41, "type": 9, "label": 1 }, { "name": "php_metadata_namespace", "number": 44, "type": 9, "label": 1 }, { "name": "ruby_package", "number": 45, "type": 9, "label": 1 }, { "name": "features", "number": 50, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "enumType": [{ "name": "OptimizeMode", "value": [{ "name": "SPEED", "number": 1 }, { "name": "CODE_SIZE", "number": 2 }, { "name": "LITE_RUNTIME", "number": 3 }] }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "MessageOptions", "field": [{ "name": "message_set_wire_format", "number": 1, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "no_standard_descriptor_accessor", "number": 2, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "deprecated", "number": 3, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "map_entry", "number": 7, "type": 8, "label": 1 }, { "name": "deprecated_legacy_json_field_conflicts", "number": 11, "type": 8, "label": 1, "options": { "deprecated": true } }, { "name": "features", "number": 12, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "FieldOptions", "field": [{ "name": "ctype", "number": 1, "type": 14, "label": 1, "typeName": ".google.protobuf.FieldOptions.CType", "defaultValue": "STRING" }, { "name": "packed", "number": 2, "type": 8, "label": 1 }, { "name": "jstype", "number": 6, "type": 14, "label": 1, "typeName": ".google.protobuf.FieldOptions.JSType", "defaultValue": "JS_NORMAL" }, { "name": "lazy", "number": 5, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "unverified_lazy", "number": 15, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "deprecated", "number": 3, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "weak", "number": 10, "type": 8, "label": 1, "defaultValue": "false", "options": { "deprecated": true } }, { "name": "debug_redact", "number": 16, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "retention", "number": 17, "type": 14, "label": 1, "typeName": ".google.protobuf.FieldOptions.OptionRetention" }, { "name": "targets", "number": 19, "type": 14, "label": 3, "typeName": ".google.protobuf.FieldOptions.OptionTargetType" }, { "name": "edition_defaults", "number": 20, "type": 11, "label": 3, "typeName": ".google.protobuf.FieldOptions.EditionDefault" }, { "name": "features", "number": 21, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "feature_support", "number": 22, "type": 11, "label": 1, "typeName": ".google.protobuf.FieldOptions.FeatureSupport" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "nestedType": [{ "name": "EditionDefault", "field": [{ "name": "edition", "number": 3, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "value", "number": 2, "type": 9, "label": 1 }] }, { "name": "FeatureSupport", "field": [{ "name": "edition_introduced", "number": 1, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "edition_deprecated", "number": 2, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "deprecation_warning", "number": 3, "type": 9, "label": 1 }, { "name": "edition_removed", "number": 4, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "removal_error", "number": 5, "type": 9, "label": 1 }] }], "enumType": [{ "name": "CType", "value": [{ "name": "STRING", "number": 0 }, { "name": "CORD", "number": 1 }, { "name": "STRING_PIECE", "number": 2 }] }, { "name": "JSType", "value": [{ "name": "JS_NORMAL", "number": 0 }, { "name": "JS_STRING", "number": 1 }, { "name": "JS_NUMBER", "number": 2 }] }, { "name": "OptionRetention", "value": [{ "name": "RETENTION_UNKNOWN", "number": 0 }, { "name": "RETENTION_RUNTIME", "number": 1 }, { "name": "RETENTION_SOURCE", "number": 2 }] }, { "name": "OptionTargetType", "value": [{ "name": "TARGET_TYPE_UNKNOWN", "number": 0 }, { "name": "TARGET_TYPE_FILE", "number": 1 }, { "name": "TARGET_TYPE_EXTENSION_RANGE", "number": 2 }, { "name": "TARGET_TYPE_MESSAGE", "number": 3 }, { "name": "TARGET_TYPE_FIELD", "number": 4 }, { "name": "TARGET_TYPE_ONEOF", "number": 5 }, { "name": "TARGET_TYPE_ENUM", "number": 6 }, { "name": "TARGET_TYPE_ENUM_ENTRY", "number": 7 }, { "name": "TARGET_TYPE_SERVICE", "number": 8 }, { "name": "TARGET_TYPE_METHOD", "number": 9 }] }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "OneofOptions", "field": [{ "name": "features", "number": 1, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "EnumOptions", "field": [{ "name": "allow_alias", "number": 2, "type": 8, "label": 1 }, { "name": "deprecated", "number": 3, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "deprecated_legacy_json_field_conflicts", "number": 6, "type": 8, "label": 1, "options": { "deprecated": true } }, { "name": "features", "number": 7, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "EnumValueOptions", "field": [{ "name": "deprecated", "number": 1, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "features", "number": 2, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "debug_redact", "number": 3, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "feature_support", "number": 4, "type": 11, "label": 1, "typeName": ".google.protobuf.FieldOptions.FeatureSupport" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "ServiceOptions", "field": [{ "name": "features", "number": 34, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "deprecated", "number": 33, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "MethodOptions", "field": [{ "name": "deprecated", "number": 33, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "idempotency_level", "number": 34, "type": 14, "label": 1, "typeName": ".google.protobuf.MethodOptions.IdempotencyLevel", "defaultValue": "IDEMPOTENCY_UNKNOWN" }, { "name": "features", "number": 35, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "enumType": [{ "name": "IdempotencyLevel", "value": [{ "name": "IDEMPOTENCY_UNKNOWN", "number": 0 }, { "name": "NO_SIDE_EFFECTS", "number": 1 }, { "name": "IDEMPOTENT", "number": 2 }] }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "UninterpretedOption", "field": [{ "name": "name", "number": 2, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption.NamePart" }, { "name": "identifier_value", "number": 3, "type": 9, "label": 1 }, { "name": "positive_int_value", "number": 4, "type": 4, "label": 1 }, { "name": "negative_int_value", "number": 5, "type": 3, "label": 1 }, { "name": "double_value", "number": 6, "type": 1, "label": 1 }, { "name": "string_value", "number": 7, "type": 12, "label": 1 }, { "name": "aggregate_value", "number": 8, "type": 9, "label": 1 }], "nestedType": [{ "name": "NamePart", "field": [{ "name": "name_part", "number": 1, "type": 9, "label": 2 }, { "name": "is_extension", "number": 2, "type": 8, "label": 2 }] }] }, { "name": "FeatureSet", "field": [{ "name": "field_presence", "number": 1, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.FieldPresence", "options": { "retention": 1, "targets": [4, 1], "editionDefaults": [{ "value": "EXPLICIT", "edition": 900 }, { "value": "IMPLICIT", "edition": 999 }, { "value": "EXPLICIT", "edition": 1e3 }] } }, { "name": "enum_type", "number": 2, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.EnumType", "options": { "retention": 1, "targets": [6, 1], "editionDefaults": [{ "value": "CLOSED", "edition": 900 }, { "value": "OPEN", "edition": 999 }] } }, { "name": "repeated_field_encoding", "number": 3, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.RepeatedFieldEncoding", "options": { "retention": 1, "targets": [4, 1], "editionDefaults": [{ "value": "EXPANDED", "edition": 900 }, { "value": "PACKED", "edition": 999 }] } }, { "name": "utf8_validation", "number": 4, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.Utf8Validation", "options": { "retention": 1, "targets": [4, 1], "editionDefaults": [{ "value": "NONE", "edition": 900 }, { "value": "VERIFY", "edition": 999 }] } }, { "name": "message_encoding", "number": 5, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.MessageEncoding", "options": { "retention": 1, "targets": [4, 1], "editionDefaults": [{ "value": "LENGTH_PREFIXED", "edition": 900 }] } }, { "name": "json_format", "number": 6, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.JsonFormat", "options": { "retention": 1, "targets": [3, 6, 1], "editionDefaults": [{ "value": "LEGACY_BEST_EFFORT", "edition": 900 }, { "value": "ALLOW", "edition": 999 }] } }, { "name": "enforce_naming_style", "number": 7, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.EnforceNamingStyle", "options": { "retention": 2, "targets": [1, 2, 3, 4, 5, 6, 7, 8, 9], "editionDefaults": [{ "value": "STYLE_LEGACY", "edition": 900 }, { "value": "STYLE2024", "edition": 1001 }] } }, { "name": "default_symbol_visibility", "number": 8, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility", "options": { "retention": 2, "targets": [1], "editionDefaults": [{ "value": "EXPORT_ALL", "edition": 900 }, { "value": "EXPORT_TOP_LEVEL", "edition": 1001 }] } }], "nestedType": [{ "name": "VisibilityFeature", "enumType": [{ "name": "DefaultSymbolVisibility", "value": [{ "name": "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN", "number": 0 }, { "name": "EXPORT_ALL", "number": 1 }, { "name": "EXPORT_TOP_LEVEL", "number": 2 }, { "name": "LOCAL_ALL", "number": 3 }, { "name": "STRICT", "number": 4 }] }] }], "enumType": [{ "name": "FieldPresence", "value": [{ "name": "FIELD_PRESENCE_UNKNOWN", "number": 0 }, { "name": "EXPLICIT", "number": 1 }, { "name": "IMPLICIT", "number": 2 }, { "name": "LEGACY_REQUIRED", "number": 3 }] }, { "name": "EnumType", "value": [{ "name": "ENUM_TYPE_UNKNOWN", "number": 0 }, { "name": "OPEN", "number": 1 }, { "name": "CLOSED", "number": 2 }] }, { "name": "RepeatedFieldEncoding", "value": [{ "name": "REPEATED_FIELD_ENCODING_UNKNOWN", "number": 0 }, { "name": "PACKED", "number": 1 }, { "name": "EXPANDED", "number": 2 }] }, { "name": "Utf8Validation", "value": [{ "name": "UTF8_VALIDATION_UNKNOWN", "number": 0 }, { "name": "VERIFY", "number": 2 }, { "name": "NONE", "number": 3 }] }, { "name": "MessageEncoding", "value": [{ "name": "MESSAGE_ENCODING_UNKNOWN", "number": 0 }, { "name": "LENGTH_PREFIXED", "number": 1 }, { "name": "DELIMITED", "number": 2 }] }, { "name": "JsonFormat", "value": [{ "name": "JSON_FORMAT_UNKNOWN", "number": 0 }, { "name": "ALLOW", "number": 1 }, { "name": "LEGACY_BEST_EFFORT", "number": 2 }] }, { "name": "EnforceNamingStyle", "value": [{ "name": "ENFORCE_NAMING_STYLE_UNKNOWN", "number": 0 }, { "name": "STYLE2024", "number": 1 }, { "name": "STYLE_LEGACY", "number": 2 }] }], "extensionRange": [{ "start": 1e3, "end": 9995 }, { "start": 9995, "end": 1e4 }, { "start": 1e4, "end": 10001 }] }, { "name": "FeatureSetDefaults", "field": [{ "name": "defaults", "number": 1, "type": 11, "label": 3, "typeName": ".google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault" }, { "name": "minimum_edition", "number": 4, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "maximum_edition", "number": 5, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }], "nestedType": [{ "name": "FeatureSetEditionDefault", "field": [{ "name": "edition", "number": 3, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "overridable_features", "number": 4, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "fixed_features", "number": 5, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }] }] }, { "name": "SourceCodeInfo", "field": [{ "name": "location", "number": 1, "type": 11, "label": 3, "typeName": ".google.protobuf.SourceCodeInfo.Location" }], "nestedType": [{ "name": "Location", "field": [{ "name": "path", "number": 1, "type": 5, "label": 3, "options": { "packed": true } }, { "name": "span", "number": 2, "type": 5, "label": 3, "options": { "packed": true } }, { "name": "leading_comments", "number": 3, "type": 9, "label": 1 }, { "name": "trailing_comments", "number": 4, "type": 9, "label": 1 }, { "name": "leading_detached_comments", "number": 6, "type": 9, "label": 3 }] }], "extensionRange": [{ "start": 536e6, "end": 536000001 }] }, { "name": "GeneratedCodeInfo", "field": [{ "name": "annotation", "number": 1, "type": 11, "label": 3, "typeName": ".google.protobuf.GeneratedCodeInfo.Annotation" }], "nestedType": [{ "name": "Annotation", "field": [{ "name": "path", "number": 1, "type": 5, "label": 3, "options": { "packed": true } }, { "name": "source_file", "number": 2, "type": 9, "label": 1 }, { "name": "begin", "number": 3, "type": 5, "label": 1 }, { "name": "end", "number": 4, "type": 5, "label": 1 }, { "name": "semantic", "number": 5, "type": 14, "label": 1, "typeName": ".google.protobuf.GeneratedCodeInfo.Annotation.Semantic" }], "enumType": [{ "name": "Semantic", "value": [{ "name": "NONE", "number": 0 }, { "name": "SET", "number": 1 }, { "name": "ALIAS", "number": 2 }] }] }] }], "enumType": [{ "name": "Edition", "value": [{ "name": "EDITION_UNKNOWN", "number": 0 }, { "name": "EDITION_LEGACY", "number": 900 }, { "name": "EDITION_PROTO2", "number": 998 }, { "name": "EDITION_PROTO3", "number": 999 }, { "name": "EDITION_2023", "number": 1e3 }, { "name": "EDITION_2024", "number": 1001 }, { "name": "EDITION_UNSTABLE", "number": 9999 }, { "name": "EDITION_1_TEST_ONLY", "number": 1 }, { "name": "EDITION_2_TEST_ONLY", "number": 2 }, { "name": "EDITION_99997_TEST_ONLY", "number": 99997 }, { "name": "EDITION_99998_TEST_ONLY", "number": 99998 }, { "name": "EDITION_99999_TEST_ONLY", "number": 99999 }, { "name": "EDITION_MAX", "number": 2147483647 }] }, { "name": "SymbolVisibility", "value": [{ "name": "VISIBILITY_UNSET", "number": 0 }, { "name": "VISIBILITY_LOCAL", "number": 1 }, { "name": "VISIBILITY_EXPORT", "number": 2 }] }] });
 var FileDescriptorProtoSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_descriptor, 1);
 var ExtensionRangeOptions_VerificationState;
@@ -3163,7 +3163,7 @@ var SymbolVisibility;
   SymbolVisibility2[SymbolVisibility2["VISIBILITY_EXPORT"] = 2] = "VISIBILITY_EXPORT";
 })(SymbolVisibility || (SymbolVisibility = {}));
 
-// node_modules/@bufbuild/protobuf/dist/esm/from-binary.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/from-binary.js
 function makeReadContext(options) {
   return Object.assign(Object.assign({ readUnknownFields: true, recursionLimit: 100 }, options), { depth: 0 });
 }
@@ -3349,7 +3349,7 @@ function readScalar(reader, type, validateUtf8 = false) {
   }
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/file.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/file.js
 function fileDesc(b64, imports) {
   var _a;
   const root = fromBinary(FileDescriptorProtoSchema, base64Decode(b64));
@@ -3359,11 +3359,11 @@ function fileDesc(b64, imports) {
   return reg.getFile(root.name);
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/timestamp_pb.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/timestamp_pb.js
 var file_google_protobuf_timestamp = /* @__PURE__ */ fileDesc("Ch9nb29nbGUvcHJvdG9idWYvdGltZXN0YW1wLnByb3RvEg9nb29nbGUucHJvdG9idWYiKwoJVGltZXN0YW1wEg8KB3NlY29uZHMYASABKAMSDQoFbmFub3MYAiABKAVChQEKE2NvbS5nb29nbGUucHJvdG9idWZCDlRpbWVzdGFtcFByb3RvUAFaMmdvb2dsZS5nb2xhbmcub3JnL3Byb3RvYnVmL3R5cGVzL2tub3duL3RpbWVzdGFtcHBi+AEBogIDR1BCqgIeR29vZ2xlLlByb3RvYnVmLldlbGxLbm93blR5cGVzYgZwcm90bzM");
 var TimestampSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_timestamp, 0);
 
-// node_modules/@bufbuild/protobuf/dist/esm/wkt/timestamp.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/timestamp.js
 function timestampFromMs(timestampMs) {
   const seconds = Math.floor(timestampMs / 1e3);
   return create(TimestampSchema, {
@@ -3372,11 +3372,11 @@ function timestampFromMs(timestampMs) {
   });
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/any_pb.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/any_pb.js
 var file_google_protobuf_any = /* @__PURE__ */ fileDesc("Chlnb29nbGUvcHJvdG9idWYvYW55LnByb3RvEg9nb29nbGUucHJvdG9idWYiJgoDQW55EhAKCHR5cGVfdXJsGAEgASgJEg0KBXZhbHVlGAIgASgMQnYKE2NvbS5nb29nbGUucHJvdG9idWZCCEFueVByb3RvUAFaLGdvb2dsZS5nb2xhbmcub3JnL3Byb3RvYnVmL3R5cGVzL2tub3duL2FueXBiogIDR1BCqgIeR29vZ2xlLlByb3RvYnVmLldlbGxLbm93blR5cGVzYgZwcm90bzM");
 var AnySchema = /* @__PURE__ */ messageDesc(file_google_protobuf_any, 0);
 
-// node_modules/@bufbuild/protobuf/dist/esm/to-binary.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/to-binary.js
 var LEGACY_REQUIRED2 = 3;
 var writeDefaults = {
   writeUnknownFields: true
@@ -3548,7 +3548,7 @@ function writeTypeOfScalar(type) {
   }
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/wkt/any.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/any.js
 function anyPack(schema, message, into) {
   let ret = false;
   if (!into) {
@@ -3589,7 +3589,7 @@ function typeUrlToName(url) {
   return name;
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/struct_pb.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/struct_pb.js
 var file_google_protobuf_struct = /* @__PURE__ */ fileDesc("Chxnb29nbGUvcHJvdG9idWYvc3RydWN0LnByb3RvEg9nb29nbGUucHJvdG9idWYihAEKBlN0cnVjdBIzCgZmaWVsZHMYASADKAsyIy5nb29nbGUucHJvdG9idWYuU3RydWN0LkZpZWxkc0VudHJ5GkUKC0ZpZWxkc0VudHJ5EgsKA2tleRgBIAEoCRIlCgV2YWx1ZRgCIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZToCOAEi6gEKBVZhbHVlEjAKCm51bGxfdmFsdWUYASABKA4yGi5nb29nbGUucHJvdG9idWYuTnVsbFZhbHVlSAASFgoMbnVtYmVyX3ZhbHVlGAIgASgBSAASFgoMc3RyaW5nX3ZhbHVlGAMgASgJSAASFAoKYm9vbF92YWx1ZRgEIAEoCEgAEi8KDHN0cnVjdF92YWx1ZRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIwCgpsaXN0X3ZhbHVlGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZUgAQgYKBGtpbmQiMwoJTGlzdFZhbHVlEiYKBnZhbHVlcxgBIAMoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSobCglOdWxsVmFsdWUSDgoKTlVMTF9WQUxVRRAAQn8KE2NvbS5nb29nbGUucHJvdG9idWZCC1N0cnVjdFByb3RvUAFaL2dvb2dsZS5nb2xhbmcub3JnL3Byb3RvYnVmL3R5cGVzL2tub3duL3N0cnVjdHBi+AEBogIDR1BCqgIeR29vZ2xlLlByb3RvYnVmLldlbGxLbm93blR5cGVzYgZwcm90bzM");
 var StructSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_struct, 0);
 var ValueSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_struct, 1);
@@ -3599,7 +3599,7 @@ var NullValue;
   NullValue2[NullValue2["NULL_VALUE"] = 0] = "NULL_VALUE";
 })(NullValue || (NullValue = {}));
 
-// node_modules/@bufbuild/protobuf/dist/esm/extensions.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/extensions.js
 function getExtension(message, extension, options) {
   assertExtendee(extension, message);
   const ufs = filterUnknownFields(message.$unknown, extension);
@@ -3665,7 +3665,7 @@ function assertExtendee(extension, message) {
   }
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/to-json.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/to-json.js
 var LEGACY_REQUIRED3 = 3;
 var IMPLICIT4 = 2;
 var jsonWriteDefaults = {
@@ -3994,7 +3994,7 @@ function timestampToJson(val) {
   return new Date(ms).toISOString().replace(".000Z", z);
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/from-json.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/from-json.js
 function makeReadContext2(options) {
   return Object.assign(Object.assign({ ignoreUnknownFields: false, recursionLimit: 100 }, options), { depth: 0 });
 }
@@ -4559,7 +4559,7 @@ function listValueFromJson(listValue, json, ctx) {
   }
 }
 
-// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/service.js
+// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/service.js
 function serviceDesc(file, path, ...paths) {
   if (paths.length > 0) {
     throw new Error();
@@ -4568,7 +4568,7 @@ function serviceDesc(file, path, ...paths) {
 }
 
 // src/gen/factmemory/v1/factmemory_pb.ts
-var file_factmemory_v1_factmemory = /* @__PURE__ */ fileDesc("Ch5mYWN0bWVtb3J5L3YxL2ZhY3RtZW1vcnkucHJvdG8SDWZhY3RtZW1vcnkudjEieAoLQ2hhdE1lc3NhZ2USCgoCaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDAoEdGV4dBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInCgpSb29tRW50aXR5EgoKAmlkGAEgASgJEg0KBW5hbWVzGAIgAygJIvwDCgRGYWN0EgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhEKCWVudGl0eV9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMuZmFjdG1lbW9yeS52MS5LaW5kEhAKCGNhdGVnb3J5GAUgASgJEg0KBWNsYWltGAYgASgJEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgpjb25maWRlbmNlGAggASgBEhwKFGV2aWRlbmNlX21lc3NhZ2VfaWRzGAkgAygJEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCiABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1cxIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1ChFsYXN0X2NvbmZpcm1lZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3ByZXZpb3VzX2NsYWltcxgOIAMoCRITCgtkaXNwdXRlZF9ieRgPIAEoCRIWCg5ldmlkZW5jZV9jb3VudBgQIAEoDSLyAgoPRXZhbHVhdGVSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEisKB21lc3NhZ2UYBCABKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEjMKD3JlY2VudF9tZXNzYWdlcxgFIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USIgoFaXRlbXMYBiADKA4yEy5mYWN0bWVtb3J5LnYxLkl0ZW0SMAoNcm9vbV9lbnRpdGllcxgHIAMoCzIZLmZhY3RtZW1vcnkudjEuUm9vbUVudGl0eRIzCg9hZ2VudF9yZXNwb25zZXMYCCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhMKC2RpZF9yZXNwb25kGAkgASgIEhAKCHdvcmxkX2lkGAogASgJEhUKDXNwZWFrZXJfcm9sZXMYCyADKAki+AIKFEV2YWx1YXRlQmF0Y2hSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEiwKCG1lc3NhZ2VzGAQgAygLMhouZmFjdG1lbW9yeS52MS5DaGF0TWVzc2FnZRIzCg9yZWNlbnRfbWVzc2FnZXMYBSADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEiIKBWl0ZW1zGAYgAygOMhMuZmFjdG1lbW9yeS52MS5JdGVtEjAKDXJvb21fZW50aXRpZXMYByADKAsyGS5mYWN0bWVtb3J5LnYxLlJvb21FbnRpdHkSMwoPYWdlbnRfcmVzcG9uc2VzGAggAygLMhouZmFjdG1lbW9yeS52MS5DaGF0TWVzc2FnZRITCgtkaWRfcmVzcG9uZBgJIAEoCBIQCgh3b3JsZF9pZBgKIAEoCRIVCg1zcGVha2VyX3JvbGVzGAsgAygJIm4KFUV2YWx1YXRlQmF0Y2hSZXNwb25zZRIwCgdyZXN1bHRzGAEgAygLMh8uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlc3BvbnNlEiMKBXVzYWdlGAIgASgLMhQuZmFjdG1lbW9yeS52MS5Vc2FnZSL1AQoJQXBwbGllZE9wEiEKAm9wGAEgASgOMhUuZmFjdG1lbW9yeS52MS5PcFR5cGUSIQoEZmFjdBgCIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIUCgxkZWR1cGxpY2F0ZWQYAyABKAgSDwoHZGVsZXRlZBgEIAEoCBIUCgxjYW5kaWRhdGVfaWQYBSABKAkSEAoIcmVqZWN0ZWQYBiABKAgSDgoGcmVhc29uGAcgASgJEg4KBmhhbmRsZRgIIAEoCRIYChBkdXBsaWNhdGVfaGFuZGxlGAkgASgJEhkKEWR1cGxpY2F0ZV9mYWN0X2lkGAogASgJImsKDFJlbGF0aW9uc2hpcBIYChBzb3VyY2VfZW50aXR5X2lkGAEgASgJEhgKEHRhcmdldF9lbnRpdHlfaWQYAiABKAkSDAoEdGFncxgDIAMoCRIZChFpbnRlcmFjdGlvbl9jb3VudBgEIAEoBSJTCghJZGVudGl0eRIRCgllbnRpdHlfaWQYASABKAkSEAoIcGxhdGZvcm0YAiABKAkSDgoGaGFuZGxlGAMgASgJEhIKCmNvbmZpZGVuY2UYBCABKAEiMwoOU3VjY2Vzc1ZlcmRpY3QSEQoJY29tcGxldGVkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSJMCgVVc2FnZRIRCglsbG1fY2FsbHMYASABKAUSFQoNcHJvbXB0X3Rva2VucxgCIAEoBRIZChFjb21wbGV0aW9uX3Rva2VucxgDIAEoBSLeAgoQRXZhbHVhdGVSZXNwb25zZRIlCgNvcHMYASADKAsyGC5mYWN0bWVtb3J5LnYxLkFwcGxpZWRPcBIyCg1yZWxhdGlvbnNoaXBzGAIgAygLMhsuZmFjdG1lbW9yeS52MS5SZWxhdGlvbnNoaXASKwoKaWRlbnRpdGllcxgDIAMoCzIXLmZhY3RtZW1vcnkudjEuSWRlbnRpdHkSLgoHc3VjY2VzcxgEIAEoCzIdLmZhY3RtZW1vcnkudjEuU3VjY2Vzc1ZlcmRpY3QSIwoFdXNhZ2UYBSABKAsyFC5mYWN0bWVtb3J5LnYxLlVzYWdlEhAKCHJlcGxheWVkGAYgASgIEi0KB2Ryb3BwZWQYByABKAsyHC5mYWN0bWVtb3J5LnYxLkRyb3BwZWRDb3VudHMSLAoOb3JpZ2luYWxfdXNhZ2UYCCABKAsyFC5mYWN0bWVtb3J5LnYxLlVzYWdlIqUCCg5Qcm92aWRlUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHcm9vbV9pZBgDIAEoCRIzCg9yZWNlbnRfbWVzc2FnZXMYBCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhUKDWR1cmFibGVfbGltaXQYBSABKAUSFQoNY3VycmVudF9saW1pdBgGIAEoBRIUCgxzdWJqZWN0X25hbWUYByABKAkSJwoDbm93GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCgh3b3JsZF9pZBgJIAEoCRIUCgxzaGFyZWRfbGltaXQYCiABKAUSEwoLdG90YWxfbGltaXQYCyABKAUiZgoKU2NvcmVkRmFjdBIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhEKCXJlbGV2YW5jZRgCIAEoARITCgt0aW1lX3dlaWdodBgDIAEoARINCgVzY29yZRgEIAEoASLNAQoPUHJvdmlkZVJlc3BvbnNlEgwKBHRleHQYASABKAkSKgoHZHVyYWJsZRgCIAMoCzIZLmZhY3RtZW1vcnkudjEuU2NvcmVkRmFjdBIqCgdjdXJyZW50GAMgAygLMhkuZmFjdG1lbW9yeS52MS5TY29yZWRGYWN0EhAKCGRlZ3JhZGVkGAQgASgIEhcKD2RlZ3JhZGVkX3JlYXNvbhgFIAEoCRIpCgZzaGFyZWQYBiADKAsyGS5mYWN0bWVtb3J5LnYxLlNjb3JlZEZhY3QigQEKEExpc3RGYWN0c1JlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEiEKBGtpbmQYAyABKA4yEy5mYWN0bWVtb3J5LnYxLktpbmQSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkiUAoRTGlzdEZhY3RzUmVzcG9uc2USIgoFZmFjdHMYASADKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIqIDCglDYW5kaWRhdGUSCgoCaWQYASABKAkSEAoIYWdlbnRfaWQYAiABKAkSEQoJZW50aXR5X2lkGAMgASgJEiEKBGZhY3QYBCABKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QSFgoOcHJvcG9zZWRfY2xhaW0YBSABKAkSDgoGcmVhc29uGAYgASgJEg4KBnNvdXJjZRgHIAEoCRIbChNldmlkZW5jZV9tZXNzYWdlX2lkGAggASgJEi4KBnN0YXR1cxgJIAEoDjIeLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlU3RhdHVzEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3Jlc29sdmVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9yZWxhdGVkX2ZhY3RfaWQYDCABKAkSLQoKcmVzb2x1dGlvbhgNIAEoDjIZLmZhY3RtZW1vcnkudjEuUmVzb2x1dGlvbhITCgtyZXNvbHZlZF9ieRgOIAEoCSLXAQoVTGlzdENhbmRpZGF0ZXNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIuCgZzdGF0dXMYAyABKA4yHi5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZVN0YXR1cxIuCgZzb3VyY2UYBCABKA4yHi5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZVNvdXJjZRIRCglwYWdlX3NpemUYBSABKAUSEgoKcGFnZV90b2tlbhgGIAEoCRISCgphbnlfc3RhdHVzGAcgASgIIl8KFkxpc3RDYW5kaWRhdGVzUmVzcG9uc2USLAoKY2FuZGlkYXRlcxgBIAMoCzIYLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKuAQoXUmVzb2x2ZUNhbmRpZGF0ZVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEhQKDGNhbmRpZGF0ZV9pZBgDIAEoCRIpCghkZWNpc2lvbhgEIAEoDjIXLmZhY3RtZW1vcnkudjEuRGVjaXNpb24SLQoKcmVzb2x1dGlvbhgFIAEoDjIZLmZhY3RtZW1vcnkudjEuUmVzb2x1dGlvbiJqChhSZXNvbHZlQ2FuZGlkYXRlUmVzcG9uc2USKwoJY2FuZGlkYXRlGAEgASgLMhguZmFjdG1lbW9yeS52MS5DYW5kaWRhdGUSIQoEZmFjdBgCIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdCI6ChNGb3JnZXRFbnRpdHlSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCSKhAQoURm9yZ2V0RW50aXR5UmVzcG9uc2USFQoNZmFjdHNfZGVsZXRlZBgBIAEoBRIaChJjYW5kaWRhdGVzX2RlbGV0ZWQYAiABKAUSHQoVcmVsYXRpb25zaGlwc19kZWxldGVkGAMgASgFEhoKEmlkZW50aXRpZXNfZGVsZXRlZBgEIAEoBRIbChNldmFsdWF0aW9uc19kZWxldGVkGAUgASgFIk4KE0V4cG9ydEVudGl0eVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEhIKCnBhZ2VfdG9rZW4YAyABKAkiPQoURXhwb3J0RW50aXR5UmVzcG9uc2USDAoEanNvbhgBIAEoCRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiRwoNRHJvcHBlZENvdW50cxILCgNvcHMYASABKA0SFQoNcmVsYXRpb25zaGlwcxgCIAEoDRISCgppZGVudGl0aWVzGAMgASgNIvEBCgxIaXN0b3J5RW50cnkSCgoCaWQYASABKAkSDwoHZmFjdF9pZBgCIAEoCRImCgJhdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoGYWN0aW9uGAQgASgOMhwuZmFjdG1lbW9yeS52MS5IaXN0b3J5QWN0aW9uEg0KBWFjdG9yGAUgASgJEg4KBnJlYXNvbhgGIAEoCRInCgZiZWZvcmUYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiYKBWFmdGVyGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCLVAQoOQWRkRmFjdFJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEiEKBGtpbmQYAyABKA4yEy5mYWN0bWVtb3J5LnYxLktpbmQSEAoIY2F0ZWdvcnkYBCABKAkSDQoFY2xhaW0YBSABKAkSFwoKY29uZmlkZW5jZRgGIAEoAUgAiAEBEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEINCgtfY29uZmlkZW5jZSI0Cg9BZGRGYWN0UmVzcG9uc2USIQoEZmFjdBgBIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdCKWAgoRVXBkYXRlRmFjdFJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB2ZhY3RfaWQYAyABKAkSEgoFY2xhaW0YBCABKAlIAIgBARIVCghjYXRlZ29yeRgFIAEoCUgBiAEBEiEKBGtpbmQYBiABKA4yEy5mYWN0bWVtb3J5LnYxLktpbmQSFwoKY29uZmlkZW5jZRgHIAEoAUgCiAEBEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCCABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1c0IICgZfY2xhaW1CCwoJX2NhdGVnb3J5Qg0KC19jb25maWRlbmNlIjcKElVwZGF0ZUZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0IkkKEURlbGV0ZUZhY3RSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJIhQKEkRlbGV0ZUZhY3RSZXNwb25zZSJGCg5HZXRGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHZmFjdF9pZBgDIAEoCSJiCg9HZXRGYWN0UmVzcG9uc2USIQoEZmFjdBgBIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIsCgdoaXN0b3J5GAIgAygLMhsuZmFjdG1lbW9yeS52MS5IaXN0b3J5RW50cnkiXQoTTGlzdEVudGl0aWVzUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRINCgVxdWVyeRgCIAEoCRIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSKtAQoNRW50aXR5U3VtbWFyeRIRCgllbnRpdHlfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIVCg1kdXJhYmxlX2ZhY3RzGAMgASgFEhUKDWN1cnJlbnRfZmFjdHMYBCABKAUSGgoScGVuZGluZ19jYW5kaWRhdGVzGAUgASgFEjEKDWxhc3RfYWN0aXZpdHkYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl8KFExpc3RFbnRpdGllc1Jlc3BvbnNlEi4KCGVudGl0aWVzGAEgAygLMhwuZmFjdG1lbW9yeS52MS5FbnRpdHlTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIuCg1Qcm9tcHRNZXNzYWdlEgwKBHJvbGUYASABKAkSDwoHY29udGVudBgCIAEoCSKNAQoYUHJlcGFyZUV2YWx1YXRpb25SZXF1ZXN0EjAKBnNpbmdsZRgBIAEoCzIeLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVSZXF1ZXN0SAASNAoFYmF0Y2gYAiABKAsyIy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlQmF0Y2hSZXF1ZXN0SABCCQoHcmVxdWVzdCLlAQoZUHJlcGFyZUV2YWx1YXRpb25SZXNwb25zZRIOCgZ0aWNrZXQYASABKAkSLAoGcHJvbXB0GAIgAygLMhwuZmFjdG1lbW9yeS52MS5Qcm9tcHRNZXNzYWdlEhMKC2pzb25fc2NoZW1hGAMgASgJEhMKC3NjaGVtYV9uYW1lGAQgASgJEi4KCmV4cGlyZXNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKB3Jlc3VsdHMYBiADKAsyHy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVzcG9uc2UihAEKGUNvbXBsZXRlRXZhbHVhdGlvblJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg4KBnRpY2tldBgDIAEoCRINCgVyZXBseRgEIAEoCRIjCgV1c2FnZRgFIAEoCzIULmZhY3RtZW1vcnkudjEuVXNhZ2UicwoaQ29tcGxldGVFdmFsdWF0aW9uUmVzcG9uc2USMAoHcmVzdWx0cxgBIAMoCzIfLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVSZXNwb25zZRIjCgV1c2FnZRgCIAEoCzIULmZhY3RtZW1vcnkudjEuVXNhZ2UiYgoVRm9yZ2V0TWVzc2FnZXNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRITCgttZXNzYWdlX2lkcxgDIAMoCRIPCgdyb29tX2lkGAQgASgJIn0KFkZvcmdldE1lc3NhZ2VzUmVzcG9uc2USGgoSbWVzc2FnZXNfZm9yZ290dGVuGAEgASgFEhUKDWZhY3RzX2RlbGV0ZWQYAiABKAUSFQoNZmFjdHNfdXBkYXRlZBgDIAEoBRIZChFjYW5kaWRhdGVzX2Nsb3NlZBgEIAEoBSI2ChRSZWdpc3RlckFnZW50UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIhcKFVJlZ2lzdGVyQWdlbnRSZXNwb25zZSJJChFMaXN0QWdlbnRzUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSKeAQoMQWdlbnRTdW1tYXJ5EhAKCGFnZW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIZW50aXRpZXMYAyABKAUSDQoFZmFjdHMYBCABKAUSGgoScGVuZGluZ19jYW5kaWRhdGVzGAUgASgFEjEKDWxhc3RfYWN0aXZpdHkYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIloKEkxpc3RBZ2VudHNSZXNwb25zZRIrCgZhZ2VudHMYASADKAsyGy5mYWN0bWVtb3J5LnYxLkFnZW50U3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiEgoQR2V0TGltaXRzUmVxdWVzdCKBAgoRR2V0TGltaXRzUmVzcG9uc2USFgoObWF4X3RleHRfY2hhcnMYASABKAUSFgoObWF4X25hbWVfY2hhcnMYAiABKAUSGwoTbWF4X3JlY2VudF9tZXNzYWdlcxgDIAEoBRIaChJtYXhfYmF0Y2hfbWVzc2FnZXMYBCABKAUSGQoRbWF4X3Jvb21fZW50aXRpZXMYBSABKAUSHAoUbWF4X25hbWVzX3Blcl9lbnRpdHkYBiABKAUSGQoRbWF4X3Byb3ZpZGVfbGltaXQYByABKAUSGQoRbWF4X3NwZWFrZXJfcm9sZXMYCCABKAUSFAoMbWF4X2lkX2NoYXJzGAkgASgFKmsKBEl0ZW0SFAoQSVRFTV9VTlNQRUNJRklFRBAAEg4KCklURU1fRkFDVFMQARIWChJJVEVNX1JFTEFUSU9OU0hJUFMQAhITCg9JVEVNX0lERU5USVRJRVMQAxIQCgxJVEVNX1NVQ0NFU1MQBCpACgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIQCgxLSU5EX0RVUkFCTEUQARIQCgxLSU5EX0NVUlJFTlQQAiqpAQoGT3BUeXBlEhcKE09QX1RZUEVfVU5TUEVDSUZJRUQQABIXChNPUF9UWVBFX0FERF9EVVJBQkxFEAESFwoTT1BfVFlQRV9BRERfQ1VSUkVOVBACEhYKEk9QX1RZUEVfU1RSRU5HVEhFThADEhEKDU9QX1RZUEVfREVDQVkQBBIWChJPUF9UWVBFX0NPTlRSQURJQ1QQBRIRCg1PUF9UWVBFX01FUkdFEAYqqQEKElZlcmlmaWNhdGlvblN0YXR1cxIjCh9WRVJJRklDQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASJQohVkVSSUZJQ0FUSU9OX1NUQVRVU19TRUxGX1JFUE9SVEVEEAESIQodVkVSSUZJQ0FUSU9OX1NUQVRVU19DT05GSVJNRUQQAhIkCiBWRVJJRklDQVRJT05fU1RBVFVTX0NPTlRSQURJQ1RFRBADKo8BCg9DYW5kaWRhdGVTdGF0dXMSIAocQ0FORElEQVRFX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGENBTkRJREFURV9TVEFUVVNfUEVORElORxABEh0KGUNBTkRJREFURV9TVEFUVVNfQUNDRVBURUQQAhIdChlDQU5ESURBVEVfU1RBVFVTX1JFSkVDVEVEEAMqTgoIRGVjaXNpb24SGAoUREVDSVNJT05fVU5TUEVDSUZJRUQQABITCg9ERUNJU0lPTl9BQ0NFUFQQARITCg9ERUNJU0lPTl9SRUpFQ1QQAiq4AQoKUmVzb2x1dGlvbhIaChZSRVNPTFVUSU9OX1VOU1BFQ0lGSUVEEAASFQoRUkVTT0xVVElPTl9BQ0NFUFQQARIVChFSRVNPTFVUSU9OX1JFSkVDVBACEhgKFFJFU09MVVRJT05fS0VFUF9CT1RIEAMSFwoTUkVTT0xVVElPTl9LRUVQX05FVxAEEhcKE1JFU09MVVRJT05fS0VFUF9PTEQQBRIUChBSRVNPTFVUSU9OX01FUkdFEAYqvgEKD0NhbmRpZGF0ZVNvdXJjZRIgChxDQU5ESURBVEVfU09VUkNFX1VOU1BFQ0lGSUVEEAASHwobQ0FORElEQVRFX1NPVVJDRV9DT05UUkFESUNUEAESIwofQ0FORElEQVRFX1NPVVJDRV9ERURVUF9DT05GTElDVBACEiAKHENBTkRJREFURV9TT1VSQ0VfREVDQVlfRkxPT1IQAxIhCh1DQU5ESURBVEVfU09VUkNFX1NIQVJFRF9DTEFJTRAEKsIDCg1IaXN0b3J5QWN0aW9uEh4KGkhJU1RPUllfQUNUSU9OX1VOU1BFQ0lGSUVEEAASGgoWSElTVE9SWV9BQ1RJT05fQ1JFQVRFRBABEh8KG0hJU1RPUllfQUNUSU9OX1NUUkVOR1RIRU5FRBACEhoKFkhJU1RPUllfQUNUSU9OX0RFQ0FZRUQQAxIfChtISVNUT1JZX0FDVElPTl9DT05UUkFESUNURUQQBBIZChVISVNUT1JZX0FDVElPTl9NRVJHRUQQBRIlCiFISVNUT1JZX0FDVElPTl9DQU5ESURBVEVfQUNDRVBURUQQBhIlCiFISVNUT1JZX0FDVElPTl9DQU5ESURBVEVfUkVKRUNURUQQBxIcChhISVNUT1JZX0FDVElPTl9LRVBUX0JPVEgQCBIZChVISVNUT1JZX0FDVElPTl9FRElURUQQCRIaChZISVNUT1JZX0FDVElPTl9ERUxFVEVEEAoSHwobSElTVE9SWV9BQ1RJT05fUkVDTEFTU0lGSUVEEAsSGwoXSElTVE9SWV9BQ1RJT05fSU1QT1JURUQQDBIbChdISVNUT1JZX0FDVElPTl9BUkNISVZFRBANMpANChFGYWN0TWVtb3J5U2VydmljZRJLCghFdmFsdWF0ZRIeLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVSZXF1ZXN0Gh8uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlc3BvbnNlEloKDUV2YWx1YXRlQmF0Y2gSIy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlQmF0Y2hSZXF1ZXN0GiQuZmFjdG1lbW9yeS52MS5FdmFsdWF0ZUJhdGNoUmVzcG9uc2USSAoHUHJvdmlkZRIdLmZhY3RtZW1vcnkudjEuUHJvdmlkZVJlcXVlc3QaHi5mYWN0bWVtb3J5LnYxLlByb3ZpZGVSZXNwb25zZRJOCglMaXN0RmFjdHMSHy5mYWN0bWVtb3J5LnYxLkxpc3RGYWN0c1JlcXVlc3QaIC5mYWN0bWVtb3J5LnYxLkxpc3RGYWN0c1Jlc3BvbnNlEl0KDkxpc3RDYW5kaWRhdGVzEiQuZmFjdG1lbW9yeS52MS5MaXN0Q2FuZGlkYXRlc1JlcXVlc3QaJS5mYWN0bWVtb3J5LnYxLkxpc3RDYW5kaWRhdGVzUmVzcG9uc2USYwoQUmVzb2x2ZUNhbmRpZGF0ZRImLmZhY3RtZW1vcnkudjEuUmVzb2x2ZUNhbmRpZGF0ZVJlcXVlc3QaJy5mYWN0bWVtb3J5LnYxLlJlc29sdmVDYW5kaWRhdGVSZXNwb25zZRJXCgxGb3JnZXRFbnRpdHkSIi5mYWN0bWVtb3J5LnYxLkZvcmdldEVudGl0eVJlcXVlc3QaIy5mYWN0bWVtb3J5LnYxLkZvcmdldEVudGl0eVJlc3BvbnNlElcKDEV4cG9ydEVudGl0eRIiLmZhY3RtZW1vcnkudjEuRXhwb3J0RW50aXR5UmVxdWVzdBojLmZhY3RtZW1vcnkudjEuRXhwb3J0RW50aXR5UmVzcG9uc2USSAoHQWRkRmFjdBIdLmZhY3RtZW1vcnkudjEuQWRkRmFjdFJlcXVlc3QaHi5mYWN0bWVtb3J5LnYxLkFkZEZhY3RSZXNwb25zZRJRCgpVcGRhdGVGYWN0EiAuZmFjdG1lbW9yeS52MS5VcGRhdGVGYWN0UmVxdWVzdBohLmZhY3RtZW1vcnkudjEuVXBkYXRlRmFjdFJlc3BvbnNlElEKCkRlbGV0ZUZhY3QSIC5mYWN0bWVtb3J5LnYxLkRlbGV0ZUZhY3RSZXF1ZXN0GiEuZmFjdG1lbW9yeS52MS5EZWxldGVGYWN0UmVzcG9uc2USSAoHR2V0RmFjdBIdLmZhY3RtZW1vcnkudjEuR2V0RmFjdFJlcXVlc3QaHi5mYWN0bWVtb3J5LnYxLkdldEZhY3RSZXNwb25zZRJXCgxMaXN0RW50aXRpZXMSIi5mYWN0bWVtb3J5LnYxLkxpc3RFbnRpdGllc1JlcXVlc3QaIy5mYWN0bWVtb3J5LnYxLkxpc3RFbnRpdGllc1Jlc3BvbnNlEmYKEVByZXBhcmVFdmFsdWF0aW9uEicuZmFjdG1lbW9yeS52MS5QcmVwYXJlRXZhbHVhdGlvblJlcXVlc3QaKC5mYWN0bWVtb3J5LnYxLlByZXBhcmVFdmFsdWF0aW9uUmVzcG9uc2USaQoSQ29tcGxldGVFdmFsdWF0aW9uEiguZmFjdG1lbW9yeS52MS5Db21wbGV0ZUV2YWx1YXRpb25SZXF1ZXN0GikuZmFjdG1lbW9yeS52MS5Db21wbGV0ZUV2YWx1YXRpb25SZXNwb25zZRJdCg5Gb3JnZXRNZXNzYWdlcxIkLmZhY3RtZW1vcnkudjEuRm9yZ2V0TWVzc2FnZXNSZXF1ZXN0GiUuZmFjdG1lbW9yeS52MS5Gb3JnZXRNZXNzYWdlc1Jlc3BvbnNlEloKDVJlZ2lzdGVyQWdlbnQSIy5mYWN0bWVtb3J5LnYxLlJlZ2lzdGVyQWdlbnRSZXF1ZXN0GiQuZmFjdG1lbW9yeS52MS5SZWdpc3RlckFnZW50UmVzcG9uc2USUQoKTGlzdEFnZW50cxIgLmZhY3RtZW1vcnkudjEuTGlzdEFnZW50c1JlcXVlc3QaIS5mYWN0bWVtb3J5LnYxLkxpc3RBZ2VudHNSZXNwb25zZRJOCglHZXRMaW1pdHMSHy5mYWN0bWVtb3J5LnYxLkdldExpbWl0c1JlcXVlc3QaIC5mYWN0bWVtb3J5LnYxLkdldExpbWl0c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+var file_factmemory_v1_factmemory = /* @__PURE__ */ fileDesc("Ch5mYWN0bWVtb3J5L3YxL2ZhY3RtZW1vcnkucHJvdG8SDWZhY3RtZW1vcnkudjEieAoLQ2hhdE1lc3NhZ2USCgoCaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDAoEdGV4dBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInCgpSb29tRW50aXR5EgoKAmlkGAEgASgJEg0KBW5hbWVzGAIgAygJIvwDCgRGYWN0EgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhEKCWVudGl0eV9pZBgDIAEoCRIhCgRraW5kGAQgASgOMhMuZmFjdG1lbW9yeS52MS5LaW5kEhAKCGNhdGVnb3J5GAUgASgJEg0KBWNsYWltGAYgASgJEjIKEXN0cnVjdHVyZWRfZmllbGRzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgpjb25maWRlbmNlGAggASgBEhwKFGV2aWRlbmNlX21lc3NhZ2VfaWRzGAkgAygJEj4KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYCiABKA4yIS5mYWN0bWVtb3J5LnYxLlZlcmlmaWNhdGlvblN0YXR1cxIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1ChFsYXN0X2NvbmZpcm1lZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3ByZXZpb3VzX2NsYWltcxgOIAMoCRITCgtkaXNwdXRlZF9ieRgPIAEoCRIWCg5ldmlkZW5jZV9jb3VudBgQIAEoDSLyAgoPRXZhbHVhdGVSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEisKB21lc3NhZ2UYBCABKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEjMKD3JlY2VudF9tZXNzYWdlcxgFIAMoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdE1lc3NhZ2USIgoFaXRlbXMYBiADKA4yEy5mYWN0bWVtb3J5LnYxLkl0ZW0SMAoNcm9vbV9lbnRpdGllcxgHIAMoCzIZLmZhY3RtZW1vcnkudjEuUm9vbUVudGl0eRIzCg9hZ2VudF9yZXNwb25zZXMYCCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhMKC2RpZF9yZXNwb25kGAkgASgIEhAKCHdvcmxkX2lkGAogASgJEhUKDXNwZWFrZXJfcm9sZXMYCyADKAki+AIKFEV2YWx1YXRlQmF0Y2hSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdyb29tX2lkGAMgASgJEiwKCG1lc3NhZ2VzGAQgAygLMhouZmFjdG1lbW9yeS52MS5DaGF0TWVzc2FnZRIzCg9yZWNlbnRfbWVzc2FnZXMYBSADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEiIKBWl0ZW1zGAYgAygOMhMuZmFjdG1lbW9yeS52MS5JdGVtEjAKDXJvb21fZW50aXRpZXMYByADKAsyGS5mYWN0bWVtb3J5LnYxLlJvb21FbnRpdHkSMwoPYWdlbnRfcmVzcG9uc2VzGAggAygLMhouZmFjdG1lbW9yeS52MS5DaGF0TWVzc2FnZRITCgtkaWRfcmVzcG9uZBgJIAEoCBIQCgh3b3JsZF9pZBgKIAEoCRIVCg1zcGVha2VyX3JvbGVzGAsgAygJIm4KFUV2YWx1YXRlQmF0Y2hSZXNwb25zZRIwCgdyZXN1bHRzGAEgAygLMh8uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlc3BvbnNlEiMKBXVzYWdlGAIgASgLMhQuZmFjdG1lbW9yeS52MS5Vc2FnZSL1AQoJQXBwbGllZE9wEiEKAm9wGAEgASgOMhUuZmFjdG1lbW9yeS52MS5PcFR5cGUSIQoEZmFjdBgCIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdBIUCgxkZWR1cGxpY2F0ZWQYAyABKAgSDwoHZGVsZXRlZBgEIAEoCBIUCgxjYW5kaWRhdGVfaWQYBSABKAkSEAoIcmVqZWN0ZWQYBiABKAgSDgoGcmVhc29uGAcgASgJEg4KBmhhbmRsZRgIIAEoCRIYChBkdXBsaWNhdGVfaGFuZGxlGAkgASgJEhkKEWR1cGxpY2F0ZV9mYWN0X2lkGAogASgJImsKDFJlbGF0aW9uc2hpcBIYChBzb3VyY2VfZW50aXR5X2lkGAEgASgJEhgKEHRhcmdldF9lbnRpdHlfaWQYAiABKAkSDAoEdGFncxgDIAMoCRIZChFpbnRlcmFjdGlvbl9jb3VudBgEIAEoBSJTCghJZGVudGl0eRIRCgllbnRpdHlfaWQYASABKAkSEAoIcGxhdGZvcm0YAiABKAkSDgoGaGFuZGxlGAMgASgJEhIKCmNvbmZpZGVuY2UYBCABKAEiMwoOU3VjY2Vzc1ZlcmRpY3QSEQoJY29tcGxldGVkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSJMCgVVc2FnZRIRCglsbG1fY2FsbHMYASABKAUSFQoNcHJvbXB0X3Rva2VucxgCIAEoBRIZChFjb21wbGV0aW9uX3Rva2VucxgDIAEoBSLeAgoQRXZhbHVhdGVSZXNwb25zZRIlCgNvcHMYASADKAsyGC5mYWN0bWVtb3J5LnYxLkFwcGxpZWRPcBIyCg1yZWxhdGlvbnNoaXBzGAIgAygLMhsuZmFjdG1lbW9yeS52MS5SZWxhdGlvbnNoaXASKwoKaWRlbnRpdGllcxgDIAMoCzIXLmZhY3RtZW1vcnkudjEuSWRlbnRpdHkSLgoHc3VjY2VzcxgEIAEoCzIdLmZhY3RtZW1vcnkudjEuU3VjY2Vzc1ZlcmRpY3QSIwoFdXNhZ2UYBSABKAsyFC5mYWN0bWVtb3J5LnYxLlVzYWdlEhAKCHJlcGxheWVkGAYgASgIEi0KB2Ryb3BwZWQYByABKAsyHC5mYWN0bWVtb3J5LnYxLkRyb3BwZWRDb3VudHMSLAoOb3JpZ2luYWxfdXNhZ2UYCCABKAsyFC5mYWN0bWVtb3J5LnYxLlVzYWdlIqUCCg5Qcm92aWRlUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHcm9vbV9pZBgDIAEoCRIzCg9yZWNlbnRfbWVzc2FnZXMYBCADKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRNZXNzYWdlEhUKDWR1cmFibGVfbGltaXQYBSABKAUSFQoNY3VycmVudF9saW1pdBgGIAEoBRIUCgxzdWJqZWN0X25hbWUYByABKAkSJwoDbm93GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCgh3b3JsZF9pZBgJIAEoCRIUCgxzaGFyZWRfbGltaXQYCiABKAUSEwoLdG90YWxfbGltaXQYCyABKAUiZgoKU2NvcmVkRmFjdBIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EhEKCXJlbGV2YW5jZRgCIAEoARITCgt0aW1lX3dlaWdodBgDIAEoARINCgVzY29yZRgEIAEoASLNAQoPUHJvdmlkZVJlc3BvbnNlEgwKBHRleHQYASABKAkSKgoHZHVyYWJsZRgCIAMoCzIZLmZhY3RtZW1vcnkudjEuU2NvcmVkRmFjdBIqCgdjdXJyZW50GAMgAygLMhkuZmFjdG1lbW9yeS52MS5TY29yZWRGYWN0EhAKCGRlZ3JhZGVkGAQgASgIEhcKD2RlZ3JhZGVkX3JlYXNvbhgFIAEoCRIpCgZzaGFyZWQYBiADKAsyGS5mYWN0bWVtb3J5LnYxLlNjb3JlZEZhY3QigQEKEExpc3RGYWN0c1JlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEiEKBGtpbmQYAyABKA4yEy5mYWN0bWVtb3J5LnYxLktpbmQSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkiUAoRTGlzdEZhY3RzUmVzcG9uc2USIgoFZmFjdHMYASADKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIqIDCglDYW5kaWRhdGUSCgoCaWQYASABKAkSEAoIYWdlbnRfaWQYAiABKAkSEQoJZW50aXR5X2lkGAMgASgJEiEKBGZhY3QYBCABKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QSFgoOcHJvcG9zZWRfY2xhaW0YBSABKAkSDgoGcmVhc29uGAYgASgJEg4KBnNvdXJjZRgHIAEoCRIbChNldmlkZW5jZV9tZXNzYWdlX2lkGAggASgJEi4KBnN0YXR1cxgJIAEoDjIeLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlU3RhdHVzEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3Jlc29sdmVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9yZWxhdGVkX2ZhY3RfaWQYDCABKAkSLQoKcmVzb2x1dGlvbhgNIAEoDjIZLmZhY3RtZW1vcnkudjEuUmVzb2x1dGlvbhITCgtyZXNvbHZlZF9ieRgOIAEoCSLXAQoVTGlzdENhbmRpZGF0ZXNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIuCgZzdGF0dXMYAyABKA4yHi5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZVN0YXR1cxIuCgZzb3VyY2UYBCABKA4yHi5mYWN0bWVtb3J5LnYxLkNhbmRpZGF0ZVNvdXJjZRIRCglwYWdlX3NpemUYBSABKAUSEgoKcGFnZV90b2tlbhgGIAEoCRISCgphbnlfc3RhdHVzGAcgASgIIl8KFkxpc3RDYW5kaWRhdGVzUmVzcG9uc2USLAoKY2FuZGlkYXRlcxgBIAMoCzIYLmZhY3RtZW1vcnkudjEuQ2FuZGlkYXRlEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKuAQoXUmVzb2x2ZUNhbmRpZGF0ZVJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEhQKDGNhbmRpZGF0ZV9pZBgDIAEoCRIpCghkZWNpc2lvbhgEIAEoDjIXLmZhY3RtZW1vcnkudjEuRGVjaXNpb24SLQoKcmVzb2x1dGlvbhgFIAEoDjIZLmZhY3RtZW1vcnkudjEuUmVzb2x1dGlvbiJqChhSZXNvbHZlQ2FuZGlkYXRlUmVzcG9uc2USKwoJY2FuZGlkYXRlGAEgASgLMhguZmFjdG1lbW9yeS52MS5DYW5kaWRhdGUSIQoEZmFjdBgCIAEoCzITLmZhY3RtZW1vcnkudjEuRmFjdCJkChNGb3JnZXRFbnRpdHlSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIoCgRjaGF0GAMgASgLMhouZmFjdG1lbW9yeS52MS5DaGF0UmVxdWVzdCI0CgtDaGF0UmVxdWVzdBISCgptZXNzYWdlX2lkGAEgASgJEhEKCWNvbmZpcm1lZBgCIAEoCCJ9ChBGaW5kRmFjdHNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIMCgR0ZXh0GAMgASgJEg0KBWxpbWl0GAQgASgFEicKA25vdxgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiaAoRRmluZEZhY3RzUmVzcG9uc2USKgoHbWF0Y2hlcxgBIAMoCzIZLmZhY3RtZW1vcnkudjEuU2NvcmVkRmFjdBInCgRuZWFyGAIgAygLMhkuZmFjdG1lbW9yeS52MS5TY29yZWRGYWN0IqEBChRGb3JnZXRFbnRpdHlSZXNwb25zZRIVCg1mYWN0c19kZWxldGVkGAEgASgFEhoKEmNhbmRpZGF0ZXNfZGVsZXRlZBgCIAEoBRIdChVyZWxhdGlvbnNoaXBzX2RlbGV0ZWQYAyABKAUSGgoSaWRlbnRpdGllc19kZWxldGVkGAQgASgFEhsKE2V2YWx1YXRpb25zX2RlbGV0ZWQYBSABKAUiTgoTRXhwb3J0RW50aXR5UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCSI9ChRFeHBvcnRFbnRpdHlSZXNwb25zZRIMCgRqc29uGAEgASgJEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJHCg1Ecm9wcGVkQ291bnRzEgsKA29wcxgBIAEoDRIVCg1yZWxhdGlvbnNoaXBzGAIgASgNEhIKCmlkZW50aXRpZXMYAyABKA0i8QEKDEhpc3RvcnlFbnRyeRIKCgJpZBgBIAEoCRIPCgdmYWN0X2lkGAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgZhY3Rpb24YBCABKA4yHC5mYWN0bWVtb3J5LnYxLkhpc3RvcnlBY3Rpb24SDQoFYWN0b3IYBSABKAkSDgoGcmVhc29uGAYgASgJEicKBmJlZm9yZRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoFYWZ0ZXIYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ItUBCg5BZGRGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSIQoEa2luZBgDIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIQCghjYXRlZ29yeRgEIAEoCRINCgVjbGFpbRgFIAEoCRIXCgpjb25maWRlbmNlGAYgASgBSACIAQESMgoRc3RydWN0dXJlZF9maWVsZHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Qg0KC19jb25maWRlbmNlIjQKD0FkZEZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0IsACChFVcGRhdGVGYWN0UmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDwoHZmFjdF9pZBgDIAEoCRISCgVjbGFpbRgEIAEoCUgAiAEBEhUKCGNhdGVnb3J5GAUgASgJSAGIAQESIQoEa2luZBgGIAEoDjITLmZhY3RtZW1vcnkudjEuS2luZBIXCgpjb25maWRlbmNlGAcgASgBSAKIAQESPgoTdmVyaWZpY2F0aW9uX3N0YXR1cxgIIAEoDjIhLmZhY3RtZW1vcnkudjEuVmVyaWZpY2F0aW9uU3RhdHVzEigKBGNoYXQYCSABKAsyGi5mYWN0bWVtb3J5LnYxLkNoYXRSZXF1ZXN0QggKBl9jbGFpbUILCglfY2F0ZWdvcnlCDQoLX2NvbmZpZGVuY2UiNwoSVXBkYXRlRmFjdFJlc3BvbnNlEiEKBGZhY3QYASABKAsyEy5mYWN0bWVtb3J5LnYxLkZhY3QicwoRRGVsZXRlRmFjdFJlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEg8KB2ZhY3RfaWQYAyABKAkSKAoEY2hhdBgEIAEoCzIaLmZhY3RtZW1vcnkudjEuQ2hhdFJlcXVlc3QiFAoSRGVsZXRlRmFjdFJlc3BvbnNlIkYKDkdldEZhY3RSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEhEKCWVudGl0eV9pZBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJImIKD0dldEZhY3RSZXNwb25zZRIhCgRmYWN0GAEgASgLMhMuZmFjdG1lbW9yeS52MS5GYWN0EiwKB2hpc3RvcnkYAiADKAsyGy5mYWN0bWVtb3J5LnYxLkhpc3RvcnlFbnRyeSJdChNMaXN0RW50aXRpZXNSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEg0KBXF1ZXJ5GAIgASgJEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIq0BCg1FbnRpdHlTdW1tYXJ5EhEKCWVudGl0eV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhUKDWR1cmFibGVfZmFjdHMYAyABKAUSFQoNY3VycmVudF9mYWN0cxgEIAEoBRIaChJwZW5kaW5nX2NhbmRpZGF0ZXMYBSABKAUSMQoNbGFzdF9hY3Rpdml0eRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXwoUTGlzdEVudGl0aWVzUmVzcG9uc2USLgoIZW50aXRpZXMYASADKAsyHC5mYWN0bWVtb3J5LnYxLkVudGl0eVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIi4KDVByb21wdE1lc3NhZ2USDAoEcm9sZRgBIAEoCRIPCgdjb250ZW50GAIgASgJIo0BChhQcmVwYXJlRXZhbHVhdGlvblJlcXVlc3QSMAoGc2luZ2xlGAEgASgLMh4uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlcXVlc3RIABI0CgViYXRjaBgCIAEoCzIjLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVCYXRjaFJlcXVlc3RIAEIJCgdyZXF1ZXN0IuUBChlQcmVwYXJlRXZhbHVhdGlvblJlc3BvbnNlEg4KBnRpY2tldBgBIAEoCRIsCgZwcm9tcHQYAiADKAsyHC5mYWN0bWVtb3J5LnYxLlByb21wdE1lc3NhZ2USEwoLanNvbl9zY2hlbWEYAyABKAkSEwoLc2NoZW1hX25hbWUYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoHcmVzdWx0cxgGIAMoCzIfLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVSZXNwb25zZSKEAQoZQ29tcGxldGVFdmFsdWF0aW9uUmVxdWVzdBIQCghhZ2VudF9pZBgBIAEoCRIRCgllbnRpdHlfaWQYAiABKAkSDgoGdGlja2V0GAMgASgJEg0KBXJlcGx5GAQgASgJEiMKBXVzYWdlGAUgASgLMhQuZmFjdG1lbW9yeS52MS5Vc2FnZSJzChpDb21wbGV0ZUV2YWx1YXRpb25SZXNwb25zZRIwCgdyZXN1bHRzGAEgAygLMh8uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlc3BvbnNlEiMKBXVzYWdlGAIgASgLMhQuZmFjdG1lbW9yeS52MS5Vc2FnZSJiChVGb3JnZXRNZXNzYWdlc1JlcXVlc3QSEAoIYWdlbnRfaWQYASABKAkSEQoJZW50aXR5X2lkGAIgASgJEhMKC21lc3NhZ2VfaWRzGAMgAygJEg8KB3Jvb21faWQYBCABKAkifQoWRm9yZ2V0TWVzc2FnZXNSZXNwb25zZRIaChJtZXNzYWdlc19mb3Jnb3R0ZW4YASABKAUSFQoNZmFjdHNfZGVsZXRlZBgCIAEoBRIVCg1mYWN0c191cGRhdGVkGAMgASgFEhkKEWNhbmRpZGF0ZXNfY2xvc2VkGAQgASgFIjYKFFJlZ2lzdGVyQWdlbnRSZXF1ZXN0EhAKCGFnZW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkiFwoVUmVnaXN0ZXJBZ2VudFJlc3BvbnNlIkkKEUxpc3RBZ2VudHNSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJIp4BCgxBZ2VudFN1bW1hcnkSEAoIYWdlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghlbnRpdGllcxgDIAEoBRINCgVmYWN0cxgEIAEoBRIaChJwZW5kaW5nX2NhbmRpZGF0ZXMYBSABKAUSMQoNbGFzdF9hY3Rpdml0eRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiWgoSTGlzdEFnZW50c1Jlc3BvbnNlEisKBmFnZW50cxgBIAMoCzIbLmZhY3RtZW1vcnkudjEuQWdlbnRTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSISChBHZXRMaW1pdHNSZXF1ZXN0IoECChFHZXRMaW1pdHNSZXNwb25zZRIWCg5tYXhfdGV4dF9jaGFycxgBIAEoBRIWCg5tYXhfbmFtZV9jaGFycxgCIAEoBRIbChNtYXhfcmVjZW50X21lc3NhZ2VzGAMgASgFEhoKEm1heF9iYXRjaF9tZXNzYWdlcxgEIAEoBRIZChFtYXhfcm9vbV9lbnRpdGllcxgFIAEoBRIcChRtYXhfbmFtZXNfcGVyX2VudGl0eRgGIAEoBRIZChFtYXhfcHJvdmlkZV9saW1pdBgHIAEoBRIZChFtYXhfc3BlYWtlcl9yb2xlcxgIIAEoBRIUCgxtYXhfaWRfY2hhcnMYCSABKAUqawoESXRlbRIUChBJVEVNX1VOU1BFQ0lGSUVEEAASDgoKSVRFTV9GQUNUUxABEhYKEklURU1fUkVMQVRJT05TSElQUxACEhMKD0lURU1fSURFTlRJVElFUxADEhAKDElURU1fU1VDQ0VTUxAEKkAKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhAKDEtJTkRfRFVSQUJMRRABEhAKDEtJTkRfQ1VSUkVOVBACKqkBCgZPcFR5cGUSFwoTT1BfVFlQRV9VTlNQRUNJRklFRBAAEhcKE09QX1RZUEVfQUREX0RVUkFCTEUQARIXChNPUF9UWVBFX0FERF9DVVJSRU5UEAISFgoST1BfVFlQRV9TVFJFTkdUSEVOEAMSEQoNT1BfVFlQRV9ERUNBWRAEEhYKEk9QX1RZUEVfQ09OVFJBRElDVBAFEhEKDU9QX1RZUEVfTUVSR0UQBiqpAQoSVmVyaWZpY2F0aW9uU3RhdHVzEiMKH1ZFUklGSUNBVElPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIlCiFWRVJJRklDQVRJT05fU1RBVFVTX1NFTEZfUkVQT1JURUQQARIhCh1WRVJJRklDQVRJT05fU1RBVFVTX0NPTkZJUk1FRBACEiQKIFZFUklGSUNBVElPTl9TVEFUVVNfQ09OVFJBRElDVEVEEAMqjwEKD0NhbmRpZGF0ZVN0YXR1cxIgChxDQU5ESURBVEVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYQ0FORElEQVRFX1NUQVRVU19QRU5ESU5HEAESHQoZQ0FORElEQVRFX1NUQVRVU19BQ0NFUFRFRBACEh0KGUNBTkRJREFURV9TVEFUVVNfUkVKRUNURUQQAypOCghEZWNpc2lvbhIYChRERUNJU0lPTl9VTlNQRUNJRklFRBAAEhMKD0RFQ0lTSU9OX0FDQ0VQVBABEhMKD0RFQ0lTSU9OX1JFSkVDVBACKrgBCgpSZXNvbHV0aW9uEhoKFlJFU09MVVRJT05fVU5TUEVDSUZJRUQQABIVChFSRVNPTFVUSU9OX0FDQ0VQVBABEhUKEVJFU09MVVRJT05fUkVKRUNUEAISGAoUUkVTT0xVVElPTl9LRUVQX0JPVEgQAxIXChNSRVNPTFVUSU9OX0tFRVBfTkVXEAQSFwoTUkVTT0xVVElPTl9LRUVQX09MRBAFEhQKEFJFU09MVVRJT05fTUVSR0UQBiq+AQoPQ2FuZGlkYXRlU291cmNlEiAKHENBTkRJREFURV9TT1VSQ0VfVU5TUEVDSUZJRUQQABIfChtDQU5ESURBVEVfU09VUkNFX0NPTlRSQURJQ1QQARIjCh9DQU5ESURBVEVfU09VUkNFX0RFRFVQX0NPTkZMSUNUEAISIAocQ0FORElEQVRFX1NPVVJDRV9ERUNBWV9GTE9PUhADEiEKHUNBTkRJREFURV9TT1VSQ0VfU0hBUkVEX0NMQUlNEAQqwgMKDUhpc3RvcnlBY3Rpb24SHgoaSElTVE9SWV9BQ1RJT05fVU5TUEVDSUZJRUQQABIaChZISVNUT1JZX0FDVElPTl9DUkVBVEVEEAESHwobSElTVE9SWV9BQ1RJT05fU1RSRU5HVEhFTkVEEAISGgoWSElTVE9SWV9BQ1RJT05fREVDQVlFRBADEh8KG0hJU1RPUllfQUNUSU9OX0NPTlRSQURJQ1RFRBAEEhkKFUhJU1RPUllfQUNUSU9OX01FUkdFRBAFEiUKIUhJU1RPUllfQUNUSU9OX0NBTkRJREFURV9BQ0NFUFRFRBAGEiUKIUhJU1RPUllfQUNUSU9OX0NBTkRJREFURV9SRUpFQ1RFRBAHEhwKGEhJU1RPUllfQUNUSU9OX0tFUFRfQk9USBAIEhkKFUhJU1RPUllfQUNUSU9OX0VESVRFRBAJEhoKFkhJU1RPUllfQUNUSU9OX0RFTEVURUQQChIfChtISVNUT1JZX0FDVElPTl9SRUNMQVNTSUZJRUQQCxIbChdISVNUT1JZX0FDVElPTl9JTVBPUlRFRBAMEhsKF0hJU1RPUllfQUNUSU9OX0FSQ0hJVkVEEA0y4A0KEUZhY3RNZW1vcnlTZXJ2aWNlEksKCEV2YWx1YXRlEh4uZmFjdG1lbW9yeS52MS5FdmFsdWF0ZVJlcXVlc3QaHy5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlUmVzcG9uc2USWgoNRXZhbHVhdGVCYXRjaBIjLmZhY3RtZW1vcnkudjEuRXZhbHVhdGVCYXRjaFJlcXVlc3QaJC5mYWN0bWVtb3J5LnYxLkV2YWx1YXRlQmF0Y2hSZXNwb25zZRJICgdQcm92aWRlEh0uZmFjdG1lbW9yeS52MS5Qcm92aWRlUmVxdWVzdBoeLmZhY3RtZW1vcnkudjEuUHJvdmlkZVJlc3BvbnNlEk4KCUxpc3RGYWN0cxIfLmZhY3RtZW1vcnkudjEuTGlzdEZhY3RzUmVxdWVzdBogLmZhY3RtZW1vcnkudjEuTGlzdEZhY3RzUmVzcG9uc2USXQoOTGlzdENhbmRpZGF0ZXMSJC5mYWN0bWVtb3J5LnYxLkxpc3RDYW5kaWRhdGVzUmVxdWVzdBolLmZhY3RtZW1vcnkudjEuTGlzdENhbmRpZGF0ZXNSZXNwb25zZRJjChBSZXNvbHZlQ2FuZGlkYXRlEiYuZmFjdG1lbW9yeS52MS5SZXNvbHZlQ2FuZGlkYXRlUmVxdWVzdBonLmZhY3RtZW1vcnkudjEuUmVzb2x2ZUNhbmRpZGF0ZVJlc3BvbnNlElcKDEZvcmdldEVudGl0eRIiLmZhY3RtZW1vcnkudjEuRm9yZ2V0RW50aXR5UmVxdWVzdBojLmZhY3RtZW1vcnkudjEuRm9yZ2V0RW50aXR5UmVzcG9uc2USVwoMRXhwb3J0RW50aXR5EiIuZmFjdG1lbW9yeS52MS5FeHBvcnRFbnRpdHlSZXF1ZXN0GiMuZmFjdG1lbW9yeS52MS5FeHBvcnRFbnRpdHlSZXNwb25zZRJICgdBZGRGYWN0Eh0uZmFjdG1lbW9yeS52MS5BZGRGYWN0UmVxdWVzdBoeLmZhY3RtZW1vcnkudjEuQWRkRmFjdFJlc3BvbnNlElEKClVwZGF0ZUZhY3QSIC5mYWN0bWVtb3J5LnYxLlVwZGF0ZUZhY3RSZXF1ZXN0GiEuZmFjdG1lbW9yeS52MS5VcGRhdGVGYWN0UmVzcG9uc2USUQoKRGVsZXRlRmFjdBIgLmZhY3RtZW1vcnkudjEuRGVsZXRlRmFjdFJlcXVlc3QaIS5mYWN0bWVtb3J5LnYxLkRlbGV0ZUZhY3RSZXNwb25zZRJICgdHZXRGYWN0Eh0uZmFjdG1lbW9yeS52MS5HZXRGYWN0UmVxdWVzdBoeLmZhY3RtZW1vcnkudjEuR2V0RmFjdFJlc3BvbnNlElcKDExpc3RFbnRpdGllcxIiLmZhY3RtZW1vcnkudjEuTGlzdEVudGl0aWVzUmVxdWVzdBojLmZhY3RtZW1vcnkudjEuTGlzdEVudGl0aWVzUmVzcG9uc2USZgoRUHJlcGFyZUV2YWx1YXRpb24SJy5mYWN0bWVtb3J5LnYxLlByZXBhcmVFdmFsdWF0aW9uUmVxdWVzdBooLmZhY3RtZW1vcnkudjEuUHJlcGFyZUV2YWx1YXRpb25SZXNwb25zZRJpChJDb21wbGV0ZUV2YWx1YXRpb24SKC5mYWN0bWVtb3J5LnYxLkNvbXBsZXRlRXZhbHVhdGlvblJlcXVlc3QaKS5mYWN0bWVtb3J5LnYxLkNvbXBsZXRlRXZhbHVhdGlvblJlc3BvbnNlEl0KDkZvcmdldE1lc3NhZ2VzEiQuZmFjdG1lbW9yeS52MS5Gb3JnZXRNZXNzYWdlc1JlcXVlc3QaJS5mYWN0bWVtb3J5LnYxLkZvcmdldE1lc3NhZ2VzUmVzcG9uc2USWgoNUmVnaXN0ZXJBZ2VudBIjLmZhY3RtZW1vcnkudjEuUmVnaXN0ZXJBZ2VudFJlcXVlc3QaJC5mYWN0bWVtb3J5LnYxLlJlZ2lzdGVyQWdlbnRSZXNwb25zZRJRCgpMaXN0QWdlbnRzEiAuZmFjdG1lbW9yeS52MS5MaXN0QWdlbnRzUmVxdWVzdBohLmZhY3RtZW1vcnkudjEuTGlzdEFnZW50c1Jlc3BvbnNlEk4KCUdldExpbWl0cxIfLmZhY3RtZW1vcnkudjEuR2V0TGltaXRzUmVxdWVzdBogLmZhY3RtZW1vcnkudjEuR2V0TGltaXRzUmVzcG9uc2USTgoJRmluZEZhY3RzEh8uZmFjdG1lbW9yeS52MS5GaW5kRmFjdHNSZXF1ZXN0GiAuZmFjdG1lbW9yeS52MS5GaW5kRmFjdHNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 var ChatMessageSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 0);
 var RoomEntitySchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 1);
 var FactSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 2);
@@ -4592,36 +4592,39 @@ var ListCandidatesResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v
 var ResolveCandidateRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 20);
 var ResolveCandidateResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 21);
 var ForgetEntityRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 22);
-var ForgetEntityResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 23);
-var ExportEntityRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 24);
-var ExportEntityResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 25);
-var DroppedCountsSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 26);
-var HistoryEntrySchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 27);
-var AddFactRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 28);
-var AddFactResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 29);
-var UpdateFactRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 30);
-var UpdateFactResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 31);
-var DeleteFactRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 32);
-var DeleteFactResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 33);
-var GetFactRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 34);
-var GetFactResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 35);
-var ListEntitiesRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 36);
-var EntitySummarySchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 37);
-var ListEntitiesResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 38);
-var PromptMessageSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 39);
-var PrepareEvaluationRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 40);
-var PrepareEvaluationResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 41);
-var CompleteEvaluationRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 42);
-var CompleteEvaluationResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 43);
-var ForgetMessagesRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 44);
-var ForgetMessagesResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 45);
-var RegisterAgentRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 46);
-var RegisterAgentResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 47);
-var ListAgentsRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 48);
-var AgentSummarySchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 49);
-var ListAgentsResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 50);
-var GetLimitsRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 51);
-var GetLimitsResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 52);
+var ChatRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 23);
+var FindFactsRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 24);
+var FindFactsResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 25);
+var ForgetEntityResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 26);
+var ExportEntityRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 27);
+var ExportEntityResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 28);
+var DroppedCountsSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 29);
+var HistoryEntrySchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 30);
+var AddFactRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 31);
+var AddFactResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 32);
+var UpdateFactRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 33);
+var UpdateFactResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 34);
+var DeleteFactRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 35);
+var DeleteFactResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 36);
+var GetFactRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 37);
+var GetFactResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 38);
+var ListEntitiesRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 39);
+var EntitySummarySchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 40);
+var ListEntitiesResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 41);
+var PromptMessageSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 42);
+var PrepareEvaluationRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 43);
+var PrepareEvaluationResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 44);
+var CompleteEvaluationRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 45);
+var CompleteEvaluationResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 46);
+var ForgetMessagesRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 47);
+var ForgetMessagesResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 48);
+var RegisterAgentRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 49);
+var RegisterAgentResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 50);
+var ListAgentsRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 51);
+var AgentSummarySchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 52);
+var ListAgentsResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 53);
+var GetLimitsRequestSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 54);
+var GetLimitsResponseSchema = /* @__PURE__ */ messageDesc(file_factmemory_v1_factmemory, 55);
 var Item = /* @__PURE__ */ ((Item2) => {
   Item2[Item2["UNSPECIFIED"] = 0] = "UNSPECIFIED";
   Item2[Item2["FACTS"] = 1] = "FACTS";
@@ -4712,7 +4715,7 @@ var HistoryAction = /* @__PURE__ */ ((HistoryAction2) => {
 var HistoryActionSchema = /* @__PURE__ */ enumDesc(file_factmemory_v1_factmemory, 8);
 var FactMemoryService = /* @__PURE__ */ serviceDesc(file_factmemory_v1_factmemory, 0);
 
-// node_modules/@connectrpc/connect/dist/esm/code.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/code.js
 var Code;
 (function(Code2) {
   Code2[Code2["Canceled"] = 1] = "Canceled";
@@ -4733,7 +4736,7 @@ var Code;
   Code2[Code2["Unauthenticated"] = 16] = "Unauthenticated";
 })(Code || (Code = {}));
 
-// node_modules/@connectrpc/connect/dist/esm/protocol-connect/code-string.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-connect/code-string.js
 function codeToString(value) {
   const name = Code[value];
   if (typeof name != "string") {
@@ -4742,7 +4745,7 @@ function codeToString(value) {
   return name[0].toLowerCase() + name.substring(1).replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
 }
 
-// node_modules/@connectrpc/connect/dist/esm/connect-error.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/connect-error.js
 var ConnectError = class _ConnectError extends Error {
   /**
    * Create a new ConnectError.
@@ -4821,7 +4824,7 @@ function createMessage(message, code) {
   return message.length ? `[${codeToString(code)}] ${message}` : `[${codeToString(code)}]`;
 }
 
-// node_modules/@connectrpc/connect/dist/esm/http-headers.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/http-headers.js
 function decodeBinaryHeader(value, desc, options) {
   try {
     const bytes = base64Decode(value);
@@ -4834,7 +4837,7 @@ function decodeBinaryHeader(value, desc, options) {
   }
 }
 
-// node_modules/@connectrpc/connect/dist/esm/any-client.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/any-client.js
 function makeAnyClient(service, createMethod) {
   const client = {};
   for (const desc of service.methods) {
@@ -4846,10 +4849,10 @@ function makeAnyClient(service, createMethod) {
   return client;
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol/compression.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/compression.js
 var compressedFlag = 1;
 
-// node_modules/@connectrpc/connect/dist/esm/protocol/limit-io.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/limit-io.js
 var maxReadMaxBytes = 4294967295;
 var maxWriteMaxBytes = maxReadMaxBytes;
 var defaultCompressMinBytes = 1024;
@@ -4884,7 +4887,7 @@ function assertReadMaxBytes(readMaxBytes, bytesRead, totalSizeKnown = false) {
   }
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol/envelope.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/envelope.js
 function createEnvelopeDecoder(readMaxBytes) {
   return new EnvelopeDecoderImpl(readMaxBytes);
 }
@@ -4990,7 +4993,7 @@ function encodeEnvelope(flags, data) {
   return bytes;
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol/async-iterable.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/async-iterable.js
 var __asyncValues = function(o) {
   if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
   var m = o[Symbol.asyncIterator], i;
@@ -5405,7 +5408,7 @@ function createAsyncIterable(items) {
   });
 }
 
-// node_modules/@connectrpc/connect/dist/esm/promise-client.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/promise-client.js
 var __asyncValues2 = function(o) {
   if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
   var m = o[Symbol.asyncIterator], i;
@@ -5565,7 +5568,7 @@ function handleStreamResponse(stream, options) {
   };
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol/signals.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/signals.js
 function createLinkedAbortController(...signals) {
   const controller = new AbortController();
   const sa = signals.filter((s) => s !== void 0).concat(controller.signal);
@@ -5615,7 +5618,7 @@ function getAbortSignalReason(signal) {
   return e;
 }
 
-// node_modules/@connectrpc/connect/dist/esm/context-values.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/context-values.js
 function createContextValues() {
   return {
     get(key) {
@@ -5632,7 +5635,7 @@ function createContextValues() {
   };
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/headers.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/headers.js
 var headerContentType = "Content-Type";
 var headerEncoding = "Grpc-Encoding";
 var headerAcceptEncoding = "Grpc-Accept-Encoding";
@@ -5642,11 +5645,11 @@ var headerGrpcMessage = "Grpc-Message";
 var headerStatusDetailsBin = "Grpc-Status-Details-Bin";
 var headerUserAgent = "User-Agent";
 
-// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/gen/status_pb.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/gen/status_pb.js
 var file_status = /* @__PURE__ */ fileDesc("CgxzdGF0dXMucHJvdG8SCmdvb2dsZS5ycGMiTgoGU3RhdHVzEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCRIlCgdkZXRhaWxzGAMgAygLMhQuZ29vZ2xlLnByb3RvYnVmLkFueUJeCg5jb20uZ29vZ2xlLnJwY0ILU3RhdHVzUHJvdG9QAVo3Z29vZ2xlLmdvbGFuZy5vcmcvZ2VucHJvdG8vZ29vZ2xlYXBpcy9ycGMvc3RhdHVzO3N0YXR1c6ICA1JQQ2IGcHJvdG8z", [file_google_protobuf_any]);
 var StatusSchema = /* @__PURE__ */ messageDesc(file_status, 0);
 
-// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/trailer-status.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/trailer-status.js
 var grpcStatusOk = "0";
 function findTrailerError(headerOrTrailer) {
   var _a;
@@ -5677,12 +5680,12 @@ function findTrailerError(headerOrTrailer) {
   return void 0;
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol/create-method-url.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/create-method-url.js
 function createMethodUrl(baseUrl, method) {
   return baseUrl.toString().replace(/\/?$/, `/${method.parent.typeName}/${method.name}`);
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol/normalize.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/normalize.js
 function normalize(desc, message) {
   return create(desc, message);
 }
@@ -5713,7 +5716,7 @@ function normalizeIterable(desc, input) {
   };
 }
 
-// node_modules/@connectrpc/connect/dist/esm/interceptor.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/interceptor.js
 function applyInterceptors(next, interceptors) {
   if (!interceptors) {
     return next;
@@ -5724,7 +5727,7 @@ function applyInterceptors(next, interceptors) {
   return next;
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol/serialization.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/serialization.js
 function getJsonOptions(options) {
   var _a;
   const o = Object.assign({}, options);
@@ -5803,7 +5806,7 @@ function createJsonSerialization(desc, options) {
   };
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/content-type.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/content-type.js
 var contentTypeRegExp = /^application\/grpc(?:\+(?:(json)(?:; ?charset=utf-?8)?|proto))?$/i;
 var contentTypeProto = "application/grpc+proto";
 var contentTypeJson = "application/grpc+json";
@@ -5816,7 +5819,7 @@ function parseContentType(contentType) {
   return { binary };
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol/run-call.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/run-call.js
 function runUnaryCall(opt) {
   const next = applyInterceptors(opt.next, opt.interceptors);
   const [signal, abort, done] = setupSignal(opt);
@@ -6165,7 +6168,7 @@ function parseStored(stored) {
   return out;
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/validate-trailer.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/validate-trailer.js
 function validateTrailer(trailer, header2) {
   const err = findTrailerError(trailer);
   if (err) {
@@ -6179,7 +6182,7 @@ function validateTrailer(trailer, header2) {
   }
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/http-status.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/http-status.js
 function codeFromHttpStatus(httpStatus) {
   switch (httpStatus) {
     case 400:
@@ -6203,7 +6206,7 @@ function codeFromHttpStatus(httpStatus) {
   }
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/request-header.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/request-header.js
 function requestHeader(useBinaryFormat, timeoutMs, userProvidedHeaders) {
   const result = new Headers(userProvidedHeaders !== null && userProvidedHeaders !== void 0 ? userProvidedHeaders : {});
   result.set(headerContentType, useBinaryFormat ? contentTypeProto : contentTypeJson);
@@ -6227,7 +6230,7 @@ function requestHeaderWithCompression(useBinaryFormat, timeoutMs, userProvidedHe
   return result;
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/validate-response.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/validate-response.js
 function validateResponse(status, headers) {
   if (status != 200) {
     throw new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status), headers);
@@ -6259,7 +6262,7 @@ function validateResponseWithCompression(acceptCompression, status, headers) {
   };
 }
 
-// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/transport.js
+// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/transport.js
 var __asyncValues3 = function(o) {
   if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
   var m = o[Symbol.asyncIterator], i;
@@ -6455,11 +6458,11 @@ function createTransport(opt) {
   };
 }
 
-// node_modules/@connectrpc/connect-node/dist/esm/compression.js
+// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/compression.js
 import * as zlib from "node:zlib";
 import { promisify } from "node:util";
 
-// node_modules/@connectrpc/connect-node/dist/esm/node-error.js
+// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/node-error.js
 function connectErrorFromNodeReason(reason) {
   let code = Code.Internal;
   const chain = unwrapNodeErrorChain(reason).map(getNodeErrorProps);
@@ -6547,7 +6550,7 @@ var H2Code;
   H2Code2[H2Code2["HTTP_1_1_REQUIRED"] = 13] = "HTTP_1_1_REQUIRED";
 })(H2Code || (H2Code = {}));
 
-// node_modules/@connectrpc/connect-node/dist/esm/compression.js
+// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/compression.js
 var gzip2 = promisify(zlib.gzip);
 var gunzip2 = promisify(zlib.gunzip);
 var brotliCompress2 = promisify(zlib.brotliCompress);
@@ -6613,11 +6616,11 @@ function wrapZLibErrors(promise, readMaxBytes) {
   });
 }
 
-// node_modules/@connectrpc/connect-node/dist/esm/node-universal-client.js
+// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/node-universal-client.js
 import * as http from "node:http";
 import * as https from "node:https";
 
-// node_modules/@connectrpc/connect-node/dist/esm/node-universal-header.js
+// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/node-universal-header.js
 function nodeHeaderToWebHeader(nodeHeaders) {
   const header2 = new Headers();
   for (const [k, v] of Object.entries(nodeHeaders)) {
@@ -6698,7 +6701,7 @@ function appendWebHeader(o, key, value) {
   }
 }
 
-// node_modules/@connectrpc/connect-node/dist/esm/http2-session-manager.js
+// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/http2-session-manager.js
 import * as http2 from "node:http2";
 var Http2SessionManager = class {
   /**
@@ -7138,7 +7141,7 @@ function assertSessionOpen(conn) {
   }
 }
 
-// node_modules/@connectrpc/connect-node/dist/esm/node-universal-client.js
+// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/node-universal-client.js
 function createNodeHttpClient(options) {
   var _a;
   if (options.httpVersion == "1.1") {
@@ -7416,7 +7419,7 @@ function createSentinel(signal) {
   return sentinel;
 }
 
-// node_modules/@connectrpc/connect-node/dist/esm/node-transport-options.js
+// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/node-transport-options.js
 function validateNodeTransportOptions(options) {
   var _a, _b, _c, _d;
   let httpClient;
@@ -7448,7 +7451,7 @@ function validateNodeTransportOptions(options) {
   ] }), validateReadWriteMaxBytes(options.readMaxBytes, options.writeMaxBytes, options.compressMinBytes));
 }
 
-// node_modules/@connectrpc/connect-node/dist/esm/grpc-transport.js
+// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/grpc-transport.js
 function createGrpcTransport(options) {
   return createTransport(validateNodeTransportOptions(Object.assign(Object.assign({}, options), { httpVersion: "2" })));
 }
@@ -8705,6 +8708,7 @@ export {
   CandidateStatus,
   CandidateStatusSchema,
   ChatMessageSchema,
+  ChatRequestSchema,
   CompleteEvaluationRequestSchema,
   CompleteEvaluationResponseSchema,
   DEFAULT_LIMITS,
@@ -8723,6 +8727,8 @@ export {
   FactMemoryBatchService,
   FactMemoryService,
   FactSchema,
+  FindFactsRequestSchema,
+  FindFactsResponseSchema,
   ForgetEntityRequestSchema,
   ForgetEntityResponseSchema,
   ForgetMessagesRequestSchema,

@@ -75,6 +75,7 @@ MAX_TERMS = 6
 # fact in the provider's block.
 MAX_ACTOR_CHARS = 200
 MAX_QUERY_CHARS = 200
+DEFAULT_FIND_LIMIT = 10  # FindFacts: facts in all when the request names no limit
 MAX_DISPUTE_CHARS = 48
 # The review page: what its search box and a page token keep of the query string.
 MAX_SEARCH_CHARS = 100

@@ -319,7 +319,8 @@ class HistoryEntry(Frozen):
     fact_id: UUID
     at: datetime
     action: HistoryAction
-    # "message:<id>" for evaluations, "reviewer:<identity>" for people, "import:<source>" for imports.
+    # "message:<id>" for evaluations, "reviewer:<identity>" for people, "import:<source>" for imports, "chat:<entity
+    # id>" for the person themself in a conversation.
     actor: str
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None

@@ -171,6 +171,11 @@ def reviewer_actor(identity: str) -> str:
     return f"reviewer:{cleaned or 'anonymous'}"
 
 
+def chat_actor(entity_id: UUID) -> str:
+    """'chat:<entity id>': the person themself, for a change they asked for in a conversation."""
+    return f"chat:{entity_id}"
+
+
 def message_actor(message_id: str) -> str:
     return f"message:{message_id}"
 

@@ -100,6 +100,7 @@ class _Stub(Protocol):
     PrepareEvaluation: _Unary[pb.PrepareEvaluationRequest, pb.PrepareEvaluationResponse]
     CompleteEvaluation: _Unary[pb.CompleteEvaluationRequest, pb.CompleteEvaluationResponse]
     GetLimits: _Unary[pb.GetLimitsRequest, pb.GetLimitsResponse]
+    FindFacts: _Unary[pb.FindFactsRequest, pb.FindFactsResponse]
 
 
 class FactMemoryClient:
@@ -233,6 +234,10 @@ class FactMemoryClient:
     async def get_limits(self, *, timeout_s: float | None = None) -> pb.GetLimitsResponse:
         """The service's request limits as configured (text lengths, message counts): cut requests to fit them."""
         return await self._call(self._stub.GetLimits, pb.GetLimitsRequest(), timeout_s)
+
+    async def find_facts(self, request: pb.FindFactsRequest, *, timeout_s: float | None = None) -> pb.FindFactsResponse:
+        """A person's own facts that their text names (matches) and the others nearest it, ranked as Provide ranks."""
+        return await self._call(self._stub.FindFacts, request, timeout_s)
 
     async def close(self, grace: float | None = None) -> None:
         """Closes the channel; calls in flight end with CANCELLED (after `grace` seconds, if given)."""

@@ -7,7 +7,6 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 from uuid import UUID
@@ -16,8 +15,7 @@ import grpc
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
-from factmemory.api.audit import AuditEntry, audited
-from factmemory.api.grpc import agent_model, convert
+from factmemory.api.grpc import actors, agent_model, chat, convert
 from factmemory.api.grpc.convert import parse_uuid
 from factmemory.api.grpc.metrics import record_evaluation
 from factmemory.domain.agents import AgentSummary
@@ -33,7 +31,7 @@ from factmemory.domain.errors import (
     Refused,
     Unavailable,
 )
-from factmemory.domain.resolutions import encode_position, reviewer_actor
+from factmemory.domain.resolutions import encode_position
 from factmemory.ports import CALL_SCOPE, CallScope
 from factmemory.usecases import agents, browse, edits, evaluate, forget_messages, provide, review
 from factmemory.usecases.deps import Deps
@@ -111,21 +109,6 @@ def mapped(handler: Handler[Servicer, Req, Res]) -> Handler[Servicer, Req, Res]:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-REVIEWER_METADATA = "x-factmemory-reviewer"
-
-
-def _reviewer(context: Context) -> str:
-    """'reviewer:<identity>' from the request metadata, for the history of what the call changes."""
-    given = next((v for k, v in context.invocation_metadata() or () if k == REVIEWER_METADATA), "")
-    return reviewer_actor(given if isinstance(given, str) else bytes(given).decode("utf-8", "replace"))
-
-
-def _audit(action: str, request: Message, context: Context) -> AbstractContextManager[AuditEntry]:
-    """One audit line for a review RPC: its ids as sent (bounded), the reviewer, the result."""
-    ids = ("agent_id", "entity_id", "fact_id", "candidate_id")
-    return audited(action, "grpc", _reviewer(context), **{k: getattr(request, k) for k in ids if hasattr(request, k)})
 
 
 def _scope(request: Scoped) -> tuple[UUID, UUID]:
@@ -216,7 +199,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     async def ResolveCandidate(
         self, request: pb.ResolveCandidateRequest, context: Context
     ) -> pb.ResolveCandidateResponse:
-        with _audit("resolve_candidate", request, context) as entry:
+        with actors.audit("resolve_candidate", request, context) as entry:
             agent_id, entity_id = _scope(request)
             resolution = convert.resolution(request.resolution, request.decision)
             entry.note(resolution=resolution.value)
@@ -226,7 +209,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
                 entity_id,
                 parse_uuid(request.candidate_id, "candidate_id"),
                 resolution,
-                _reviewer(context),
+                actors.reviewer(context),
                 _now(),
             )
             entry.note(fact_id=None if fact is None else fact.id)
@@ -237,7 +220,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
 
     @mapped
     async def AddFact(self, request: pb.AddFactRequest, context: Context) -> pb.AddFactResponse:
-        with _audit("add_fact", request, context) as entry:
+        with actors.audit("add_fact", request, context) as entry:
             agent_id, entity_id = _scope(request)
             fact = await edits.add_fact(
                 self._deps,
@@ -246,7 +229,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
                 convert.required_kind(request.kind),
                 request.category,
                 request.claim,
-                _reviewer(context),
+                actors.reviewer(context),
                 request.confidence if request.HasField("confidence") else None,
                 MessageToDict(request.structured_fields),
             )
@@ -255,22 +238,31 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
 
     @mapped
     async def UpdateFact(self, request: pb.UpdateFactRequest, context: Context) -> pb.UpdateFactResponse:
-        with _audit("update_fact", request, context) as entry:
+        with actors.audit("update_fact", request, context) as entry:
             agent_id, entity_id = _scope(request)
             edit = convert.fact_edit(request, self._limits.max_claim_chars * 4, self._limits.max_name_chars)
             entry.note(fields=",".join(k for k, v in edit.model_dump().items() if v is not None))
             fact = await edits.update_fact(
-                self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"), edit, _reviewer(context)
+                self._deps,
+                agent_id,
+                entity_id,
+                parse_uuid(request.fact_id, "fact_id"),
+                edit,
+                actors.actor(request, entity_id, context),
+                edits.CORRECTED_IN_CHAT if chat.chat_of(request) else edits.EDITED_BY_HAND,
             )
         return pb.UpdateFactResponse(fact=convert.fact_pb(fact, self._limits))
 
     @mapped
     async def DeleteFact(self, request: pb.DeleteFactRequest, context: Context) -> pb.DeleteFactResponse:
-        with _audit("delete_fact", request, context):
+        with actors.audit("delete_fact", request, context):
             agent_id, entity_id = _scope(request)
-            await edits.delete_fact(
-                self._deps, agent_id, entity_id, parse_uuid(request.fact_id, "fact_id"), _reviewer(context)
-            )
+            fact_id = parse_uuid(request.fact_id, "fact_id")
+            origin = chat.chat_of(request)
+            if origin is not None:
+                await edits.delete_fact_asked(self._deps, agent_id, entity_id, fact_id, origin.confirmed)
+            else:
+                await edits.delete_fact(self._deps, agent_id, entity_id, fact_id, actors.reviewer(context))
         return pb.DeleteFactResponse()
 
     @mapped
@@ -303,7 +295,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
 
     @mapped
     async def ForgetEntity(self, request: pb.ForgetEntityRequest, context: Context) -> pb.ForgetEntityResponse:
-        with _audit("forget_entity", request, context) as entry:
+        with actors.audit("forget_entity", request, context) as entry:
             counts = await browse.forget_entity(
                 self._deps, parse_uuid(request.agent_id, "agent_id"), parse_uuid(request.entity_id, "entity_id")
             )
@@ -331,7 +323,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
 
     @mapped
     async def ForgetMessages(self, request: pb.ForgetMessagesRequest, context: Context) -> pb.ForgetMessagesResponse:
-        with _audit("forget_messages", request, context) as entry:
+        with actors.audit("forget_messages", request, context) as entry:
             entry.note(room_id=request.room_id, message_ids=len(request.message_ids))
             counts = await forget_messages.forget_messages(
                 self._deps,
@@ -373,6 +365,10 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
     @mapped
     async def GetLimits(self, request: pb.GetLimitsRequest, context: Context) -> pb.GetLimitsResponse:
         return convert.limits_pb(self._limits)
+
+    @mapped
+    async def FindFacts(self, request: pb.FindFactsRequest, context: Context) -> pb.FindFactsResponse:
+        return await chat.find_facts(self._deps, request, _now(), self._limits)
 
 
 def _agent_pb(agent: AgentSummary) -> pb.AgentSummary:

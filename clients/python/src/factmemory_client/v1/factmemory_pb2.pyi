@@ -503,12 +503,44 @@ class ResolveCandidateResponse(_message.Message):
     def __init__(self, candidate: _Optional[_Union[Candidate, _Mapping]] = ..., fact: _Optional[_Union[Fact, _Mapping]] = ...) -> None: ...
 
 class ForgetEntityRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id")
+    __slots__ = ("agent_id", "entity_id", "chat")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ...) -> None: ...
+    chat: ChatRequest
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., chat: _Optional[_Union[ChatRequest, _Mapping]] = ...) -> None: ...
+
+class ChatRequest(_message.Message):
+    __slots__ = ("message_id", "confirmed")
+    MESSAGE_ID_FIELD_NUMBER: _ClassVar[int]
+    CONFIRMED_FIELD_NUMBER: _ClassVar[int]
+    message_id: str
+    confirmed: bool
+    def __init__(self, message_id: _Optional[str] = ..., confirmed: _Optional[bool] = ...) -> None: ...
+
+class FindFactsRequest(_message.Message):
+    __slots__ = ("agent_id", "entity_id", "text", "limit", "now")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    NOW_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    entity_id: str
+    text: str
+    limit: int
+    now: _timestamp_pb2.Timestamp
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., text: _Optional[str] = ..., limit: _Optional[int] = ..., now: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class FindFactsResponse(_message.Message):
+    __slots__ = ("matches", "near")
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    NEAR_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[ScoredFact]
+    near: _containers.RepeatedCompositeFieldContainer[ScoredFact]
+    def __init__(self, matches: _Optional[_Iterable[_Union[ScoredFact, _Mapping]]] = ..., near: _Optional[_Iterable[_Union[ScoredFact, _Mapping]]] = ...) -> None: ...
 
 class ForgetEntityResponse(_message.Message):
     __slots__ = ("facts_deleted", "candidates_deleted", "relationships_deleted", "identities_deleted", "evaluations_deleted")
@@ -597,7 +629,7 @@ class AddFactResponse(_message.Message):
     def __init__(self, fact: _Optional[_Union[Fact, _Mapping]] = ...) -> None: ...
 
 class UpdateFactRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id", "fact_id", "claim", "category", "kind", "confidence", "verification_status")
+    __slots__ = ("agent_id", "entity_id", "fact_id", "claim", "category", "kind", "confidence", "verification_status", "chat")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     FACT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -606,6 +638,7 @@ class UpdateFactRequest(_message.Message):
     KIND_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     VERIFICATION_STATUS_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
     fact_id: str
@@ -614,7 +647,8 @@ class UpdateFactRequest(_message.Message):
     kind: Kind
     confidence: float
     verification_status: VerificationStatus
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., fact_id: _Optional[str] = ..., claim: _Optional[str] = ..., category: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., confidence: _Optional[float] = ..., verification_status: _Optional[_Union[VerificationStatus, str]] = ...) -> None: ...
+    chat: ChatRequest
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., fact_id: _Optional[str] = ..., claim: _Optional[str] = ..., category: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., confidence: _Optional[float] = ..., verification_status: _Optional[_Union[VerificationStatus, str]] = ..., chat: _Optional[_Union[ChatRequest, _Mapping]] = ...) -> None: ...
 
 class UpdateFactResponse(_message.Message):
     __slots__ = ("fact",)
@@ -623,14 +657,16 @@ class UpdateFactResponse(_message.Message):
     def __init__(self, fact: _Optional[_Union[Fact, _Mapping]] = ...) -> None: ...
 
 class DeleteFactRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id", "fact_id")
+    __slots__ = ("agent_id", "entity_id", "fact_id", "chat")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     FACT_ID_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
     fact_id: str
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., fact_id: _Optional[str] = ...) -> None: ...
+    chat: ChatRequest
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., fact_id: _Optional[str] = ..., chat: _Optional[_Union[ChatRequest, _Mapping]] = ...) -> None: ...
 
 class DeleteFactResponse(_message.Message):
     __slots__ = ()

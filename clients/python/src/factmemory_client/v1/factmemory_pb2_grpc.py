@@ -131,6 +131,11 @@ class FactMemoryServiceStub:
                 request_serializer=factmemory_dot_v1_dot_factmemory__pb2.GetLimitsRequest.SerializeToString,
                 response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.GetLimitsResponse.FromString,
                 _registered_method=True)
+        self.FindFacts = channel.unary_unary(
+                '/factmemory.v1.FactMemoryService/FindFacts',
+                request_serializer=factmemory_dot_v1_dot_factmemory__pb2.FindFactsRequest.SerializeToString,
+                response_deserializer=factmemory_dot_v1_dot_factmemory__pb2.FindFactsResponse.FromString,
+                _registered_method=True)
 
 
 class FactMemoryServiceServicer:
@@ -285,6 +290,15 @@ class FactMemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def FindFacts(self, request, context):
+        """A person's own facts that a text names, for their requests in a conversation ("what do you know about my job?",
+        "forget that I'm vegetarian"): ranked as Provide ranks a turn's facts, split into those that share a word with
+        the text (the words of the request itself aside) and those only near it. Only this entity's facts; reads only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FactMemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -382,6 +396,11 @@ def add_FactMemoryServiceServicer_to_server(servicer, server):
                     servicer.GetLimits,
                     request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.GetLimitsRequest.FromString,
                     response_serializer=factmemory_dot_v1_dot_factmemory__pb2.GetLimitsResponse.SerializeToString,
+            ),
+            'FindFacts': grpc.unary_unary_rpc_method_handler(
+                    servicer.FindFacts,
+                    request_deserializer=factmemory_dot_v1_dot_factmemory__pb2.FindFactsRequest.FromString,
+                    response_serializer=factmemory_dot_v1_dot_factmemory__pb2.FindFactsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -899,6 +918,33 @@ class FactMemoryService:
             '/factmemory.v1.FactMemoryService/GetLimits',
             factmemory_dot_v1_dot_factmemory__pb2.GetLimitsRequest.SerializeToString,
             factmemory_dot_v1_dot_factmemory__pb2.GetLimitsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def FindFacts(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/factmemory.v1.FactMemoryService/FindFacts',
+            factmemory_dot_v1_dot_factmemory__pb2.FindFactsRequest.SerializeToString,
+            factmemory_dot_v1_dot_factmemory__pb2.FindFactsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -906,12 +906,104 @@ export type ForgetEntityRequest = Message<"factmemory.v1.ForgetEntityRequest"> &
      * @generated from field: string entity_id = 2;
      */
     entityId: string;
+    /**
+     * Set when the person themself asked for it in a conversation (see ChatRequest).
+     *
+     * @generated from field: factmemory.v1.ChatRequest chat = 3;
+     */
+    chat?: ChatRequest | undefined;
 };
 /**
  * Describes the message factmemory.v1.ForgetEntityRequest.
  * Use `create(ForgetEntityRequestSchema)` to create a new message.
  */
 export declare const ForgetEntityRequestSchema: GenMessage<ForgetEntityRequest>;
+/**
+ * A change a person asked for about their own memory in a conversation. The change is theirs: the fact's history
+ * names them (actor "chat:<entity_id>", reason "deleted in the chat" / "corrected in the chat") instead of the
+ * x-factmemory-reviewer, and its audit line says so (via chat). The request's entity_id must be the person who
+ * asked: a client never sends an entity named in the text.
+ *
+ * @generated from message factmemory.v1.ChatRequest
+ */
+export type ChatRequest = Message<"factmemory.v1.ChatRequest"> & {
+    /**
+     * The message in which the person asked (or confirmed); recorded in the audit line.
+     *
+     * @generated from field: string message_id = 1;
+     */
+    messageId: string;
+    /**
+     * The person confirmed in a later message (required to delete a health fact).
+     *
+     * @generated from field: bool confirmed = 2;
+     */
+    confirmed: boolean;
+};
+/**
+ * Describes the message factmemory.v1.ChatRequest.
+ * Use `create(ChatRequestSchema)` to create a new message.
+ */
+export declare const ChatRequestSchema: GenMessage<ChatRequest>;
+/**
+ * @generated from message factmemory.v1.FindFactsRequest
+ */
+export type FindFactsRequest = Message<"factmemory.v1.FindFactsRequest"> & {
+    /**
+     * @generated from field: string agent_id = 1;
+     */
+    agentId: string;
+    /**
+     * @generated from field: string entity_id = 2;
+     */
+    entityId: string;
+    /**
+     * What the person said, as said (at most FACTMEMORY_MAX_TEXT_CHARS).
+     *
+     * @generated from field: string text = 3;
+     */
+    text: string;
+    /**
+     * At most this many facts in all; 0 means 10; at most twice FACTMEMORY_MAX_PROVIDE_LIMIT.
+     *
+     * @generated from field: int32 limit = 4;
+     */
+    limit: number;
+    /**
+     * Reference time for ages; default: server time.
+     *
+     * @generated from field: google.protobuf.Timestamp now = 5;
+     */
+    now?: Timestamp | undefined;
+};
+/**
+ * Describes the message factmemory.v1.FindFactsRequest.
+ * Use `create(FindFactsRequestSchema)` to create a new message.
+ */
+export declare const FindFactsRequestSchema: GenMessage<FindFactsRequest>;
+/**
+ * @generated from message factmemory.v1.FindFactsResponse
+ */
+export type FindFactsResponse = Message<"factmemory.v1.FindFactsResponse"> & {
+    /**
+     * Facts that share a content word with the text (words that only make the request, such as "forget",
+     * "remember" or "wrong", aside), best first.
+     *
+     * @generated from field: repeated factmemory.v1.ScoredFact matches = 1;
+     */
+    matches: ScoredFact[];
+    /**
+     * The other facts ranked nearest the text, best first (no word in common).
+     *
+     * @generated from field: repeated factmemory.v1.ScoredFact near = 2;
+     */
+    near: ScoredFact[];
+};
+/**
+ * Describes the message factmemory.v1.FindFactsResponse.
+ * Use `create(FindFactsResponseSchema)` to create a new message.
+ */
+export declare const FindFactsResponseSchema: GenMessage<FindFactsResponse>;
 /**
  * @generated from message factmemory.v1.ForgetEntityResponse
  */
@@ -1035,7 +1127,8 @@ export type HistoryEntry = Message<"factmemory.v1.HistoryEntry"> & {
      */
     action: HistoryAction;
     /**
-     * "message:<message id>" for evaluations, "reviewer:<identity>" for people, "import:<source>" for imports.
+     * "message:<message id>" for evaluations, "reviewer:<identity>" for people, "import:<source>" for imports,
+     * "chat:<entity id>" for the person themself asking in a conversation (ChatRequest).
      *
      * @generated from field: string actor = 5;
      */
@@ -1157,6 +1250,12 @@ export type UpdateFactRequest = Message<"factmemory.v1.UpdateFactRequest"> & {
      * @generated from field: factmemory.v1.VerificationStatus verification_status = 8;
      */
     verificationStatus: VerificationStatus;
+    /**
+     * Set when the person themself corrected the fact in a conversation (see ChatRequest).
+     *
+     * @generated from field: factmemory.v1.ChatRequest chat = 9;
+     */
+    chat?: ChatRequest | undefined;
 };
 /**
  * Describes the message factmemory.v1.UpdateFactRequest.
@@ -1193,6 +1292,13 @@ export type DeleteFactRequest = Message<"factmemory.v1.DeleteFactRequest"> & {
      * @generated from field: string fact_id = 3;
      */
     factId: string;
+    /**
+     * Set when the person themself asked for it in a conversation (see ChatRequest). A health fact is then deleted
+     * only with chat.confirmed (FAILED_PRECONDITION otherwise, nothing deleted).
+     *
+     * @generated from field: factmemory.v1.ChatRequest chat = 4;
+     */
+    chat?: ChatRequest | undefined;
 };
 /**
  * Describes the message factmemory.v1.DeleteFactRequest.
@@ -2286,5 +2392,17 @@ export declare const FactMemoryService: GenService<{
         methodKind: "unary";
         input: typeof GetLimitsRequestSchema;
         output: typeof GetLimitsResponseSchema;
+    };
+    /**
+     * A person's own facts that a text names, for their requests in a conversation ("what do you know about my job?",
+     * "forget that I'm vegetarian"): ranked as Provide ranks a turn's facts, split into those that share a word with
+     * the text (the words of the request itself aside) and those only near it. Only this entity's facts; reads only.
+     *
+     * @generated from rpc factmemory.v1.FactMemoryService.FindFacts
+     */
+    findFacts: {
+        methodKind: "unary";
+        input: typeof FindFactsRequestSchema;
+        output: typeof FindFactsResponseSchema;
     };
 }>;
