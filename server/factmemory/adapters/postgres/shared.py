@@ -10,7 +10,7 @@ from uuid import UUID
 import asyncpg
 
 from factmemory.adapters.postgres.connection import connection, lock_entity
-from factmemory.adapters.postgres.forgetting import forget_entity
+from factmemory.adapters.postgres.erasure.forgetting import forget_entity
 from factmemory.adapters.postgres.rows import RECORD_NAME
 from factmemory.domain.shared import Scope, SharedSubject, label, subject_of
 
