@@ -11,7 +11,8 @@ import pytest
 from factmemory.domain import finding
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
-from tests.support.fm import Person
+from tests.support.fm import Person, add_durable, change, facts_reply
+from tests.support.llm_stub import Reply, ScriptedLLM
 
 REVIEWER = (("x-factmemory-reviewer", "alice@example.org"),)
 
@@ -174,3 +175,36 @@ async def test_forget_me_in_the_chat_is_one_audit_line_naming_the_person(
     audit = [r.getMessage() for r in caplog.records if r.name == "factmemory.audit"]
     lines = [line for line in audit if "forget_entity" in line]
     assert len(lines) == 1 and f"by chat:{dana.entity_id} via chat: ok" in lines[0], lines
+
+
+async def test_a_correction_the_persons_message_raised_is_settled_from_the_chat(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    dana = Person("Dana")
+    llm.on("I live in Lisbon", Reply(facts_reply(add_durable("lives in Lisbon", "identity"))))
+    await service.stub.Evaluate(dana.evaluate("I live in Lisbon"))
+    said = dana.evaluate("That's wrong, I moved to Porto in March")
+    llm.on("moved to Porto", Reply(facts_reply(change("contradict", "D1", "moved", "lives in Porto"))))
+    (op,) = (await service.stub.Evaluate(said)).ops
+    assert op.candidate_id
+    resolve = pb.ResolveCandidateRequest(
+        agent_id=dana.agent_id,
+        entity_id=dana.entity_id,
+        candidate_id=op.candidate_id,
+        resolution=pb.RESOLUTION_ACCEPT,
+        chat=pb.ChatRequest(message_id="another message"),
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as info:  # only the correction this message raised
+        await service.stub.ResolveCandidate(resolve)
+    assert info.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+    resolve.chat.message_id = said.message.id
+    settled = await service.stub.ResolveCandidate(resolve)
+    assert (settled.fact.claim, list(settled.fact.previous_claims)) == ("lives in Porto", ["lives in Lisbon"])
+    assert await claims(service, dana) == ["lives in Porto"]
+    history = (
+        await service.stub.GetFact(
+            pb.GetFactRequest(agent_id=dana.agent_id, entity_id=dana.entity_id, fact_id=settled.fact.id)
+        )
+    ).history
+    assert history[-1].actor == f"chat:{dana.entity_id}"
+    assert history[-1].reason == "corrected in the chat: lives in Porto"

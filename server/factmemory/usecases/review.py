@@ -11,6 +11,7 @@ from factmemory.domain.confidence import ADD_CONFIDENCE
 from factmemory.domain.errors import Conflict, NotFound
 from factmemory.domain.models import (
     Candidate,
+    CandidateSource,
     CandidateStatus,
     Fact,
     Resolution,
@@ -25,6 +26,10 @@ from factmemory.domain.shared import world_subject
 from factmemory.ports import FactChange, ReviewTransaction, Vector
 from factmemory.usecases.deps import Deps
 
+# What a person may settle from the chat: the correction their own message raised.
+CHAT_SOURCES = frozenset({CandidateSource.CONTRADICT, CandidateSource.DEDUP_CONFLICT})
+CORRECTED_IN_CHAT = "corrected in the chat"
+
 
 async def resolve_candidate(
     deps: Deps,
@@ -34,12 +39,16 @@ async def resolve_candidate(
     resolution: Resolution,
     actor: str,
     now: datetime,
+    asked_in: str | None = None,
 ) -> tuple[Candidate, Fact | None]:
     """Settles a pending candidate in one transaction; returns it closed and the fact that stands for it
-    afterwards (the kept or changed fact; None when nothing of it remains)."""
+    afterwards (the kept or changed fact; None when nothing of it remains). `asked_in`: the person settles, in a
+    conversation, a correction their own message (this id) raised; nothing else."""
     first = await deps.review_store.get_candidate(agent_id, entity_id, candidate_id)
     if first is None:
         raise NotFound(f"candidate {candidate_id} not found for this agent and entity")
+    if asked_in is not None and (first.source not in CHAT_SOURCES or first.evidence_message_id != asked_in):
+        raise Conflict(f"candidate {candidate_id} was not raised by the person's message {asked_in[:64]}")
     plan = plan_resolution(first.source, resolution, first.related_fact_id is not None)
     embedding = (await deps.embedder.passages([first.proposed_claim]))[0] if plan.needs_embedding else None
     async with deps.review_store.review(agent_id, entity_id) as tx:
@@ -51,7 +60,8 @@ async def resolve_candidate(
         old = await tx.get_fact(candidate.fact.id) if candidate.fact is not None else None
         new = await tx.get_fact(candidate.related_fact_id) if candidate.related_fact_id is not None else None
         plan = plan_resolution(candidate.source, resolution, new is not None)
-        reason = f"{plan.resolution.value}: {candidate.proposed_claim}"
+        why = CORRECTED_IN_CHAT if asked_in is not None else plan.resolution.value
+        reason = f"{why}: {candidate.proposed_claim}"
         fact = await _apply_plan(deps, tx, plan, candidate, old, new, embedding, actor, reason, now)
         closed = await tx.close_candidate(candidate_id, plan.status, plan.resolution, actor, now)
     return closed, fact

@@ -209,8 +209,9 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
                 entity_id,
                 parse_uuid(request.candidate_id, "candidate_id"),
                 resolution,
-                actors.reviewer(context),
+                actors.actor(request, entity_id, context),
                 _now(),
+                asked_in=request.chat.message_id if chat.chat_of(request) else None,
             )
             entry.note(fact_id=None if fact is None else fact.id)
         return pb.ResolveCandidateResponse(

@@ -868,6 +868,14 @@ export type ResolveCandidateRequest = Message<"factmemory.v1.ResolveCandidateReq
      * @generated from field: factmemory.v1.Resolution resolution = 5;
      */
     resolution: Resolution;
+    /**
+     * Set when the person settles, in the conversation, a candidate their own message raised (a contradict or
+     * dedup_conflict whose evidence_message_id is chat.message_id: "that's wrong, I moved to Porto"); any other
+     * candidate is FAILED_PRECONDITION. The history names them (see ChatRequest), reason "corrected in the chat".
+     *
+     * @generated from field: factmemory.v1.ChatRequest chat = 6;
+     */
+    chat?: ChatRequest | undefined;
 };
 /**
  * Describes the message factmemory.v1.ResolveCandidateRequest.
