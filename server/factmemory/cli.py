@@ -69,6 +69,7 @@ def _distribute(settings: Settings, _: argparse.Namespace) -> int:
 def _prune(settings: Settings, args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
+    from factmemory.adapters.postgres.citus import distributed_by_person
     from factmemory.adapters.postgres.connection import open_pool
     from factmemory.adapters.postgres.deployment.database import database_url, migrate
     from factmemory.adapters.postgres.erasure.retention import PostgresRetention
@@ -81,9 +82,8 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
         async with database_url(settings.database_url, settings.data_dir) as url:
             await migrate(url, embedding_dimensions(settings))
             async with open_pool(url, 1, 2, settings.db_timeout_s) as pool:
-                return await sweep(
-                    PostgresRetention(pool), retention_policy(settings), datetime.now(UTC), NullTelemetry()
-                )
+                store = PostgresRetention(pool, await distributed_by_person(pool))
+                return await sweep(store, retention_policy(settings), datetime.now(UTC), NullTelemetry())
 
     try:
         counts = asyncio.run(run())
@@ -94,6 +94,10 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
         print(json.dumps(counts.__dict__, sort_keys=True))
     else:
         print(f"pruned: {counts.line()}")
+    if counts.failed:
+        # Each failed step logged its error in a line of its own (above).
+        print(f"factmemory: prune: {len(counts.failed)} step(s) failed, the others ran", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -76,6 +76,7 @@ class Runtime:
     metrics: PrometheusTelemetry | None
     replica_check: ReplicaCheck | None = None
     cluster_check: ClusterCheck | None = None  # a database distributed by person on Citus
+    by_person: bool = False  # the database is distributed by person on Citus
 
 
 @asynccontextmanager
@@ -144,7 +145,7 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         timeout_s = min(settings.db_timeout_s, settings.health_interval_s * 2)
         cluster_check = ClusterCheck(pool, telemetry, timeout_s) if by_person else None
         stack.enter_context(settled_heap())
-        yield Runtime(deps, database, pool, metrics, replica_check, cluster_check)
+        yield Runtime(deps, database, pool, metrics, replica_check, cluster_check, by_person)
 
 
 # Python's cyclic garbage collector, set for a long-running service once everything is loaded. The objects made at
@@ -195,7 +196,7 @@ def start_retention(runtime: Runtime, settings: Settings) -> asyncio.Task[None] 
         return None
     return asyncio.create_task(
         run_periodically(
-            PostgresRetention(runtime.pool),
+            PostgresRetention(runtime.pool, runtime.by_person),
             retention_policy(settings),
             settings.retention_interval_s,
             lambda: datetime.now(UTC),

@@ -1,6 +1,7 @@
 """One retention sweep: archive stale current facts, delete long-archived ones, reduce old evaluations, archive
 old resolved candidates, drop expired agent-model tickets' content. Small batches; each change of facts is one
-short transaction per entity."""
+short transaction per entity. Each step runs whatever became of the steps before it: a failed step is logged in one
+line of its own and named in the counts."""
 
 from __future__ import annotations
 
@@ -23,39 +24,63 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class SweepCounts:
-    """What one sweep changed."""
+    """What one sweep changed, and the steps that failed (by their count's name)."""
 
     archived_facts: int = 0
     deleted_facts: int = 0
     reduced_evaluations: int = 0
     archived_candidates: int = 0
     expired_tickets: int = 0
+    failed: tuple[str, ...] = ()
 
     def line(self) -> str:
-        return ", ".join(f"{f.name.replace('_', ' ')} {getattr(self, f.name)}" for f in fields(self))
+        counts = ", ".join(f"{_words(f.name)} {getattr(self, f.name)}" for f in fields(self) if f.name != "failed")
+        return counts + (f"; failed: {', '.join(map(_words, self.failed))}" if self.failed else "")
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def one_line(exc: BaseException) -> str:
+    """An error as one line (a database error's text may hold its detail and hint on lines of their own)."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
 async def sweep(store: RetentionStore, policy: RetentionPolicy, now: datetime, telemetry: Telemetry) -> SweepCounts:
-    """Runs every part of the policy once, to the end, in batches; counts go to the telemetry as they happen."""
-    return SweepCounts(
-        archived_facts=await _archive_stale(store, policy, now, telemetry),
-        deleted_facts=await _delete_archived(store, policy, now, telemetry),
-        reduced_evaluations=await _drain(
+    """Runs every part of the policy once, to the end, in batches; counts go to the telemetry as they happen. A step
+    that fails is logged (one line) and the next one runs; it counts 0 (the telemetry has what it changed before)."""
+    steps: dict[str, Callable[[], Awaitable[int]]] = {
+        "archived_facts": lambda: _archive_stale(store, policy, now, telemetry),
+        "deleted_facts": lambda: _delete_archived(store, policy, now, telemetry),
+        "reduced_evaluations": lambda: _drain(
             lambda before: store.reduce_evaluations(before, now, policy.batch),
             cutoff(now, policy.evaluation_window_days),
             policy.batch,
             "reduced_evaluations",
             telemetry,
         ),
-        archived_candidates=await _drain(
+        "archived_candidates": lambda: _drain(
             lambda before: store.archive_candidates(before, now, policy.batch),
             cutoff(now, policy.candidate_archive_days),
             policy.batch,
             "archived_candidates",
             telemetry,
         ),
-        expired_tickets=await _expire_tickets(store, now, telemetry),
-    )
+        "expired_tickets": lambda: _expire_tickets(store, now, telemetry),
+    }
+    counts: dict[str, int] = {}
+    failed: list[str] = []
+    for name, step in steps.items():
+        try:
+            counts[name] = await step()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("retention: %s failed: %s", _words(name), one_line(exc))
+            counts[name] = 0
+            failed.append(name)
+    return SweepCounts(**counts, failed=tuple(failed))
 
 
 async def _expire_tickets(store: RetentionStore, now: datetime, telemetry: Telemetry) -> int:
@@ -137,14 +162,17 @@ async def run_periodically(
     clock: Callable[[], datetime],
     telemetry: Telemetry,
 ) -> None:
-    """The service's background sweep: one run every interval_s (the first right away); a failed run is logged
-    in one line and retried at the next interval. Runs until cancelled."""
+    """The service's background sweep: one run every interval_s (the first right away); a failed step (or run) is
+    logged in one line and retried at the next interval. Runs until cancelled."""
     while True:
         try:
             counts = await sweep(store, policy, clock(), telemetry)
-            log.info("retention: %s", counts.line())
+            if counts.failed:
+                log.warning("retention: %s", counts.line())
+            else:
+                log.info("retention: %s", counts.line())
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log.warning("retention sweep failed: %s: %s", type(exc).__name__, exc)
+            log.warning("retention sweep failed: %s", one_line(exc))
         await asyncio.sleep(interval_s)

@@ -61,28 +61,44 @@ DELETE FROM facts USING mark
 
 # What idempotency needs stays (agent, message id, entity, token counts); the stored response and the message's
 # excerpt go. A replay then answers an empty result with the usage it had. Rows still being evaluated (result
-# '{}') are left alone.
+# '{}') are left alone. The oldest are read first, without a lock (a locking read over every shard is refused on
+# Citus), then changed in one statement per shard: the rows of the people $3 (on a database distributed by
+# person, all on one shard) among the keys read. The statement checks again what the read saw, so a row changed
+# meanwhile (or by another process's sweep) is left as it is; a row of another key the arrays happen to cross is
+# one the sweep reduces anyway. The usage is built by immutable functions only (Citus refuses a stable one, such as
+# jsonb_build_object, over the row's columns in an UPDATE).
+OLD_EVALUATIONS = """
+SELECT agent_id, entity_id, message_id AS key FROM evaluations
+ WHERE reduced_at IS NULL AND created_at < $1 AND result <> '{}'::jsonb
+ ORDER BY created_at
+ LIMIT $2
+"""
 REDUCE_EVALUATIONS = """
-UPDATE evaluations e
-   SET result = jsonb_build_object('usage', jsonb_build_object('prompt_tokens', e.prompt_tokens,
-                                                               'completion_tokens', e.completion_tokens)),
+UPDATE evaluations
+   SET result = jsonb_set(jsonb_set('{"usage": {}}', '{usage,prompt_tokens}', prompt_tokens::text::jsonb),
+                          '{usage,completion_tokens}', completion_tokens::text::jsonb),
        success_reason = NULL, excerpt = NULL, reduced_at = $2
-  FROM (SELECT agent_id, message_id FROM evaluations
-         WHERE reduced_at IS NULL AND created_at < $1 AND result <> '{}'::jsonb
-         ORDER BY created_at
-         LIMIT $3
-           FOR UPDATE SKIP LOCKED) AS old
- WHERE e.agent_id = old.agent_id AND e.message_id = old.message_id
+ WHERE entity_id = ANY ($3::uuid[]) AND agent_id = ANY ($4::uuid[]) AND message_id = ANY ($5::text[])
+   AND reduced_at IS NULL AND created_at < $1 AND result <> '{}'::jsonb
 """
 
+# Resolved candidates, the same way: read, then changed shard by shard.
+OLD_CANDIDATES = """
+SELECT agent_id, entity_id, id AS key FROM fact_candidates
+ WHERE status <> 'pending' AND archived_at IS NULL AND resolved_at < $1
+ ORDER BY resolved_at
+ LIMIT $2
+"""
 ARCHIVE_CANDIDATES = """
-UPDATE fact_candidates c SET archived_at = $2
-  FROM (SELECT id FROM fact_candidates
-         WHERE status <> 'pending' AND archived_at IS NULL AND resolved_at < $1
-         ORDER BY resolved_at
-         LIMIT $3
-           FOR UPDATE SKIP LOCKED) AS old
- WHERE c.id = old.id
+UPDATE fact_candidates SET archived_at = $2
+ WHERE entity_id = ANY ($3::uuid[]) AND agent_id = ANY ($4::uuid[]) AND id = ANY ($5::uuid[])
+   AND status <> 'pending' AND archived_at IS NULL AND resolved_at < $1
+"""
+
+# On a database distributed by person: the shard of each person (every per-person table is co-located with facts,
+# so one shard id names the same group of people in each). Read on the coordinator alone.
+SHARDS_OF = """
+SELECT get_shard_id_for_distribution_column('facts', e) AS shard, e AS entity_id FROM unnest($1::uuid[]) AS e
 """
 
 Key = tuple[UUID, UUID, UUID]
@@ -91,8 +107,9 @@ Key = tuple[UUID, UUID, UUID]
 class PostgresRetention:
     """Retention's reads and writes through the service's pool."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, by_person: bool = False) -> None:
         self._pool = pool
+        self._by_person = by_person
 
     async def stale_candidates(self, older_than: datetime, after: Key | None, limit: int) -> list[Fact]:
         first, second, third = after if after is not None else (None, None, None)
@@ -134,12 +151,34 @@ class PostgresRetention:
         return row_count(status)
 
     async def reduce_evaluations(self, before: datetime, at: datetime, limit: int) -> int:
-        async with connection(self._pool) as conn:
-            return row_count(await conn.execute(REDUCE_EVALUATIONS, before, at, limit))
+        return await self._by_shard(OLD_EVALUATIONS, REDUCE_EVALUATIONS, before, at, limit)
 
     async def archive_candidates(self, before: datetime, at: datetime, limit: int) -> int:
+        return await self._by_shard(OLD_CANDIDATES, ARCHIVE_CANDIDATES, before, at, limit)
+
+    async def _by_shard(self, read: str, change: str, before: datetime, at: datetime, limit: int) -> int:
+        """The rows `read` finds (up to `limit`), changed by `change` in one statement per shard (one in all on a
+        single PostgreSQL): no statement locks rows on more than one shard."""
+        changed = 0
         async with connection(self._pool) as conn:
-            return row_count(await conn.execute(ARCHIVE_CANDIDATES, before, at, limit))
+            rows = await conn.fetch(read, before, limit)
+            for people in await self._shards(conn, {r["entity_id"] for r in rows}):
+                keys = [r for r in rows if r["entity_id"] in people]
+                agents = sorted({r["agent_id"] for r in keys})
+                status = await conn.execute(change, before, at, sorted(people), agents, [r["key"] for r in keys])
+                changed += row_count(status)
+        return changed
+
+    async def _shards(self, conn: asyncpg.Connection, people: set[UUID]) -> list[set[UUID]]:
+        """The people grouped by their shard (distributed by person), else all together."""
+        if not people:
+            return []
+        if not self._by_person:
+            return [people]
+        groups: dict[int, set[UUID]] = {}
+        for row in await conn.fetch(SHARDS_OF, sorted(people)):
+            groups.setdefault(row["shard"], set()).add(row["entity_id"])
+        return [groups[shard] for shard in sorted(groups)]
 
     async def expire_tickets(self, now: datetime) -> int:
         return await Tickets(self._pool).expire(now)
