@@ -92,9 +92,7 @@ async def assert_swept(url: str, rows: OldRows) -> None:
             *scope,
             uuid.UUID(rows.resolved_candidate),
         )
-        body = await conn.fetchval(
-            "SELECT body FROM evaluation_tickets WHERE agent_id = $1 AND entity_id = $2", *scope
-        )
+        body = await conn.fetchval("SELECT body FROM evaluation_tickets WHERE agent_id = $1 AND entity_id = $2", *scope)
     finally:
         await conn.close()
     assert archived is not None, "the stale current fact was not archived"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import urllib.request
 import uuid
 from collections.abc import AsyncIterator
@@ -13,9 +14,11 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from factmemory.adapters.metrics import PrometheusTelemetry
+from factmemory.adapters.postgres.connection import SESSION_SETTINGS, open_pool
 from factmemory.adapters.postgres.erasure.retention import PostgresRetention
 from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import PageListener
@@ -426,3 +429,44 @@ async def test_prune_runs_once_and_prints_the_counts(
     assert line.startswith("pruned: archived facts ") and "reduced evaluations" in line, line
     assert int(line.split("archived facts ")[1].split(",")[0]) >= 1
     assert "has the flu" not in claims(await svc.stub.Provide(person.provide("flu?")))
+
+
+async def test_a_failed_step_is_logged_in_one_line_and_the_later_steps_still_run(
+    own: tuple[Service, str], llm: ScriptedLLM, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Reducing old evaluations fails for real (another session holds the table, the sweep's sessions wait 0.3 s);
+    the resolved candidate is archived all the same, and the failure is one line naming its step."""
+    svc, url = own
+    person = Person()
+    await learn(svc, llm, person, "failing: I live in Oslo", add_durable("lives in Oslo", "identity"))
+    moved = await learn(
+        svc, llm, person, "failing: I moved to Bergen", change("contradict", "D1", "moved", "lives in Bergen")
+    )
+    candidate = moved.ops[0].candidate_id
+    await svc.stub.ResolveCandidate(
+        pb.ResolveCandidateRequest(
+            agent_id=person.agent_id,
+            entity_id=person.entity_id,
+            candidate_id=candidate,
+            resolution=pb.RESOLUTION_REJECT,
+        )
+    )
+    async with svc.pool.acquire() as conn:
+        await conn.execute(
+            "UPDATE fact_candidates SET resolved_at = $2 WHERE id = $1", uuid.UUID(candidate), NOW - timedelta(days=91)
+        )
+    caplog.set_level(logging.INFO, logger="factmemory.usecases.retention")
+    holder = await asyncpg.connect(url)
+    try:
+        async with holder.transaction():
+            await holder.execute("LOCK TABLE evaluations IN ACCESS EXCLUSIVE MODE")
+            async with open_pool(url, 1, 2, 10.0, (*SESSION_SETTINGS, "SET lock_timeout = 300")) as pool:
+                counts = await sweep(PostgresRetention(pool), POLICY, NOW, NullTelemetry())
+    finally:
+        await holder.close()
+    assert counts.failed == ("reduced_evaluations",)
+    assert counts.archived_candidates == 1
+    assert counts.line().endswith("; failed: reduced evaluations"), counts.line()
+    [line] = [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
+    assert line.startswith("retention: reduced evaluations failed: LockNotAvailableError: "), line
+    assert "\n" not in line

@@ -69,8 +69,8 @@ def _distribute(settings: Settings, _: argparse.Namespace) -> int:
 def _prune(settings: Settings, args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
-    from factmemory.adapters.postgres.citus import distributed_by_person
     from factmemory.adapters.postgres.connection import open_pool
+    from factmemory.adapters.postgres.deployment.citus import distributed_by_person
     from factmemory.adapters.postgres.deployment.database import database_url, migrate
     from factmemory.adapters.postgres.erasure.retention import PostgresRetention
     from factmemory.app import embedding_dimensions, retention_policy
