@@ -329,12 +329,18 @@ async def test_a_shared_facts_source_names_who_taught_it(service: Service, llm: 
 async def test_teacher_roles_and_the_agent_wide_scope_are_settings(
     pg_url: str, llm: ScriptedLLM, tmp_path: Path
 ) -> None:
+    here, other_agent = World(), World()
+    elsewhere = World(here.agent_id)
     settings = make_settings(
-        pg_url, llm, tmp_path, shared_teacher_roles="moderator", shared_agent_wide=True, embedding_workers=1
+        pg_url,
+        llm,
+        tmp_path,
+        shared_teacher_roles="moderator",
+        shared_agent_wide=True,
+        shared_agent_wide_worlds=here.world_id,
+        embedding_workers=1,
     )
     async for svc in start_service(settings):
-        here, other_agent = World(), World()
-        elsewhere = World(here.agent_id)
         admin, moderator = here.person("Ada"), here.person("Mo")
         held = await says_shared(
             svc, llm, here.says(admin, "the rules changed: no links in #general", "ADMIN"), "no links in #general"

@@ -17,6 +17,9 @@ OPENAI_EMBEDDING_MODEL = "text-embedding-3-small"
 # low costs comparisons, not facts. openai (text-embedding-3-small): NOT measured (no network where this was
 # written); it spreads cosines wider than e5, so paraphrases sit lower. Re-measure before relying on it.
 DEFAULT_DEDUP_THRESHOLDS = {"local": 0.85, "openai": 0.75}
+# Comma-separated UUIDs (shared_agent_wide_worlds).
+_UUID = r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
+_WORLD_IDS = rf"^\s*({_UUID}\s*(,\s*{_UUID}\s*)*)?$"
 
 
 class Settings(BaseSettings):
@@ -164,10 +167,16 @@ class Settings(BaseSettings):
     max_tickets_per_agent: int = Field(default=2_500, ge=1)
     max_reply_chars: int = Field(default=262_144, ge=1_000, le=4_000_000)
     # Shared facts (docs/shared-facts.md): the speaker roles that may teach a world's shared facts (comma-separated,
-    # elizaOS world roles); a shared claim of anyone else is held for review. With shared_agent_wide, what a
-    # trusted teacher teaches is shared in every world of the agent instead of the world it was said in.
-    shared_teacher_roles: str = "OWNER,ADMIN"
+    # elizaOS world roles, plain ASCII, compared case-folded); a shared claim of anyone else is held for review.
+    # With shared_agent_wide, what a trusted teacher teaches is shared in every world of the agent instead of the
+    # world it was said in, but only from the worlds named in shared_agent_wide_worlds.
+    shared_teacher_roles: str = Field(default="OWNER,ADMIN", pattern=r"^[A-Za-z0-9_,\s-]*$")
     shared_agent_wide: bool = False
+    # The worlds (comma-separated world ids) whose teachers may teach agent-wide (with shared_agent_wide): anyone can
+    # create a world and own it, so a world's owner is trusted agent-wide only when named here. A teacher of any
+    # other world teaches nothing agent-wide: their shared claims are held for review. Empty: nobody teaches
+    # agent-wide (a reviewer's accept still shares a held claim in its world).
+    shared_agent_wide_worlds: str = Field(default="", pattern=_WORLD_IDS)
     # Provide's shared section: the least cosine to the turn for a shared fact to be shown (default per embedder,
     # domain/shared.py, where the local value's data is named).
     shared_min_similarity: float | None = Field(default=None, ge=0, le=1)

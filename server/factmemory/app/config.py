@@ -13,7 +13,7 @@ from factmemory.api.http.pages import PageConfig
 from factmemory.api.http.server import split_address
 from factmemory.domain.limits import Limits
 from factmemory.domain.retention import RetentionPolicy
-from factmemory.domain.shared import DEFAULT_SHARED_MIN_SIMILARITY, SharedPolicy, parse_roles
+from factmemory.domain.shared import DEFAULT_SHARED_MIN_SIMILARITY, SharedPolicy, parse_roles, parse_worlds
 from factmemory.domain.tickets import TicketPolicy
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Tuning
@@ -125,6 +125,7 @@ def tuning(settings: Settings) -> Tuning:
             parse_roles(settings.shared_teacher_roles),
             settings.shared_agent_wide,
             _or_default(settings.shared_min_similarity, DEFAULT_SHARED_MIN_SIMILARITY[settings.embedder]),
+            parse_worlds(settings.shared_agent_wide_worlds),
         ),
     )
 

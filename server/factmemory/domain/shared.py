@@ -15,6 +15,8 @@ agent (docs/shared-facts.md):
 from __future__ import annotations
 
 import enum
+import re
+import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -102,28 +104,69 @@ def readable_subjects(
     return found if recorded is None else [s for s in found if s.subject_id in recorded]
 
 
+# A role as the caller sends it, compared only when it is plain ASCII (letters, digits, _ and -).
+_ROLE = re.compile(r"[a-z0-9_-]+")
+
+
+def role_key(role: str) -> str | None:
+    """The form a role is compared in: NFKC, case-folded, without spaces around; None for a role that is not plain
+    ASCII. A look-alike letter never matches (a dotless 'ı' upper-cases to 'I', so 'admın'.upper() is 'ADMIN':
+    compared here it is no role at all)."""
+    text = role.strip()
+    if not text.isascii():
+        return None
+    key = unicodedata.normalize("NFKC", text).casefold()
+    return key if _ROLE.fullmatch(key) else None
+
+
 @dataclass(frozen=True)
 class SharedPolicy:
-    """Who may teach shared facts (FACTMEMORY_SHARED_TEACHER_ROLES) and where a trusted teacher's new shared
-    facts go (FACTMEMORY_SHARED_AGENT_WIDE: the agent-wide subject instead of the world's)."""
+    """Who may teach shared facts (FACTMEMORY_SHARED_TEACHER_ROLES), where a trusted teacher's new shared facts go
+    (FACTMEMORY_SHARED_AGENT_WIDE: the agent-wide subject instead of the world's) and whose teachers may teach
+    agent-wide (FACTMEMORY_SHARED_AGENT_WIDE_WORLDS: anyone can own a world, so only the worlds named here)."""
 
     teacher_roles: frozenset[str] = field(default_factory=lambda: DEFAULT_TEACHER_ROLES)
     agent_wide: bool = False
     min_similarity: float = DEFAULT_SHARED_MIN_SIMILARITY["local"]
+    agent_wide_worlds: frozenset[UUID] = frozenset()
 
     def trusts(self, roles: Sequence[str]) -> bool:
-        return bool({r.strip().upper() for r in roles} & self.teacher_roles)
+        """The speaker holds a teacher role in the world the message was said in."""
+        allowed = {role_key(r) for r in self.teacher_roles} - {None}
+        return any(role_key(r) in allowed for r in roles)
+
+    def vouches(self, subject: SharedSubject, world_id: UUID | None, roles: Sequence[str]) -> bool:
+        """Whether this speaker's word changes (or supports) the subject's facts: a world's, a teacher of that
+        world; the agent-wide ones, a teacher of a world named in agent_wide_worlds; held claims, nobody's."""
+        if subject.scope is Scope.HELD or not self.trusts(roles):
+            return False
+        return subject.scope is Scope.WORLD or world_id in self.agent_wide_worlds
 
     def new_facts_subject(self, agent_id: UUID, world_id: UUID, roles: Sequence[str]) -> SharedSubject:
         """Where a shared add of this speaker goes: the world (or the agent) when trusted, else held for review."""
-        if not self.trusts(roles):
-            return held_subject(agent_id, world_id)
-        return agent_subject(agent_id) if self.agent_wide else world_subject(agent_id, world_id)
+        target = agent_subject(agent_id) if self.agent_wide else world_subject(agent_id, world_id)
+        return target if self.vouches(target, world_id, roles) else held_subject(agent_id, world_id)
+
+    def held_reason(self, roles: Sequence[str]) -> str:
+        """Why this speaker's shared claims are held for review."""
+        return HELD_AGENT_WIDE if self.trusts(roles) and self.agent_wide else HELD_REASON
 
 
 def parse_roles(raw: str) -> frozenset[str]:
-    """'OWNER, ADMIN' -> {'OWNER', 'ADMIN'}; case and spaces do not matter."""
-    return frozenset(r.strip().upper() for r in raw.split(",") if r.strip())
+    """'OWNER, ADMIN' -> {'OWNER', 'ADMIN'}; case and spaces do not matter; a role not plain ASCII is an error."""
+    roles = [r.strip() for r in raw.split(",") if r.strip()]
+    bad = [r for r in roles if role_key(r) is None]
+    if bad:
+        raise ValueError(f"teacher roles must be plain ASCII letters, digits, _ or -: {bad[0]!r}")
+    return frozenset(r.upper() for r in roles)
+
+
+def parse_worlds(raw: str) -> frozenset[UUID]:
+    """'<world id>, <world id>' -> the world ids; anything that is not a UUID is an error."""
+    try:
+        return frozenset(UUID(w.strip()) for w in raw.split(",") if w.strip())
+    except ValueError:
+        raise ValueError(f"not a list of world ids (UUIDs, comma-separated): {raw[:80]!r}") from None
 
 
 def shared_handles(durable: Sequence[Any], current: Sequence[Any]) -> dict[str, Any]:
@@ -215,12 +258,19 @@ def ops_subjects(
             subject = known.get(item.fact.entity_id)
             if isinstance(item, PlannedMerge) and item.duplicate.entity_id != item.fact.entity_id:
                 item, subject = RejectedOp(item.op, CROSS_SUBJECT_MERGE, item.handle), None
+            elif isinstance(item, PlannedMerge) and subject and not policy.vouches(subject, world_id, roles):
+                item, subject = RejectedOp(item.op, UNTRUSTED_MERGE, item.handle), None
         out.append(item)
         subjects.append(subject)
     return out, subjects
 
 
 HELD_REASON = "shared claim of a speaker not trusted to teach: held for review, shown to nobody until accepted"
+HELD_AGENT_WIDE = (
+    "agent-wide claim of a teacher of a world not named in FACTMEMORY_SHARED_AGENT_WIDE_WORLDS: held for review, "
+    "shown to nobody until accepted"
+)
+UNVOUCHED_STRENGTHEN = "not applied: only a teacher trusted with a shared fact, or a reviewer, vouches for it"
 HELD_DECAY = "not decayed: a speaker not trusted to teach asked to decay a shared fact"
 
 

@@ -75,7 +75,6 @@ class _TurnPlan:
 
     parts: list[_Part]
     sources: list[ChatMessage]  # the message of each op of the reply, in its order
-    held: bool  # shared ops of a speaker not trusted to teach
     relationships: list[tuple[UUID, UUID, tuple[str, ...]]]
     identities: list[tuple[UUID, str, str, float]]
 
@@ -117,8 +116,7 @@ async def _plan_turn(deps: Deps, shown: Shown, reply: ExtractionReply, watch: St
     identities = plan_identities(
         (reply.identities or [])[: limits.max_identities], request.room_entities, request.entity_id, limits
     )
-    held = not policy.trusts(request.speaker_roles)
-    return _TurnPlan(parts, sources, held, relationships, identities)
+    return _TurnPlan(parts, sources, relationships, identities)
 
 
 def _plan(
@@ -187,14 +185,15 @@ async def _apply_parts(
         add_plans = part.add_plans
         if part.context is not None and tx.revision != part.context.revision + 1:  # a write landed since
             add_plans = part.probe.plan(await part.probe.read(tx.write_context), deps.tuning.dedup_threshold)
-        held = plan.held and part.subject is not None
+        policy, turn = deps.tuning.shared, shown.turn
+        held = part.subject is not None and not policy.vouches(part.subject, turn.world_id, turn.speaker_roles)
         done = await apply_all(
             deps,
             tx,
             part.planned,
             part.sources,
             zip(add_plans, part.probe.vectors, part.probe.searches, strict=True),
-            held=held,
+            held=policy.held_reason(turn.speaker_roles) if held else "",
         )
         for index, op in zip(part.indexes, done, strict=True):
             applied[index] = op

@@ -19,7 +19,7 @@ from factmemory.domain.ops import (
 )
 from factmemory.domain.protection import decay_needs_review
 from factmemory.domain.resolutions import kind_of
-from factmemory.domain.shared import HELD_DECAY, HELD_REASON
+from factmemory.domain.shared import HELD_DECAY, UNVOUCHED_STRENGTHEN
 from factmemory.ports import Vector, WriteTransaction
 from factmemory.usecases import fact_writes
 from factmemory.usecases.deps import Deps
@@ -32,11 +32,12 @@ async def apply_all(
     sources: Sequence[ChatMessage],
     add_plans: Iterable[tuple[AddPlan, Vector, Searched]],
     *,
-    held: bool = False,
+    held: str = "",
 ) -> list[AppliedOp]:
     """Every op in the model's order, with its message as evidence; the adds take their plans and vectors by
-    position, earlier adds by index. `held`: shared ops of a speaker not trusted to teach (domain/shared.py): each
-    new fact (in the world's held subject) and each decay becomes a review candidate."""
+    position, earlier adds by index. `held` (why): shared ops of a speaker the subject does not trust
+    (domain/shared.py): each new fact (in the world's held subject) and each decay becomes a review candidate, and
+    a strengthen is not applied (a stranger's word never keeps a shared fact standing)."""
     applied: list[AppliedOp] = []
     added: list[Fact | None] = []
     plans = iter(add_plans)
@@ -44,12 +45,12 @@ async def apply_all(
         if isinstance(item, PlannedAdd):
             op = await _apply_add(deps, tx, message, *next(plans), added)
             if held and op.fact is not None and not op.deduplicated:
-                op = await _hold(tx, message, op)
+                op = await _hold(tx, message, op, held)
             added.append(op.fact)
         elif isinstance(item, PlannedMerge):
             op = await _apply_merge(tx, message, item)
         elif isinstance(item, PlannedChange):
-            op = await _apply_change(tx, message, item, held)
+            op = await _apply_change(tx, message, item, bool(held))
         else:
             op = AppliedOp(op=item.op, rejected=True, reason=item.reason, handle=item.handle)
         applied.append(op)
@@ -174,6 +175,8 @@ async def _apply_change(
         kind = kind_of(change.reclassify_to)
         if kind is not None and await tx.reclassify(change.fact.id, kind, change.reclassify_to) is None:
             return gone
+    if change.op is OpType.STRENGTHEN and held:
+        return AppliedOp(op=change.op, rejected=True, handle=change.handle, reason=UNVOUCHED_STRENGTHEN)
     if change.op is OpType.STRENGTHEN:
         verification = Verification.SELF_REPORTED
         fact = await fact_writes.strengthen(
@@ -205,14 +208,14 @@ async def _apply_change(
     return AppliedOp(op=change.op, fact=current, candidate_id=candidate, handle=change.handle, reason=change.reason)
 
 
-async def _hold(tx: WriteTransaction, message: ChatMessage, op: AppliedOp) -> AppliedOp:
+async def _hold(tx: WriteTransaction, message: ChatMessage, op: AppliedOp, why: str) -> AppliedOp:
     """A new shared claim of a speaker not trusted to teach: kept in the world's held subject (read by no prompt
     and no Provide) with a review candidate; a reviewer's accept makes it a shared fact of the world."""
     assert op.fact is not None
     candidate = await tx.insert_candidate(
-        op.fact.id, op.fact.claim, HELD_REASON, CandidateSource.SHARED_CLAIM, message.id, message.created_at
+        op.fact.id, op.fact.claim, why, CandidateSource.SHARED_CLAIM, message.id, message.created_at
     )
-    return op.model_copy(update={"candidate_id": candidate, "reason": HELD_REASON})
+    return op.model_copy(update={"candidate_id": candidate, "reason": why})
 
 
 async def _hold_decay(tx: WriteTransaction, message: ChatMessage, change: PlannedChange) -> AppliedOp | None:
