@@ -103,17 +103,23 @@ def read_memory(record: Any) -> LegacyFact | str:
     )
 
 
-def _records(document: Any) -> Iterable[Any]:
+def records_of(document: Any) -> Iterable[Any]:
+    """The records of a parsed JSON export: a list, {"memories": [...]}, or one memory."""
     if isinstance(document, Mapping):
         return document.get("memories") or document.get("facts") or [document]
     return document if isinstance(document, list) else []
+
+
+def looks_like_memories(records: Iterable[Any]) -> bool:
+    """Whether the records look like elizaOS memories of some type (objects with `content` and an id)."""
+    return any(isinstance(r, Mapping) and "content" in r and ("id" in r or "type" in r) for r in records)
 
 
 def read_json(path: Path) -> Iterator[Mapping[str, Any] | Any]:
     """The memories of a JSON export: a list, {"memories": [...]}, or one memory per line."""
     text = path.read_text(encoding="utf-8")
     try:
-        yield from _records(json.loads(text))
+        yield from records_of(json.loads(text))
     except json.JSONDecodeError:
         for line in text.splitlines():
             if line.strip():

@@ -23,7 +23,7 @@ from factmemory.cli_review.arguments import (
     pick_person,
     uuid_arg,
 )
-from factmemory.cli_review.commands import run
+from factmemory.cli_review.commands import agent_document, run
 
 __all__ = [
     "COMMANDS",
@@ -36,6 +36,7 @@ __all__ = [
     "OneLineParser",
     "add_client_options",
     "add_commands",
+    "agent_document",
     "agent_arg",
     "is_uuid",
     "parse_address",

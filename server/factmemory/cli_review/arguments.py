@@ -41,6 +41,8 @@ RESOLUTIONS = {
     "keep-old": pb.RESOLUTION_KEEP_OLD,
     "merge": pb.RESOLUTION_MERGE,
 }
+# An agent's export (domain/backup.py's AGENT_FORMAT, which this layer may not import; tests/test_restore.py checks).
+AGENT_FORMAT = "factmemory-agent-export"
 COMMANDS = ("facts", "candidates", "entities", "forget", "export", "agents")
 # Agents read to find the one a name means: enough to list the matches of an ambiguous name.
 NAME_MATCHES = 50
@@ -241,7 +243,16 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     agents.add_argument("--query", default="", help="part of a name, or the start of an id")
     agents.add_argument("--limit", type=int, default=100)
 
-    export = sub.add_parser("export", parents=[parent, scope], help="everything stored about one entity, as JSON")
+    export = sub.add_parser(
+        "export",
+        parents=[parent],
+        help="everything stored about one person, or about every person and community of an agent, as JSON "
+        "(`factmemory import --file` restores it)",
+    )
+    export.add_argument("agent_id", type=agent_arg, help="the agent's id or name")
+    export.add_argument(
+        "entity_id", type=person_arg, nargs="?", help="the person's entity id or name (none: the whole agent)"
+    )
     export.add_argument(
         "--direct",
         action="store_true",

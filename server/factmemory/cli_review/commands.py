@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, TextIO
 
 import grpc
@@ -23,6 +24,7 @@ from factmemory.cli_review.arguments import (
     STATUSES,
     UNREACHABLE,
     VERIFICATIONS,
+    AGENT_FORMAT,
     CommandLineError,
     Connection,
     is_uuid,
@@ -264,15 +266,41 @@ def forget(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
 
 
 def export(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
-    """One document: a large entity's pages joined (every list of a page continues the one before)."""
-    response = call("ExportEntity", pb.ExportEntityRequest(**_scope(args)))
-    document = json.loads(response.json)
+    """One document: a person's export, or the agent's (every person and shared subject it lists, one after
+    the other: domain/backup.py)."""
+    if args.entity_id:
+        printer.json(export_person(call, args.agent_id, args.entity_id))
+        return
+    fetch = lambda token: call(  # noqa: E731
+        "ListEntities", pb.ListEntitiesRequest(agent_id=args.agent_id, page_size=1000, page_token=token)
+    )
+    people = [export_person(call, args.agent_id, e.entity_id) for e in _pages(fetch, "entities", 10**9)]
+    name = "".join(a.name for a in call("ListAgents", pb.ListAgentsRequest(query=args.agent_id, page_size=1)).agents)
+    printer.json(agent_document(args.agent_id, name, people))
+
+
+def export_person(call: Caller, agent_id: str, entity_id: str) -> dict[str, Any]:
+    """A person's export, its pages joined (every list of a page continues the one before)."""
+    response = call("ExportEntity", pb.ExportEntityRequest(agent_id=agent_id, entity_id=entity_id))
+    document: dict[str, Any] = json.loads(response.json)
     while response.next_page_token:
-        response = call("ExportEntity", pb.ExportEntityRequest(**_scope(args), page_token=response.next_page_token))
+        request = pb.ExportEntityRequest(agent_id=agent_id, entity_id=entity_id, page_token=response.next_page_token)
+        response = call("ExportEntity", request)
         for key, value in json.loads(response.json).items():
             if isinstance(value, list):
                 document[key].extend(value)
-    printer.json(document)
+    return document
+
+
+def agent_document(agent_id: str, name: str, people: list[dict[str, Any]]) -> dict[str, Any]:
+    """An agent's export: its people's exports, wrapped."""
+    return {
+        "format": AGENT_FORMAT,
+        "agent_id": agent_id,
+        "name": name,
+        "exported_at": datetime.now(UTC).isoformat(),
+        "people": people,
+    }
 
 
 HANDLERS: dict[tuple[str, str | None], Handler] = {

@@ -3,12 +3,13 @@ forgetting), and its two transactions (Evaluate's write, a reviewer's action).""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
+from factmemory.domain.backup import PersonBackup, Restored
 from factmemory.domain.confidence import Strengthened
 from factmemory.domain.dedup.planning import MergedFact, OpenPair
 from factmemory.domain.excerpts import EvidenceSource
@@ -290,6 +291,21 @@ class BulkStore(SubjectIds, Protocol):
         ...
 
     async def imported_ids(self, agent_id: UUID, entity_id: UUID, source_ids: Sequence[str]) -> set[str]: ...
+
+    async def restore(
+        self,
+        backup: PersonBackup,
+        vectors: Mapping[UUID, Vector],
+        model: str,
+        actor: str,
+        forget_epoch: int,
+        ignore_ledger: bool,
+    ) -> Restored | None:
+        """Stores a person's export back, ids kept, in one transaction: the facts the import ledger has not seen
+        for the agent (all of them when ignore_ledger) with their vectors (by fact id), then their history, review
+        items, relationships, identities, evaluations and name; deleted messages stay deleted. None (nothing
+        stored) when the person was forgotten since their epoch was `forget_epoch`."""
+        ...
 
     async def forget_entity(self, agent_id: UUID, entity_id: UUID) -> ForgetCounts: ...
 

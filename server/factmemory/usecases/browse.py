@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+from factmemory.domain.backup import MAX_NAME_CHARS, PERSON_FORMAT
 from factmemory.domain.errors import NotFound
 from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
@@ -129,6 +130,7 @@ async def export_page(
 ) -> tuple[dict[str, Any], ExportPosition | None]:
     """The export from start on, as much as fits in budget_bytes of JSON; and where the next page starts."""
     page: dict[str, Any] = {
+        **(await _export_header(deps, agent_id, entity_id) if start is None else {}),
         "agent_id": str(agent_id),
         "entity_id": str(entity_id),
         **{section: [] for section in EXPORT_SECTIONS},
@@ -152,6 +154,25 @@ async def export_page(
             if len(rows) < EXPORT_CHUNK:
                 break
     return page, None
+
+
+async def _export_header(deps: Deps, agent_id: UUID, entity_id: UUID) -> dict[str, Any]:
+    """What a restore needs besides the rows (domain/backup.py): the format, the person's name, how many times the
+    agent had forgotten them, and which shared subject they are (None for a person)."""
+    named = await deps.browse_store.list_entities(agent_id, search_pattern(str(entity_id)), None, 1)
+    subject = await deps.review_store.shared_subject(agent_id, entity_id)
+    return {
+        "format": PERSON_FORMAT,
+        "exported_at": utc_now().isoformat(),
+        "agent_name": await deps.agents.agent_name(agent_id) if deps.agents is not None else "",
+        "name": named[0].name[:MAX_NAME_CHARS] if named and named[0].entity_id == entity_id else "",
+        "forget_epoch": await deps.bulk_store.forget_epoch(agent_id, entity_id),
+        "shared": None if subject is None else {"scope": subject.scope.value, "world_id": _text(subject.world_id)},
+    }
+
+
+def _text(value: UUID | None) -> str | None:
+    return None if value is None else str(value)
 
 
 async def export_entity(deps: Deps, agent_id: UUID, entity_id: UUID) -> dict[str, Any]:

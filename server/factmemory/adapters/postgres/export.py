@@ -31,14 +31,16 @@ SELECT c.id, c.agent_id, c.entity_id, c.fact_id, c.related_fact_id, c.proposed_c
  LIMIT $5
 """
 EXPORT_RELATIONSHIPS = """
-SELECT source_entity_id, target_entity_id, tags, interaction_count, created_at, updated_at FROM relationships
+SELECT source_entity_id, target_entity_id, tags, interaction_count, created_at, updated_at, evidence_message_ids,
+       evidence_complete
+  FROM relationships
  WHERE agent_id = $1 AND (source_entity_id = $2 OR target_entity_id = $2)
    AND ($3::uuid IS NULL OR (source_entity_id, target_entity_id) > ($3::uuid, $4::uuid))
  ORDER BY source_entity_id, target_entity_id
  LIMIT $5
 """
 EXPORT_IDENTITIES = """
-SELECT platform, handle, confidence, created_at, updated_at FROM identities
+SELECT platform, handle, confidence, created_at, updated_at, evidence_message_ids, evidence_complete FROM identities
  WHERE agent_id = $1 AND entity_id = $2
    AND ($3::text IS NULL OR (platform, handle) > ($3::text, $4::text))
  ORDER BY platform, handle
@@ -46,7 +48,7 @@ SELECT platform, handle, confidence, created_at, updated_at FROM identities
 """
 EXPORT_EVALUATIONS = """
 SELECT message_id, room_id, result, prompt_tokens, completion_tokens, success_completed, success_reason, created_at,
-       excerpt
+       excerpt, forgotten_at
   FROM evaluations
  WHERE agent_id = $1 AND entity_id = $2
    AND ($3::timestamptz IS NULL OR (created_at, message_id) > ($3::timestamptz, $4::text))
