@@ -51,6 +51,8 @@ async def test_an_import_racing_forget_entity_stores_nothing_of_the_person(
     env.update(FACTMEMORY_DATABASE_URL=pg_url, FACTMEMORY_DATA_DIR=str(tmp_path), FACTMEMORY_EMBEDDING_WORKERS="1")
     proc = await asyncio.create_subprocess_exec(
         str(SCRIPT),
+        "--log-level",
+        "INFO",  # the audit line (a terminal's default is the outcome alone)
         "import",
         "--json",
         "--file",

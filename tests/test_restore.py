@@ -58,7 +58,9 @@ async def sam_with_everything(service: Service, llm: ScriptedLLM, agent_name: st
     ana = Person("Ana", agent_id=sam.agent_id)
     await service.stub.RegisterAgent(pb.RegisterAgentRequest(agent_id=sam.agent_id, name=agent_name))
     first = facts_reply(add_durable("lives in Berlin", "identity"), add_durable("allergic to penicillin", "health"))
-    first["relationships"] = [{"source_entity_id": sam.entity_id, "target_entity_id": ana.entity_id, "tags": ["sister"]}]
+    first["relationships"] = [
+        {"source_entity_id": sam.entity_id, "target_entity_id": ana.entity_id, "tags": ["sister"]}
+    ]
     first["identities"] = [{"entity_id": sam.entity_id, "platform": "github", "handle": "sam-b", "confidence": 0.9}]
     room = [pb.RoomEntity(id=sam.entity_id, names=["Sam"]), pb.RoomEntity(id=ana.entity_id, names=["Ana"])]
     said = "I live in Berlin, I'm allergic to penicillin, Ana is my sister"
@@ -69,7 +71,9 @@ async def sam_with_everything(service: Service, llm: ScriptedLLM, agent_name: st
         sam.evaluate("I might be moving to Tokyo"),
         facts_reply(change("contradict", "D1", "says he moves", proposed_claim="lives in Tokyo")),
     )
-    await learn(service, llm, ana.evaluate("I play the cello"), facts_reply(add_durable("plays the cello", "preference")))
+    await learn(
+        service, llm, ana.evaluate("I play the cello"), facts_reply(add_durable("plays the cello", "preference"))
+    )
     return sam, ana
 
 
@@ -101,15 +105,21 @@ async def test_a_persons_export_restores_into_another_database_once(
     assert original["identities"] and original["relationships"] and original["name"] == "Sam"
 
     async with new_database(pg_url, "restore") as other:
-        first = await cli("import", "--file", str(tmp_path / "sam.json"), "--agent", agent, database=other, tmp=tmp_path)
-        second = await cli("import", "--file", str(tmp_path / "sam.json"), "--agent", agent, database=other, tmp=tmp_path)
+        first = await cli(
+            "import", "--file", str(tmp_path / "sam.json"), "--agent", agent, database=other, tmp=tmp_path
+        )
+        second = await cli(
+            "import", "--file", str(tmp_path / "sam.json"), "--agent", agent, database=other, tmp=tmp_path
+        )
         again = await cli("export", sam.agent_id, sam.entity_id, "--direct", database=other, tmp=tmp_path)
 
     assert first.returncode == 0, first.stderr
     assert first.stderr == ""  # one line of outcome, nothing before it
     assert first.stdout.splitlines() == [first.stdout.strip()]
     assert first.stdout.startswith("restored 1 person of 1: 2 facts (0 already there), 1 review items, 1 relationships")
-    assert second.returncode == 0 and second.stdout.startswith("restored 1 person of 1: 0 facts (2 already there), 0 rev")
+    assert second.returncode == 0 and second.stdout.startswith(
+        "restored 1 person of 1: 0 facts (2 already there), 0 rev"
+    )
     restored = json.loads(again.stdout)
     assert sections(restored) == sections(original)
     assert any(h["action"] == "imported" for h in restored["history"])  # the restore is in each fact's history
@@ -139,7 +149,9 @@ async def test_a_forgotten_person_is_restored_only_on_purpose(
     on_purpose = await cli(
         "import", "--file", str(tmp_path / "sam.json"), "--restore-forgotten", database=pg_url, tmp=tmp_path
     )
-    twice = await cli("import", "--file", str(tmp_path / "sam.json"), "--restore-forgotten", database=pg_url, tmp=tmp_path)
+    twice = await cli(
+        "import", "--file", str(tmp_path / "sam.json"), "--restore-forgotten", database=pg_url, tmp=tmp_path
+    )
     assert on_purpose.stdout.startswith("restored 1 person of 1: 2 facts (0 already there)"), on_purpose.stderr
     assert twice.stdout.startswith("restored 1 person of 1: 0 facts (2 already there), 0 review items")
     assert await service.pool.fetchval(count, *scope) == 2
@@ -156,7 +168,7 @@ async def test_a_forgotten_person_is_restored_only_on_purpose(
 def evaluated(exported: subprocess.CompletedProcess[str]) -> str:
     """The id of the message that raised the contradiction, from the export."""
     document = json.loads(exported.stdout)
-    return next(e["message_id"] for e in document["evaluations"] if e["result"]["ops"][0]["op"] == "contradict")
+    return str(next(e["message_id"] for e in document["evaluations"] if e["result"]["ops"][0]["op"] == "contradict"))
 
 
 async def test_a_whole_agent_with_a_worlds_shared_facts_restores_into_another_database(
@@ -165,9 +177,16 @@ async def test_a_whole_agent_with_a_worlds_shared_facts_restores_into_another_da
     sam, ana = await sam_with_everything(service, llm, "Eliza")
     world = new_id()
     teach = sam.evaluate("The hackathon moved to Friday", world_id=world, speaker_roles=["OWNER"])
-    await learn(service, llm, teach, facts_reply(add_durable("the hackathon moved to Friday", "life_event") | {"scope": "shared"}))
+    await learn(
+        service,
+        llm,
+        teach,
+        facts_reply(add_durable("the hackathon moved to Friday", "life_event") | {"scope": "shared"}),
+    )
     stranger = ana.evaluate("The wallet is 0xABC", world_id=world, speaker_roles=["NONE"])
-    await learn(service, llm, stranger, facts_reply(add_durable("the wallet is 0xABC", "identity") | {"scope": "shared"}))
+    await learn(
+        service, llm, stranger, facts_reply(add_durable("the wallet is 0xABC", "identity") | {"scope": "shared"})
+    )
     address = f"127.0.0.1:{service.port}"
     exported = await cli("export", sam.agent_id, "--address", address, database=pg_url, tmp=tmp_path)
     assert exported.returncode == 0, exported.stderr

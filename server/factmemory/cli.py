@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import json
 import logging
 import sys
-import time
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,8 @@ from uuid import UUID
 from pydantic import ValidationError
 
 from factmemory import cli_review
-from factmemory.api.audit import AuditEntry, audited
+from factmemory import cli_transfer as transfer
+from factmemory.api.audit import audited
 from factmemory.api.logs import configure_logging
 from factmemory.cli_review import CommandLineError, Connection, OneLineParser
 from factmemory.domain import backup
@@ -131,7 +130,7 @@ def _export(settings: Settings, args: argparse.Namespace) -> int:
 
     async def run() -> dict[str, Any]:
         async with open_deps(settings) as deps:
-            agent_id = _uuid(await _agent_id(deps, args.agent_id), "agent_id")
+            agent_id = _uuid(await transfer.agent_id(deps, args.agent_id), "agent_id")
             if args.entity_id:
                 return await person(deps, agent_id, args.entity_id)
             name = await deps.agents.agent_name(agent_id) if deps.agents is not None else ""
@@ -141,26 +140,6 @@ def _export(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-class ImportShapeError(ValueError):
-    """The import's source holds nothing that can be imported."""
-
-
-def _not_importable(looked_like: str, why: str) -> ImportShapeError:
-    reads = " or ".join(backup.FORMATS)
-    return ImportShapeError(f"import reads {reads}; this looks like {looked_like}, but {why}")
-
-
-def _read_document(path: Path) -> object:
-    """The file's JSON; JSON lines (one elizaOS memory per line) as their list."""
-    text = path.read_text(encoding="utf-8")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        if "\n" not in text.strip():
-            raise
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
 def _import(settings: Settings, args: argparse.Namespace) -> int:
     """One line of outcome on stdout, or one line on stderr saying why nothing was imported."""
     label = f"file:{Path(args.file).name}" if args.file else "elizaos-postgres"
@@ -168,107 +147,17 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
     try:  # every run is one audit line (at INFO: shown with --log-level INFO or JSON logs), a failed one too
         with audited("import", "cli", import_actor(label.removeprefix("file:"))) as entry:
             entry.note(agent_id=args.agent)
-            document = _read_document(Path(args.file)) if args.file else None
+            document = transfer.read_document(Path(args.file)) if args.file else None
             if document is not None and backup.looks_like(document) != "elizaos":
-                line = _restore(settings, args, document, label, entry)
+                line = transfer.restore(settings, args, document, label, entry)
             else:
-                line = _import_legacy(settings, args, document, label, entry)
+                line = transfer.import_legacy(settings, args, document, label, entry)
     except (OSError, ValueError, InvalidInput) as exc:  # unreadable file, bad JSON or rows, unreachable database
         where = "" if isinstance(exc, OSError) and exc.filename else f"{source}: "  # the error names the file
         print(f"factmemory: import failed: {where}{describe(exc)}", file=sys.stderr)
         return 1
     print(line)
     return 0
-
-
-def _restore(settings: Settings, args: argparse.Namespace, document: object, label: str, entry: AuditEntry) -> str:
-    """A FactMemory export stored back (domain/backup.py)."""
-    from factmemory.app import open_deps
-    from factmemory.domain.errors import InvalidInput
-    from factmemory.usecases.imports import RestoreReport, restore_backup
-
-    try:
-        people = backup.read_backup(document)  # type: ignore[arg-type]
-    except InvalidInput as exc:
-        raise _not_importable("a FactMemory export", str(exc)) from None
-
-    async def run() -> tuple[RestoreReport, float]:
-        started = time.perf_counter()
-        async with open_deps(settings) as deps:
-            into = UUID(await _target_agent(deps, args.agent, document)) if args.agent else None
-            report = await restore_backup(deps, people, into, label, args.restore_forgotten)
-        return report, round(time.perf_counter() - started, 2)
-
-    report, seconds = asyncio.run(run())
-    entry.note(restored=report.facts, already_imported=report.already_there)
-    if args.json:
-        return json.dumps(dataclasses.asdict(report) | {"seconds": seconds}, sort_keys=True)
-    return report.line(len(people), seconds)
-
-
-async def _target_agent(deps: Any, given: str, document: Any) -> str:
-    """The agent an export is restored into: an id, a name this database knows, or else the export's own agent's
-    name (a database that has not met the agent yet)."""
-    kind = backup.looks_like(document)
-    own = str(document.get("agent_name") or "") if kind == "person" else str(document.get("name") or "")
-    try:
-        return await _agent_id(deps, given)
-    except CommandLineError:
-        if own.casefold() != given.casefold():
-            raise
-        return str(document["agent_id"])
-
-
-async def _agent_id(deps: Any, given: str) -> str:
-    from factmemory.usecases.agents import list_agents
-
-    if cli_review.is_uuid(given):
-        return given
-    return cli_review.pick_agent(given, (await list_agents(deps, given, "", cli_review.NAME_MATCHES))[0])
-
-
-def _import_legacy(
-    settings: Settings, args: argparse.Namespace, document: object, label: str, entry: AuditEntry
-) -> str:
-    from factmemory.adapters import eliza
-    from factmemory.app import open_deps
-    from factmemory.usecases.imports import import_facts
-
-    async def read() -> eliza.Parsed:
-        records = list(eliza.records_of(document)) if args.file else await eliza.read_postgres(args.postgres)
-        parsed = eliza.parse_all(records)
-        if not records:
-            raise _not_importable(backup.describe(document), "it holds no memories")
-        if not parsed.facts:
-            looks = "elizaOS memories" if eliza.looks_like_memories(records) else backup.describe(document)
-            raise _not_importable(
-                looks, f"none of its {len(records)} records is an elizaOS fact memory ({parsed.first_skip})"
-            )
-        return parsed
-
-    async def run() -> tuple[dict[str, Any], eliza.Parsed]:
-        parsed = await read()
-        started = time.perf_counter()
-        async with open_deps(settings) as deps:
-            agent = await _agent_id(deps, args.agent) if args.agent else None
-            facts = [f for f in parsed.facts if not agent or str(f.agent_id) == agent]
-            report = await import_facts(deps, facts, label, parsed.skipped + len(parsed.facts) - len(facts))
-        return report.model_dump() | {"seconds": round(time.perf_counter() - started, 2)}, parsed
-
-    report, parsed = asyncio.run(run())
-    entry.note(imported=report["imported"], already_imported=report["already_imported"], forgotten=report["forgotten"])
-    if args.json:
-        return json.dumps(report | {"first_skip": parsed.first_skip}, sort_keys=True)
-    skipped = f"{report['skipped']} records skipped" + (f", first {parsed.first_skip}" if parsed.first_skip else "")
-    forgotten = (
-        f"; {report['forgotten']} not stored: their person was forgotten while the import ran"
-        if report["forgotten"]
-        else ""
-    )
-    return (
-        f"imported {report['imported']} facts ({report['already_imported']} already imported, {skipped}) "
-        f"in {report['seconds']} s{forgotten}"
-    )
 
 
 def _client(args: argparse.Namespace) -> Connection:

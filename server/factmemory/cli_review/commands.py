@@ -14,6 +14,7 @@ import grpc
 from google.protobuf.message import Message
 
 from factmemory.cli_review.arguments import (
+    AGENT_FORMAT,
     EXIT_ERROR,
     EXIT_UNREACHABLE,
     EXIT_USAGE,
@@ -24,7 +25,6 @@ from factmemory.cli_review.arguments import (
     STATUSES,
     UNREACHABLE,
     VERIFICATIONS,
-    AGENT_FORMAT,
     CommandLineError,
     Connection,
     is_uuid,

@@ -5,9 +5,8 @@ review/, erasure/ (ForgetEntity), export; connection holds the pool, transient e
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
@@ -49,7 +48,6 @@ from factmemory.adapters.postgres.write import import_ledger, restore
 from factmemory.adapters.postgres.write.context import read_write_context
 from factmemory.adapters.postgres.write.transaction import PostgresWriteTransaction
 from factmemory.adapters.postgres.write.turn_start import read_turn_start
-from factmemory.domain.backup import PersonBackup, Restored, ledger_id
 from factmemory.domain.dedup.planning import OpenPair
 from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
@@ -87,7 +85,7 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts
 COUNT_FACTS = "SELECT count(*) FROM facts WHERE agent_id = $1 AND entity_id = $2"
 
 
-class Store(shared.SubjectReads):
+class Store(shared.SubjectReads, restore.Restores):
     """Typed access to the facts database through a pool: one class implementing the five fact ports
     (ports.EvaluateStore, ProvideStore, ReviewStore, BrowseStore, BulkStore). With a ReadRoute
     (FACTMEMORY_DATABASE_READ_URL), the reads of the read RPCs go to the replica: list_facts, fact_history,
@@ -372,29 +370,6 @@ class Store(shared.SubjectReads):
             await conn.execute(IMPORT_FACTS, *import_values(agent_id, entity_id, facts))
             after = await conn.fetchval(COUNT_FACTS, agent_id, entity_id)
         return int(after - before)
-
-    async def restore(
-        self,
-        backup: PersonBackup,
-        vectors: Mapping[UUID, Vector],
-        model: str,
-        actor: str,
-        forget_epoch: int,
-        ignore_ledger: bool,
-    ) -> Restored | None:
-        agent_id, entity_id = backup.agent_id, backup.entity_id
-        async with locked(self._pool, agent_id, entity_id) as (conn, _):
-            if await read_forget_epoch(conn, agent_id, entity_id) != forget_epoch:
-                return None
-            await conn.execute(MARK_IMPORT, *mark_values(HistoryAction.IMPORTED, actor), agent_id, entity_id)
-            ids = [ledger_id(f.id) for f in backup.facts if f.id in vectors]
-            fresh = await import_ledger.record(conn, agent_id, ids)
-            deleted = await restore.deleted_messages(conn, agent_id, backup)
-            facts = restore.restorable(backup, set(ids) if ignore_ledger else fresh, deleted)
-            stored = await restore.restore_facts(conn, backup, facts, [vectors[f.id] for f in facts], model)
-            rest = await restore.restore_rest(conn, backup, deleted)
-        self.drop_held(agent_id, entity_id)
-        return replace(rest, facts=stored)
 
     async def forget_epoch(self, agent_id: UUID, entity_id: UUID) -> int:
         async with connection(self._pool) as conn:

@@ -5,15 +5,18 @@ is. The caller holds the person's lock and has checked their forget epoch and th
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.rows import claim_terms, vector_array
+from factmemory.adapters.postgres.connection import locked
+from factmemory.adapters.postgres.erasure.forgetting import forget_epoch as read_forget_epoch
+from factmemory.adapters.postgres.rows import MARK_IMPORT, claim_terms, mark_values, vector_array
+from factmemory.adapters.postgres.write import import_ledger
 from factmemory.domain.backup import PersonBackup, Restored, kept_evidence, ledger_id
-from factmemory.domain.models import Fact
+from factmemory.domain.models import Fact, HistoryAction
 from factmemory.domain.vectors import Vector
 
 RESTORE_FACTS = """
@@ -21,7 +24,8 @@ INSERT INTO facts (id, agent_id, entity_id, kind, category, claim, structured_fi
                    evidence_message_ids, verification_status, created_at, last_confirmed_at, valid_at,
                    previous_claims, archived_at, embedding, embedding_model, import_source_id, lexemes)
 SELECT u.id, $1, $2, u.kind, u.category, u.claim, u.fields, u.confidence,
-       ARRAY(SELECT jsonb_array_elements_text(u.evidence::jsonb)), u.verification, u.created_at, u.confirmed_at, u.valid_at,
+       ARRAY(SELECT jsonb_array_elements_text(u.evidence::jsonb)), u.verification, u.created_at, u.confirmed_at,
+       u.valid_at,
        ARRAY(SELECT jsonb_array_elements_text(u.previous::jsonb)), u.archived_at, u.embedding, u.model, u.source,
        string_to_array(u.terms, ' ')
   FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::float8[], $9::text[], $10::text[],
@@ -78,6 +82,51 @@ RESTORE_SUBJECT = """
 INSERT INTO shared_subjects (agent_id, subject_id, scope, world_id) VALUES ($1, $2, $3, $4)
 ON CONFLICT (agent_id, subject_id) DO NOTHING
 """
+
+
+class Restores:
+    """The Store's restore of an export (BulkStore.restore)."""
+
+    _pool: asyncpg.Pool
+
+    def drop_held(self, agent_id: UUID, entity_id: UUID) -> None: ...
+
+    async def restore(
+        self,
+        backup: PersonBackup,
+        vectors: Mapping[UUID, Vector],
+        model: str,
+        actor: str,
+        forget_epoch: int,
+        ignore_ledger: bool,
+    ) -> Restored | None:
+        async with locked(self._pool, backup.agent_id, backup.entity_id) as (conn, _):
+            done = await restore_person(conn, backup, vectors, model, actor, forget_epoch, ignore_ledger)
+        self.drop_held(backup.agent_id, backup.entity_id)  # what this process held of them is stale
+        return done
+
+
+async def restore_person(
+    conn: asyncpg.Connection,
+    backup: PersonBackup,
+    vectors: Mapping[UUID, Vector],
+    model: str,
+    actor: str,
+    forget_epoch: int,
+    ignore_ledger: bool,
+) -> Restored | None:
+    """The whole restore of one person, in the caller's transaction holding their lock (Store.restore)."""
+    agent_id, entity_id = backup.agent_id, backup.entity_id
+    if await read_forget_epoch(conn, agent_id, entity_id) != forget_epoch:
+        return None
+    await conn.execute(MARK_IMPORT, *mark_values(HistoryAction.IMPORTED, actor), agent_id, entity_id)
+    ids = [ledger_id(f.id) for f in backup.facts if f.id in vectors]
+    fresh = await import_ledger.record(conn, agent_id, ids)
+    deleted = await deleted_messages(conn, agent_id, backup)
+    facts = restorable(backup, set(ids) if ignore_ledger else fresh, deleted)
+    stored = await restore_facts(conn, backup, facts, [vectors[f.id] for f in facts], model)
+    rest = await restore_rest(conn, backup, deleted)
+    return replace(rest, facts=stored)
 
 
 def restorable(backup: PersonBackup, fresh: set[str], deleted: set[str]) -> list[Fact]:
