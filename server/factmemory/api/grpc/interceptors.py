@@ -13,12 +13,13 @@ from factmemory.api.guessing import MISSING_TOKEN, GuessLimiter, client_of_peer
 
 
 class BearerAuth(grpc.aio.ServerInterceptor):
-    """Requires `authorization: Bearer <token>` on every RPC but health checks and reflection. A call without a
+    """Requires `authorization: Bearer <token>` on every RPC but health checks (reflection included: it lists what
+    the service offers, which is for callers holding the token; docs/operating.md). A call without a
     token is UNAUTHENTICATED with a message saying what to set (not a guess); guessing is limited per client and
     overall (api/guessing.py): a throttled client is refused (RESOURCE_EXHAUSTED) untried, except on a connection
     that already presented the right token."""
 
-    OPEN_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
+    OPEN_PREFIXES = ("/grpc.health.v1.Health/",)
 
     def __init__(self, token: str, limiter: GuessLimiter) -> None:
         self._expected = f"Bearer {token}".encode()
