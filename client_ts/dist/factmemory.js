@@ -3364,12 +3364,18 @@ var file_google_protobuf_timestamp = /* @__PURE__ */ fileDesc("Ch9nb29nbGUvcHJvd
 var TimestampSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_timestamp, 0);
 
 // ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/timestamp.js
-function timestampFromMs(timestampMs) {
-  const seconds = Math.floor(timestampMs / 1e3);
+function timestampDate(timestamp) {
+  return new Date(timestampMs(timestamp));
+}
+function timestampFromMs(timestampMs2) {
+  const seconds = Math.floor(timestampMs2 / 1e3);
   return create(TimestampSchema, {
     seconds: protoInt64.parse(seconds),
-    nanos: (timestampMs - seconds * 1e3) * 1e6
+    nanos: (timestampMs2 - seconds * 1e3) * 1e6
   });
+}
+function timestampMs(timestamp) {
+  return Number(timestamp.seconds) * 1e3 + Math.round(timestamp.nanos / 1e6);
 }
 
 // ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/any_pb.js
@@ -7668,18 +7674,18 @@ var TicketRefused = class extends Error {
 function isRefusedTicket(error2) {
   return error2.code === Code.FailedPrecondition || error2.code === Code.NotFound || error2.code === Code.Aborted;
 }
-async function evaluateWithAgentModel(client, request3, ask, timeoutMs) {
+async function evaluateWithAgentModel(client, request3, ask2, timeoutMs) {
   const { agentId, entityId } = request3.value;
   const prepared = await client.prepareEvaluation({ request: request3 }, { timeoutMs });
   if (prepared.ticket === "") return prepared.results;
-  const reply = await ask({
+  const reply2 = await ask2({
     prompt: prepared.prompt,
     jsonSchema: prepared.jsonSchema,
     schemaName: prepared.schemaName
   });
   try {
     const completed = await client.completeEvaluation(
-      { agentId, entityId, ticket: prepared.ticket, reply },
+      { agentId, entityId, ticket: prepared.ticket, reply: reply2 },
       { timeoutMs }
     );
     return completed.results;
@@ -8280,6 +8286,438 @@ var Join = class {
   }
 };
 
+// src/memory-words.ts
+var SAFETY_CATEGORIES = /* @__PURE__ */ new Set(["health"]);
+var NO_WORDS = /* @__PURE__ */ new Set([
+  "no",
+  "n",
+  "nope",
+  "nah",
+  "cancel",
+  "dont",
+  "don't",
+  "keep",
+  "stop",
+  "never",
+  "neither",
+  "none",
+  "nothing",
+  "wait"
+]);
+var YES_WORDS = /* @__PURE__ */ new Set([
+  "yes",
+  "y",
+  "yeah",
+  "yep",
+  "yup",
+  "sure",
+  "ok",
+  "okay",
+  "confirm",
+  "confirmed",
+  "absolutely"
+]);
+var YES_PHRASES = ["do it", "go ahead", "forget me", "please do", "that's right", "i'm sure", "i am sure"];
+var ALL_WORDS = /* @__PURE__ */ new Set(["all", "both", "everything", "every"]);
+var ORDINALS = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6 };
+function readAnswer(text2, count) {
+  const lower = text2.toLowerCase().replace(/[’]/g, "'");
+  const words = lower.match(/[a-z0-9']+/g) ?? [];
+  if (words.some((w) => NO_WORDS.has(w))) return { kind: "no" };
+  const numbers = /* @__PURE__ */ new Set();
+  for (const word of words) {
+    const n = /^\d+$/.test(word) ? Number(word) : word === "last" ? count : ORDINALS[word] ?? 0;
+    if (n >= 1 && n <= count) numbers.add(n);
+  }
+  if (numbers.size > 0) return { kind: "pick", numbers: [...numbers].sort((a, b) => a - b) };
+  if (count > 0 && words.some((w) => ALL_WORDS.has(w))) return { kind: "all" };
+  if (words.some((w) => YES_WORDS.has(w)) || YES_PHRASES.some((p) => lower.includes(p)))
+    return { kind: "yes" };
+  return { kind: "other" };
+}
+var DAY = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC"
+});
+function day(fact, which) {
+  const at = fact[which];
+  return at ? DAY.format(timestampDate(at)) : "";
+}
+function origin(fact) {
+  const evidence = fact.evidenceMessageIds;
+  const when = day(fact, "createdAt");
+  let said;
+  if (evidence.length > 0 && evidence.every((e) => e.startsWith("reviewer:")))
+    said = `added by hand on ${when}`;
+  else if (evidence.length > 0 && evidence.every((e) => e.startsWith("import:")))
+    said = `imported on ${when}`;
+  else said = `you told me on ${when}`;
+  const again = day(fact, "lastConfirmedAt");
+  if (again && again !== when && !said.startsWith("added")) said += `, and again on ${again}`;
+  const before = fact.previousClaims.at(-1);
+  if (before) said += `; it used to say "${before}"`;
+  return said;
+}
+function quoted(facts3) {
+  const claims = facts3.map((f) => `"${f.claim}"`);
+  return claims.length <= 1 ? claims[0] ?? "" : `${claims.slice(0, -1).join(", ")} and ${claims.at(-1)}`;
+}
+var say = {
+  recall(facts3, aboutTopic) {
+    if (facts3.length === 0) return "I don't remember anything about you yet.";
+    const intro = aboutTopic ? "Here is what I remember about that:" : "Here is what I remember about you:";
+    return [intro, ...facts3.map((f) => `- ${f.claim} (${origin(f)})`)].join("\n");
+  },
+  nothingToForget(otherPerson) {
+    const whose = otherPerson ? ` I only change what I remember about you, never what I remember about ${otherPerson}.` : "";
+    return `I don't have anything like that stored about you, so I forgot nothing.${whose}`;
+  },
+  forgot(facts3) {
+    return `Done: I forgot ${quoted(facts3)}.`;
+  },
+  confirmSafety(fact) {
+    return `"${fact.claim}" is about your health, and forgetting it could matter for your safety. Should I forget it? Answer yes or no.`;
+  },
+  whichOne(facts3) {
+    const lines = facts3.map(
+      (f, i) => `${i + 1}. ${f.claim}${SAFETY_CATEGORIES.has(f.category) ? ` (${f.category})` : ""}`
+    );
+    return [
+      "I remember a few things that could be it:",
+      ...lines,
+      `Which should I forget? Answer with a number, "all" or "none". I haven't forgotten anything yet.`
+    ].join("\n");
+  },
+  keptIt: "OK, I kept it: I forgot nothing.",
+  unclear: "I couldn't tell which one you meant, so I forgot nothing. Ask me again whenever you like.",
+  nothingAsked: "There's nothing waiting for your answer, so I changed nothing.",
+  confirmForgetMe(facts3, more) {
+    const count = `${facts3}${more ? " or more" : ""} fact${facts3 === 1 && !more ? "" : "s"}`;
+    return `That erases everything I remember about you: ${count}, and what I learned about your relationships and accounts. It can't be undone. To confirm, answer "yes, forget me" in your next message; anything else keeps it.`;
+  },
+  forgotYou(facts3, relationships2, identities2) {
+    return `Done: I erased everything I remembered about you (${facts3} facts, ${relationships2} relationships, ${identities2} accounts). I'll start from scratch.`;
+  },
+  keptYou: "OK, I kept everything I remember about you.",
+  corrected(before, after) {
+    return `Thanks, I fixed it: "${before}" is now "${after}".`;
+  },
+  noted(facts3) {
+    return `Noted: ${quoted(facts3)}.`;
+  },
+  notCorrected: "I couldn't tell which of the things I remember about you that corrects, so nothing changed. You can ask me what I remember about you.",
+  unreachable: "I couldn't reach my memory just now, so nothing changed. Please try again in a moment."
+};
+
+// src/memory-actions.ts
+var RECALL_MEMORY = "RECALL_MEMORY";
+var FORGET_FACT = "FORGET_FACT";
+var CORRECT_FACT = "CORRECT_FACT";
+var FORGET_ME = "FORGET_ME";
+var ANSWER_MEMORY_QUESTION = "ANSWER_MEMORY_QUESTION";
+var MEMORY_ACTIONS = [RECALL_MEMORY, FORGET_FACT, CORRECT_FACT, FORGET_ME, ANSWER_MEMORY_QUESTION];
+var RECALL_LIMIT = 10;
+var CHOICES = 5;
+var COUNT_PAGE = 1e3;
+var ANSWER_WINDOW = 30;
+var normalized = (name) => name.toLowerCase().replace(/_/g, "");
+var MEMORY_NAMES = new Set(MEMORY_ACTIONS.map(normalized));
+function isMemoryRequest(responses) {
+  return responses.some(
+    (r) => (r.content?.actions ?? []).some((a) => MEMORY_NAMES.has(normalized(String(a))))
+  );
+}
+var questionKey = (runtime, entityId) => `factmemory:question:${runtime.agentId}:${entityId}`;
+async function ask(runtime, message, question) {
+  const full = {
+    ...question,
+    roomId: message.roomId,
+    askedIn: message.id ?? "",
+    askedAt: message.createdAt ?? Date.now()
+  };
+  await runtime.setCache(questionKey(runtime, message.entityId), full);
+}
+async function openQuestion(runtime, message) {
+  const question = await runtime.getCache(questionKey(runtime, message.entityId));
+  if (!question || question.roomId !== message.roomId || question.askedIn === message.id) return void 0;
+  const at = message.createdAt ?? Date.now();
+  const recent = await runtime.getMemories({
+    tableName: "messages",
+    roomId: message.roomId,
+    count: ANSWER_WINDOW
+  });
+  const between = recent.some(
+    (m) => m.entityId === message.entityId && m.id !== message.id && m.id !== question.askedIn && (m.createdAt ?? 0) > question.askedAt && (m.createdAt ?? 0) < at
+  );
+  return between ? void 0 : question;
+}
+async function questionHint(runtime, message) {
+  if (message.entityId === runtime.agentId) return "";
+  const question = await openQuestion(runtime, message).catch(() => void 0);
+  if (!question) return "";
+  const what = question.kind === "forget_me" ? "whether to erase everything remembered about them" : question.confirmOnly ? "whether to forget a health fact" : "which of the listed facts to forget";
+  return `# A question waiting for this answer
+The sender was just asked ${what}. If this message answers it (yes, no, a number, "all", "none"), use the action ${ANSWER_MEMORY_QUESTION}.`;
+}
+function chatOf(message, confirmed = false) {
+  return create(ChatRequestSchema, { messageId: message.id ?? "", confirmed });
+}
+function scope(runtime, message) {
+  return { agentId: runtime.agentId, entityId: message.entityId };
+}
+async function reply(callback, name, text2, data = {}) {
+  await callback?.({ text: text2, actions: [name] });
+  return { success: true, text: text2, values: { factMemoryAnswer: text2 }, data: { actionName: name, ...data } };
+}
+function guarded(name, body) {
+  return async (runtime, message, _state, _options, callback, responses) => {
+    try {
+      const result = await body(runtime, message, callback, responses ?? []);
+      contextFor(runtime).outage.succeeded();
+      return result;
+    } catch (error2) {
+      contextFor(runtime).outage.failed(name, error2);
+      runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error2) }, `FactMemory: ${name} failed`);
+      const result = await reply(callback, name, say.unreachable);
+      return { ...result, success: false, error: describeError(error2) };
+    }
+  };
+}
+var facts = (found) => found.flatMap((s) => s.fact ? [s.fact] : []);
+async function find(runtime, message, text2, limit) {
+  const max = Math.max(1, (await contextFor(runtime).limits.get()).maxTextChars);
+  return contextFor(runtime).client.findFacts({
+    ...scope(runtime, message),
+    text: text2.slice(0, max),
+    limit
+  });
+}
+async function recall(runtime, message, callback) {
+  const found = await find(runtime, message, message.content.text ?? "", RECALL_LIMIT);
+  const topical = found.matches.length > 0;
+  const shown = facts(topical ? found.matches : found.near);
+  return reply(callback, RECALL_MEMORY, say.recall(shown, topical), {
+    facts: shown.map((f) => toJson(FactSchema, f))
+  });
+}
+async function deleteFacts(runtime, message, chosen, confirmed) {
+  const deleted = [];
+  for (const fact of chosen) {
+    try {
+      await contextFor(runtime).client.deleteFact({
+        ...scope(runtime, message),
+        factId: fact.id,
+        chat: chatOf(message, confirmed)
+      });
+      deleted.push(fact);
+    } catch (error2) {
+      if (ConnectError.from(error2).code !== Code.NotFound) throw error2;
+    }
+  }
+  return deleted;
+}
+async function otherPersonNamed(runtime, message) {
+  const text2 = (message.content.text ?? "").toLowerCase();
+  const { entities } = await loadConversation(runtime, message.roomId, () => void 0);
+  for (const entity of entities) {
+    if (entity.id === message.entityId || entity.id === runtime.agentId) continue;
+    const name = (entity.names ?? []).find(
+      (n) => n.length > 1 && new RegExp(`\\b${escape(n.toLowerCase())}\\b`).test(text2)
+    );
+    if (name) return name;
+  }
+  return void 0;
+}
+function escape(text2) {
+  return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+async function forget(runtime, message, callback) {
+  const found = await find(runtime, message, message.content.text ?? "", CHOICES + 5);
+  const matches = facts(found.matches);
+  const [only] = matches;
+  if (!only)
+    return reply(callback, FORGET_FACT, say.nothingToForget(await otherPersonNamed(runtime, message)));
+  if (matches.length > 1) {
+    const offered = matches.slice(0, CHOICES);
+    await ask(runtime, message, {
+      kind: "forget",
+      facts: offered.map((f) => toJson(FactSchema, f)),
+      confirmOnly: false
+    });
+    return reply(callback, FORGET_FACT, say.whichOne(offered), { asked: true });
+  }
+  if (SAFETY_CATEGORIES.has(only.category)) {
+    await ask(runtime, message, { kind: "forget", facts: [toJson(FactSchema, only)], confirmOnly: true });
+    return reply(callback, FORGET_FACT, say.confirmSafety(only), { asked: true });
+  }
+  const deleted = await deleteFacts(runtime, message, [only], false);
+  return reply(callback, FORGET_FACT, deleted.length ? say.forgot(deleted) : say.nothingToForget(void 0), {
+    deleted: deleted.map((f) => f.id)
+  });
+}
+async function forgetMe(runtime, message, callback) {
+  const listed = await contextFor(runtime).client.listFacts({
+    ...scope(runtime, message),
+    pageSize: COUNT_PAGE
+  });
+  await ask(runtime, message, { kind: "forget_me", facts: [], confirmOnly: true });
+  return reply(callback, FORGET_ME, say.confirmForgetMe(listed.facts.length, listed.nextPageToken !== ""), {
+    asked: true
+  });
+}
+async function answer(runtime, message, callback) {
+  const question = await openQuestion(runtime, message);
+  await runtime.deleteCache(questionKey(runtime, message.entityId));
+  if (!question) return reply(callback, ANSWER_MEMORY_QUESTION, say.nothingAsked);
+  const text2 = message.content.text ?? "";
+  if (question.kind === "forget_me") {
+    if (readAnswer(text2, 0).kind !== "yes") return reply(callback, ANSWER_MEMORY_QUESTION, say.keptYou);
+    const done = await contextFor(runtime).client.forgetEntity({
+      ...scope(runtime, message),
+      chat: chatOf(message, true)
+    });
+    return reply(
+      callback,
+      ANSWER_MEMORY_QUESTION,
+      say.forgotYou(done.factsDeleted, done.relationshipsDeleted, done.identitiesDeleted),
+      { erased: true }
+    );
+  }
+  const offered = question.facts.map((f) => fromJson(FactSchema, f));
+  const chosen = await chosenFacts(runtime, message, offered, question.confirmOnly);
+  if (chosen === void 0) return reply(callback, ANSWER_MEMORY_QUESTION, say.unclear);
+  if (chosen.length === 0) return reply(callback, ANSWER_MEMORY_QUESTION, say.keptIt);
+  const deleted = await deleteFacts(runtime, message, chosen, true);
+  return reply(callback, ANSWER_MEMORY_QUESTION, say.forgot(deleted), { deleted: deleted.map((f) => f.id) });
+}
+async function chosenFacts(runtime, message, offered, confirmOnly) {
+  const text2 = message.content.text ?? "";
+  const said = readAnswer(text2, confirmOnly ? 0 : offered.length);
+  if (confirmOnly) return said.kind === "yes" ? [...offered] : [];
+  if (said.kind === "no") return [];
+  if (said.kind === "all") return [...offered];
+  if (said.kind === "pick")
+    return said.numbers.map((n) => offered[n - 1]).filter((f) => f !== void 0);
+  const ids = new Set(offered.map((f) => f.id));
+  const named = facts((await find(runtime, message, text2, RECALL_LIMIT)).matches).filter(
+    (f) => ids.has(f.id)
+  );
+  return named.length > 0 ? named : void 0;
+}
+async function correct(runtime, message, callback, responses) {
+  const plugin = contextFor(runtime);
+  const conversation = await loadConversation(runtime, message.roomId, () => void 0);
+  const request3 = buildEvaluateRequest({
+    agentId: runtime.agentId,
+    agentName: runtime.character?.name ?? "",
+    message,
+    conversation,
+    limits: await plugin.limits.get(),
+    responses,
+    items: [1 /* FACTS */, 2 /* RELATIONSHIPS */, 3 /* IDENTITIES */],
+    didRespond: true
+  });
+  const result = await evaluateOne(runtime, request3);
+  const corrections = result.ops.filter((op) => op.op === 5 /* CONTRADICT */ && op.candidateId && op.fact);
+  for (const op of corrections) {
+    const settled = await plugin.client.resolveCandidate({
+      ...scope(runtime, message),
+      candidateId: op.candidateId,
+      resolution: 1 /* ACCEPT */,
+      chat: chatOf(message)
+    });
+    const before = op.fact?.claim ?? "";
+    const after = settled.fact?.claim ?? "";
+    return reply(callback, CORRECT_FACT, say.corrected(before, after), { factId: settled.fact?.id ?? "" });
+  }
+  const added = result.ops.filter(
+    (op) => !op.rejected && (op.op === 1 /* ADD_DURABLE */ || op.op === 2 /* ADD_CURRENT */) && op.fact
+  );
+  if (added.length > 0)
+    return reply(callback, CORRECT_FACT, say.noted(added.flatMap((op) => op.fact ? [op.fact] : [])));
+  return reply(callback, CORRECT_FACT, say.notCorrected);
+}
+var fromPerson = async (runtime, message) => message.entityId !== runtime.agentId && typeof message.content?.text === "string" && message.content.text.trim() !== "";
+function example(user, agent, action) {
+  return [
+    { name: "{{name1}}", content: { text: user } },
+    { name: "{{agentName}}", content: { text: agent, actions: [action] } }
+  ];
+}
+var recallMemoryAction = {
+  name: RECALL_MEMORY,
+  similes: ["WHAT_DO_YOU_KNOW_ABOUT_ME", "SHOW_MY_MEMORY", "RECALL_FACTS"],
+  description: 'The sender asks what you know or remember about THEM ("what do you know about me?", "what do you remember about my job?"). Replies with their stored facts and where each came from. Use it alone, without REPLY.',
+  validate: fromPerson,
+  handler: guarded(RECALL_MEMORY, (runtime, message, callback) => recall(runtime, message, callback)),
+  examples: [example("What do you know about me?", "Here is what I remember about you: ...", RECALL_MEMORY)]
+};
+var forgetFactAction = {
+  name: FORGET_FACT,
+  similes: ["FORGET_THAT", "DELETE_MEMORY", "REMOVE_FACT"],
+  description: `The sender asks you to forget or delete ONE thing you remember about them ("forget that I'm vegetarian", "forget what I said about my ex"). Deletes it, or asks which one when several match. Use it alone, without REPLY.`,
+  validate: fromPerson,
+  handler: guarded(FORGET_FACT, (runtime, message, callback) => forget(runtime, message, callback)),
+  examples: [example("Please forget that I'm vegetarian.", 'Done: I forgot "is vegetarian".', FORGET_FACT)]
+};
+var correctFactAction = {
+  name: CORRECT_FACT,
+  similes: ["CORRECT_MEMORY", "FIX_FACT", "UPDATE_MEMORY"],
+  description: `The sender says something you remember about them is wrong and gives the right version ("that's wrong, I moved to Porto in March"). Corrects the stored fact. Use it alone, without REPLY.`,
+  validate: fromPerson,
+  handler: guarded(
+    CORRECT_FACT,
+    (runtime, message, callback, responses) => correct(runtime, message, callback, responses)
+  ),
+  examples: [
+    example(
+      "That's wrong, I don't live in Lisbon any more, I moved to Porto in March.",
+      'Thanks, I fixed it: "lives in Lisbon" is now "lives in Porto".',
+      CORRECT_FACT
+    )
+  ]
+};
+var forgetMeAction = {
+  name: FORGET_ME,
+  similes: ["FORGET_EVERYTHING_ABOUT_ME", "ERASE_MY_DATA", "DELETE_ALL_MY_MEMORY"],
+  description: 'The sender asks you to forget EVERYTHING about them ("forget me", "delete all you know about me"). Asks them to confirm in their next message first. Use it alone, without REPLY.',
+  validate: fromPerson,
+  handler: guarded(FORGET_ME, (runtime, message, callback) => forgetMe(runtime, message, callback)),
+  examples: [
+    example(
+      "Forget everything about me.",
+      'That erases everything I remember about you ... answer "yes, forget me"',
+      FORGET_ME
+    )
+  ]
+};
+var answerMemoryQuestionAction = {
+  name: ANSWER_MEMORY_QUESTION,
+  similes: ["CONFIRM_FORGET", "CHOOSE_FACT_TO_FORGET"],
+  description: 'The sender answers the question you just asked about their memory (which fact to forget, or whether to really forget it or everything about them): yes, no, a number, "all" or "none". Use it alone, without REPLY.',
+  validate: async (runtime, message) => await fromPerson(runtime, message) && await openQuestion(runtime, message).catch(() => void 0) !== void 0,
+  handler: guarded(
+    ANSWER_MEMORY_QUESTION,
+    (runtime, message, callback) => answer(runtime, message, callback)
+  ),
+  examples: [
+    example(
+      "Yes, forget me.",
+      "Done: I erased everything I remembered about you ...",
+      ANSWER_MEMORY_QUESTION
+    )
+  ]
+};
+var memoryActions = [
+  recallMemoryAction,
+  forgetFactAction,
+  correctFactAction,
+  forgetMeAction,
+  answerMemoryQuestionAction
+];
+
 // src/evaluators.ts
 var JOIN_GRACE_MS = 100;
 var SPECS = [
@@ -8290,7 +8728,7 @@ var SPECS = [
     description: "Learns durable facts (who someone is) and current facts (their state right now) about the sender.",
     similes: ["LEARN_FACTS", "REMEMBER_FACTS"],
     examples: [
-      example(
+      example2(
         "The sender says where they live and how they feel today.",
         "I moved to Berlin last year, and I'm pretty anxious this morning.",
         "Durable fact 'lives in Berlin'; current fact 'anxious this morning'."
@@ -8304,7 +8742,7 @@ var SPECS = [
     description: "Records how the people in the room relate to each other and to the agent.",
     similes: ["LEARN_RELATIONSHIPS"],
     examples: [
-      example(
+      example2(
         "The sender talks about another person in the room.",
         "Sam is my sister, we run the bakery together.",
         "Relationship sender -> Sam tagged family, colleague."
@@ -8318,7 +8756,7 @@ var SPECS = [
     description: "Links the sender to their handles on other platforms when they mention them.",
     similes: ["LEARN_IDENTITIES"],
     examples: [
-      example(
+      example2(
         "The sender gives an account on another platform.",
         "You can find me on GitHub as @dana-dev.",
         "Identity github:@dana-dev for the sender."
@@ -8332,7 +8770,7 @@ var SPECS = [
     description: "Judges whether the agent's reply on this turn did what the sender asked.",
     similes: ["TASK_SUCCESS"],
     examples: [
-      example(
+      example2(
         "The sender asked a question and the agent answered it.",
         "What's the capital of Portugal?",
         "Completed: the agent answered Lisbon."
@@ -8422,6 +8860,9 @@ function makeEvaluator(spec) {
 async function handle(spec, runtime, message, responses) {
   try {
     if (!isEvaluable(runtime, message)) return { success: false, error: "message cannot be evaluated" };
+    if (isMemoryRequest(responses)) {
+      return { success: true, text: "FactMemory: a request about the memory itself is not learned from" };
+    }
     const key = `${runtime.agentId}:${message.id}`;
     const joined = await joinFor(runtime).arrive(key, spec.item, { runtime, message, responses });
     if (!joined.members.has(spec.item)) {
@@ -8470,15 +8911,15 @@ function resultFor(item, outcome) {
       };
   }
 }
-function example(prompt, text2, outcome) {
+function example2(prompt, text2, outcome) {
   return { prompt, messages: [{ name: "{{name1}}", content: { text: text2 } }], outcome };
 }
-var [facts, relationships, identities, success] = SPECS.map(makeEvaluator);
-var factMemoryEvaluator = facts;
+var [facts2, relationships, identities, success] = SPECS.map(makeEvaluator);
+var factMemoryEvaluator = facts2;
 var relationshipEvaluator = relationships;
 var identityEvaluator = identities;
 var successEvaluator = success;
-var factMemoryEvaluators = [facts, relationships, identities, success];
+var factMemoryEvaluators = [facts2, relationships, identities, success];
 
 // src/provider.ts
 var PROVIDER_NAME = "FACT_MEMORY";
@@ -8517,7 +8958,7 @@ async function provide(runtime, message) {
     const memo = memoFor(runtime);
     const hit = memo.get(key);
     if (hit && Date.now() - hit.at < MEMO_TTL_MS) return await hit.result;
-    const result = fetchFacts(runtime, message);
+    const result = fetchFacts(runtime, message).then((facts3) => withQuestion(runtime, message, facts3));
     remember(memo, key, result);
     return await result;
   } catch (error2) {
@@ -8565,6 +9006,12 @@ async function requestFacts(runtime, message, deadline, signal) {
   });
   const timeoutMs = Math.max(1, deadline - Date.now());
   return contextFor(runtime).client.provide(request3, { timeoutMs, signal });
+}
+async function withQuestion(runtime, message, result) {
+  const hint = await questionHint(runtime, message);
+  if (!hint) return result;
+  const text2 = [result.text, hint].filter(Boolean).join("\n\n");
+  return { ...result, text: text2, values: { factMemory: text2 } };
 }
 function rejectOnAbort(signal) {
   return new Promise((_, reject) => {
@@ -8659,6 +9106,8 @@ var factMemoryPlugin = {
   name: "factmemory",
   description: "Long-term memory about people: learns facts after each turn and puts them in the next prompt",
   evaluators: [factMemoryEvaluator, relationshipEvaluator, identityEvaluator, successEvaluator],
+  // A person's requests about their own memory, chosen by the agent's response call (docs/elizaos.md).
+  actions: [...memoryActions],
   providers: [factMemoryProvider],
   events: deletionEvents,
   config: {
@@ -8697,11 +9146,13 @@ var factMemoryPlugin = {
 };
 var index_default = factMemoryPlugin;
 export {
+  ANSWER_MEMORY_QUESTION,
   AddFactRequestSchema,
   AddFactResponseSchema,
   AgentSummarySchema,
   AppliedOpSchema,
   Batcher,
+  CORRECT_FACT,
   CandidateSchema,
   CandidateSource,
   CandidateSourceSchema,
@@ -8724,6 +9175,8 @@ export {
   EvaluateResponseSchema,
   ExportEntityRequestSchema,
   ExportEntityResponseSchema,
+  FORGET_FACT,
+  FORGET_ME,
   FactMemoryBatchService,
   FactMemoryService,
   FactSchema,
@@ -8755,6 +9208,7 @@ export {
   ListEntitiesResponseSchema,
   ListFactsRequestSchema,
   ListFactsResponseSchema,
+  MEMORY_ACTIONS,
   OpType,
   OpTypeSchema,
   PROVIDER_NAME,
@@ -8763,6 +9217,7 @@ export {
   PromptMessageSchema,
   ProvideRequestSchema,
   ProvideResponseSchema,
+  RECALL_MEMORY,
   REVIEWER_HEADER,
   RegisterAgentRequestSchema,
   RegisterAgentResponseSchema,
@@ -8772,6 +9227,7 @@ export {
   ResolveCandidateRequestSchema,
   ResolveCandidateResponseSchema,
   RoomEntitySchema,
+  SAFETY_CATEGORIES,
   ScoredFactSchema,
   SuccessVerdictSchema,
   TicketRefused,
@@ -8781,8 +9237,10 @@ export {
   UsageSchema,
   VerificationStatus,
   VerificationStatusSchema,
+  answerMemoryQuestionAction,
   batcherFor,
   closeContext,
+  correctFactAction,
   createFactMemoryClient,
   index_default as default,
   deletionEvents,
@@ -8794,18 +9252,26 @@ export {
   factMemoryPlugin,
   factMemoryProvider,
   file_factmemory_v1_factmemory,
+  forgetFactAction,
   forgetKey,
+  forgetMeAction,
   forgetMessageRequest,
   forgetRoomRequest,
   identityEvaluator,
+  isMemoryRequest,
   isNoServiceModel,
+  memoryActions,
   mergeBatch,
   modeAfterFailure,
+  origin,
   pendingKey,
   promptText,
+  readAnswer,
   readSettings,
+  recallMemoryAction,
   registerAgentName,
   relationshipEvaluator,
+  say,
   successEvaluator,
   supersedeBootstrapMemory
 };

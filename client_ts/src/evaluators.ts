@@ -19,6 +19,7 @@ import {
   UsageSchema,
 } from "./gen/factmemory/v1/factmemory_pb.js";
 import { Join } from "./join.js";
+import { isMemoryRequest } from "./memory-actions.js";
 import { evaluateOne, TurnDropped } from "./model-mode.js";
 import { perRuntime } from "./per-runtime.js";
 import { mirrorRelationships } from "./relationships.js";
@@ -225,6 +226,11 @@ async function handle(
 ): Promise<ActionResult> {
   try {
     if (!isEvaluable(runtime, message)) return { success: false, error: "message cannot be evaluated" };
+    // "Forget that I'm vegetarian" is about the memory, not the person: nothing is learned from it (a correction's
+    // one extraction call is made by its action).
+    if (isMemoryRequest(responses)) {
+      return { success: true, text: "FactMemory: a request about the memory itself is not learned from" };
+    }
     const key = `${runtime.agentId}:${message.id}`;
     const joined = await joinFor(runtime).arrive(key, spec.item, { runtime, message, responses });
     if (!joined.members.has(spec.item)) {

@@ -10,6 +10,7 @@ import {
   relationshipEvaluator,
   successEvaluator,
 } from "./evaluators.js";
+import { memoryActions } from "./memory-actions.js";
 import { factMemoryProvider } from "./provider.js";
 import { registerAgentName } from "./register.js";
 import {
@@ -25,6 +26,8 @@ export const factMemoryPlugin: Plugin = {
   name: "factmemory",
   description: "Long-term memory about people: learns facts after each turn and puts them in the next prompt",
   evaluators: [factMemoryEvaluator, relationshipEvaluator, identityEvaluator, successEvaluator],
+  // A person's requests about their own memory, chosen by the agent's response call (docs/elizaos.md).
+  actions: [...memoryActions],
   providers: [factMemoryProvider],
   events: deletionEvents,
   config: {
@@ -92,6 +95,22 @@ export {
   forgetRoomRequest,
 } from "./deletions.js";
 export { evaluateMany, evaluateOne, isNoServiceModel, modeAfterFailure, TurnDropped } from "./model-mode.js";
+export {
+  ANSWER_MEMORY_QUESTION,
+  answerMemoryQuestionAction,
+  CORRECT_FACT,
+  correctFactAction,
+  FORGET_FACT,
+  FORGET_ME,
+  forgetFactAction,
+  forgetMeAction,
+  isMemoryRequest,
+  MEMORY_ACTIONS,
+  memoryActions,
+  RECALL_MEMORY,
+  recallMemoryAction,
+} from "./memory-actions.js";
+export { type Answer, origin, readAnswer, SAFETY_CATEGORIES, say } from "./memory-words.js";
 export { registerAgentName } from "./register.js";
 export { supersedeBootstrapMemory } from "./supersede.js";
 export {

@@ -5,6 +5,7 @@ import type { IAgentRuntime, Memory, Provider, ProviderResult } from "@elizaos/c
 
 import { contextFor, LOG_SOURCE, describeError } from "./context.js";
 import { type ProvideResponse, ScoredFactSchema } from "./gen/factmemory/v1/factmemory_pb.js";
+import { questionHint } from "./memory-actions.js";
 import { buildProvideRequest, loadConversation } from "./request.js";
 
 export const PROVIDER_NAME = "FACT_MEMORY";
@@ -64,7 +65,7 @@ async function provide(runtime: IAgentRuntime, message: Memory): Promise<FactMem
     const memo = memoFor(runtime);
     const hit = memo.get(key);
     if (hit && Date.now() - hit.at < MEMO_TTL_MS) return await hit.result;
-    const result = fetchFacts(runtime, message);
+    const result = fetchFacts(runtime, message).then((facts) => withQuestion(runtime, message, facts));
     remember(memo, key, result);
     return await result;
   } catch (error) {
@@ -118,6 +119,18 @@ async function requestFacts(
   });
   const timeoutMs = Math.max(1, deadline - Date.now());
   return contextFor(runtime).client.provide(request, { timeoutMs, signal });
+}
+
+/** A question the agent asked about the person's memory and this message may answer joins the text. */
+async function withQuestion(
+  runtime: IAgentRuntime,
+  message: Memory,
+  result: FactMemoryProviderResult,
+): Promise<FactMemoryProviderResult> {
+  const hint = await questionHint(runtime, message);
+  if (!hint) return result;
+  const text = [result.text, hint].filter(Boolean).join("\n\n");
+  return { ...result, text, values: { factMemory: text } };
 }
 
 function rejectOnAbort(signal: AbortSignal): Promise<never> {

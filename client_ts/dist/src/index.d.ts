@@ -10,6 +10,8 @@ export { DEFAULT_LIMITS, LearnedLimits, type LimitsOptions, type ServiceLimits }
 export { type AskModel, evaluateWithAgentModel, type ModelQuestion, promptText, TicketRefused, } from "./agent-model.js";
 export { deletionEvents, ForgetQueue, forgetKey, forgetMessageRequest, forgetRoomRequest, } from "./deletions.js";
 export { evaluateMany, evaluateOne, isNoServiceModel, modeAfterFailure, TurnDropped } from "./model-mode.js";
+export { ANSWER_MEMORY_QUESTION, answerMemoryQuestionAction, CORRECT_FACT, correctFactAction, FORGET_FACT, FORGET_ME, forgetFactAction, forgetMeAction, isMemoryRequest, MEMORY_ACTIONS, memoryActions, RECALL_MEMORY, recallMemoryAction, } from "./memory-actions.js";
+export { type Answer, origin, readAnswer, SAFETY_CATEGORIES, say } from "./memory-words.js";
 export { registerAgentName } from "./register.js";
 export { supersedeBootstrapMemory } from "./supersede.js";
 export { factMemoryEvaluator, factMemoryEvaluators, identityEvaluator, relationshipEvaluator, successEvaluator, } from "./evaluators.js";

@@ -19,12 +19,14 @@ export interface SqlAgent {
 /**
  * `plugins` are registered after the runtime is initialized, in this order (FactMemory alone by default).
  * Without `agentId` the id comes from the name, and runtimes of one name share the agent row, settings included.
+ * `type`: the room's channel type (a DM is answered without elizaOS's should-respond model call).
  */
 export async function startSqlAgent(
   settings: Record<string, string>,
   people: ReadonlyArray<{ id: UUID; name: string }>,
   plugins: readonly Plugin[] = [factMemoryPlugin],
   agentId?: UUID,
+  type: ChannelType = ChannelType.GROUP,
 ): Promise<SqlAgent> {
   const runtime = new AgentRuntime({
     ...(agentId !== undefined ? { agentId } : {}),
@@ -55,7 +57,7 @@ export async function startSqlAgent(
       name: person.name,
       userName: person.name.toLowerCase(),
       source: "test",
-      type: ChannelType.GROUP,
+      type,
     });
   }
   let clock = Date.now();

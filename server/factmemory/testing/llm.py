@@ -4,7 +4,9 @@ Replies are chosen by the text inside the prompt's <current_message> block. Ever
 Run standalone (used by the TypeScript tests):
     python -m factmemory.testing.llm --port 0 --script script.json   (or tests/support/llm_stub.py)
 prints `llm stub listening on http://127.0.0.1:<port>/v1` once ready.
-Script file: {"replies": [{"match": "<substring>", "content": {...}}], "default": {...}}.
+Script file: {"replies": [{"match": "<substring>", "content": {...}}], "default": {...}, "chat": [...]}.
+An agent's own response call (elizaOS's message handler: no <current_message> block, the person's message under
+"# Received Message") is answered by the "chat" rules, matched against that message: the agent's reply as XML text.
 Speaks chat completions (/v1/chat/completions), the Responses API (/v1/responses, which the Vercel AI SDK behind
 @elizaos/plugin-openai uses) and embeddings (/v1/embeddings).
 """
@@ -27,6 +29,7 @@ from factmemory.domain.prompts import FACT_LINE
 
 _CURRENT = re.compile(r"<current_message>(.*?)</current_message>", re.S)
 _BATCH = re.compile(r"<current_messages>(.*?)</current_messages>", re.S)
+_RECEIVED = re.compile(r"# Received Message\n[^\n]*?: ([^\n]*)")
 _BATCH_LINE = re.compile(r"^\[M(\d+)\] \d\d:\d\d (.*)$", re.M)
 
 
@@ -63,6 +66,12 @@ def current_message(body: dict[str, Any]) -> str:
     (every message, so a rule matches a batch holding its text); "" if none."""
     text = _user_text(body)
     found = _CURRENT.search(text) or _BATCH.search(text)
+    return found.group(1).strip() if found else ""
+
+
+def received_message(body: dict[str, Any]) -> str:
+    """The person's message an elizaOS response call answers (its "# Received Message" block); "" if none."""
+    found = _RECEIVED.search(_user_text(body))
     return found.group(1).strip() if found else ""
 
 
@@ -107,6 +116,7 @@ class ScriptedLLM:
         self.embedding_requests: list[dict[str, Any]] = []
         self.embedding_faults: list[Fault] = []  # answered in turn to the next embeddings requests
         self._rules: list[tuple[str, list[Rule]]] = []
+        self._chat_rules: list[tuple[str, list[Rule]]] = []  # an agent's response calls (received_message)
         self.default: Rule = Reply({"facts": {"ops": []}})
         self.reject_json_schema = False
         self.reject_json_object = False
@@ -147,6 +157,7 @@ class ScriptedLLM:
     def reset(self) -> None:
         with self._lock:
             self._rules.clear()
+            self._chat_rules.clear()
             self.requests.clear()
             self.embedding_requests.clear()
             self.embedding_faults.clear()
@@ -158,9 +169,18 @@ class ScriptedLLM:
     def calls_for(self, match: str) -> list[dict[str, Any]]:
         return [r for r in self.requests if match in current_message(r)]
 
+    def on_chat(self, match: str, *rules: Rule) -> None:
+        """Answer an agent's response calls whose received message contains `match`; several rules in turn."""
+        with self._lock:
+            self._chat_rules.insert(0, (match, list(rules)))
+
     def _choose(self, body: dict[str, Any]) -> Rule:
         text = current_message(body)
+        said = "" if text else received_message(body)
         with self._lock:
+            for match, rules in self._chat_rules if said else ():
+                if match in said:
+                    return rules.pop(0) if len(rules) > 1 else rules[0]
             for match, rules in self._rules:
                 if match in text:
                     return rules.pop(0) if len(rules) > 1 else rules[0]
@@ -349,6 +369,8 @@ def _load_script(stub: ScriptedLLM, path: str) -> None:
         script = json.load(handle)
     for reply in reversed(script.get("replies", [])):
         stub.on(reply["match"], Reply(reply["content"], delay_s=float(reply.get("delay_s", 0))))
+    for reply in reversed(script.get("chat", [])):
+        stub.on_chat(reply["match"], Reply(reply["content"]))
     if "default" in script:
         stub.default = Reply(script["default"])
     stub.latency_s = float(script.get("latency_s", 0))
