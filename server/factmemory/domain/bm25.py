@@ -37,12 +37,16 @@ class Stats:
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
-def scores(turn: Sequence[str], documents: Sequence[Sequence[str]], stats: Stats) -> list[float]:
-    """BM25 of each document (its distinct content terms) for the turn's terms; length relative to the pool's mean."""
+def scores(
+    turn: Sequence[str], documents: Sequence[Sequence[str]], stats: Stats, weights: Mapping[str, float] | None = None
+) -> list[float]:
+    """BM25 of each document (its distinct content terms) for the turn's terms; length relative to the pool's mean.
+    `weights`: each term's weight in the turn (domain/turn.py; absent: 1), multiplying its idf."""
     if not documents:
         return []
     # The turn's terms the person's facts hold at all (a term in none weighs 0), summed in the turn's order.
-    wanted = [(t, w) for t in dict.fromkeys(turn) if (w := stats.idf(t)) > 0.0]
+    weight = weights or {}
+    wanted = [(t, w) for t in dict.fromkeys(turn) if (w := stats.idf(t) * weight.get(t, 1.0)) > 0.0]
     if not wanted:
         return [0.0] * len(documents)
     mean = statistics.fmean(len(d) for d in documents) or 1.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -18,3 +19,10 @@ def centroid(vectors: Matrix) -> Vector:
     mean = vectors.mean(axis=0)
     norm = float(np.linalg.norm(mean))
     return np.asarray(mean / norm if norm > 0 else vectors[-1], dtype=np.float32)
+
+
+def weighted_centroid(vectors: Matrix, weights: Sequence[float]) -> Vector:
+    """The normalized weighted sum of unit vectors (domain/turn.py gives the weights); the last row when it is 0."""
+    total = np.asarray(weights, dtype=np.float32) @ vectors
+    norm = float(np.linalg.norm(total))
+    return np.asarray(total / norm if norm > 0 else vectors[-1], dtype=np.float32)

@@ -6,7 +6,7 @@ import logging
 from datetime import datetime
 from uuid import UUID
 
-from factmemory.domain import bm25, language
+from factmemory.domain import bm25, language, turn
 from factmemory.domain.errors import Unavailable
 from factmemory.domain.limits import MIN_POOL, POOL_FACTOR, RARE_DF, RARE_FACTS, VECTOR_POOL
 from factmemory.domain.models import Fact, Kind, ProvideInput, ProvideResult, ScoredFact
@@ -14,61 +14,55 @@ from factmemory.domain.ranking import SELECTION, fill, same_claim, score, select
 from factmemory.domain.relevance import query_terms, text_relevance, tsquery_terms
 from factmemory.domain.render import render, render_shared
 from factmemory.domain.shared import readable_subjects, refuse_subject, withheld
-from factmemory.domain.vectors import centroid
+from factmemory.domain.vectors import weighted_centroid
 from factmemory.ports import Similar, Vector
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch
 
 log = logging.getLogger(__name__)
 
-QUERY_MESSAGES = 5
-
-
-def query_texts(request: ProvideInput) -> list[str]:
-    """The last five non-empty messages: what the turn is about."""
-    texts = [m.text.strip() for m in request.recent_messages if m.text.strip()]
-    return texts[-QUERY_MESSAGES:]
-
 
 async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     """The facts most relevant to the turn (vector similarity fused with BM25 over the person's facts), ordered by
-    relevance, confidence and time weight (ranking.py), in a durable and a current section."""
+    relevance, confidence and time weight (ranking.py), in a durable and a current section. The turn's messages are
+    weighed by domain/turn.py: the current message leads every signal."""
     refuse_subject(request.entity_id, request.agent_id, request.world_id)
     shared_ids = [s.subject_id for s in readable_subjects(request.agent_id, request.world_id)]
     recorded = await deps.provide_store.shared_among(request.agent_id, [request.entity_id, *shared_ids])
     refuse_subject(request.entity_id, request.agent_id, request.world_id, recorded)
     watch = Stopwatch()
-    texts = query_texts(request)
-    query = "\n".join(texts)
+    parts = turn.parts(request.recent_messages, str(request.agent_id))
+    texts = [p.text for p in parts]
     degraded_reason = ""
     vector: Vector | None = None
     pool = max(request.durable_limit, request.current_limit, request.total_limit) * POOL_FACTOR
-    if not query:
+    if not parts:
         with watch.stage("db"):
             found = await deps.provide_store.text_search(request.agent_id, request.entity_id, "", pool, pool)
         relevances = [1.0] * len(found)  # no query text: every fact is equally relevant
     else:
         try:
             with watch.stage("embed"):
-                vector = centroid(await deps.embedder.queries(texts))
+                vector = weighted_centroid(await deps.embedder.queries(texts), [p.weight for p in parts])
         except Unavailable as exc:
             log.warning("embedder unavailable, ranking by full-text match: %s", exc)
             degraded_reason = f"embedder unavailable ({exc}); ranked by full-text match"
-            terms = query_terms(query)
+            terms = query_terms("\n".join(texts))
             with watch.stage("db"):
                 found = await deps.provide_store.text_search(
                     request.agent_id, request.entity_id, " | ".join(tsquery_terms(terms)), pool, pool
                 )
             relevances = [0.5 + 0.5 * t for t in text_relevance([s.fact.claim for s in found], terms)]
         else:
-            turn = language.content_terms_of(texts)
-            spans = language.date_spans(query, request.now)
+            weights = turn.term_weights(parts)
+            terms_of_turn = tuple(weights)
+            spans = language.date_spans("\n".join(turn.dated_texts(parts)), request.now)
             with watch.stage("db"):
                 candidates = await deps.provide_store.provide_pool(
                     request.agent_id,
                     request.entity_id,
                     vector,
-                    turn,
+                    terms_of_turn,
                     max(VECTOR_POOL, pool, MIN_POOL),
                     RARE_DF,
                     RARE_FACTS,
@@ -76,7 +70,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
                     replica_ok=True,
                 )
             found = candidates.found
-            lexical = bm25.scores(turn, candidates.terms, candidates.stats)
+            lexical = bm25.scores(terms_of_turn, candidates.terms, candidates.stats, weights)
             dated = [1.0 if _within(s.fact, spans) else 0.0 for s in found] if spans else [0.0] * len(found)
             relevances = bm25.fused([s.similarity for s in found], lexical, dated)
     near: list[ScoredFact] = []

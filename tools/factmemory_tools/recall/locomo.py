@@ -5,9 +5,15 @@ The data is never in the repository: it is read from `../shared/data/locomo-tune
 
 * one agent per conversation, one person per speaker; every turn is a message (its time, speaker, text) sent to
   Evaluate over gRPC with the previous 10 messages as recent ones; the scripted model answers exactly that turn's ops;
-* each question is one Provide for the person it is about, with the question as the only recent message (that
-  person's entity id, the name "asker", at `asked_at`), now = `asked_at`, called as the elizaOS plugin calls it
-  by default (no limits: the service's defaults);
+* each question is one Provide for the person it is about (the question from that person's entity id, the name
+  "asker", at `asked_at`), now = `asked_at`, called as the elizaOS plugin calls it by default (one budget of 12),
+  in each of four ways (`--modes`):
+  - `alone`: the question as the only recent message (the replay file's protocol);
+  - `after 4`: the live turn in a room: the conversation's last 4 messages (each with its speaker's entity id and
+    its time), then the question;
+  - `after 1`: the conversation's last message, then the question;
+  - `follow-up`: the conversation's last 3 messages, the question, then a follow-up leaning on it ("When was
+    that?", chosen by the question's first words: `follow_up`), so that context that helps is measured too;
 * a hit: a returned fact cites one of the question's evidence turns; recall@12 = hits / questions; the ceiling:
   questions whose evidence any stored fact of that person cites.
 
@@ -116,6 +122,30 @@ class Question:
     evidence: frozenset[str]  # message ids
     asked_at: str
     vector: list[float] = field(default_factory=list)
+    last: tuple[pb.ChatMessage, ...] = ()  # the conversation's last LIVE_BEFORE messages, oldest first
+
+
+# The live turn: the plugin sends the room's recent messages with the current one last (client_ts/src/request.ts).
+LIVE_BEFORE = 4
+# The follow-up set: the question, then a follow-up leaning on it (chosen by the question's first words).
+FOLLOW_UPS = (
+    ("when", "When was that?"),
+    ("where", "Where was that?"),
+    ("who", "Who was that?"),
+    ("why", "Why was that?"),
+    ("how long", "How long was that?"),
+    ("how many", "How many was it?"),
+    ("how", "How did that go?"),
+    ("which", "Which one was it?"),
+    ("what", "What was it again?"),
+)
+FOLLOW_UP_DEFAULT = "Do you remember that?"
+
+
+def follow_up(question: str) -> str:
+    """A short follow-up with no topic of its own, as a person asks after the question: "When was that?"."""
+    lower = question.strip().lower()
+    return next((f for start, f in FOLLOW_UPS if lower.startswith(start)), FOLLOW_UP_DEFAULT)
 
 
 async def replay(stub: pb_grpc.FactMemoryServiceStub, llm: ScriptedLLM, conversation: dict[str, Any]) -> None:
@@ -147,10 +177,26 @@ async def replay(stub: pb_grpc.FactMemoryServiceStub, llm: ScriptedLLM, conversa
         messages.append(message)
 
 
+def last_messages(conversation: dict[str, Any], count: int) -> tuple[pb.ChatMessage, ...]:
+    """The conversation's last `count` messages, each with its speaker (that person's entity id) and time."""
+    agent = agent_of(conversation)
+    return tuple(
+        pb.ChatMessage(
+            id=message_id(agent, turn["dia_id"]),
+            entity_id=str(person(agent, turn["speaker"])),
+            name=turn["speaker"],
+            text=turn["text"],
+            created_at=ts(turn["time"]),
+        )
+        for turn in conversation["turns"][-count:]
+    )
+
+
 def questions(data: dict[str, Any]) -> list[Question]:
     out = []
     for conversation in data["conversations"]:
         agent = agent_of(conversation)
+        last = last_messages(conversation, LIVE_BEFORE)
         for q in conversation["questions"]:
             out.append(
                 Question(
@@ -161,25 +207,56 @@ def questions(data: dict[str, Any]) -> list[Question]:
                     category=int(q["category"]),
                     evidence=frozenset(message_id(agent, e) for e in q["evidence"]),
                     asked_at=conversation["asked_at"],
+                    last=last,
                 )
             )
     return out
 
 
-def plugin_request(q: Question, total: int = PLUGIN_TOTAL) -> pb.ProvideRequest:
-    """Provide as the elizaOS plugin calls it by default (client_ts/src/request.ts: no per-section limits, one
-    shared budget of 12, the sender's name)."""
-    message = pb.ChatMessage(
-        id=str(uuid.uuid5(q.agent, "question/" + q.text)),
+def asked(q: Question, text: str) -> pb.ChatMessage:
+    """A message of the person the question is about, at asked_at."""
+    return pb.ChatMessage(
+        id=str(uuid.uuid5(q.agent, "question/" + text)),
         entity_id=str(q.entity),
         name="asker",
-        text=q.text,
+        text=text,
         created_at=ts(q.asked_at),
     )
+
+
+# The ways a question reaches Provide: alone (every figure before the live turn), after the conversation's last
+# messages (the plugin's call in a room), and the follow-up set (the question, then a follow-up leaning on it).
+ALONE = "alone"
+AFTER_1 = "after 1"
+AFTER_4 = "after 4"
+FOLLOW_UP = "follow-up"
+MODES = (ALONE, AFTER_4, AFTER_1, FOLLOW_UP)
+MODE_NAMES = {
+    ALONE: "the question alone",
+    AFTER_1: "after the last message",
+    AFTER_4: f"after the last {LIVE_BEFORE} messages",
+    FOLLOW_UP: "follow-up (the question, then a follow-up)",
+}
+
+
+def turn_messages(q: Question, mode: str) -> list[pb.ChatMessage]:
+    """The recent messages of one question's turn, oldest first, the current one last."""
+    if mode == ALONE:
+        return [asked(q, q.text)]
+    if mode == AFTER_1:
+        return [*q.last[-1:], asked(q, q.text)]
+    if mode == AFTER_4:
+        return [*q.last, asked(q, q.text)]
+    return [*q.last[-(LIVE_BEFORE - 1) :], asked(q, q.text), asked(q, follow_up(q.text))]
+
+
+def plugin_request(q: Question, total: int = PLUGIN_TOTAL, mode: str = ALONE) -> pb.ProvideRequest:
+    """Provide as the elizaOS plugin calls it by default (client_ts/src/request.ts: no per-section limits, one
+    shared budget of 12, the sender's name, the room's recent messages with the current one last)."""
     return pb.ProvideRequest(
         agent_id=str(q.agent),
         entity_id=str(q.entity),
-        recent_messages=[message],
+        recent_messages=turn_messages(q, mode),
         subject_name="asker",
         now=ts(q.asked_at),
         total_limit=total,
@@ -222,6 +299,7 @@ class Options:
     only: str = ""  # one conversation id
     dump: Path | None = None  # write the stored facts and every question (its vector, what Provide showed) here
     total: int = PLUGIN_TOTAL  # ProvideRequest.total_limit; 0: fixed 6 + 6 sections (the call before the plugin's)
+    modes: tuple[str, ...] = MODES  # how each question reaches Provide (the first: the one --dump records)
 
 
 async def run(options: Options) -> dict[str, Any]:
@@ -252,21 +330,20 @@ async def run(options: Options) -> dict[str, Any]:
         facts = Facts(rows)
         asked = questions(data)
         shown_ids: list[list[str]] = []
-        provide = f"Provide (total_limit {options.total})"
-        provide = "Provide (plugin default)" if options.total == PLUGIN_TOTAL else provide
-        tallies = {name: Tally() for name in (provide, "cosine top-12", "cosine 6+6", "ceiling")}
+        provide = "Provide" if options.total == PLUGIN_TOTAL else f"Provide (total_limit {options.total})"
+        names = {mode: f"{provide}, {MODE_NAMES[mode]}" for mode in options.modes}
+        tallies = {name: Tally() for name in (*names.values(), "cosine top-12", "cosine 6+6", "ceiling")}
         for q in asked:
             q.vector = [float(v) for v in (await deps.embedder.queries([q.text]))[0]]
-            response = await stub.Provide(plugin_request(q, options.total))
-            shown = sorted([*response.durable, *response.current], key=lambda s: (-s.score, s.fact.id))
-            shown_ids.append([s.fact.id for s in shown])
+            for mode, name in names.items():
+                response = await stub.Provide(plugin_request(q, options.total, mode))
+                shown = sorted([*response.durable, *response.current], key=lambda s: (-s.score, s.fact.id))
+                tallies[name].add(q.conversation, q.category, facts.hit(q, [s.fact.id for s in shown]))
+                if mode == options.modes[0]:
+                    shown_ids.append([s.fact.id for s in shown])
             top, halves = await cosine_rankings(conn, q)
-            for name, ids in (
-                (provide, [s.fact.id for s in shown]),
-                ("cosine top-12", top),
-                ("cosine 6+6", halves),
-            ):
-                tallies[name].add(q.conversation, q.category, facts.hit(q, ids))
+            tallies["cosine top-12"].add(q.conversation, q.category, facts.hit(q, top))
+            tallies["cosine 6+6"].add(q.conversation, q.category, facts.hit(q, halves))
             tallies["ceiling"].add(q.conversation, q.category, facts.reachable(q))
         if options.dump is not None:
             write_dump(options.dump, rows, asked, shown_ids)
@@ -346,10 +423,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     parser.add_argument("--total-limit", type=int, default=PLUGIN_TOTAL, help="0: fixed 6 + 6 sections")
     parser.add_argument("--dump", type=Path, help="write the stored facts and the questions here (experiments)")
+    parser.add_argument(
+        "--modes",
+        default=",".join(MODES),
+        help="how each question reaches Provide, comma-separated, from: " + ", ".join(MODES) + " (default: all)",
+    )
     args = parser.parse_args(argv)
     mem0 = None if args.no_mem0 else args.mem0_venv / "bin" / "python"
+    modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
+    if not modes or any(m not in MODES for m in modes):
+        parser.error(f"--modes: each of {', '.join(MODES)}")
     options = Options(
-        args.data, args.keep_db, args.reuse, args.database_url, mem0, args.only, args.dump, args.total_limit
+        args.data, args.keep_db, args.reuse, args.database_url, mem0, args.only, args.dump, args.total_limit, modes
     )
     result = asyncio.run(run(options))
     print(table(result))
