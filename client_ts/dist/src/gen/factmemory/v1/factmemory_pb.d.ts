@@ -517,7 +517,10 @@ export type ProvideRequest = Message<"factmemory.v1.ProvideRequest"> & {
      */
     roomId: string;
     /**
-     * Oldest first; the last five are embedded as the relevance query.
+     * Oldest first, the message being answered last. That last message leads the turn's relevance (its vector, its
+     * words, the times it names). The (at most four) messages before it count only as much as it leans on them: not
+     * at all when it names a topic of its own (three content words or more), fully when it names none ("when was
+     * that?"), fading with each step back; a message whose entity_id is the agent's counts half.
      *
      * @generated from field: repeated factmemory.v1.ChatMessage recent_messages = 4;
      */
