@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 from pgvector.asyncpg import register_vector
 
-from factmemory.adapters.postgres.deployment.citus import apply_on_cluster, distribute
+from factmemory.adapters.postgres.deployment.citus import apply_on_cluster
 from factmemory.adapters.postgres.deployment.database import migrate, migration_files
+from factmemory.adapters.postgres.deployment.distribution import distribute
 from factmemory.adapters.postgres.deployment.setup_errors import DatabaseSetupError
 from tests.conftest import make_settings, start_service, with_database
 from tests.support.citus import cluster_database

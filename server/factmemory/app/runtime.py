@@ -22,6 +22,7 @@ from factmemory.adapters.postgres.connection import GENERIC_PLANS, open_pool
 from factmemory.adapters.postgres.deployment.citus import distributed_by_person
 from factmemory.adapters.postgres.deployment.cluster_check import ClusterCheck
 from factmemory.adapters.postgres.deployment.database import Database, migrate, open_database
+from factmemory.adapters.postgres.deployment.distribution import partial_distribution
 from factmemory.adapters.postgres.deployment.replica import ReadRoute
 from factmemory.adapters.postgres.deployment.replica_check import ReplicaCheck
 from factmemory.adapters.postgres.deployment.setup_errors import DatabaseSetupError
@@ -94,6 +95,9 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         pool = await stack.enter_async_context(
             open_pool(database.url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s)
         )
+        partial = await partial_distribution(pool)
+        if partial is not None:
+            raise DatabaseSetupError(partial)  # rather than answering INTERNAL on the first write
         by_person = await distributed_by_person(pool)
         if by_person and settings.database_read_url:
             # Replica reads are decided by read positions, which a distributed database does not keep.

@@ -1,5 +1,6 @@
-"""Distributing a FactMemory database on Citus (docs/scaling.md, "Citus"): run once on the coordinator, after the
-service's migrations, on an empty database or one already holding data (`factmemory distribute`).
+"""Distributing a FactMemory database on Citus (docs/scaling.md, "Citus"): the plan, run on the coordinator after the
+service's migrations, on an empty database or one already holding data, by `factmemory distribute`
+(distribution.py, which completes what an earlier run left), and the migrations on a distributed database.
 
 Every per-person table is hash-distributed by the person (`entity_id`; `relationships` by `source_entity_id`),
 all in one co-location group, so that every statement about one (agent, person) runs on the one shard holding
@@ -230,7 +231,6 @@ DISTRIBUTE_TABLE = "SELECT create_distributed_table($1::regclass, $2, colocate_w
 REFERENCE_TABLE = "SELECT create_reference_table($1::regclass)"
 # A database distributed by an earlier release lacks the tables of later migrations: they are placed when the
 # migration that creates them runs (apply_on_cluster).
-TABLE_EXISTS = "SELECT to_regclass($1) IS NOT NULL"
 FUNCTION_TO_DISTRIBUTE = """
 SELECT to_regprocedure($1) IS NOT NULL
        AND NOT EXISTS (SELECT 1 FROM pg_dist_object WHERE classid = 'pg_proc'::regclass AND objid = to_regprocedure($1))
@@ -272,11 +272,11 @@ async def apply_on_cluster(conn: asyncpg.Connection, sql: str, version: int = 0)
     for statement in (*sqlparse.split(sql), *AFTER_MIGRATION.get(version, ())):
         await conn.execute(statement)
     created = sorted({r["name"] for r in await conn.fetch(LOCAL_TABLES)} - before)
-    placed = [await _place(conn, table) for table in created]
-    return [*placed, *await _distribute_functions(conn)]
+    placed = [await place(conn, table) for table in created]
+    return [*placed, *await distribute_functions(conn)]
 
 
-async def _place(conn: asyncpg.Connection, table: str) -> str:
+async def place(conn: asyncpg.Connection, table: str) -> str:
     """Places a table the lists name: a reference table, or distributed in the person's co-location group."""
     if table in REFERENCE:
         await conn.execute(REFERENCE_TABLE, table)
@@ -293,56 +293,10 @@ async def _place(conn: asyncpg.Connection, table: str) -> str:
     return f"{table}: distributed by {column}"
 
 
-async def _distribute_functions(conn: asyncpg.Connection) -> list[str]:
+async def distribute_functions(conn: asyncpg.Connection) -> list[str]:
     done = []
     for function in FUNCTIONS:
         if await conn.fetchval(FUNCTION_TO_DISTRIBUTE, function):
             await conn.execute(DISTRIBUTE_FUNCTION, function)
             done.append(f"{function}: on every node")
     return done
-
-
-async def distribute(url: str) -> list[str]:
-    """Distributes the (migrated) database at `url`, a Citus coordinator; returns what it did, one line each.
-    Run again, it does nothing."""
-    conn = await asyncpg.connect(url)
-    try:
-        if not await conn.fetchval(IS_CITUS):
-            raise DatabaseSetupError(
-                "the database has no citus extension: `factmemory distribute` runs on a Citus coordinator "
-                "(CREATE EXTENSION citus, then citus_add_node for each worker; docs/scaling.md)"
-            )
-        if await conn.fetchval(IS_DISTRIBUTED):
-            return []
-        for statement in SESSION_SETTINGS:
-            await conn.execute(statement)
-        done = []
-        async with conn.transaction():
-            for statement in (
-                *KEYS,
-                CLOSE_CANDIDATES_TRIGGER,
-                *DROP_STATEMENT_TRIGGERS,
-                LEXEME_ROW_FUNCTIONS,
-                *LEXEME_ROW_TRIGGERS,
-            ):
-                await conn.execute(statement)
-        done.append("keys with entity_id; row triggers for the stem counts; no read positions")
-        for table in REFERENCE:
-            if await conn.fetchval(TABLE_EXISTS, table):
-                done.append(await _place(conn, table))
-        for table, column in DISTRIBUTED:
-            colocate = "default" if table == "facts" else "facts"
-            await conn.execute(TRIGGERS_OFF.format(table=table))
-            await conn.execute(DISTRIBUTE_TABLE, table, column, colocate)
-            done.append(f"{table}: distributed by {column}")
-        for table, _ in DISTRIBUTED:
-            await conn.execute(TRIGGERS_ON.format(table=table))
-        for statement in FOREIGN_KEYS:
-            await conn.execute(statement)
-        done.append("foreign keys within one person")
-        await _distribute_functions(conn)
-        done.append("functions on every node")
-        await conn.execute(DATABASE_SETTINGS)
-        return done
-    finally:
-        await conn.close()
