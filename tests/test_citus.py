@@ -15,8 +15,9 @@ import grpc
 import pytest
 import pytest_asyncio
 
-from factmemory.adapters.postgres.deployment.citus import DISTRIBUTED, REFERENCE, distribute
+from factmemory.adapters.postgres.deployment.citus import DISTRIBUTED, REFERENCE
 from factmemory.adapters.postgres.deployment.database import migrate
+from factmemory.adapters.postgres.deployment.distribution import distribute
 from factmemory.adapters.postgres.deployment.setup_errors import DatabaseSetupError
 from factmemory.adapters.postgres.erasure.forget_messages import (
     LINKED_BY,
@@ -330,9 +331,14 @@ async def test_expired_tickets_of_people_who_never_come_back_lose_their_content_
     body = "SELECT body FROM evaluation_tickets WHERE agent_id = $1 AND entity_id = $2"
     scope = (uuid.UUID(person.agent_id), uuid.UUID(person.entity_id))
     assert "X7654321" in await service.pool.fetchval(body, *scope)
-    assert await PostgresRetention(service.pool).expire_tickets(datetime.now(UTC)) >= 0  # not expired yet: kept
+    assert (
+        await PostgresRetention(service.pool, by_person=True).expire_tickets(datetime.now(UTC)) >= 0
+    )  # not expired yet: kept
     assert "X7654321" in await service.pool.fetchval(body, *scope)
-    assert await PostgresRetention(service.pool).expire_tickets(datetime.now(UTC) + timedelta(minutes=10)) >= 1
+    assert (
+        await PostgresRetention(service.pool, by_person=True).expire_tickets(datetime.now(UTC) + timedelta(minutes=10))
+        >= 1
+    )
     assert await service.pool.fetchval(body, *scope) is None
 
 
@@ -344,7 +350,7 @@ async def test_retention_history_names_its_action_and_actor_on_the_cluster(servi
     await service.stub.Evaluate(person.evaluate("I am tired today"))
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
     [fact] = await service.store.list_facts(agent, entity, None, None, 10)
-    retention, later = PostgresRetention(service.pool), datetime.now(UTC) + timedelta(days=1)
+    retention, later = PostgresRetention(service.pool, by_person=True), datetime.now(UTC) + timedelta(days=1)
     assert await retention.archive_facts(agent, entity, [fact], later, "stale") == 1
     assert await retention.delete_archived(agent, entity, [fact.id], later + timedelta(days=1), "old") == 1
     history = await service.store.fact_history(agent, entity, fact.id)
@@ -380,10 +386,10 @@ async def test_a_room_mates_ticket_showing_a_deleted_message_loses_it_in_the_swe
     assert "5521" in await service.pool.fetchval(body, *sams)
     assert await service.pool.fetchval(kept, *ids) == 1
     now = datetime.now(UTC)
-    assert await PostgresRetention(service.pool).expire_tickets(now) >= 1
+    assert await PostgresRetention(service.pool, by_person=True).expire_tickets(now) >= 1
     assert await service.pool.fetchval(body, *sams) is None
     assert await service.pool.fetchval(kept, *ids) == 1  # a ticket issued before the deletion may still be open
-    await PostgresRetention(service.pool).expire_tickets(now + LONGEST_TTL + timedelta(minutes=1))
+    await PostgresRetention(service.pool, by_person=True).expire_tickets(now + LONGEST_TTL + timedelta(minutes=1))
     assert await service.pool.fetchval(kept, *ids) == 1  # kept for the prompts
-    await PostgresRetention(service.pool).expire_tickets(now + DELETED_IDS_KEPT + timedelta(minutes=1))
+    await PostgresRetention(service.pool, by_person=True).expire_tickets(now + DELETED_IDS_KEPT + timedelta(minutes=1))
     assert await service.pool.fetchval(kept, *ids) == 0

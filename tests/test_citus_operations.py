@@ -1,10 +1,11 @@
 """The operator's commands on a real Citus cluster (`./dev citus`), as an operator runs them: retention
 (`factmemory prune` and the service's own sweep) does every step there, each statement that changes rows on one
-shard."""
+shard; migrate, import, export and the review command line work against the coordinator."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import uuid
 from dataclasses import dataclass
@@ -14,16 +15,25 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from factmemory.adapters.postgres.erasure.retention import (
+    ARCHIVE_CANDIDATES,
+    REDUCE_EVALUATIONS,
+    SWEEP_EXPIRED_OF,
+    VOID_EXPIRED_OF,
+    VOID_SHOWING_DELETED_OF,
+)
 from factmemory.app.runtime import open_runtime, start_retention
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service, make_settings
 from tests.support.fm import Person, add_current, add_durable, change, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
+from tests.test_cli_review import eliza_memory
 from tests.test_operations import run_cli
 
 # Long enough ago for the default policy (a current fact stale after ~2 months, evaluations reduced after 30 days,
 # resolved candidates archived after 90) against the machine's clock.
 LONG_AGO = datetime.now(UTC) - timedelta(days=200)
+SHARD = "SELECT get_shard_id_for_distribution_column('facts', $1::uuid)"
 
 
 @dataclass(frozen=True)
@@ -144,3 +154,59 @@ async def test_the_services_start_sweep_on_the_cluster_runs_every_step(
     assert lines and lines[0].startswith("retention: archived facts"), lines
     assert not [line for line in lines if "failed" in line or "\n" in line], lines
     await assert_swept(citus_url, rows)
+
+
+async def test_migrate_import_export_and_the_review_command_line_on_the_cluster(
+    citus_service: Service, citus_url: str, tmp_path: Path
+) -> None:
+    """The other commands an operator runs against the coordinator: each exits 0 and does its work there."""
+    kim = Person("Kim")
+    env = {"FACTMEMORY_DATABASE_URL": citus_url, "FACTMEMORY_DATA_DIR": str(tmp_path)}
+    migrated = await asyncio.to_thread(run_cli, "migrate", **env)
+    assert migrated.returncode == 0, migrated.stderr
+    assert migrated.stdout.strip() == "applied: nothing (up to date)", migrated.stdout
+
+    export = tmp_path / "eliza.json"
+    export.write_text(json.dumps([eliza_memory(kim.agent_id, kim.entity_id, "Lives in Oslo")]))
+    imported = await asyncio.to_thread(run_cli, "import", "--file", str(export), "--json", **env)
+    assert imported.returncode == 0, imported.stderr
+    assert json.loads(imported.stdout.strip().splitlines()[-1])["imported"] == 1
+    again = await asyncio.to_thread(run_cli, "import", "--file", str(export), "--json", **env)
+    assert json.loads(again.stdout.strip().splitlines()[-1])["already_imported"] == 1  # the ledger, on the cluster
+
+    exported = await asyncio.to_thread(run_cli, "export", kim.agent_id, kim.entity_id, "--direct", **env)
+    assert exported.returncode == 0, exported.stderr
+    assert [f["claim"] for f in json.loads(exported.stdout)["facts"]] == ["Lives in Oslo"]
+
+    address = f"127.0.0.1:{citus_service.port}"
+    listed = await asyncio.to_thread(run_cli, "facts", "list", kim.agent_id, kim.entity_id, "--address", address)
+    assert listed.returncode == 0, listed.stderr
+    assert "Lives in Oslo" in listed.stdout
+
+
+async def test_each_change_of_the_sweep_runs_on_one_shard_for_the_people_of_that_shard(citus_url: str) -> None:
+    """The statements that change rows, given two people of one shard (as the sweep groups them): Citus's plan is
+    a router plan, one task."""
+    conn = await asyncpg.connect(citus_url)
+    try:
+        first = uuid.uuid4()
+        shard = await conn.fetchval(SHARD, first)
+        second = uuid.uuid4()
+        while await conn.fetchval(SHARD, second) != shard:  # one in 32 is on the same shard
+            second = uuid.uuid4()
+        people, agents, now = [first, second], [uuid.uuid4()], datetime.now(UTC)
+        statements = {
+            "REDUCE_EVALUATIONS": (REDUCE_EVALUATIONS, (now, now, people, agents, ["m1", "m2"])),
+            "ARCHIVE_CANDIDATES": (ARCHIVE_CANDIDATES, (now, now, people, agents, [uuid.uuid4()])),
+            "VOID_EXPIRED_OF": (VOID_EXPIRED_OF, (now, people, agents, [b"h"])),
+            "SWEEP_EXPIRED_OF": (SWEEP_EXPIRED_OF, (now, people, agents, [b"h"])),
+            "VOID_SHOWING_DELETED_OF": (VOID_SHOWING_DELETED_OF, (people, agents, [b"h"])),
+        }
+        plans = {
+            name: "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + sql, *args))
+            for name, (sql, args) in statements.items()
+        }
+    finally:
+        await conn.close()
+    for name, plan in plans.items():
+        assert "Task Count: 1\n" in plan + "\n", f"{name} is not a router plan:\n{plan}"

@@ -1,20 +1,23 @@
 """The PostgreSQL side of retention (migration 0006): scans in small keyset batches, and one short transaction
 per entity for each change of facts, under the same per-entity lock Evaluate takes (implements
 ports.RetentionStore). The history trigger records archives as `archived` and deletions as `deleted` (each
-statement's mark, rows.mark_cte)."""
+statement's mark, rows.mark_cte). On a database distributed by person (Citus), no statement that changes rows
+reaches more than one shard: what is not about one person is read first, then changed shard by shard."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 import asyncpg
 
 from factmemory.adapters.postgres.connection import connection, locked, row_count
 from factmemory.adapters.postgres.rows import FACT_COLUMNS, mark_cte, mark_values, row_to_fact
-from factmemory.adapters.postgres.tickets import Tickets
+from factmemory.adapters.postgres.tickets import PRUNE_DELETED_MESSAGES, Tickets, shows_deleted
 from factmemory.domain.models import Fact, HistoryAction
+from factmemory.domain.tickets import DELETED_IDS_KEPT, KEPT_AFTER_EXPIRY
 
 RETENTION_ACTOR = "system:retention"
 
@@ -101,6 +104,30 @@ SHARDS_OF = """
 SELECT get_shard_id_for_distribution_column('facts', e) AS shard, e AS entity_id FROM unnest($1::uuid[]) AS e
 """
 
+# Expired tickets on a database distributed by person, the same way (on one PostgreSQL, Tickets.expire's one
+# statement): their keys read, then per shard the content of the expired ones dropped and the rows kept long enough
+# past their expiry deleted; then those showing a message deleted since. A batch of keys per read.
+EXPIRED_TICKETS = """
+SELECT agent_id, entity_id, token_hash AS key FROM evaluation_tickets
+ WHERE (expires_at <= $1 AND body IS NOT NULL) OR expires_at < $2
+ LIMIT $3
+"""
+OF_KEYS = "entity_id = ANY (${}::uuid[]) AND agent_id = ANY (${}::uuid[]) AND token_hash = ANY (${}::bytea[])"
+VOID_EXPIRED_OF = f"""
+UPDATE evaluation_tickets SET body = NULL WHERE expires_at <= $1 AND body IS NOT NULL AND {OF_KEYS.format(2, 3, 4)}
+"""
+SWEEP_EXPIRED_OF = f"DELETE FROM evaluation_tickets WHERE expires_at < $1 AND {OF_KEYS.format(2, 3, 4)}"
+SHOWING_DELETED = f"""
+SELECT agent_id, entity_id, token_hash AS key FROM evaluation_tickets t
+ WHERE t.body IS NOT NULL AND {shows_deleted("t", "t.agent_id")}
+ LIMIT $1
+"""
+VOID_SHOWING_DELETED_OF = f"""
+UPDATE evaluation_tickets t SET body = NULL
+ WHERE t.body IS NOT NULL AND {shows_deleted("t", "t.agent_id")} AND {OF_KEYS.format(1, 2, 3)}
+"""
+TICKETS_PER_READ = 1000
+
 Key = tuple[UUID, UUID, UUID]
 
 
@@ -159,14 +186,17 @@ class PostgresRetention:
     async def _by_shard(self, read: str, change: str, before: datetime, at: datetime, limit: int) -> int:
         """The rows `read` finds (up to `limit`), changed by `change` in one statement per shard (one in all on a
         single PostgreSQL): no statement locks rows on more than one shard."""
-        changed = 0
         async with connection(self._pool) as conn:
-            rows = await conn.fetch(read, before, limit)
-            for people in await self._shards(conn, {r["entity_id"] for r in rows}):
-                keys = [r for r in rows if r["entity_id"] in people]
-                agents = sorted({r["agent_id"] for r in keys})
-                status = await conn.execute(change, before, at, sorted(people), agents, [r["key"] for r in keys])
-                changed += row_count(status)
+            return await self._change(conn, await conn.fetch(read, before, limit), change, before, at)
+
+    async def _change(self, conn: asyncpg.Connection, rows: Sequence[asyncpg.Record], change: str, *args: Any) -> int:
+        """`change` run once per shard of the rows (agent_id, entity_id, key), with `args`, then the shard's people,
+        their agents and the rows' keys; the rows it changed."""
+        changed = 0
+        for people in await self._shards(conn, {r["entity_id"] for r in rows}):
+            keys = [r for r in rows if r["entity_id"] in people]
+            agents = sorted({r["agent_id"] for r in keys})
+            changed += row_count(await conn.execute(change, *args, sorted(people), agents, [r["key"] for r in keys]))
         return changed
 
     async def _shards(self, conn: asyncpg.Connection, people: set[UUID]) -> list[set[UUID]]:
@@ -181,4 +211,22 @@ class PostgresRetention:
         return [groups[shard] for shard in sorted(groups)]
 
     async def expire_tickets(self, now: datetime) -> int:
-        return await Tickets(self._pool).expire(now)
+        if not self._by_person:
+            return await Tickets(self._pool).expire(now)
+        changed = 0
+        kept = now - KEPT_AFTER_EXPIRY
+        async with connection(self._pool) as conn:
+            while rows := await conn.fetch(EXPIRED_TICKETS, now, kept, TICKETS_PER_READ):
+                done = await self._change(conn, rows, VOID_EXPIRED_OF, now) + await self._change(
+                    conn, rows, SWEEP_EXPIRED_OF, kept
+                )
+                changed += done
+                if len(rows) < TICKETS_PER_READ or not done:
+                    break
+            while rows := await conn.fetch(SHOWING_DELETED, TICKETS_PER_READ):
+                done = await self._change(conn, rows, VOID_SHOWING_DELETED_OF)
+                changed += done
+                if len(rows) < TICKETS_PER_READ or not done:
+                    break
+            await conn.execute(PRUNE_DELETED_MESSAGES, now - DELETED_IDS_KEPT)  # a reference table: one shard
+        return changed
