@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import uuid
@@ -15,13 +16,30 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
-from factmemory.adapters.postgres.deployment.citus import distribute
+from factmemory.adapters.postgres.deployment.distribution import distribute
 from tests.conftest import Service, make_settings, start_service, with_database
 from tests.support.fm import Person, add_durable, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
 
 # Learned before the database was distributed.
 BEFORE = Person("Before")
+
+REPO = Path(__file__).resolve().parents[2]
+# Where the tests find the Citus source when FACTMEMORY_CITUS_SOURCE is unset: the checkout's sibling folder of this
+# workplace, else the workplace's own (CI's clean checkout need not sit beside it). The tool itself knows neither.
+WORKPLACE_SOURCES = (REPO.parent / "shared" / "vendor" / "citus", Path("/work/shared/vendor/citus"))
+
+
+def use_workplace_source() -> None:
+    """Points FACTMEMORY_CITUS_SOURCE at the workplace's Citus source when it is unset and one is there."""
+    from factmemory_tools import citus_cluster
+
+    if os.environ.get(citus_cluster.SOURCE_VARIABLE):
+        return
+    for folder in WORKPLACE_SOURCES:
+        if folder.is_dir():
+            os.environ[citus_cluster.SOURCE_VARIABLE] = str(folder)
+            return
 
 
 @pytest.fixture(scope="session")
@@ -30,8 +48,9 @@ def citus_cluster() -> Iterator[Any]:
     tarball is absent."""
     from factmemory_tools import citus_cluster
 
+    use_workplace_source()
     try:
-        citus_cluster.source_tarball()
+        citus_cluster.source()
     except citus_cluster.CitusUnavailable as exc:
         pytest.skip(str(exc))
     # Not under pytest's temporary folder: a pytest session starting beside this one makes that private (0700),

