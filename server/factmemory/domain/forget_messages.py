@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from factmemory.domain.confidence import ADD_CONFIDENCE, STRENGTHEN_STEP
 from factmemory.domain.errors import InvalidInput
@@ -75,3 +76,35 @@ def check_message_ids(ids: Sequence[str], max_chars: int) -> None:
             raise InvalidInput(f"message_ids[{i}] contains a control character")
         if value.startswith(NOT_MESSAGES):
             raise InvalidInput(f"message_ids[{i}] names a person or an import, not a message: {value[:40]!r}")
+
+
+@dataclass(frozen=True)
+class Erased:
+    """What a shared subject lost to deleted messages (their author forgotten, or the messages deleted): the
+    messages, the facts deleted, and the texts only they held (claims of deleted facts, proposed claims)."""
+
+    message_ids: frozenset[str]
+    fact_ids: frozenset[str]
+    texts: frozenset[str]
+
+
+def scrubbed(value: Any, erased: Erased) -> Any:
+    """A stored evaluation result (JSON) of someone else without the erased words: the messages leave every evidence
+    list, a deleted fact's snapshot leaves its op, and an erased proposed or earlier claim leaves the facts shown."""
+    if isinstance(value, list):
+        return [scrubbed(v, erased) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if key == "evidence_message_ids" and isinstance(item, list):
+            out[key] = [m for m in item if m not in erased.message_ids]
+        elif key == "fact" and isinstance(item, dict) and item.get("id") in erased.fact_ids:
+            out[key] = None
+        elif key == "disputed_by" and item in erased.texts:
+            out[key] = ""
+        elif key == "previous_claims" and isinstance(item, list):
+            out[key] = [c for c in item if c not in erased.texts]
+        else:
+            out[key] = scrubbed(item, erased)
+    return out

@@ -33,6 +33,10 @@ class ForgetTransaction(Protocol):
 
     async def void_tickets(self, message_ids: Sequence[str]) -> int: ...
 
+    # A shared subject's words of the messages past its facts (`deleted`: those that went with them): the review
+    # items they raised, their history, other people's stored results and open tickets; review items deleted.
+    async def erase_words(self, message_ids: Sequence[str], deleted: Sequence[UUID]) -> int: ...
+
     async def unlink(self, message_ids: Sequence[str]) -> tuple[int, int]: ...
 
 

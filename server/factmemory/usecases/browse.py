@@ -121,8 +121,14 @@ async def list_entities(
 
 async def forget_entity(deps: Deps, agent_id: UUID, entity_id: UUID) -> ForgetCounts:
     """Erases the entity; first, as a teacher, their messages leave the shared facts (unlearn_teacher)."""
-    await unlearn_teacher(deps, agent_id, entity_id, utc_now())
-    return await deps.bulk_store.forget_entity(agent_id, entity_id)
+    taught = await unlearn_teacher(deps, agent_id, entity_id, utc_now())
+    counts = await deps.bulk_store.forget_entity(agent_id, entity_id)
+    return counts.model_copy(
+        update={
+            "facts": counts.facts + taught.facts_deleted,
+            "candidates": counts.candidates + taught.candidates_closed,
+        }
+    )
 
 
 async def export_page(

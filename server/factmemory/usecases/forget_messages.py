@@ -30,8 +30,11 @@ class MessagesForgotten:
         return MessagesForgotten(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
 
-async def unlearn(tx: ForgetTransaction, forgotten: Sequence[str], messages: int) -> MessagesForgotten:
-    """The forgotten messages taken out of the subject's facts, review items and links."""
+async def unlearn(
+    tx: ForgetTransaction, forgotten: Sequence[str], messages: int, shared: bool = False
+) -> MessagesForgotten:
+    """The forgotten messages taken out of the subject's facts, review items and links; of a shared subject (which
+    is never forgotten itself), their words everywhere too (docs/retention.md)."""
     if not forgotten:
         return MessagesForgotten()
     closed = await tx.close_raised(forgotten)
@@ -49,6 +52,8 @@ async def unlearn(tx: ForgetTransaction, forgotten: Sequence[str], messages: int
         await tx.set_evidence(changed, REASON)
     if deleted:
         await tx.delete_facts(deleted, REASON)
+    if shared:
+        closed = await tx.erase_words(forgotten, deleted)
     relationships, identities = await tx.unlink(forgotten)
     return MessagesForgotten(messages, len(deleted), len(changed), closed, relationships, identities)
 
@@ -67,7 +72,7 @@ async def unlearn_teacher(deps: Deps, agent_id: UUID, entity_id: UUID, at: datet
     if said:
         async with deps.messages.forgetting(agent_id, [], at, subjects) as transactions:
             for tx in transactions:
-                total += await unlearn(tx, said, 0)
+                total += await unlearn(tx, said, 0, shared=True)
     return total
 
 
@@ -103,7 +108,7 @@ async def forget_messages(
             total += done
             forgotten += ids
         for tx in transactions[len(people) :]:  # shared facts cite the people's messages (docs/shared-facts.md)
-            total += await unlearn(tx, forgotten, 0)
+            total += await unlearn(tx, forgotten, 0, shared=True)
     return total
 
 

@@ -12,6 +12,7 @@ import asyncpg
 
 from factmemory.adapters.postgres import shared
 from factmemory.adapters.postgres.connection import connection, locked, row_count
+from factmemory.adapters.postgres.erasure import shared_words
 from factmemory.adapters.postgres.rows import mark_cte, mark_values
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.forget_messages import ACTOR, Cited
@@ -231,6 +232,10 @@ class ForgetTx:
         if self._by_person:
             return row_count(await self._conn.execute(VOID_TICKETS_OF_PERSON, *self._scope))
         return row_count(await self._conn.execute(VOID_TICKETS, *self._scope, ids))
+
+    async def erase_words(self, message_ids: Sequence[str], deleted: Sequence[UUID]) -> int:
+        """A shared subject's words of the messages, past its facts (shared_words.py); review items deleted."""
+        return await shared_words.erase(self._conn, *self._scope, message_ids, deleted)
 
     async def close_raised(self, message_ids: Sequence[str]) -> int:
         """Closes the pending candidates and open possible-duplicate pairs the messages raised; returns the
