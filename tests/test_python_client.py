@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import time
@@ -23,7 +24,7 @@ from factmemory.v1 import factmemory_pb2 as pb
 from factmemory_client import NO_RETRY, Retry, Target, connect, parse_url
 from factmemory_client import pb as cpb
 from factmemory_client.v1 import factmemory_pb2_grpc as cpb_grpc
-from tests.conftest import Service
+from tests.conftest import Service, new_database
 from tests.support.fm import Person, add_durable, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
 from tests.support.tls import SelfSigned, self_signed_localhost
@@ -403,3 +404,61 @@ async def test_the_readmes_add_then_provide_example_runs_as_written(
     assert len(llm.calls_for(said)) == 1
     agents = await service.stub.ListAgents(pb.ListAgentsRequest(query="7c9e6679"))
     assert [a.name for a in agents.agents] == ["Eliza"]
+
+
+async def test_the_key_less_try_runs_the_readmes_example_on_the_demo_model(
+    client_python: Path, pg_url: str, tmp_path: Path
+) -> None:
+    """The README's first try without a key: `./dev run --demo` (which runs `factmemory serve --demo`), then the
+    same example as written; the demo model learns the example's sentences, a feeling, and a move that contradicts
+    the known home (a review item)."""
+    front = (REPO / "README.md").read_text(encoding="utf-8")
+    quickstart = front.split("<!-- python-quickstart -->", 1)[1].split("<!-- add-then-provide -->", 1)[0]
+    assert "./dev run --demo " in quickstart and "OPENAI_API_KEY" not in quickstart.split("--demo", 1)[0]
+    assert 'exec "$VENV/bin/factmemory" serve "$@"' in (REPO / "dev").read_text(encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FACTMEMORY_", "OPENAI_"))}
+    async with new_database(pg_url, "demo") as url:
+        env.update(FACTMEMORY_DATABASE_URL=url, FACTMEMORY_LISTEN="127.0.0.1:0", FACTMEMORY_DATA_DIR=str(tmp_path))
+        server = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "factmemory", "serve", "--demo", env=env, cwd=REPO,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            address = await asyncio.wait_for(listening(server), 120)
+            first, second = await example_output(client_python, address), await example_output(client_python, address)
+            learned = ["OP_TYPE_ADD_DURABLE lives in Berlin ", "OP_TYPE_ADD_DURABLE allergic to penicillin "]
+            assert first.splitlines()[:2] == learned
+            known = first.split("What I know about Sam:", 1)[1]
+            assert "lives in Berlin" in known and "allergic to penicillin" in known
+            assert second.splitlines()[0] == "OP_TYPE_ADD_DURABLE lives in Berlin (replayed)"
+            sam = Person("Sam", agent_id="7c9e6679-7425-40de-944b-e07fc1f90ae7")
+            sam.entity_id = "3f1b2c4d-5e6f-4a1b-8c2d-9e0f1a2b3c4d"
+            async with grpc.aio.insecure_channel(address) as channel:
+                stub = cpb_grpc.FactMemoryServiceStub(channel)
+                feeling = await stub.Evaluate(sam.evaluate("I feel anxious today."))
+                moved = await stub.Evaluate(sam.evaluate("I moved to Lisbon."))
+                queue = await stub.ListCandidates(cpb.ListCandidatesRequest(agent_id=sam.agent_id))
+            assert [(op.op, op.fact.claim) for op in feeling.ops] == [(pb.OP_TYPE_ADD_CURRENT, "feels anxious")]
+            assert [op.op for op in moved.ops] == [pb.OP_TYPE_CONTRADICT]
+            assert [c.proposed_claim for c in queue.candidates] == ["lives in Lisbon"]
+        finally:
+            server.terminate()
+            await asyncio.wait_for(server.wait(), 60)
+
+
+async def listening(server: asyncio.subprocess.Process) -> str:
+    assert server.stdout is not None
+    while line := (await server.stdout.readline()).decode():
+        if line.startswith("factmemory listening on"):
+            return line.rsplit(" ", 1)[-1].strip()
+    raise AssertionError("the demo service did not start")
+
+
+async def example_output(client_python: Path, address: str) -> str:
+    process = await asyncio.create_subprocess_exec(
+        str(client_python), "-c", readme_example(), env={"FACTMEMORY_ADDRESS": address},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, stderr.decode()
+    return stdout.decode()

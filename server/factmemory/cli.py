@@ -181,13 +181,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version('factmemory')}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
-    sub.add_parser(
+    serve = sub.add_parser(
         "serve",
         help="run the gRPC service (configured by FACTMEMORY_* variables)",
         description="Run the gRPC service, the review page (FACTMEMORY_HTTP_LISTEN) and the metrics endpoint "
         "(FACTMEMORY_METRICS_LISTEN). Every setting is an environment variable:",
         epilog=_settings_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument(
+        "--demo",
+        action="store_true",
+        help="Evaluate without a model key: the built-in demo model (FACTMEMORY_DEMO_MODEL=true) learns from a few "
+        'simple English sentences ("I moved to Berlin", "I\'m allergic to penicillin", "I feel anxious today")',
     )
     sub.add_parser("migrate", help="apply pending database migrations and exit")
     sub.add_parser(
@@ -279,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         return cli_review.run(args, _client(args))
     try:
-        settings = Settings()
+        settings = Settings(demo_model=True) if getattr(args, "demo", False) else Settings()
     except ValidationError as exc:
         print(f"factmemory: {_config_error(exc)}", file=sys.stderr)
         return 2

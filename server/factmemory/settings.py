@@ -67,6 +67,10 @@ class Settings(BaseSettings):
     llm_timeout_s: float = Field(default=30.0, gt=0)
     llm_max_retries: int = Field(default=2, ge=0, le=10)
     llm_max_retry_after_s: float = Field(default=10.0, ge=0)
+    # The built-in demo model answers Evaluate instead of an LLM (`factmemory serve --demo`): a few English sentence
+    # patterns ("I moved to Berlin", "I'm allergic to penicillin", "I feel anxious today"), for a first try without
+    # a key (adapters/llm/demo.py). Not for real conversations.
+    demo_model: bool = False
     # Timeout of one call to the embeddings endpoint (openai embedder; retried as the LLM is).
     embedding_timeout_s: float = Field(default=20.0, gt=0)
     # Local engine: worker processes (0 = one per core), tokens embedded per text (see docs/embedding.md).
@@ -208,7 +212,7 @@ class Settings(BaseSettings):
 
     @property
     def llm_configured(self) -> bool:
-        return bool(self.openai_api_key or self.openai_base_url)
+        return bool(self.openai_api_key or self.openai_base_url or self.demo_model)
 
 
 class ClientSettings(BaseSettings):

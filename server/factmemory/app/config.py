@@ -51,7 +51,9 @@ def startup_line(
     if settings.embedder == "openai":
         embedder += f" at {_host_of(settings.openai_base_url or OPENAI_DEFAULT_URL)}"
     llm = "none"
-    if settings.llm_configured:
+    if settings.demo_model:
+        llm = "demo (built-in sentence patterns, not a language model)"
+    elif settings.llm_configured:
         llm = f"{settings.llm_model} at {_host_of(settings.openai_base_url or OPENAI_DEFAULT_URL)}"
     tls = "on" if settings.tls_cert_file and settings.tls_key_file else "off"
     auth = "on" if settings.auth_token else "off"

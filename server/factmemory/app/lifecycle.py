@@ -144,7 +144,8 @@ async def serve(settings: Settings) -> int:
     if not settings.llm_configured:  # said by the server only: import, export and prune need no LLM
         log.warning(
             "no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): Evaluate answers FAILED_PRECONDITION; "
-            "the agent-model mode (PrepareEvaluation / CompleteEvaluation) works"
+            "the agent-model mode (PrepareEvaluation / CompleteEvaluation) works; `factmemory serve --demo` "
+            "tries Evaluate without a key"
         )
     async with open_runtime(settings) as runtime, AsyncExitStack() as stack:
         health_servicer = health.aio.HealthServicer()

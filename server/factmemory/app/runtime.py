@@ -15,6 +15,7 @@ import openai
 from grpc_health.v1 import health, health_pb2
 
 from factmemory.adapters.embedding.embedders import LocalEmbedder, OpenAIEmbedder
+from factmemory.adapters.llm.demo import DemoExtractor
 from factmemory.adapters.llm.extractor import Extractor
 from factmemory.adapters.metrics import ObservedEmbedder, PrometheusTelemetry
 from factmemory.adapters.postgres.agents import PostgresAgents
@@ -36,6 +37,7 @@ from factmemory.adapters.retry import RetryPolicy
 from factmemory.app.config import retention_policy, ticket_policy, tuning
 from factmemory.domain.vector_cache import VectorCache
 from factmemory.ports import Embedder, NullTelemetry, Telemetry
+from factmemory.ports import Extractor as ExtractorPort
 from factmemory.settings import Settings
 from factmemory.usecases.deps import AgentModel, Deps
 from factmemory.usecases.retention import run_periodically
@@ -114,8 +116,10 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             reads = ReadRoute(pool, read_pool, telemetry, settings.read_retry_s)
             replica_check = ReplicaCheck(reads, settings.read_replay_stall_s)
             await replica_check.check()  # at start-up: a read target that is not valid is never read from
-        extractor = None
-        if settings.llm_configured:
+        extractor: ExtractorPort | None = None
+        if settings.demo_model:
+            extractor = DemoExtractor()
+        elif settings.llm_configured:
             # Retries are ours (RetryPolicy), so a long Retry-After is not waited for inside a call.
             client = _openai_client(settings, settings.llm_timeout_s, 0)
             stack.push_async_callback(client.close)

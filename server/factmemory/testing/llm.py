@@ -26,6 +26,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from factmemory.domain.prompts import FACT_LINE
+from factmemory.testing.wire import as_chat as _as_chat
+from factmemory.testing.wire import chat_completion as _chat_completion
+from factmemory.testing.wire import responses_reply as _responses_reply
 
 _CURRENT = re.compile(r"<current_message>(.*?)</current_message>", re.S)
 _BATCH = re.compile(r"<current_messages>(.*?)</current_messages>", re.S)
@@ -292,64 +295,6 @@ class ScriptedLLM:
         return Handler
 
 
-def _chat_completion(body: dict[str, Any], content: str, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-stub",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": body.get("model", "stub"),
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
-    }
-
-
-def _responses_reply(body: dict[str, Any], content: str, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
-    """The same answer in the Responses API's shape."""
-    return {
-        "id": "resp-stub",
-        "object": "response",
-        "created_at": int(time.time()),
-        "status": "completed",
-        "model": body.get("model", "stub"),
-        "incomplete_details": None,
-        "output": [
-            {
-                "type": "message",
-                "id": "msg-stub",
-                "role": "assistant",
-                "status": "completed",
-                "content": [{"type": "output_text", "text": content, "annotations": []}],
-            }
-        ],
-        "usage": {
-            "input_tokens": prompt_tokens,
-            "output_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
-    }
-
-
-def _as_chat(body: dict[str, Any]) -> dict[str, Any]:
-    """A Responses API request seen as a chat request (messages with string content, response_format), so that
-    rules, recording and counting treat both APIs alike; the original fields stay, `api` says which it was."""
-    messages: list[dict[str, Any]] = []
-    if isinstance(body.get("instructions"), str):
-        messages.append({"role": "system", "content": body["instructions"]})
-    items = body.get("input")
-    for item in [{"role": "user", "content": items}] if isinstance(items, str) else items or []:
-        content = item.get("content")
-        if isinstance(content, list):
-            content = "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-        if isinstance(content, str):
-            messages.append({"role": item.get("role", "user"), "content": content})
-    fmt = ((body.get("text") or {}).get("format") or {}).get("type")
-    return body | {"api": "responses", "messages": messages} | ({"response_format": {"type": fmt}} if fmt else {})
-
-
 def _base64_vector(vector: list[float]) -> str:
     """An embedding as the OpenAI API sends it when asked for base64: little-endian float32 bytes."""
     return base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode()
@@ -364,20 +309,67 @@ def toy_embedding(text: str, dims: int) -> list[float]:
     return [v / norm for v in vector]
 
 
-def _load_script(stub: ScriptedLLM, path: str) -> None:
+SCRIPT_HELP = """\
+A reply (`content`) is what the model would answer for one message: a JSON object with
+  facts          {"ops": [...]}: add_durable / add_current {claim, category}, strengthen / decay {fact},
+                 contradict {fact, proposed_claim}, merge {fact, duplicate}
+  relationships  [{"source_entity_id", "target_entity_id", "tags"}]
+  identities     [{"entity_id", "platform", "handle", "confidence"}]
+  success        {"completed": true, "reason": "..."}
+`fact` is the handle the prompt shows a known fact under (D1, D2 ... durable, C1 ... current, nearest first);
+a script may name the fact by its claim instead ("fact_claim"): the stub puts the handle the prompt shows it under.
+Example (learn a home, then a move that contradicts it; the service keeps the change for a reviewer):
+  {"replies": [
+    {"match": "I live in Berlin", "content": {"facts": {"ops": [
+        {"op": "add_durable", "claim": "lives in Berlin", "category": "identity"}]},
+      "relationships": [], "identities": [], "success": {"completed": true, "reason": "ok"}}},
+    {"match": "I moved to Lisbon", "content": {"facts": {"ops": [
+        {"op": "contradict", "fact_claim": "lives in Berlin", "proposed_claim": "lives in Lisbon", "reason": "moved"}]},
+      "relationships": [], "identities": [], "success": {"completed": true, "reason": "ok"}}}],
+   "default": {"facts": {"ops": []}, "relationships": [], "identities": [],
+               "success": {"completed": true, "reason": "nothing new"}}}
+Without a key or a script, `factmemory serve --demo` answers simple sentences itself."""
+
+
+def with_handles(content: dict[str, Any]) -> Callable[[dict[str, Any]], Reply]:
+    """A rule answering `content`, each op's `fact_claim` replaced by the handle this request's prompt shows that
+    claim under (an op whose claim the prompt does not show keeps `fact` empty: the service rejects that op)."""
+
+    def answer(body: dict[str, Any]) -> Reply:
+        shown = {claim: handle for handle, claim in facts_shown(body)}
+        ops = [
+            {k: v for k, v in op.items() if k != "fact_claim"} | {"fact": shown.get(str(op["fact_claim"]), "")}
+            if isinstance(op, dict) and "fact_claim" in op
+            else op
+            for op in (content.get("facts") or {}).get("ops", [])
+        ]
+        return Reply(content | {"facts": {**(content.get("facts") or {}), "ops": ops}})
+
+    return answer
+
+
+def _rule(content: Any, delay_s: float = 0.0) -> Rule:
+    if isinstance(content, dict) and "fact_claim" in json.dumps(content.get("facts")):
+        return with_handles(content)
+    return Reply(content, delay_s=delay_s)
+
+
+def load_script(stub: ScriptedLLM, path: str) -> None:
     with open(path, encoding="utf-8") as handle:
         script = json.load(handle)
     for reply in reversed(script.get("replies", [])):
-        stub.on(reply["match"], Reply(reply["content"], delay_s=float(reply.get("delay_s", 0))))
+        stub.on(reply["match"], _rule(reply["content"], float(reply.get("delay_s", 0))))
     for reply in reversed(script.get("chat", [])):
         stub.on_chat(reply["match"], Reply(reply["content"]))
     if "default" in script:
-        stub.default = Reply(script["default"])
+        stub.default = _rule(script["default"])
     stub.latency_s = float(script.get("latency_s", 0))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__, epilog=SCRIPT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--script", help="JSON script file")
     parser.add_argument("--embedding-dims", type=int, default=8, help="embedding size when a request names none")
@@ -385,7 +377,7 @@ def main() -> None:
     stub = ScriptedLLM(args.port)
     stub.embedding_dims = args.embedding_dims
     if args.script:
-        _load_script(stub, args.script)
+        load_script(stub, args.script)
     stub.start()
     print(f"llm stub listening on {stub.base_url}", flush=True)
     try:
