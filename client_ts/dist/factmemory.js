@@ -8408,6 +8408,15 @@ var say = {
     return `Noted: ${quoted(facts3)}.`;
   },
   notCorrected: "I couldn't tell which of the things I remember about you that corrects, so nothing changed. You can ask me what I remember about you.",
+  heldForReview(claim) {
+    return `"${claim}" is something I know about this community, not about you, and only the people trusted to teach it can change it. I passed your request on for review; until then it stays as it is.`;
+  },
+  forgotShared(claim) {
+    return `Done: I forgot "${claim}" (something I knew about this community).`;
+  },
+  lessSure(claim) {
+    return `Noted: I'm less sure now that "${claim}" (something I know about this community).`;
+  },
   unreachable: "I couldn't reach my memory just now, so nothing changed. Please try again in a moment."
 };
 
@@ -8533,12 +8542,15 @@ async function otherPersonNamed(runtime, message) {
 function escape(text2) {
   return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-async function forget(runtime, message, callback) {
+async function forget(runtime, message, callback, responses) {
   const found = await find(runtime, message, message.content.text ?? "", CHOICES + 5);
   const matches = facts(found.matches);
   const [only] = matches;
-  if (!only)
+  if (!only) {
+    const shared = await sharedRequest(runtime, message, responses);
+    if (shared) return reply(callback, FORGET_FACT, shared);
     return reply(callback, FORGET_FACT, say.nothingToForget(await otherPersonNamed(runtime, message)));
+  }
   if (matches.length > 1) {
     const offered = matches.slice(0, CHOICES);
     await ask(runtime, message, {
@@ -8606,37 +8618,60 @@ async function chosenFacts(runtime, message, offered, confirmOnly) {
   );
   return named.length > 0 ? named : void 0;
 }
-async function correct(runtime, message, callback, responses) {
-  const plugin = contextFor(runtime);
-  const conversation = await loadConversation(runtime, message.roomId, () => void 0);
+async function extract(runtime, message, responses, conversation) {
   const request3 = buildEvaluateRequest({
     agentId: runtime.agentId,
     agentName: runtime.character?.name ?? "",
     message,
     conversation,
-    limits: await plugin.limits.get(),
+    limits: await contextFor(runtime).limits.get(),
     responses,
     items: [1 /* FACTS */, 2 /* RELATIONSHIPS */, 3 /* IDENTITIES */],
     didRespond: true
   });
-  const result = await evaluateOne(runtime, request3);
-  const corrections = result.ops.filter((op) => op.op === 5 /* CONTRADICT */ && op.candidateId && op.fact);
-  for (const op of corrections) {
+  return evaluateOne(runtime, request3);
+}
+var onShared = (op, person) => op.handle.startsWith("S") && op.fact?.entityId !== person;
+function sharedOutcome(ops) {
+  for (const op of ops) {
+    const claim = op.fact?.claim ?? "";
+    if (op.rejected || !claim) continue;
+    if (op.candidateId) return say.heldForReview(claim);
+    if (op.deleted) return say.forgotShared(claim);
+    if (op.op === 4 /* DECAY */) return say.lessSure(claim);
+  }
+  return void 0;
+}
+async function sharedRequest(runtime, message, responses) {
+  const conversation = await loadConversation(runtime, message.roomId, () => void 0);
+  if (!conversation.world) return void 0;
+  const result = await extract(runtime, message, responses, conversation);
+  return sharedOutcome(result.ops.filter((op) => onShared(op, message.entityId)));
+}
+async function correct(runtime, message, callback, responses) {
+  const plugin = contextFor(runtime);
+  const conversation = await loadConversation(runtime, message.roomId, () => void 0);
+  const result = await extract(runtime, message, responses, conversation);
+  const own = result.ops.filter((op) => !onShared(op, message.entityId));
+  const correction = own.find((op) => op.op === 5 /* CONTRADICT */ && op.candidateId && op.fact);
+  if (correction) {
     const settled = await plugin.client.resolveCandidate({
       ...scope(runtime, message),
-      candidateId: op.candidateId,
+      candidateId: correction.candidateId,
       resolution: 1 /* ACCEPT */,
       chat: chatOf(message)
     });
-    const before = op.fact?.claim ?? "";
     const after = settled.fact?.claim ?? "";
-    return reply(callback, CORRECT_FACT, say.corrected(before, after), { factId: settled.fact?.id ?? "" });
+    return reply(callback, CORRECT_FACT, say.corrected(correction.fact?.claim ?? "", after), {
+      factId: settled.fact?.id ?? ""
+    });
   }
-  const added = result.ops.filter(
-    (op) => !op.rejected && (op.op === 1 /* ADD_DURABLE */ || op.op === 2 /* ADD_CURRENT */) && op.fact
+  const shared = sharedOutcome(result.ops.filter((op) => onShared(op, message.entityId)));
+  if (shared) return reply(callback, CORRECT_FACT, shared);
+  const added = own.flatMap(
+    (op) => !op.rejected && (op.op === 1 /* ADD_DURABLE */ || op.op === 2 /* ADD_CURRENT */) && op.fact ? [op.fact] : []
   );
-  if (added.length > 0)
-    return reply(callback, CORRECT_FACT, say.noted(added.flatMap((op) => op.fact ? [op.fact] : [])));
+  if (added.length > 0) return reply(callback, CORRECT_FACT, say.noted(added));
   return reply(callback, CORRECT_FACT, say.notCorrected);
 }
 var fromPerson = async (runtime, message) => message.entityId !== runtime.agentId && typeof message.content?.text === "string" && message.content.text.trim() !== "";
@@ -8659,7 +8694,10 @@ var forgetFactAction = {
   similes: ["FORGET_THAT", "DELETE_MEMORY", "REMOVE_FACT"],
   description: `The sender asks you to forget or delete ONE thing you remember about them ("forget that I'm vegetarian", "forget what I said about my ex"). Deletes it, or asks which one when several match. Use it alone, without REPLY.`,
   validate: fromPerson,
-  handler: guarded(FORGET_FACT, (runtime, message, callback) => forget(runtime, message, callback)),
+  handler: guarded(
+    FORGET_FACT,
+    (runtime, message, callback, responses) => forget(runtime, message, callback, responses)
+  ),
   examples: [example("Please forget that I'm vegetarian.", 'Done: I forgot "is vegetarian".', FORGET_FACT)]
 };
 var correctFactAction = {

@@ -12,6 +12,7 @@ import type { Action, ActionResult, HandlerCallback, IAgentRuntime, Memory } fro
 
 import { contextFor, describeError, LOG_SOURCE } from "./context.js";
 import {
+  type AppliedOp,
   ChatRequestSchema,
   type Fact,
   FactSchema,
@@ -21,7 +22,7 @@ import {
 } from "./gen/factmemory/v1/factmemory_pb.js";
 import { readAnswer, SAFETY_CATEGORIES, say } from "./memory-words.js";
 import { evaluateOne } from "./model-mode.js";
-import { buildEvaluateRequest, loadConversation } from "./request.js";
+import { buildEvaluateRequest, type Conversation, loadConversation } from "./request.js";
 
 export const RECALL_MEMORY = "RECALL_MEMORY";
 export const FORGET_FACT = "FORGET_FACT";
@@ -216,12 +217,20 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-async function forget(runtime: IAgentRuntime, message: Memory, callback: HandlerCallback | undefined) {
+async function forget(
+  runtime: IAgentRuntime,
+  message: Memory,
+  callback: HandlerCallback | undefined,
+  responses: Memory[],
+) {
   const found = await find(runtime, message, message.content.text ?? "", CHOICES + 5);
   const matches = facts(found.matches);
   const [only] = matches;
-  if (!only)
+  if (!only) {
+    const shared = await sharedRequest(runtime, message, responses);
+    if (shared) return reply(callback, FORGET_FACT, shared);
     return reply(callback, FORGET_FACT, say.nothingToForget(await otherPersonNamed(runtime, message)));
+  }
   if (matches.length > 1) {
     const offered = matches.slice(0, CHOICES);
     await ask(runtime, message, {
@@ -300,10 +309,57 @@ async function chosenFacts(
   return named.length > 0 ? named : undefined;
 }
 
+/** The turn's one extraction call, made by the action (the evaluators skip a memory request). */
+async function extract(
+  runtime: IAgentRuntime,
+  message: Memory,
+  responses: Memory[],
+  conversation: Conversation,
+) {
+  const request = buildEvaluateRequest({
+    agentId: runtime.agentId,
+    agentName: runtime.character?.name ?? "",
+    message,
+    conversation,
+    limits: await contextFor(runtime).limits.get(),
+    responses,
+    items: [Item.FACTS, Item.RELATIONSHIPS, Item.IDENTITIES],
+    didRespond: true,
+  });
+  return evaluateOne(runtime, request);
+}
+
+/** An op of the model on one of the world's shared facts (handles SD1, SC1, ...), not on the person's own. */
+const onShared = (op: AppliedOp, person: string) => op.handle.startsWith("S") && op.fact?.entityId !== person;
+
+/** What became of a request about the world's shared facts: the service trusts its teachers, holds the rest. */
+function sharedOutcome(ops: readonly AppliedOp[]): string | undefined {
+  for (const op of ops) {
+    const claim = op.fact?.claim ?? "";
+    if (op.rejected || !claim) continue;
+    if (op.candidateId) return say.heldForReview(claim);
+    if (op.deleted) return say.forgotShared(claim);
+    if (op.op === OpType.DECAY) return say.lessSure(claim);
+  }
+  return undefined;
+}
+
 /**
- * The turn's one extraction call, made here rather than by the evaluators (which skip a memory request): a
- * correction the model reports of one of the person's facts is settled at once as theirs (ResolveCandidate with the
- * chat origin), instead of waiting for a reviewer.
+ * A request in a world that names none of the person's own facts may be about the world's shared facts: the turn's
+ * extraction call decides, and the service applies it as it applies any turn (a teacher's word counts, a stranger's
+ * is held for review). Undefined when there is no world or it changed nothing shared.
+ */
+async function sharedRequest(runtime: IAgentRuntime, message: Memory, responses: Memory[]) {
+  const conversation = await loadConversation(runtime, message.roomId, () => undefined);
+  if (!conversation.world) return undefined;
+  const result = await extract(runtime, message, responses, conversation);
+  return sharedOutcome(result.ops.filter((op) => onShared(op, message.entityId)));
+}
+
+/**
+ * The turn's one extraction call: a correction the model reports of one of the person's own facts is settled at once
+ * as theirs (ResolveCandidate with the chat origin) instead of waiting for a reviewer; one of a shared fact goes as
+ * the service decides for the speaker (held for review unless they teach the world).
  */
 async function correct(
   runtime: IAgentRuntime,
@@ -313,34 +369,29 @@ async function correct(
 ) {
   const plugin = contextFor(runtime);
   const conversation = await loadConversation(runtime, message.roomId, () => undefined);
-  const request = buildEvaluateRequest({
-    agentId: runtime.agentId,
-    agentName: runtime.character?.name ?? "",
-    message,
-    conversation,
-    limits: await plugin.limits.get(),
-    responses,
-    items: [Item.FACTS, Item.RELATIONSHIPS, Item.IDENTITIES],
-    didRespond: true,
-  });
-  const result = await evaluateOne(runtime, request);
-  const corrections = result.ops.filter((op) => op.op === OpType.CONTRADICT && op.candidateId && op.fact);
-  for (const op of corrections) {
+  const result = await extract(runtime, message, responses, conversation);
+  const own = result.ops.filter((op) => !onShared(op, message.entityId));
+  const correction = own.find((op) => op.op === OpType.CONTRADICT && op.candidateId && op.fact);
+  if (correction) {
     const settled = await plugin.client.resolveCandidate({
       ...scope(runtime, message),
-      candidateId: op.candidateId,
+      candidateId: correction.candidateId,
       resolution: Resolution.ACCEPT,
       chat: chatOf(message),
     });
-    const before = op.fact?.claim ?? "";
     const after = settled.fact?.claim ?? "";
-    return reply(callback, CORRECT_FACT, say.corrected(before, after), { factId: settled.fact?.id ?? "" });
+    return reply(callback, CORRECT_FACT, say.corrected(correction.fact?.claim ?? "", after), {
+      factId: settled.fact?.id ?? "",
+    });
   }
-  const added = result.ops.filter(
-    (op) => !op.rejected && (op.op === OpType.ADD_DURABLE || op.op === OpType.ADD_CURRENT) && op.fact,
+  const shared = sharedOutcome(result.ops.filter((op) => onShared(op, message.entityId)));
+  if (shared) return reply(callback, CORRECT_FACT, shared);
+  const added = own.flatMap((op) =>
+    !op.rejected && (op.op === OpType.ADD_DURABLE || op.op === OpType.ADD_CURRENT) && op.fact
+      ? [op.fact]
+      : [],
   );
-  if (added.length > 0)
-    return reply(callback, CORRECT_FACT, say.noted(added.flatMap((op) => (op.fact ? [op.fact] : []))));
+  if (added.length > 0) return reply(callback, CORRECT_FACT, say.noted(added));
   return reply(callback, CORRECT_FACT, say.notCorrected);
 }
 
@@ -372,7 +423,9 @@ export const forgetFactAction: Action = {
   description:
     'The sender asks you to forget or delete ONE thing you remember about them ("forget that I\'m vegetarian", "forget what I said about my ex"). Deletes it, or asks which one when several match. Use it alone, without REPLY.',
   validate: fromPerson,
-  handler: guarded(FORGET_FACT, (runtime, message, callback) => forget(runtime, message, callback)),
+  handler: guarded(FORGET_FACT, (runtime, message, callback, responses) =>
+    forget(runtime, message, callback, responses),
+  ),
   examples: [example("Please forget that I'm vegetarian.", 'Done: I forgot "is vegetarian".', FORGET_FACT)],
 };
 

@@ -149,5 +149,14 @@ export const say = {
   },
   notCorrected:
     "I couldn't tell which of the things I remember about you that corrects, so nothing changed. You can ask me what I remember about you.",
+  heldForReview(claim: string): string {
+    return `"${claim}" is something I know about this community, not about you, and only the people trusted to teach it can change it. I passed your request on for review; until then it stays as it is.`;
+  },
+  forgotShared(claim: string): string {
+    return `Done: I forgot "${claim}" (something I knew about this community).`;
+  },
+  lessSure(claim: string): string {
+    return `Noted: I'm less sure now that "${claim}" (something I know about this community).`;
+  },
   unreachable: "I couldn't reach my memory just now, so nothing changed. Please try again in a moment.",
 };

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 
-import { ChannelType, type Content, type Plugin, type UUID } from "@elizaos/core";
+import { ChannelType, type Content, type Plugin, type UUID, type World } from "@elizaos/core";
 import bootstrapPlugin from "@elizaos/plugin-bootstrap";
 import openaiPlugin from "@elizaos/plugin-openai";
 
@@ -62,11 +62,39 @@ const SAID = {
   forgetMe: "Forget everything about me",
   yesForgetMe: "Yes, forget me",
   weather: "Actually, how is the weather?",
+  meetup: "Heads up everyone: the meetup is on Fridays",
+  forgetMeetup: "Forget that the meetup is on Fridays",
 };
+const MEETUP = "the meetup is on Fridays";
 
 function script() {
   return {
     replies: [
+      {
+        match: SAID.forgetMeetup,
+        content: {
+          ...NOTHING,
+          facts: { ops: [{ op: "decay", fact: "SD1", reason: "the speaker says it is wrong" }] },
+        },
+      },
+      {
+        match: SAID.meetup,
+        content: {
+          ...NOTHING,
+          facts: {
+            ops: [
+              {
+                op: "add_durable",
+                claim: MEETUP,
+                category: "life_event",
+                structured_fields: [],
+                verification_status: null,
+                scope: "shared",
+              },
+            ],
+          },
+        },
+      },
       {
         match: SAID.correct,
         content: {
@@ -90,6 +118,7 @@ function script() {
       { match: SAID.forgetCat, content: response("FORGET_FACT") },
       { match: SAID.forgetPeanuts, content: response("FORGET_FACT") },
       { match: SAID.forgetSam, content: response("FORGET_FACT") },
+      { match: SAID.forgetMeetup, content: response("FORGET_FACT") },
       { match: SAID.secondOne, content: response("ANSWER_MEMORY_QUESTION") },
       { match: SAID.yesForgetMe, content: response("ANSWER_MEMORY_QUESTION") },
       { match: SAID.yes, content: response("ANSWER_MEMORY_QUESTION") },
@@ -156,7 +185,7 @@ describe("a person controls their memory from the chat", () => {
 
   for (const mode of ["service", "agent"] as const) {
     describe(`FACT_MEMORY_MODEL=${mode}`, () => {
-      const names = ["Dana", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Sam"];
+      const names = ["Dana", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Sam", "Ada", "Max"];
       const people = Object.fromEntries(names.map((name) => [name, uuid()])) as Record<string, UUID>;
       let started: Promise<SqlAgent> | undefined;
       const agent = async (): Promise<SqlAgent> => {
@@ -174,7 +203,15 @@ describe("a person controls their memory from the chat", () => {
           [bootstrapPlugin, openaiPlugin, factMemoryPlugin] as Plugin[],
           uuid(),
           ChannelType.DM,
-        ).then((a) => (agents.push(a), a));
+        ).then(async (a) => {
+          agents.push(a);
+          // The room's world, where Ada teaches (ADMIN) and Max does not (NONE), as elizaOS keeps roles.
+          const room = await a.runtime.getRoom(a.roomId);
+          const world = (await a.runtime.getWorld(room!.worldId!))!;
+          const roles = { [people["Ada"]!]: "ADMIN", [people["Max"]!]: "NONE" };
+          await a.runtime.updateWorld({ ...world, metadata: { ...world.metadata, roles } } as World);
+          return a;
+        });
         return started;
       };
 
@@ -316,6 +353,40 @@ describe("a person controls their memory from the chat", () => {
           "I don't have anything like that stored about you, so I forgot nothing. I only change what I remember about you, never what I remember about Sam.",
         );
         assert.deepEqual(await claims("Sam"), ["is vegetarian"]);
+      });
+
+      test("a stranger's attempt on a shared fact of the world is held for review; the fact stays", async () => {
+        const env = await ready();
+        const a = await agent();
+        await teach("Ada", SAID.meetup);
+        const held = await turn("Max", SAID.forgetMeetup);
+        assert.deepEqual(
+          held.calls,
+          { response: 1, extraction: 1, other: 0 },
+          "the turn's one extraction call",
+        );
+        assert.match(
+          held.said,
+          /^"the meetup is on Fridays" is something I know about this community, not about you.*passed your request on for review/,
+        );
+        const { candidates } = await env.client.listCandidates({ agentId: a.runtime.agentId });
+        assert.ok(
+          candidates.some((c) => c.fact?.claim === MEETUP),
+          "in the review queue",
+        );
+        const room = await a.runtime.getRoom(a.roomId);
+        const shown = await env.client.provide({
+          agentId: a.runtime.agentId,
+          entityId: people["Ada"]!,
+          worldId: room!.worldId!,
+          recentMessages: [
+            { id: uuid(), entityId: people["Ada"]!, name: "Ada", text: "when is the meetup?" },
+          ],
+        });
+        assert.ok(
+          shown.shared.some((s) => s.fact?.claim === MEETUP),
+          "still shared",
+        );
       });
 
       test("correct: the stored fact is corrected, not duplicated, and its history says the chat", async () => {

@@ -33,5 +33,8 @@ export declare const say: {
     corrected(before: string, after: string): string;
     noted(facts: readonly Fact[]): string;
     notCorrected: string;
+    heldForReview(claim: string): string;
+    forgotShared(claim: string): string;
+    lessSure(claim: string): string;
     unreachable: string;
 };
