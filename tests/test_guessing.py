@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -222,3 +224,44 @@ def test_a_short_token_is_refused_at_start_up_in_one_line() -> None:
     result = run_cli("serve", FACTMEMORY_AUTH_TOKEN=short, FACTMEMORY_LISTEN="127.0.0.1:0")
     assert_one_line_failure(result, f"at least {MIN_TOKEN_CHARS}", "openssl rand")
     assert short not in result.stderr + result.stdout
+
+
+async def test_a_throttled_client_is_told_how_long_and_that_the_right_token_waits_too(
+    pg_url: str, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """The real `factmemory` command, after 10 wrong tokens from its address, with the right token: one line naming
+    the wait in seconds and that the right token waits too; the limiter's wait is the window's rest."""
+    settings = guarded_settings(pg_url, llm, tmp_path, TOKEN, per_client=10, overall=1000)
+    async for service in start_service(settings):
+        for n in range(10):
+            assert await guess_with(service, f"guess-{n:04d}") == grpc.StatusCode.UNAUTHENTICATED
+        env = {k: v for k, v in os.environ.items() if not k.startswith("FACTMEMORY_")}
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "factmemory", "agents", "--address", f"127.0.0.1:{service.port}", "--token", TOKEN,
+            env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 1 and out == b""
+    (line,) = err.decode().splitlines()
+    found = re.fullmatch(
+        r"factmemory: RESOURCE_EXHAUSTED: too many failed attempts; retry in (\d+) s \(every attempt from this "
+        r"address is refused until then, the right token too\)",
+        line,
+    )
+    assert found is not None, line
+    assert 1 <= int(found.group(1)) <= 60
+
+
+def test_the_wait_is_until_the_failures_leave_the_window() -> None:
+    now = [0.0]
+    limiter = GuessLimiter(
+        "grpc", PrometheusTelemetry(), GuessLimits(per_client=3, overall=4, window_s=60), lambda: now[0]
+    )
+    for at in (0.0, 10.0, 20.0):
+        now[0] = at
+        limiter.failed("10.0.0.1")
+    now[0] = 30.0
+    assert limiter.refused("10.0.0.1") and limiter.wait_s("10.0.0.1") == 30.0  # the first failure leaves at 60
+    limiter.failed("10.0.0.2")  # the overall limit (4) reached: 10.0.0.2 waits until its own failure leaves
+    assert limiter.refused("10.0.0.2") and limiter.wait_s("10.0.0.2") == 30.0
+    assert limiter.wait_s("10.0.0.3") == 0.0

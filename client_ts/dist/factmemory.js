@@ -7597,7 +7597,9 @@ function refusalAdvice(error2, tokenSet) {
     return tokenSet ? `the service refuses FACT_MEMORY_TOKEN (not its token): ${set}` : `the service requires a token and FACT_MEMORY_TOKEN is not set: ${set}`;
   }
   if (err.code === Code.ResourceExhausted && /too many failed attempts/.test(err.rawMessage)) {
-    return `the service refuses this address for a while after too many wrong tokens: ${set}; it answers again within FACTMEMORY_AUTH_FAILURE_WINDOW_S`;
+    const wait = /retry in (\d+) s/.exec(err.rawMessage);
+    const howLong = wait ? `for ${wait[1]} s` : "for up to FACTMEMORY_AUTH_FAILURE_WINDOW_S";
+    return `the service refuses every call from this address ${howLong} after too many wrong tokens, the right token too (${set})`;
   }
   return void 0;
 }

@@ -83,7 +83,10 @@ export function refusalAdvice(error: unknown, tokenSet: boolean): string | undef
       : `the service requires a token and FACT_MEMORY_TOKEN is not set: ${set}`;
   }
   if (err.code === Code.ResourceExhausted && /too many failed attempts/.test(err.rawMessage)) {
-    return `the service refuses this address for a while after too many wrong tokens: ${set}; it answers again within FACTMEMORY_AUTH_FAILURE_WINDOW_S`;
+    // The service says how long (`retry in N s`); an older one did not: then its window is the bound.
+    const wait = /retry in (\d+) s/.exec(err.rawMessage);
+    const howLong = wait ? `for ${wait[1]} s` : "for up to FACTMEMORY_AUTH_FAILURE_WINDOW_S";
+    return `the service refuses every call from this address ${howLong} after too many wrong tokens, the right token too (${set})`;
   }
   return undefined;
 }

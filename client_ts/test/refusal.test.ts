@@ -69,4 +69,27 @@ describe("the service refuses the agent's token", () => {
       closeContext(agent.runtime);
     }
   });
+
+  test("after too many wrong tokens from its address: the agent with the right token is told how long it waits", async () => {
+    const real = await ready();
+    const guesser = createFactMemoryClient({ url: real.url, token: "a-wrong-guess-0123456789", timeoutMs: 30_000 });
+    try {
+      for (let n = 0; n < 12; n += 1) {
+        await guesser.listFacts({ agentId: uuid(), entityId: uuid() }).catch(() => undefined);
+      }
+    } finally {
+      guesser.close();
+    }
+    const agent = await startAgent({ FACT_MEMORY_URL: real.url, FACT_MEMORY_TOKEN: TOKEN });
+    try {
+      await turns(agent, 2);
+      assert.equal(agent.warnings.length, 1, agent.warnings.join("\n"));
+      assert.match(
+        agent.warnings[0]!,
+        /refuses this agent: the service refuses every call from this address for \d+ s after too many wrong tokens, the right token too/,
+      );
+    } finally {
+      closeContext(agent.runtime);
+    }
+  });
 });

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import math
 import time
 import urllib.parse
 from collections import OrderedDict, deque
@@ -94,6 +95,23 @@ class GuessLimiter:
             )
         return True
 
+    def wait_s(self, client: str) -> float:
+        """How long a refused client waits before its next attempt is compared: until its own failures in the
+        window fall below the per-client limit, or (refused by the overall limit) until its own failures leave
+        the window or the overall count falls below its limit, whichever comes first."""
+        now, window = self._clock(), self._limits.window_s
+        mine = _recent(self._clients.get(client), now, window)
+        if not mine:
+            return 0.0
+        waits = [mine[-1] + window - now]  # its own failures have all left the window
+        if len(mine) >= self._limits.per_client:
+            waits = [mine[len(mine) - self._limits.per_client] + window - now]
+        else:
+            everyone = _recent(self._all, now, window)
+            if len(everyone) >= self._limits.overall:
+                waits.append(everyone[len(everyone) - self._limits.overall] + window - now)
+        return max(0.0, min(waits))
+
     def failed(self, client: str) -> None:
         """Records a wrong token from the client (counted and logged; what it sent is never logged)."""
         now = self._clock()
@@ -140,6 +158,14 @@ class GuessLimiter:
             self._surface,
             client,
         )
+
+
+def throttled(wait_s: float) -> str:
+    """What a refused client is told: how long, and that the right token waits too (it is not compared)."""
+    return (
+        f"too many failed attempts; retry in {math.ceil(wait_s)} s (every attempt from this address is refused "
+        "until then, the right token too)"
+    )
 
 
 def _recent(attempts: deque[float] | None, now: float, window_s: float) -> deque[float]:

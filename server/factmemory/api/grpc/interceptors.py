@@ -9,7 +9,7 @@ from google.protobuf.message import DecodeError
 
 from factmemory.api.grpc.handlers import Context, Continuation, Handler, Req, Res, unary_of
 from factmemory.api.grpc.metrics import note_request
-from factmemory.api.guessing import MISSING_TOKEN, GuessLimiter, client_of_peer
+from factmemory.api.guessing import MISSING_TOKEN, GuessLimiter, client_of_peer, throttled
 
 
 class BearerAuth(grpc.aio.ServerInterceptor):
@@ -48,7 +48,7 @@ class BearerAuth(grpc.aio.ServerInterceptor):
                 limiter.missing(client)
                 await context.abort(grpc.StatusCode.UNAUTHENTICATED, MISSING_TOKEN)
             if limiter.refused(client, peer):
-                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many failed attempts; retry later")
+                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, throttled(limiter.wait_s(client)))
             if behaviour is None:  # not matches
                 limiter.failed(client)
                 await context.abort(grpc.StatusCode.UNAUTHENTICATED, "wrong bearer token")

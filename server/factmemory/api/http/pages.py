@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ExceptionHandler
 
 from factmemory.api.audit import audited
+from factmemory.api.guessing import throttled
 from factmemory.api.http import security, views
 from factmemory.api.http.rendering import HERE, MAX_FACTS_SHOWN, PageBase, PageConfig
 from factmemory.api.http.security import SESSION_COOKIE, RequireToken, Sessions, checked_form
@@ -76,7 +77,7 @@ class Pages(PageBase):
                 request,
                 "login.html",
                 429,
-                error="Too many failed attempts; wait a minute and try again.",
+                error=throttled(self.guesses.wait_s(client)).capitalize(),
                 next=security.local_path(str(form.get("next", ""))),
             )
         if not self.config.token or not isinstance(token, str) or not security.same(token, self.config.token):

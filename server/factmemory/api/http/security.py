@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from factmemory.api.guessing import GuessLimiter, client_group
+from factmemory.api.guessing import GuessLimiter, client_group, throttled
 
 SESSION_COOKIE = "fm_session"
 CSRF_FIELD = "csrf_token"
@@ -135,7 +136,9 @@ class RequireToken:
             return
         response: Response
         if verdict == "throttled":
-            response = Response("too many failed attempts; retry later", status_code=429, headers=HEADERS)
+            wait = self.guesses.wait_s(client_of(scope))
+            headers = {**HEADERS, "retry-after": str(math.ceil(wait))}
+            response = Response(throttled(wait), status_code=429, headers=headers)
         elif scope["method"] in ("GET", "HEAD"):
             response = RedirectResponse("/login?" + urlencode({"next": scope["path"]}), status_code=303)
         else:
