@@ -136,3 +136,36 @@ async def test_import_takes_an_agent_name_and_refuses_a_file_of_the_wrong_shape(
         assert line.startswith(f"factmemory: import failed: file {wrong}: ") and reason in line, line
     unknown = await factmemory("import", "--file", str(export), "--agent", "Nobody Here", env=env)
     assert unknown.code == 2 and "no agent is named 'Nobody Here'" in unknown.error_line()
+
+
+async def test_options_before_the_command_and_review_items_that_name_the_person(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    name = agent_name()
+    ana = Person("Ana Lima")
+    await service.stub.RegisterAgent(pb.RegisterAgentRequest(agent_id=ana.agent_id, name=name))
+    await learn(service, llm, ana, "Hi, I'm Ana. I live in Lisbon.", add_durable("lives in Lisbon", "identity"))
+    await learn(service, llm, ana, "We moved to Porto.", change("contradict", "D1", "moved", "lives in Porto"))
+    stranger = ana.evaluate("The wallet is 0xABC", world_id=str(uuid4()), speaker_roles=["NONE"])
+    shared = add_durable("the team wallet is 0xABC", "identity") | {"scope": "shared"}
+    llm.on(stranger.message.text, Reply(facts_reply(shared)))
+    await service.stub.Evaluate(stranger)
+    address = f"127.0.0.1:{service.port}"
+
+    before = await factmemory("--address", address, "facts", "list", name, "Ana Lima")
+    between = await factmemory("facts", "--address", address, "list", name, "Ana Lima")
+    both = await factmemory("--log-level", "WARNING", "--json", "--address", address, "facts", "list", name, "Ana Lima")
+    for run in (before, between):
+        assert run.code == 0, run.err
+        assert "lives in Lisbon" in run.out
+    assert both.code == 0 and [f["claim"] for f in json.loads(both.out)] == ["lives in Lisbon"]
+
+    queue = await factmemory("--address", address, "candidates", "list", name)
+    assert queue.code == 0, queue.err
+    lines = queue.out.splitlines()
+    [contradiction] = [line for line in lines if "contradict" in line]
+    assert "  Ana Lima  contradict  pending  'lives in Lisbon' -> 'lives in Porto'" in contradiction
+    assert ana.entity_id not in contradiction
+    [held] = [line for line in lines if "shared_claim" in line]
+    assert "shared_claim  pending  shared claim 'the team wallet is 0xABC'" in held, held
+    assert "-> 'the team wallet is 0xABC'" not in held

@@ -276,7 +276,7 @@ def _expected_failures() -> tuple[type[BaseException], ...]:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(cli_review.hoisted(sys.argv[1:] if argv is None else argv))
     except CommandLineError as exc:
         print(f"factmemory: {exc}", file=sys.stderr)
         return cli_review.EXIT_USAGE

@@ -180,6 +180,41 @@ def confidence_arg(value: str) -> float:
     return number
 
 
+# The client options (add_client_options) that take a value, and the one flag; argparse reads them on the leaf
+# command only, so `hoisted` moves those given before it.
+CLIENT_VALUE_OPTIONS = ("--address", "--token", "--reviewer", "--tls-ca", "--timeout")
+CLIENT_FLAGS = ("--json",)
+TOP_VALUE_OPTIONS = ("--log-level",)
+ACTIONS = ("list", "show", "add", "edit", "delete", *RESOLUTIONS)
+
+
+def hoisted(argv: Sequence[str]) -> list[str]:
+    """The command line with the client options given before the command (or between a command and its action)
+    moved after it: `factmemory --address HOST facts list A P` reads as `factmemory facts list A P --address HOST`."""
+    words = {*COMMANDS, *ACTIONS, "import", "export"}
+    kept: list[str] = []
+    moved: list[str] = []
+    i = 0
+    while i < len(argv):
+        token, name = argv[i], argv[i].split("=", 1)[0]
+        if name in CLIENT_VALUE_OPTIONS:
+            step = 1 if "=" in token else 2
+            moved += argv[i : i + step]
+        elif token in CLIENT_FLAGS:
+            step = 1
+            moved.append(token)
+        elif name in TOP_VALUE_OPTIONS:
+            step = 1 if "=" in token else 2
+            kept += argv[i : i + step]
+        elif token.startswith("-") or token in words:
+            step = 1
+            kept.append(token)
+        else:  # the command's own arguments begin: nothing after them moves
+            break
+        i += step
+    return [*kept, *argv[i:], *moved]
+
+
 def add_client_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--address",

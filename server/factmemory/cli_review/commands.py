@@ -182,12 +182,19 @@ def listing(what: Listing) -> Handler:
         if printer.as_json:
             printer.json([as_dict(item) for item in found])
             return
+        names = people_named(call, args.agent_id) if what.items == "candidates" and found else {}
         for item in found:
-            printer.line(what.line(item))
+            printer.line(candidate_line(item, names.get(item.entity_id, "")) if names else what.line(item))
         if not found:
             printer.line(f"no {what.items}")
 
     return handler
+
+
+def people_named(call: Caller, agent_id: str) -> dict[str, str]:
+    """The names of the agent's people (the first 1000 listed), by entity id, for lines that name a person."""
+    listed = call("ListEntities", pb.ListEntitiesRequest(agent_id=agent_id, page_size=1000)).entities
+    return {e.entity_id: e.name for e in listed if e.name}
 
 
 def facts_show(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
@@ -238,7 +245,8 @@ def candidates_resolve(call: Caller, args: argparse.Namespace, printer: Printer)
     if printer.as_json:
         printer.json(as_dict(response))
         return
-    printer.line(f"{args.action}: {candidate_line(response.candidate)}")
+    person = people_named(call, args.agent_id).get(response.candidate.entity_id, "")
+    printer.line(f"{args.action}: {candidate_line(response.candidate, person)}")
     if response.HasField("fact"):
         printer.line("now: " + fact_line(response.fact))
 

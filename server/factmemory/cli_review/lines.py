@@ -59,12 +59,16 @@ def history_line(entry: pb.HistoryEntry) -> str:
     return f"{_when(entry.at)}  {action:<18} {entry.actor:<30} {detail}"
 
 
-def candidate_line(candidate: pb.Candidate) -> str:
+def candidate_line(candidate: pb.Candidate, person: str = "") -> str:
+    """One review item: who it is about (their name when known), its source and status, and what it would change
+    (a shared claim is one claim waiting to be shared, not a change of one claim into another)."""
     status = pb.CandidateStatus.Name(candidate.status).removeprefix("CANDIDATE_STATUS_").lower()
-    return (
-        f"{candidate.id}  entity {candidate.entity_id}  {candidate.source}  {status}  "
-        f"{replaced_claim(candidate)!r} -> {candidate.proposed_claim!r}  ({candidate.reason})"
-    )
+    who = person or f"entity {candidate.entity_id}"
+    if candidate.source == "shared_claim":
+        change = f"shared claim {candidate.proposed_claim!r}"
+    else:
+        change = f"{replaced_claim(candidate)!r} -> {candidate.proposed_claim!r}"
+    return f"{candidate.id}  {who}  {candidate.source}  {status}  {change}  ({candidate.reason})"
 
 
 def replaced_claim(candidate: pb.Candidate) -> str:
