@@ -10,6 +10,8 @@ import pytest
 
 from factmemory.domain import finding
 from factmemory.v1 import factmemory_pb2 as pb
+from factmemory_client import connect
+from factmemory_client import pb as client_pb
 from tests.conftest import Service
 from tests.support.fm import Person, add_durable, change, facts_reply
 from tests.support.llm_stub import Reply, ScriptedLLM
@@ -62,6 +64,18 @@ async def test_find_facts_splits_the_persons_facts_into_matches_and_near(service
     assert [s.fact.claim for s in (await service.stub.FindFacts(find(dana, "that I'm a vegetarian", 1))).matches] == [
         "is vegetarian"
     ]
+
+
+async def test_the_python_client_finds_a_persons_facts(service: Service) -> None:
+    dana = Person("Dana")
+    await stored(service, dana, pb.KIND_DURABLE, "preference", "is vegetarian")
+    await stored(service, dana, pb.KIND_DURABLE, "identity", "lives in Lisbon")
+    async with connect(f"127.0.0.1:{service.port}") as client:
+        found = await client.find_facts(
+            client_pb.FindFactsRequest(agent_id=dana.agent_id, entity_id=dana.entity_id, text="where do I live?")
+        )
+    assert [s.fact.claim for s in found.matches] == ["lives in Lisbon"]
+    assert [s.fact.claim for s in found.near] == ["is vegetarian"]
 
 
 async def test_find_facts_refuses_bad_input(service: Service) -> None:
@@ -178,8 +192,9 @@ async def test_forget_me_in_the_chat_is_one_audit_line_naming_the_person(
 
 
 async def test_a_correction_the_persons_message_raised_is_settled_from_the_chat(
-    service: Service, llm: ScriptedLLM
+    service: Service, llm: ScriptedLLM, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="factmemory.audit")
     dana = Person("Dana")
     llm.on("I live in Lisbon", Reply(facts_reply(add_durable("lives in Lisbon", "identity"))))
     await service.stub.Evaluate(dana.evaluate("I live in Lisbon"))
@@ -208,3 +223,10 @@ async def test_a_correction_the_persons_message_raised_is_settled_from_the_chat(
     ).history
     assert history[-1].actor == f"chat:{dana.entity_id}"
     assert history[-1].reason == "corrected in the chat: lives in Porto"
+    audit = [
+        r.getMessage() for r in caplog.records if r.name == "factmemory.audit" and "resolve_candidate" in r.getMessage()
+    ]
+    assert [line.split(": ")[1] for line in audit] == [
+        f"resolve_candidate by chat:{dana.entity_id} via chat",
+        f"resolve_candidate by chat:{dana.entity_id} via chat",
+    ], audit  # the refused attempt and the settled one, each one line
