@@ -219,3 +219,38 @@ async def test_the_start_page_lists_agents_by_name_and_links_to_each(
     assert re.search(counts, searched)
     assert anonymous.agent_id not in searched
     assert opened == f"{page_url}/agents/{person.agent_id}/entities"
+
+
+async def test_the_pages_addresses_take_names_where_they_take_ids(
+    service: Service, llm: ScriptedLLM, page_url: str
+) -> None:
+    name = unique("Eliza")
+    sam = Person("Sam Okafor")
+    await register(service, sam.agent_id, name)
+    await learn(service, llm, sam, "names: I live in Accra", add_durable("lives in Accra", "identity"))
+    fact_id = (await service.stub.ListFacts(sam.list_facts())).facts[0].id
+    agent = urllib.parse.quote(name)
+    base = f"{page_url}/agents/{sam.agent_id}"
+
+    cases = {
+        f"/agents/{agent}/entities": f"{base}/entities",
+        f"/agents/{agent}": f"{base}/entities",
+        f"/agents/{agent}/queue": f"{base}/queue",
+        f"/agents/{agent}/entities?q=sam": f"{base}/entities?q=sam",
+        f"/agents/{agent}/entities/Sam%20Okafor": f"{base}/entities/{sam.entity_id}",
+        f"/agents/{agent}/entities/sam/facts/{fact_id}": f"{base}/entities/{sam.entity_id}/facts/{fact_id}",
+        f"/agents/{sam.agent_id}/entities/Sam%20Okafor": f"{base}/entities/{sam.entity_id}",
+    }
+    for path, expected in cases.items():
+        status, landed, _ = await asyncio.to_thread(get, page_url + path)
+        assert (status, landed) == (200, expected), (path, status, landed)
+    _, _, person_page = await asyncio.to_thread(get, f"{page_url}/agents/{agent}/entities/Sam%20Okafor")
+    assert "lives in Accra" in person_page
+
+    # A name that means no one leads to the search that lists what matches it (nothing): never a bare Not found.
+    _, landed, searched = await asyncio.to_thread(get, f"{page_url}/agents/Nobody%20{uuid.uuid4().hex[:6]}/entities")
+    assert landed.startswith(f"{page_url}/?agent=Nobody") and "No agent matches" in searched
+    _, landed, _ = await asyncio.to_thread(get, f"{page_url}/agents/{agent}/entities/Bea")
+    assert landed == f"{base}/entities?q=Bea"
+    status, _, _ = await asyncio.to_thread(get, f"{base}/nothing-here")
+    assert status == 404  # ids already, no such page: no redirect loop

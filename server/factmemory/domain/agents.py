@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
@@ -33,3 +34,12 @@ def agent_name(raw: str, max_chars: int) -> str:
     if len(name) > max_chars:
         raise InvalidInput(f"name is longer than {max_chars} characters ({len(name)})")
     return name
+
+
+def the_one(given: str, found: Sequence[tuple[UUID, str]]) -> UUID | None:
+    """The id a name means among (id, name) pairs: the one exact name (case-insensitive), else the one partial
+    match; None when none or several (the caller lists them)."""
+    wanted = " ".join(given.split()).casefold()
+    exact = [i for i, name in found if name.casefold() == wanted]
+    matches = exact or [i for i, name in found if wanted in name.casefold()]
+    return matches[0] if len(set(matches)) == 1 else None

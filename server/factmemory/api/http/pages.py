@@ -20,7 +20,7 @@ from starlette.types import ExceptionHandler
 
 from factmemory.api.audit import audited
 from factmemory.api.guessing import throttled
-from factmemory.api.http import security, views
+from factmemory.api.http import names, security, views
 from factmemory.api.http.rendering import HERE, MAX_FACTS_SHOWN, PageBase, PageConfig
 from factmemory.api.http.security import SESSION_COOKIE, RequireToken, Sessions, checked_form
 from factmemory.domain.errors import FactMemoryError, InvalidInput
@@ -58,6 +58,9 @@ class Pages(PageBase):
         token = request.query_params.get("page", "")[:MAX_PAGE_TOKEN_CHARS]
         found, next_token = await agents.list_agents(self.deps, agent, token, PAGE_SIZE)
         return await self.render(request, "start.html", agents=found, q=agent, next_token=next_token)
+
+    async def by_name(self, request: Request) -> Response:
+        return await names.by_name(self.deps, request)
 
     async def login_form(self, request: Request) -> Response:
         if not self.config.token:
@@ -352,6 +355,9 @@ def create_app(deps: Deps, config: PageConfig) -> Starlette:
         Route(entity + "/forget", pages.forget, methods=["POST"]),
         Route(entity + "/export", pages.confirm, methods=["GET"]),
         Route(entity + "/export", pages.export, methods=["POST"]),
+        # Names where the routes above take ids: the same page by id (names.py).
+        Route("/agents/{agent}", pages.by_name, methods=["GET"]),
+        Route("/agents/{agent}/{rest:path}", pages.by_name, methods=["GET"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     middleware = [
