@@ -5,7 +5,11 @@ service every name is imported from its own module, never from here."""
 
 from factmemory.adapters import eliza  # an elizaOS export read and imported (scripts/measure_import.py)
 from factmemory.adapters.embedding.embedders import LOCAL_VARIANTS, LocalEmbedder  # embedbench
-from factmemory.adapters.postgres.connection import SESSION_SETTINGS  # bench: the session the service's plans get
+from factmemory.adapters.postgres.connection import (
+    SESSION_SETTINGS,  # bench: the session the service's plans get
+    open_pool,  # citus_import: the store on a pool of its own
+)
+from factmemory.adapters.postgres.deployment.citus import distributed_by_person  # citus_import
 from factmemory.adapters.postgres.deployment.database import database_url, migrate, open_database
 from factmemory.adapters.postgres.deployment.distribution import distribute  # citus_latency
 from factmemory.adapters.postgres.erasure.retention import PostgresRetention
@@ -14,8 +18,10 @@ from factmemory.adapters.postgres.read.provide_pool import (  # bench: EXPLAIN o
     CANDIDATES,
     candidate_args,
 )
+from factmemory.adapters.postgres.store import Store  # citus_import: the import's writes, timed alone
 from factmemory.api.settings_doc import settings_table  # docs/configuration.md (scripts/gen_configuration.py)
 from factmemory.app import create_server, open_deps, retention_policy
+from factmemory.domain.confidence import ADD_CONFIDENCE  # citus_import
 from factmemory.domain.dedup.planning import Neighbour, plan_adds  # measure_dedup: the write-time plan
 from factmemory.domain.dedup.prefilter import MIN_STAND_OUT, stand_out  # measure_dedup: the pre-filter
 from factmemory.domain.dedup.rule import DedupVerdict, decide  # measure_dedup: the rule
@@ -25,6 +31,7 @@ from factmemory.domain.limits import DEDUP_NEIGHBOURS, RARE_DF, RARE_FACTS, VECT
 from factmemory.domain.models import (
     ALL_ITEMS,
     CATEGORIES,
+    UNCATEGORIZED,
     ChatMessage,
     EvaluateInput,
     Fact,
@@ -33,6 +40,7 @@ from factmemory.domain.models import (
     ProvideInput,
     Verification,
 )
+from factmemory.domain.new_fact import NewFact, new_fact  # citus_import
 from factmemory.domain.ops import PlannedAdd  # measure_dedup: an ADD as the write path plans it
 from factmemory.domain.relevance import word_overlap  # near-duplicate topics among facts shown (recall/misses)
 from factmemory.domain.retention import RetentionPolicy
@@ -46,6 +54,7 @@ from factmemory.usecases.provide import provide  # Provide's own scores, deeper 
 from factmemory.usecases.retention import sweep
 
 __all__ = [
+    "ADD_CONFIDENCE",
     "ALL_ITEMS",
     "CALL_SCOPE",
     "CANDIDATES",
@@ -57,6 +66,7 @@ __all__ = [
     "RARE_DF",
     "RARE_FACTS",
     "SESSION_SETTINGS",
+    "UNCATEGORIZED",
     "VECTOR_POOL",
     "CallScope",
     "ChatMessage",
@@ -67,6 +77,7 @@ __all__ = [
     "Kind",
     "LocalEmbedder",
     "Neighbour",
+    "NewFact",
     "NullTelemetry",
     "OpType",
     "PlannedAdd",
@@ -74,6 +85,7 @@ __all__ = [
     "ProvideInput",
     "RetentionPolicy",
     "Shown",
+    "Store",
     "TicketBody",
     "Verification",
     "candidate_args",
@@ -83,12 +95,15 @@ __all__ = [
     "database_url",
     "decide",
     "distribute",
+    "distributed_by_person",
     "eliza",
     "import_facts",
     "migrate",
     "nearest_args",
+    "new_fact",
     "open_database",
     "open_deps",
+    "open_pool",
     "plan_adds",
     "provide",
     "retention_policy",
