@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from factmemory.domain import turn
+from factmemory.domain import language, turn
 from factmemory.domain.models import ChatMessage
 
 AGENT = "7c9e6679-7425-40de-944b-e07fc1f90ae7"
@@ -39,6 +39,12 @@ def test_a_short_message_leans_partly() -> None:
     assert 0.0 < lean < 1.0
     assert turn.needs_context("How did it go?") > turn.needs_context("How did the pottery class go?")
     assert turn.needs_context("When did Caroline go to the LGBTQ support group?") == 0.0
+
+
+def test_a_short_message_that_points_nowhere_is_a_new_topic() -> None:
+    assert turn.needs_context("What about my job?") == 0.0  # short, but no word points back
+    assert turn.needs_context("Is it still there?") == 1.0  # "still" asks; "it" and "there" point back
+    assert language.refers_back("How did that go?") and not language.refers_back("What about my job?")
 
 
 def test_the_agents_own_reply_weighs_less_than_the_persons_words() -> None:

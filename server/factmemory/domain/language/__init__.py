@@ -10,6 +10,7 @@
     terms(text)          the text's content terms: tokens less stop words, stemmed, in order (repeats kept)
     content_terms(text)  the distinct content terms, in first-seen order
     content_terms_of(texts) the same of several texts (a turn's messages), each text's terms memoized
+    refers_back(text)    the text holds a word pointing back to something said before ("how did that go?")
     date_spans(text, now) the times the text names ("in June", "on 7 July, 2023", "in 2022") as [start, end)
 
 One tokenizer: `words` finds the words; `spelled` and `tokens` are the same words cut at their inner marks (\\w+ runs,
@@ -117,6 +118,15 @@ def _message_terms(text: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=TERMS_MEMO)
 def _memo_terms(text: str) -> tuple[str, ...]:
     return tuple(terms(text))
+
+
+_REFERENCES = word_set("references_en")
+
+
+def refers_back(text: str) -> bool:
+    """A word of the text points back to something said before: "How did that go?", "And her sister?" -> True;
+    "What about my job?" -> False."""
+    return any(t in _REFERENCES for t in tokens(text))
 
 
 # --- dates a turn names ------------------------------------------------------------------------------------------

@@ -632,9 +632,10 @@ export type ProvideRequest = Message<"factmemory.v1.ProvideRequest"> & {
 
   /**
    * Oldest first, the message being answered last. That last message leads the turn's relevance (its vector, its
-   * words, the times it names). The (at most four) messages before it count only as much as it leans on them: not
-   * at all when it names a topic of its own (three content words or more), fully when it names none ("when was
-   * that?"), fading with each step back; a message whose entity_id is the agent's counts half.
+   * words, the times it names). The (at most four) messages before it count only as much as it leans on them:
+   * fully when it has no content word ("when was that?"), partly when it has one or two and points back ("and her
+   * sister?"), not at all when it names a topic of its own ("what about my job?", or three content words or
+   * more); less with each step back; a message whose entity_id is the agent's counts half.
    *
    * @generated from field: repeated factmemory.v1.ChatMessage recent_messages = 4;
    */
