@@ -41,6 +41,17 @@ def test_the_words_of_a_request_are_not_its_topic() -> None:
     assert finding.topic_terms("what do you know about me?") == frozenset()
 
 
+def test_a_common_verb_alone_names_no_fact() -> None:
+    def named(request: str, claim: str) -> bool:
+        return finding.names(finding.topic_terms(request), finding.terms(claim))
+
+    assert not named("Forget that I like coffee", "likes tea")
+    assert named("Forget that I like coffee", "likes coffee")
+    assert named("Forget that I like coffee", "drinks coffee every morning")
+    assert named("Forget where I live", "lives in Lisbon")
+    assert not named("Forget that I live with Tom", "lives in Lisbon")
+
+
 async def test_find_facts_splits_the_persons_facts_into_matches_and_near(service: Service) -> None:
     dana = Person("Dana")
     sam = Person("Sam", agent_id=dana.agent_id)

@@ -1205,7 +1205,8 @@ export const FindFactsRequestSchema: GenMessage<FindFactsRequest> = /*@__PURE__*
 export type FindFactsResponse = Message<"factmemory.v1.FindFactsResponse"> & {
   /**
    * Facts that share a content word with the text (words that only make the request, such as "forget",
-   * "remember" or "wrong", aside), best first.
+   * "remember" or "wrong", aside; a verb common in claims, such as "like" or "live", only when the fact holds every
+   * word of the text's topic), best first.
    *
    * @generated from field: repeated factmemory.v1.ScoredFact matches = 1;
    */
