@@ -5,13 +5,15 @@ column on a phone's screen."""
 
 from __future__ import annotations
 
+from uuid import uuid4
+
 import pytest
 from playwright.async_api import BrowserContext, Page, ViewportSize, expect
 
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
-from tests.support.fm import Person, add_durable, change
-from tests.support.llm_stub import ScriptedLLM
+from tests.support.fm import Person, add_durable, change, facts_reply
+from tests.support.llm_stub import Reply, ScriptedLLM
 from tests.test_page import MEASURE, browser, learn, page_url, signed_in_page
 
 __all__ = ["browser", "page_url"]  # fixtures used by name below
@@ -119,3 +121,32 @@ async def test_the_add_forms_select_shows_its_longest_option_at_1280px(
     )
     # 10 px of padding on each side and about 20 px for the arrow.
     assert room["select"] >= room["widest"] + 40, room
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+async def test_a_queue_items_badge_and_date_each_stay_on_one_line(
+    service: Service, llm: ScriptedLLM, page_url: str, browser: BrowserContext, viewport: ViewportSize
+) -> None:
+    """The queue's item head on a phone: the source badge ("shared claim", "dedup conflict") never breaks inside a
+    word and the date is one line, whatever the person's name; the head wraps between them instead."""
+    width = viewport["width"]
+    kim = Person("Kimberly Alexandra Montgomery-Fitzgerald")
+    await learn(service, llm, kim, "I live in Oslo", add_durable("lives in Oslo", "identity"))
+    await learn(service, llm, kim, "moved to Bergen", change("contradict", "D1", "moved", "lives in Bergen"))
+    stranger = kim.evaluate("The hackathon moved to Friday", world_id=str(uuid4()), speaker_roles=["NONE"])
+    claim = add_durable("the hackathon moved to Friday", "life_event") | {"scope": "shared"}
+    llm.on(stranger.message.text, Reply(facts_reply(claim)))
+    await service.stub.Evaluate(stranger)
+    page = await signed_in_page(browser, page_url, viewport)
+    await page.goto(f"{page_url}/agents/{kim.agent_id}/queue")
+    heads = page.locator("#queue article.item header")
+    assert await heads.count() == 2
+    for i in range(2):
+        head = heads.nth(i)
+        badge = await head.locator(".badge").evaluate(MEASURE)
+        date = await head.locator(".muted").evaluate(MEASURE)
+        assert badge["lines"] == 1 and date["lines"] == 1, (i, badge, date)
+        assert badge["right"] <= width and date["right"] <= width
+    shared = page.locator('#queue article[data-source="shared_claim"] .badge')
+    await expect(shared).to_have_text("shared claim")
+    await no_sideways_scroll(page, width)
