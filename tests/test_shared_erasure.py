@@ -31,7 +31,7 @@ KEPT_MESSAGE_ID = {"deleted_messages"}
 
 async def exported(service: Service, agent_id: str, entity_id: str) -> str:
     done = await service.stub.ExportEntity(pb.ExportEntityRequest(agent_id=agent_id, entity_id=entity_id))
-    return done.json
+    return str(done.json)
 
 
 async def test_a_forgotten_teacher_and_stranger_leave_no_word_and_no_message_id(
@@ -111,4 +111,4 @@ async def test_a_forgotten_teacher_and_stranger_leave_no_word_and_no_message_id(
         UUID(world.agent_id),
         disputed.message.id,
     )
-    assert HACKATHON not in json.dumps(row["result"])  # Ben's stored result no longer holds the deleted fact
+    assert row is not None and HACKATHON not in json.dumps(row["result"])  # Ben's stored result no longer holds the deleted fact

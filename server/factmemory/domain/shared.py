@@ -221,6 +221,25 @@ def label(subject: SharedSubject) -> str:
     return f"held for review: world {subject.world_id}"
 
 
+@dataclass(frozen=True)
+class ClaimSource:
+    """Who said a shared claim, and the kept excerpt of their message (the message's evaluation is theirs)."""
+
+    message_id: str
+    speaker_id: UUID
+    speaker: str  # their name, "" when none is known
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class HeldClaim:
+    """A held claim as a reviewer sees it: the world it was said in, who said it and their sentence (when kept)."""
+
+    world_id: UUID | None
+    source: ClaimSource | None
+    sentence: str = ""
+
+
 def subject_of(agent_id: UUID, scope: Scope, world_id: UUID | None) -> SharedSubject:
     """A stored (scope, world) back as its subject."""
     if scope is Scope.AGENT or world_id is None:

@@ -29,7 +29,7 @@ from factmemory.domain.models import (
     Resolution,
 )
 from factmemory.domain.new_fact import NewFact
-from factmemory.domain.shared import SharedSubject
+from factmemory.domain.shared import ClaimSource, SharedSubject
 from factmemory.domain.vectors import Vector
 from factmemory.ports.values import FactChange, Pool, Position, Similar, TurnStart, WriteContext
 
@@ -255,6 +255,11 @@ class BrowseStore(OneFact, Protocol):
     async def evidence_sources(
         self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
     ) -> list[EvidenceSource]: ...
+
+    # Who said each message (a shared claim's speaker), with its kept excerpt.
+    async def claim_sources(self, agent_id: UUID, message_ids: Sequence[str]) -> list[ClaimSource]: ...
+
+    async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None: ...
 
     # A shared fact's messages, each excerpt led by who taught it; [] for a person's subject.
     async def teaching_sources(

@@ -9,7 +9,7 @@ from uuid import UUID
 
 from factmemory.domain.backup import MAX_NAME_CHARS, PERSON_FORMAT
 from factmemory.domain.errors import NotFound
-from factmemory.domain.excerpts import EvidenceSource
+from factmemory.domain.excerpts import EvidenceSource, best_sentence
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -27,6 +27,7 @@ from factmemory.domain.resolutions import (
     evidence_ids,
     search_pattern,
 )
+from factmemory.domain.shared import HeldClaim
 from factmemory.usecases.deps import Deps, utc_now
 from factmemory.usecases.forget_messages import unlearn_teacher
 
@@ -76,6 +77,25 @@ async def candidate_sources(deps: Deps, agent_id: UUID, candidates: Sequence[Can
     for entity_id, ids in wanted.items():
         found.update({s.message_id: s for s in await deps.browse_store.evidence_sources(agent_id, entity_id, ids)})
     return found
+
+
+async def held_claims(deps: Deps, agent_id: UUID, candidates: Sequence[Candidate]) -> dict[UUID, HeldClaim]:
+    """Each held claim's world, who said it and the sentence of theirs that carries it (docs/shared-facts.md)."""
+    held = [c for c in candidates if c.source is CandidateSource.SHARED_CLAIM]
+    if not held:
+        return {}
+    found = await deps.browse_store.claim_sources(agent_id, [c.evidence_message_id for c in held])
+    sources = {s.message_id: s for s in found}
+    worlds: dict[UUID, UUID | None] = {}
+    for entity_id in {c.entity_id for c in held}:
+        subject = await deps.browse_store.shared_subject(agent_id, entity_id)
+        worlds[entity_id] = None if subject is None else subject.world_id
+    out: dict[UUID, HeldClaim] = {}
+    for c in held:
+        source = sources.get(c.evidence_message_id)
+        sentence = best_sentence(source.excerpt, [c.proposed_claim]) if source is not None else ""
+        out[c.id] = HeldClaim(worlds[c.entity_id], source, sentence)
+    return out
 
 
 async def fact_history(deps: Deps, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:

@@ -12,7 +12,7 @@ import asyncpg
 from factmemory.adapters.postgres.connection import connection, lock_entity
 from factmemory.adapters.postgres.erasure.forgetting import forget_entity
 from factmemory.adapters.postgres.rows import RECORD_NAME
-from factmemory.domain.shared import Scope, SharedSubject, label, subject_of
+from factmemory.domain.shared import ClaimSource, Scope, SharedSubject, label, subject_of
 
 RECORD_SUBJECT = """
 INSERT INTO shared_subjects (agent_id, subject_id, scope, world_id) VALUES ($1, $2, $3, $4)
@@ -43,6 +43,15 @@ SELECT ev.message_id, coalesce(nullif(n.name, ''), ev.entity_id::text) || ': ' |
  WHERE ev.agent_id = $1 AND ev.message_id = ANY ($3::text[]) AND ev.excerpt IS NOT NULL
    AND EXISTS (SELECT 1 FROM shared_subjects s WHERE s.agent_id = $1 AND s.subject_id = $2)
  ORDER BY ev.created_at, ev.message_id
+"""
+
+
+# Who said each message (its evaluation's entity and name) and its kept excerpt: the speakers of shared claims.
+CLAIM_SOURCES = """
+SELECT ev.message_id, ev.entity_id, coalesce(n.name, '') AS name, ev.excerpt
+  FROM evaluations ev
+  LEFT JOIN entities n ON n.agent_id = ev.agent_id AND n.entity_id = ev.entity_id
+ WHERE ev.agent_id = $1 AND ev.message_id = ANY ($2::text[]) AND ev.excerpt IS NOT NULL
 """
 
 
@@ -83,6 +92,12 @@ class SubjectReads:
         """The ids of `ids` that are the agent's recorded shared subjects (domain/shared.py)."""
         async with connection(self._pool) as conn:
             return await recorded_among(conn, agent_id, ids)
+
+    async def claim_sources(self, agent_id: UUID, message_ids: Sequence[str]) -> list[ClaimSource]:
+        """Who said each of the messages, with its kept excerpt (messages whose words are not kept are left out)."""
+        async with connection(self._pool) as conn:
+            rows = await conn.fetch(CLAIM_SOURCES, agent_id, list(message_ids))
+        return [ClaimSource(r["message_id"], r["entity_id"], r["name"], r["excerpt"]) for r in rows]
 
     async def shared_subject(self, agent_id: UUID, subject_id: UUID) -> SharedSubject | None:
         """The shared subject (domain/shared.py) this entity id is, or None for a person."""

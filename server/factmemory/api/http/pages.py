@@ -271,6 +271,7 @@ class Pages(PageBase):
             candidates=pending,
             names=names,
             said=said,
+            held=await browse.held_claims(self.deps, agent_id, pending),
             source=source.value if source else "",
             sources=list(CandidateSource),
             next_token=next_token,
@@ -285,14 +286,14 @@ class Pages(PageBase):
         with audited("resolve_candidate", "page", self.actor(request), **target) as entry:
             resolution = views.parse_resolution(form.get("resolution", ""))
             entry.note(resolution=resolution.value)
-            _, fact = await review.resolve_candidate(
+            candidate, fact = await review.resolve_candidate(
                 self.deps, agent_id, entity_id, candidate_id, resolution, self.actor(request), self.config.clock()
             )
             entry.note(fact_id=fact.id if fact is not None else None)
         back = f"/agents/{agent_id}/queue"
         if views.parse_source(form.get("source", "")):
             back += f"?source={form['source']}"
-        return self.back(back, resolution.value)
+        return self.back(back, views.notice_key(candidate.source, resolution))
 
     # --- forget and export --------------------------------------------------------------------------------------
 

@@ -214,7 +214,18 @@ NOTICES: dict[str, str] = {
     Resolution.KEEP_NEW.value: "Kept the new fact; the stored one is removed.",
     Resolution.KEEP_OLD.value: "Kept the stored fact; the new one is removed.",
     Resolution.MERGE.value: "Replaced: the stored fact took the new claim and its evidence.",
+    # By the item's source, where the resolution alone would say the wrong thing.
+    "shared_claim.accept": "Shared: the claim is now a shared fact of its world, shown to everyone there.",
+    "shared_claim.reject": "Deleted: the held claim is gone; nobody was ever shown it.",
+    "decay_floor.accept": "Deleted: the model's decay took effect.",
+    "decay_floor.reject": "Kept: the fact stays as it was; the decay is dropped.",
 }
+
+
+def notice_key(source: CandidateSource, resolution: Resolution) -> str:
+    """The flash after a resolution: what happened to this kind of item."""
+    key = f"{source.value}.{resolution.value}"
+    return key if key in NOTICES else resolution.value
 
 
 def edited_fields(edit: FactEdit) -> list[str]:
