@@ -111,4 +111,5 @@ async def test_a_forgotten_teacher_and_stranger_leave_no_word_and_no_message_id(
         UUID(world.agent_id),
         disputed.message.id,
     )
-    assert row is not None and HACKATHON not in json.dumps(row["result"])  # Ben's stored result no longer holds the deleted fact
+    # Ben's stored result no longer holds the deleted fact.
+    assert row is not None and HACKATHON not in json.dumps(row["result"])
