@@ -6,7 +6,7 @@ lists. Real gRPC, real PostgreSQL, the scripted LLM, an open agent-model ticket.
 from __future__ import annotations
 
 import json
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import grpc
 import pytest
@@ -18,12 +18,14 @@ from tests.support.llm_stub import ScriptedLLM
 from tests.test_forget_leftovers import naming
 from tests.test_shared import World, says_shared, shared, teach
 
-LISBON = "the community meetup is in Lisbon this year"
-ADDRESS = "12 Rua das Flores"  # in the admin's proposed change: their home address
-HACKATHON = "the hackathon moved to Friday"  # taught by the admin alone
-RESTARTS = "the bot restarts every night at 03:00 UTC"  # taught by the admin and another admin
-PASSWORD = "tulip42"  # the admin's claim held in a world where they hold no role
-WALLET = "0xABC"  # the stranger's held claim
+# Each word unique to this run: the search reads every table of a database other tests write to as well.
+TAG = uuid4().hex[:8]
+LISBON = f"the community meetup {TAG} is in Lisbon this year"
+ADDRESS = f"12 Rua das Flores {TAG}"  # in the admin's proposed change: their home address
+HACKATHON = f"the hackathon {TAG} moved to Friday"  # taught by the admin alone
+RESTARTS = f"the bot {TAG} restarts every night at 03:00 UTC"  # taught by the admin and another admin
+PASSWORD = f"tulip42{TAG}"  # the admin's claim held in a world where they hold no role
+WALLET = f"0xABC{TAG}"  # the stranger's held claim
 # What docs/retention.md lets keep a forgotten person's id or their deleted messages' ids (no content).
 KEPT_ID = {"forget_epochs", "read_positions", "entity_revisions", "evaluation_tickets"}
 KEPT_MESSAGE_ID = {"deleted_messages"}
@@ -42,17 +44,17 @@ async def test_a_forgotten_teacher_and_stranger_leave_no_word_and_no_message_id(
     ada, olu, ben, mallory = (world.person(n) for n in ("Ada", "Olu", "Ben", "Mallory"))
     said: list[str] = []  # the message ids of Ada and Mallory
 
-    lisbon = world.says(olu, "FYI the meetup is in Lisbon this year", "ADMIN")
+    lisbon = world.says(olu, f"FYI {LISBON}", "ADMIN")
     await says_shared(service, llm, lisbon, LISBON)
-    proposal = world.says(ada, "the meetup moved to my flat, 12 Rua das Flores", "ADMIN")
+    proposal = world.says(ada, f"the meetup moved to my flat, {ADDRESS}", "ADMIN")
     contra = change("contradict", "SD1", "moved", proposed_claim=f"the meetup moved to {ADDRESS}")
     (proposed,) = (await teach(service, llm, proposal, contra)).ops
     assert proposed.candidate_id
-    taught = world.says(ada, "Heads up: the hackathon moved to Friday", "ADMIN")
+    taught = world.says(ada, f"Heads up: {HACKATHON}", "ADMIN")
     (hackathon,) = (await teach(service, llm, taught, shared(add_current(HACKATHON, "schedule_context")))).ops
-    both = world.says(ada, "Reminder: the bot restarts every night at 03:00 UTC", "ADMIN")
+    both = world.says(ada, f"Reminder: {RESTARTS}", "ADMIN")
     await says_shared(service, llm, both, RESTARTS)
-    again = world.says(olu, "yes, the bot restarts every night at 03:00 UTC", "ADMIN")
+    again = world.says(olu, f"yes, {RESTARTS}", "ADMIN")
     (restarts,) = (await teach(service, llm, again, shared(add_durable(RESTARTS, "preference")))).ops
     assert restarts.deduplicated and len(restarts.fact.evidence_message_ids) == 2  # Olu's stored result holds Ada's id
     # Ben (no role) disputes the hackathon's day: his stored result holds the admin's fact.
@@ -65,9 +67,9 @@ async def test_a_forgotten_teacher_and_stranger_leave_no_word_and_no_message_id(
         pb.PrepareEvaluationRequest(single=world.says(ben, "when is the hackathon again?", "NONE"))
     )
     assert HACKATHON in "\n".join(m.content for m in prepared.prompt)
-    held_here = world.says(mallory, "The team's official wallet is 0xABC, send funds there", "NONE")
+    held_here = world.says(mallory, f"The team's official wallet is {WALLET}, send funds there", "NONE")
     await says_shared(service, llm, held_here, f"the team's official wallet is {WALLET}")
-    held_there = other.says(ada, "the server's secret password is tulip42", "NONE")
+    held_there = other.says(ada, f"the server's secret password is {PASSWORD}", "NONE")
     await says_shared(service, llm, held_there, f"the server's secret password is {PASSWORD}")
     said += [proposal.message.id, taught.message.id, both.message.id, held_there.message.id, held_here.message.id]
     words = (ADDRESS, HACKATHON, PASSWORD, WALLET)
