@@ -88,8 +88,11 @@ def category_chart(facts: Iterable[Fact]) -> str:
 
 
 def short_actor(actor: str) -> str:
-    """'message:<long id>' -> 'message <first 8>'; people and imports are shown as they are."""
+    """'message:<long id>' -> 'message <first 8>'; 'chat:<entity id>' -> 'the person, in the chat'; reviewers and
+    imports are shown as they are."""
     kind, _, ident = actor.partition(":")
+    if kind == "chat":
+        return "the person, in the chat"
     return f"message {ident[:8]}" if kind == "message" and len(ident) > 12 else actor
 
 
