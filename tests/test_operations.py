@@ -161,6 +161,18 @@ def test_second_server_on_a_taken_port_fails_clearly(pg_url: str, taken_port: in
     )
     assert "listening" not in result.stdout
     assert_one_line_failure(result, f"cannot listen on 127.0.0.1:{taken_port}", "in use")
+    assert "add_port" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_stopping_the_service_prints_no_native_grpc_line(llm: ScriptedLLM, tmp_path: Path) -> None:
+    """Stopping (SIGTERM) stops the embedded PostgreSQL with pg_ctl, a fork while gRPC threads run: gRPC's native
+    `fork_posix` narration must not reach the operator's terminal."""
+    served = Served(tmp_path / "data", llm)
+    assert asyncio.run(served.provide_works())  # serving: its gRPC threads run
+    served.proc.send_signal(signal.SIGINT)  # Ctrl-C in the terminal `./dev run` holds
+    err = served.proc.communicate(timeout=60)[1]
+    assert "shutting down" in err and not postmaster_pid(tmp_path / "data"), err  # it stopped its database
+    assert "fork_posix" not in err and "skipping fork() handlers" not in err, err
 
 
 # --- health follows the database; the embedded database is restarted; no orphan after kill -9 ---------------
@@ -170,6 +182,7 @@ class Served:
     """A `factmemory serve` subprocess on the embedded database in `data_dir`."""
 
     def __init__(self, data_dir: Path, llm: ScriptedLLM, **env: str) -> None:
+        self.err = ""  # what it wrote on stderr, once stopped
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "factmemory", "serve"],
             cwd=REPO,
@@ -213,10 +226,10 @@ class Served:
         if self.proc.poll() is None:
             self.proc.terminate()
         try:
-            self.proc.communicate(timeout=30)
+            self.err = self.proc.communicate(timeout=30)[1]
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            self.proc.communicate()
+            self.err = self.proc.communicate()[1]
 
 
 def postmaster_pid(data_dir: Path) -> int | None:

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
+# Before gRPC loads (the imports below): its fork handlers only narrate in this process ("Other threads are
+# currently calling into gRPC, skipping fork() handlers" when pg_ctl stops the embedded database while gRPC threads
+# run); nothing here uses gRPC in a forked child.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
+
 import argparse
 import asyncio
 import json

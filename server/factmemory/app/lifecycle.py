@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import socket
 from contextlib import AsyncExitStack
 
 import grpc
@@ -82,6 +83,31 @@ def create_server(
     return server, port
 
 
+def check_free(listen: str) -> None:
+    """ListenError before anything starts when no address `listen` names can be bound (taken by another process,
+    or not an address of this host): the project's one line, rather than gRPC's native `add_port` line first."""
+    host, _, port = listen.rpartition(":")
+    if not port.isdigit() or int(port) == 0:
+        return
+    try:
+        found = socket.getaddrinfo(
+            host.strip("[]") or None, int(port), type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror:
+        return  # gRPC says what it cannot resolve
+    for family, kind, proto, _, address in found:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC binds: TIME_WAIT is no conflict
+            try:
+                probe.bind(address)
+            except OSError:
+                continue
+            return
+    raise ListenError(
+        f"cannot listen on {listen}: the address is in use by another process or is not an address of this host"
+    )
+
+
 async def start_page(deps: Deps, settings: Settings) -> PageListener | None:
     """The review page's HTTP listener when FACTMEMORY_HTTP_LISTEN is set."""
     if not settings.http_listen:
@@ -139,6 +165,7 @@ async def serve(settings: Settings) -> int:
     in-flight calls, close everything. Returns the exit code: non-zero when a dependency was lost for good."""
     check_bind(settings)
     check_token(settings)
+    check_free(settings.listen)
     for line in deprecations(settings):
         log.warning(line)
     if not settings.llm_configured:  # said by the server only: import, export and prune need no LLM
