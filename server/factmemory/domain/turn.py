@@ -30,8 +30,10 @@ from factmemory.domain.models import ChatMessage
 # The messages read, the current one included (the plugin sends up to its max_recent_messages).
 WINDOW = 5
 # CONTEXT and FADE: tuned on the LoCoMo tune half's follow-up set (docs/recall.md, "The live turn"): CONTEXT 0.8,
-# 1.5, 2.5, 4.0 with FADE 0.5 / 0.25 gave 0.670 / -, 0.685 / 0.717, 0.688 / 0.723, - / 0.722 (the question alone:
-# 0.728). The others are judgements, not tuned: no data set here has the agent's own replies in the context.
+# 1.5, 2.5, 4.0 with FADE 0.5 / 0.25 gave 0.670 / -, 0.685 / 0.718, 0.688 / 0.723, - / 0.722 (the question alone:
+# 0.728). FADE 0.1 gave 0.727, but that set puts only chatter before the question, so a steeper fade always wins
+# there: 0.25 keeps a topic spread over two messages (judgement). The others are judgements, not tuned: no data
+# set here has the agent's own replies in the context.
 CONTEXT = 2.5  # a message just before a current message with no topic of its own (the current one weighs 1)
 FADE = 0.25  # each step further back
 AGENT = 0.5  # a message of the agent itself, relative to a person's (judgement)
