@@ -213,7 +213,8 @@ async def test_the_start_page_lists_agents_by_name_and_links_to_each(
     assert f'href="/agents/{person.agent_id}/entities">{escaped}</a>' in body
     assert f'href="/agents/{anonymous.agent_id}/entities">{anonymous.agent_id}</a>' in by_id  # never registered
     counts = (  # people, facts, and the pending review items linking to the queue
-        r'<td class="num" data-label="people">1</td>\s*<td class="num" data-label="facts">1</td>\s*'
+        r'<td class="num" data-label="people">1</td>\s*<td class="num" data-label="communities">0</td>\s*'
+        r'<td class="num" data-label="facts">1</td>\s*'
         rf'<td class="num" data-label="pending"><a class="badge warn" href="/agents/{person.agent_id}/queue">1</a></td>'
     )
     assert re.search(counts, searched)

@@ -83,8 +83,17 @@ def replaced_claim(candidate: pb.Candidate) -> str:
     return fact.claim
 
 
+# What an entity is, as its line says: a person, or one of a community's shared subjects.
+KIND_WORDS = {
+    pb.ENTITY_KIND_WORLD: "community: world {world}",
+    pb.ENTITY_KIND_AGENT_WIDE: "community: agent-wide",
+    pb.ENTITY_KIND_HELD: "community: held for review, world {world}",
+}
+
+
 def entity_line(entity: pb.EntitySummary) -> str:
-    name = entity.name or "(no name)"
+    community = KIND_WORDS.get(entity.kind)
+    name = community.format(world=entity.world_id) if community else "person: " + (entity.name or "(no name)")
     return (
         f"{entity.entity_id}  {name}  durable {entity.durable_facts}  current {entity.current_facts}  "
         f"pending {entity.pending_candidates}  last {_when(entity.last_activity)}"
@@ -93,6 +102,7 @@ def entity_line(entity: pb.EntitySummary) -> str:
 
 def agent_line(agent: pb.AgentSummary) -> str:
     return (
-        f"{agent.agent_id}  {agent.name or '(no name)'}  people={agent.entities} facts={agent.facts} "
+        f"{agent.agent_id}  {agent.name or '(no name)'}  people={agent.entities} communities={agent.communities} "
+        f"facts={agent.facts} "
         f"pending={agent.pending_candidates}  last={_when(agent.last_activity)}"
     )

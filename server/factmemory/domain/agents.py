@@ -15,10 +15,11 @@ class AgentSummary(Frozen):
     agent_id: UUID
     # "" when the agent never registered a name.
     name: str = ""
-    entities: int = 0
+    entities: int = 0  # people only
     facts: int = 0
     pending_candidates: int = 0
     last_activity: datetime | None = None
+    communities: int = 0  # worlds with shared facts or held claims, and the agent-wide facts
 
     @property
     def label(self) -> str:

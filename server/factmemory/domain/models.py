@@ -337,6 +337,15 @@ class FactEdit(Frozen):
     verification: Verification | None = None
 
 
+class EntityKind(enum.StrEnum):
+    """A person, or one of a community's shared subjects (domain/shared.py Scope, by the same values)."""
+
+    PERSON = "person"
+    WORLD = "world"
+    AGENT = "agent"
+    HELD = "held"
+
+
 class EntitySummary(Frozen):
     entity_id: UUID
     name: str = ""
@@ -344,6 +353,12 @@ class EntitySummary(Frozen):
     current_facts: int = 0
     pending_candidates: int = 0
     last_activity: datetime | None = None
+    kind: EntityKind = EntityKind.PERSON
+    world_id: UUID | None = None  # a world's or held subject's world
+
+    @property
+    def is_person(self) -> bool:
+        return self.kind is EntityKind.PERSON
 
 
 class LegacyFact(Frozen):

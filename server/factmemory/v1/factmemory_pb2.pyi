@@ -89,6 +89,14 @@ class HistoryAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     HISTORY_ACTION_RECLASSIFIED: _ClassVar[HistoryAction]
     HISTORY_ACTION_IMPORTED: _ClassVar[HistoryAction]
     HISTORY_ACTION_ARCHIVED: _ClassVar[HistoryAction]
+
+class EntityKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ENTITY_KIND_UNSPECIFIED: _ClassVar[EntityKind]
+    ENTITY_KIND_PERSON: _ClassVar[EntityKind]
+    ENTITY_KIND_WORLD: _ClassVar[EntityKind]
+    ENTITY_KIND_AGENT_WIDE: _ClassVar[EntityKind]
+    ENTITY_KIND_HELD: _ClassVar[EntityKind]
 ITEM_UNSPECIFIED: Item
 ITEM_FACTS: Item
 ITEM_RELATIONSHIPS: Item
@@ -141,6 +149,11 @@ HISTORY_ACTION_DELETED: HistoryAction
 HISTORY_ACTION_RECLASSIFIED: HistoryAction
 HISTORY_ACTION_IMPORTED: HistoryAction
 HISTORY_ACTION_ARCHIVED: HistoryAction
+ENTITY_KIND_UNSPECIFIED: EntityKind
+ENTITY_KIND_PERSON: EntityKind
+ENTITY_KIND_WORLD: EntityKind
+ENTITY_KIND_AGENT_WIDE: EntityKind
+ENTITY_KIND_HELD: EntityKind
 
 class ChatMessage(_message.Message):
     __slots__ = ("id", "entity_id", "name", "text", "created_at")
@@ -705,20 +718,24 @@ class ListEntitiesRequest(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., query: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class EntitySummary(_message.Message):
-    __slots__ = ("entity_id", "name", "durable_facts", "current_facts", "pending_candidates", "last_activity")
+    __slots__ = ("entity_id", "name", "durable_facts", "current_facts", "pending_candidates", "last_activity", "kind", "world_id")
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     DURABLE_FACTS_FIELD_NUMBER: _ClassVar[int]
     CURRENT_FACTS_FIELD_NUMBER: _ClassVar[int]
     PENDING_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     LAST_ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    WORLD_ID_FIELD_NUMBER: _ClassVar[int]
     entity_id: str
     name: str
     durable_facts: int
     current_facts: int
     pending_candidates: int
     last_activity: _timestamp_pb2.Timestamp
-    def __init__(self, entity_id: _Optional[str] = ..., name: _Optional[str] = ..., durable_facts: _Optional[int] = ..., current_facts: _Optional[int] = ..., pending_candidates: _Optional[int] = ..., last_activity: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    kind: EntityKind
+    world_id: str
+    def __init__(self, entity_id: _Optional[str] = ..., name: _Optional[str] = ..., durable_facts: _Optional[int] = ..., current_facts: _Optional[int] = ..., pending_candidates: _Optional[int] = ..., last_activity: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kind: _Optional[_Union[EntityKind, str]] = ..., world_id: _Optional[str] = ...) -> None: ...
 
 class ListEntitiesResponse(_message.Message):
     __slots__ = ("entities", "next_page_token")
@@ -829,20 +846,22 @@ class ListAgentsRequest(_message.Message):
     def __init__(self, query: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class AgentSummary(_message.Message):
-    __slots__ = ("agent_id", "name", "entities", "facts", "pending_candidates", "last_activity")
+    __slots__ = ("agent_id", "name", "entities", "facts", "pending_candidates", "last_activity", "communities")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     ENTITIES_FIELD_NUMBER: _ClassVar[int]
     FACTS_FIELD_NUMBER: _ClassVar[int]
     PENDING_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     LAST_ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    COMMUNITIES_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     name: str
     entities: int
     facts: int
     pending_candidates: int
     last_activity: _timestamp_pb2.Timestamp
-    def __init__(self, agent_id: _Optional[str] = ..., name: _Optional[str] = ..., entities: _Optional[int] = ..., facts: _Optional[int] = ..., pending_candidates: _Optional[int] = ..., last_activity: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    communities: int
+    def __init__(self, agent_id: _Optional[str] = ..., name: _Optional[str] = ..., entities: _Optional[int] = ..., facts: _Optional[int] = ..., pending_candidates: _Optional[int] = ..., last_activity: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., communities: _Optional[int] = ...) -> None: ...
 
 class ListAgentsResponse(_message.Message):
     __slots__ = ("agents", "next_page_token")

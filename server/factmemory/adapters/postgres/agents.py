@@ -18,8 +18,9 @@ ON CONFLICT (agent_id) DO UPDATE SET name = EXCLUDED.name, updated_at = EXCLUDED
 
 AGENT_NAME = "SELECT name FROM agents WHERE agent_id = $1"
 
-# Every agent that holds facts, review items or people's names, or registered a name; one query over the agent
-# columns (a scan of each table: this is the review page's start page and the CLI's name lookup, not a hot path).
+# Every agent that holds facts, review items or people's names, or registered a name, with its people (not its
+# communities' shared subjects, counted apart: by world, and the agent-wide one); one query over the agent columns
+# (a scan of each table: this is the review page's start page and the CLI's name lookup, not a hot path).
 # $1 is a LIKE pattern (escaped) matched anywhere in the name and at the start of the id.
 LIST_AGENTS = """
 WITH people AS (
@@ -31,12 +32,17 @@ WITH people AS (
     UNION ALL
     SELECT agent_id, entity_id, last_seen_at, 0, 0 FROM entities
 ), by_agent AS (
-    SELECT agent_id, count(DISTINCT entity_id)::int AS entities, sum(facts)::int AS facts,
-           sum(pending)::int AS pending, max(at) AS at
-      FROM people GROUP BY agent_id
+    SELECT p.agent_id, count(DISTINCT p.entity_id) FILTER (WHERE s.subject_id IS NULL)::int AS entities,
+           count(DISTINCT coalesce(s.world_id::text, 'agent-wide')) FILTER (WHERE s.subject_id IS NOT NULL)::int
+               AS communities,
+           sum(p.facts)::int AS facts, sum(p.pending)::int AS pending, max(p.at) AS at
+      FROM people p
+      LEFT JOIN shared_subjects s ON s.agent_id = p.agent_id AND s.subject_id = p.entity_id
+     GROUP BY p.agent_id
 ), summary AS (
     SELECT coalesce(b.agent_id, a.agent_id) AS agent_id, coalesce(a.name, '') AS name,
-           coalesce(b.entities, 0) AS entities, coalesce(b.facts, 0) AS facts, coalesce(b.pending, 0) AS pending,
+           coalesce(b.entities, 0) AS entities, coalesce(b.communities, 0) AS communities,
+           coalesce(b.facts, 0) AS facts, coalesce(b.pending, 0) AS pending,
            GREATEST(b.at, a.updated_at) AS last_activity
       FROM by_agent b FULL JOIN agents a ON a.agent_id = b.agent_id
 )
@@ -75,6 +81,7 @@ def _summary(row: asyncpg.Record) -> AgentSummary:
         agent_id=row["agent_id"],
         name=row["name"],
         entities=row["entities"],
+        communities=row["communities"],
         facts=row["facts"],
         pending_candidates=row["pending"],
         last_activity=None if row["last_activity"] is None else from_storage(row["last_activity"]),

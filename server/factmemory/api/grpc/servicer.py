@@ -380,4 +380,5 @@ def _agent_pb(agent: AgentSummary) -> pb.AgentSummary:
         facts=agent.facts,
         pending_candidates=agent.pending_candidates,
         last_activity=convert.to_timestamp(agent.last_activity),
+        communities=agent.communities,
     )

@@ -28,6 +28,7 @@ from factmemory.domain.models import (
     Candidate,
     CandidateSource,
     CandidateStatus,
+    EntityKind,
     EntitySummary,
     Fact,
     HistoryAction,
@@ -141,8 +142,9 @@ WITH activity AS (
            sum(current)::int AS current_facts, sum(pending)::int AS pending_candidates
       FROM activity GROUP BY entity_id
 )
-SELECT s.*, coalesce(e.name, '') AS name
+SELECT s.*, coalesce(e.name, '') AS name, coalesce(sub.scope, 'person') AS kind, sub.world_id
   FROM summary s LEFT JOIN entities e ON e.agent_id = $1 AND e.entity_id = s.entity_id
+  LEFT JOIN shared_subjects sub ON sub.agent_id = $1 AND sub.subject_id = s.entity_id
  WHERE ($2 = '' OR s.entity_id::text LIKE lower($2) || '%' OR e.name ILIKE '%' || $2 || '%')
    AND ($3::timestamptz IS NULL OR (s.last_activity, s.entity_id) < ($3, $4::uuid))
  ORDER BY s.last_activity DESC, s.entity_id DESC
@@ -178,6 +180,8 @@ def row_to_entity(row: asyncpg.Record) -> EntitySummary:
         current_facts=row["current_facts"],
         pending_candidates=row["pending_candidates"],
         last_activity=from_storage(row["last_activity"]),
+        kind=EntityKind(row["kind"]),
+        world_id=row["world_id"],
     )
 
 

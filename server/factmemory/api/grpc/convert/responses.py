@@ -8,6 +8,7 @@ from google.protobuf.message import Message
 
 from factmemory.api.grpc.convert.tables import (
     CANDIDATE_STATUSES,
+    ENTITY_KINDS,
     HISTORY_ACTIONS,
     KINDS,
     OPS,
@@ -57,6 +58,8 @@ def entity_pb(summary: EntitySummary) -> pb.EntitySummary:
         current_facts=summary.current_facts,
         pending_candidates=summary.pending_candidates,
         last_activity=to_timestamp(summary.last_activity),
+        kind=ENTITY_KINDS[summary.kind],
+        world_id="" if summary.world_id is None else str(summary.world_id),
     )
 
 

@@ -12,6 +12,7 @@ from factmemory.domain.errors import InvalidInput
 from factmemory.domain.models import (
     CandidateSource,
     CandidateStatus,
+    EntityKind,
     HistoryAction,
     Item,
     Kind,
@@ -113,3 +114,11 @@ def to_timestamp(value: datetime | None) -> Timestamp | None:
     ts = Timestamp()
     ts.FromDatetime(value)
     return ts
+
+
+ENTITY_KINDS: dict[EntityKind, pb.EntityKind] = {
+    EntityKind.PERSON: pb.ENTITY_KIND_PERSON,
+    EntityKind.WORLD: pb.ENTITY_KIND_WORLD,
+    EntityKind.AGENT: pb.ENTITY_KIND_AGENT_WIDE,
+    EntityKind.HELD: pb.ENTITY_KIND_HELD,
+}

@@ -1431,6 +1431,18 @@ export type EntitySummary = Message<"factmemory.v1.EntitySummary"> & {
      * @generated from field: google.protobuf.Timestamp last_activity = 6;
      */
     lastActivity?: Timestamp | undefined;
+    /**
+     * A person, or one of a community's shared subjects (docs/shared-facts.md).
+     *
+     * @generated from field: factmemory.v1.EntityKind kind = 7;
+     */
+    kind: EntityKind;
+    /**
+     * The world of a world's or held subject; empty for a person and the agent-wide subject.
+     *
+     * @generated from field: string world_id = 8;
+     */
+    worldId: string;
 };
 /**
  * Describes the message factmemory.v1.EntitySummary.
@@ -1750,6 +1762,8 @@ export type AgentSummary = Message<"factmemory.v1.AgentSummary"> & {
      */
     name: string;
     /**
+     * People only (a community's shared subjects are counted in communities).
+     *
      * @generated from field: int32 entities = 3;
      */
     entities: number;
@@ -1765,6 +1779,12 @@ export type AgentSummary = Message<"factmemory.v1.AgentSummary"> & {
      * @generated from field: google.protobuf.Timestamp last_activity = 6;
      */
     lastActivity?: Timestamp | undefined;
+    /**
+     * The worlds with shared facts or held claims, and the agent-wide shared facts when there are any.
+     *
+     * @generated from field: int32 communities = 7;
+     */
+    communities: number;
 };
 /**
  * Describes the message factmemory.v1.AgentSummary.
@@ -2195,6 +2215,43 @@ export declare enum HistoryAction {
  * Describes the enum factmemory.v1.HistoryAction.
  */
 export declare const HistoryActionSchema: GenEnum<HistoryAction>;
+/**
+ * What an entity of ListEntities is: a person, or a community's shared subject.
+ *
+ * @generated from enum factmemory.v1.EntityKind
+ */
+export declare enum EntityKind {
+    /**
+     * @generated from enum value: ENTITY_KIND_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * @generated from enum value: ENTITY_KIND_PERSON = 1;
+     */
+    PERSON = 1,
+    /**
+     * A world's shared facts.
+     *
+     * @generated from enum value: ENTITY_KIND_WORLD = 2;
+     */
+    WORLD = 2,
+    /**
+     * The agent's shared facts of every world.
+     *
+     * @generated from enum value: ENTITY_KIND_AGENT_WIDE = 3;
+     */
+    AGENT_WIDE = 3,
+    /**
+     * A world's claims held for review (shown to nobody).
+     *
+     * @generated from enum value: ENTITY_KIND_HELD = 4;
+     */
+    HELD = 4
+}
+/**
+ * Describes the enum factmemory.v1.EntityKind.
+ */
+export declare const EntityKindSchema: GenEnum<EntityKind>;
 /**
  * Long-term memory about people for AI agents.
  * Every RPC is scoped by (agent_id, entity_id); ids are UUIDs in canonical text form.
