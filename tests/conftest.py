@@ -21,6 +21,8 @@ import grpc
 import pytest
 import pytest_asyncio
 
+from factmemory.adapters.postgres.deployment.replica import Reads
+from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.store import Store
 from factmemory.app import create_server, open_deps
 from factmemory.settings import Settings
@@ -84,14 +86,27 @@ class Service:
 
     @property
     def store(self) -> Store:
-        """The service's fact store (one adapter behind every fact port), for writing and reading it directly."""
+        """The service's fact store (the adapter behind every fact port but Provide's), for writing and reading it
+        directly."""
         assert isinstance(self.deps.evaluate_store, Store)
         return self.deps.evaluate_store
+
+    @property
+    def provide(self) -> PostgresProvide:
+        """Provide's store as the service composed it for its deployment (with the copies on one PostgreSQL)."""
+        store = self.deps.provide_store
+        assert isinstance(store, PostgresProvide)
+        return store
 
     @property
     def pool(self) -> asyncpg.Pool:
         """The service's own connection pool, for checking what it stored."""
         return self.store.pool
+
+
+def plain_provide(pool: asyncpg.Pool) -> PostgresProvide:
+    """Provide's store without a copy of anyone's vectors, on `pool`: the statement alone."""
+    return PostgresProvide(Reads(pool))
 
 
 async def start_service(settings: Settings) -> AsyncIterator[Service]:

@@ -30,6 +30,7 @@ from factmemory.adapters.postgres.erasure.forget_messages import (
 from factmemory.adapters.postgres.erasure.forgetting import FORGET_FACTS
 from factmemory.adapters.postgres.erasure.retention import RETENTION_ACTOR, PostgresRetention
 from factmemory.adapters.postgres.read.forgotten import ForgetWatch
+from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.read.vector_cache import TRIGGER_PRESENT
 from factmemory.adapters.postgres.review.transaction import GET_FACT_FOR_UPDATE, LIST_ENTITIES
 from factmemory.adapters.postgres.rows import MARK_IMPORT
@@ -97,7 +98,7 @@ async def test_facts_learned_before_distribution_are_still_there(service: Servic
 async def test_no_copy_of_large_people_vectors_on_the_cluster(service: Service, citus_url: str) -> None:
     """Provide's in-memory copy (adapters/postgres/read/vector_cache.py) is off on a distributed database, and migration
     0092 put no trigger there (a worker's transaction ids are its own)."""
-    assert service.store.copies is None
+    assert type(service.provide) is PostgresProvide  # the plain store: no copy in front of it
     conn = await asyncpg.connect(citus_url)
     try:
         assert not await conn.fetchval(TRIGGER_PRESENT)

@@ -10,6 +10,8 @@ from typing import cast
 import asyncpg
 
 from factmemory.adapters.postgres.connection import pooled
+from factmemory.adapters.postgres.deployment.replica import Reads
+from factmemory.adapters.postgres.read.cached_provide import CachedProvide
 from factmemory.adapters.postgres.read.fact_memo import FactMemo, Held
 from factmemory.adapters.postgres.read.forgotten import ForgetWatch
 from factmemory.adapters.postgres.read.vector_cache import VectorCopies
@@ -35,7 +37,7 @@ async def test_a_fact_is_built_again_only_when_its_row_or_its_dispute_changed(se
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
     async with service.pool.acquire() as conn:
         await load(pooled(conn), agent, entity, 80, service.deps.embedder.dimensions, uuid.uuid4())
-    store = service.store
+    store = service.provide
     vector = (await service.deps.embedder.queries(["which stamps do I collect?"]))[0]
 
     async def candidates() -> Pool:
@@ -86,8 +88,8 @@ async def test_a_person_forgotten_by_another_process_leaves_this_one_s_memory(se
         async with service.pool.acquire() as conn:
             await load(pooled(conn), agent, entity, 80, service.deps.embedder.dimensions, uuid.uuid4())
     vector = (await service.deps.embedder.queries(["which stamps do I collect?"]))[0]
-    here = Store(service.pool, copies=VectorCopies(VectorCache(2**24), 50))
-    elsewhere = Store(service.pool, copies=VectorCopies(VectorCache(2**24), 50))
+    here = CachedProvide(Reads(service.pool), VectorCopies(VectorCache(2**24), 50))
+    elsewhere = CachedProvide(Reads(service.pool), VectorCopies(VectorCache(2**24), 50))
     for store in (here, elsewhere):
         for agent, entity in ids:
             await store.provide_pool(agent, entity, vector, ["stamp"], 60, RARE_DF, RARE_FACTS)
@@ -96,7 +98,7 @@ async def test_a_person_forgotten_by_another_process_leaves_this_one_s_memory(se
     watch = ForgetWatch(service.pool, here.drop_held)
     assert await watch.look() == []
 
-    await elsewhere.forget_entity(*ids[0])
+    await Store(service.pool, forgotten=elsewhere.drop_held).forget_entity(*ids[0])
     assert elsewhere.fact_memo.holds(*ids[0]) == 0 and not elsewhere.copies.holds(*ids[0])
     assert here.fact_memo.holds(*ids[0]) == 60 and here.copies.holds(*ids[0])  # until it looks
     assert ids[0] in await watch.look()  # (with anyone else forgotten in the last LOOK_BACK)

@@ -21,14 +21,14 @@ async def test_provide_plans_its_candidate_statement_once_and_nothing_else_chang
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
     async with service.pool.acquire() as conn:
         await load(pooled(conn), agent, entity, 80, service.deps.embedder.dimensions, uuid.uuid4())
-    assert service.store.candidates_pool is not service.pool
+    assert service.provide.candidates_pool is not service.pool
     shown = []
     for i in range(CALLS):
         response = await service.stub.Provide(person.provide(f"what do you remember about my work, part {i}?"))
         shown.append(len(response.durable))
     assert all(n > 0 for n in shown)
     # Calls one after another take the same connection of the pool (the most recently released).
-    async with service.store.candidates_pool.acquire() as conn:
+    async with service.provide.candidates_pool.acquire() as conn:
         mode = await conn.fetchval("SHOW plan_cache_mode")
         plans = await conn.fetch(PLANS, CANDIDATES)
     assert mode == "force_generic_plan"

@@ -55,7 +55,7 @@ async def test_stems_are_counted_over_the_person_s_live_facts(service: Service, 
 async def candidates(service: Service, person: Person, text: str, pool: int) -> Pool:
     vector = (await service.deps.embedder.queries([text]))[0]
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
-    return await service.store.provide_pool(agent, entity, vector, content_terms(text), pool, 8, 24)
+    return await service.provide.provide_pool(agent, entity, vector, content_terms(text), pool, 8, 24)
 
 
 async def test_the_stored_terms_are_the_language_layer_s(service: Service, llm: ScriptedLLM) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -18,21 +19,26 @@ import asyncpg
 import numpy as np
 import pytest
 import pytest_asyncio
+from pgvector import HalfVector
 from pgvector.asyncpg import register_vector
 
-from factmemory.adapters.postgres.read.vector_cache import TRIGGER_PRESENT, VectorCopies
+from factmemory.adapters.postgres.deployment.replica import Reads
+from factmemory.adapters.postgres.deployment.topology import Topology
+from factmemory.adapters.postgres.read.cached_provide import CachedProvide
+from factmemory.adapters.postgres.read.provide_store import PostgresProvide
+from factmemory.adapters.postgres.read.vector_cache import TRIGGER_PRESENT, VectorCopies, halfs
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
 from factmemory.adapters.postgres.store import Store
 from factmemory.domain import language
 from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
 from factmemory.domain.models import ChatMessage, Fact, ProvideInput
-from factmemory.domain.vector_cache import TOLERANCE, PersonVectors, VectorCache, certain, halfs, pgvector_distances
+from factmemory.domain.vector_cache import TOLERANCE, PersonVectors, VectorCache, certain, pgvector_distances
 from factmemory.domain.vectors import centroid
 from factmemory.ports import Pool
 from factmemory.testing.llm import Reply, ScriptedLLM
 from factmemory.usecases.provide import provide
 from factmemory.v1 import factmemory_pb2 as pb
-from tests.conftest import Service, make_settings, start_service
+from tests.conftest import Service, make_settings, plain_provide, start_service
 from tests.support.fm import Person, add_durable, facts_reply
 from tests.test_provide_exact import AT, INSERT, TOPICS, person_facts
 
@@ -58,9 +64,8 @@ async def cached(
 
 
 def copies_of(service: Service) -> VectorCopies:
-    copies = service.store.copies
-    assert copies is not None
-    return copies
+    assert isinstance(service.provide, CachedProvide)
+    return service.provide.copies
 
 
 async def store_facts(service: Service, agent: uuid.UUID, entity: uuid.UUID, count: int, seed: int) -> None:
@@ -90,13 +95,13 @@ async def same_as_statement(service: Service, agent: uuid.UUID, entity: uuid.UUI
     same similarities; the same facts in the same order with the same scores), and the copy answered. Returns the
     ids of the copy's pools."""
     copies = copies_of(service)
-    plain = Store(service.pool)
+    plain = plain_provide(service.pool)
     seen: list[dict[uuid.UUID, float]] = []
     for lines in TURNS:
         vector = centroid(await service.deps.embedder.queries(list(lines)))
         terms = language.content_terms("\n".join(lines))
         used = copies.counts["used"]
-        got = await service.store.provide_pool(agent, entity, vector, terms, VECTOR_POOL, RARE_DF, RARE_FACTS)
+        got = await service.provide.provide_pool(agent, entity, vector, terms, VECTOR_POOL, RARE_DF, RARE_FACTS)
         assert copies.counts["used"] == used + 1, dict(copies.counts)
         want = await plain.provide_pool(agent, entity, vector, terms, VECTOR_POOL, RARE_DF, RARE_FACTS)
         assert {s.fact.id: s.similarity for s in got.found} == {s.fact.id: s.similarity for s in want.found}
@@ -119,7 +124,7 @@ async def warmed(service: Service, agent: uuid.UUID, entity: uuid.UUID) -> None:
     copies = copies_of(service)
     built = copies.counts["built"]
     vector = centroid(await service.deps.embedder.queries(list(TURNS[0])))
-    await service.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    await service.provide.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
     assert (agent, entity) in copies.cache and copies.counts["built"] == built + 1
     entry = copies.cache.get((agent, entity))
     assert entry is not None and entry.exact  # the copy computes the database's distances to the bit here
@@ -152,9 +157,9 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
     person = Person(agent_id=str(agent))
     person.entity_id = str(entity)
     await warmed(cached, agent, entity)
-    known = cached.store.fact_memo.counts["known"]
+    known = cached.provide.fact_memo.counts["known"]
     await same_as_statement(cached, agent, entity)
-    assert cached.store.fact_memo.counts["known"] > known  # the copy's rows sent as ids and versions only
+    assert cached.provide.fact_memo.counts["known"] > known  # the copy's rows sent as ids and versions only
 
     # Evaluate: a new fact near the first turn.
     text = "I went hiking in the hills near Porto with a new club"
@@ -239,7 +244,7 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
     await store_facts(cached, agent, entity, 1_100, seed=3)
     gone = copies.counts["epoch"] + copies.counts["forgotten"]
     built, old = copies.counts["built"], copies.cache.get((agent, entity))
-    await cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    await cached.provide.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
     # The statement answered, and showed the person large: their copy was built again.
     assert copies.counts["epoch"] + copies.counts["forgotten"] == gone + 1 and copies.counts["built"] == built + 1
     assert copies.cache.get((agent, entity)) not in (None, old)
@@ -248,7 +253,7 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
     # ForgetEntity elsewhere with nothing after: no fact is left to propose, and the copy goes.
     gone = copies.counts["empty"] + copies.counts["forgotten"]
     await Store(cached.pool).forget_entity(agent, entity)
-    empty = await cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    empty = await cached.provide.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
     assert not empty.found and (agent, entity) not in copies.cache
     assert copies.counts["empty"] + copies.counts["forgotten"] == gone + 1
     await store_facts(cached, agent, entity, 1_200, seed=2)
@@ -268,7 +273,7 @@ async def test_concurrent_provides_share_one_build(cached: Service) -> None:
     copies = copies_of(cached)
     built = copies.counts["built"]
     vector = centroid(await cached.deps.embedder.queries(list(TURNS[0])))
-    calls = [cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS) for _ in range(4)]
+    calls = [cached.provide.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS) for _ in range(4)]
     await asyncio.gather(*calls)
     assert copies.counts["built"] == built + 1
 
@@ -279,7 +284,7 @@ async def test_the_budget_evicts_the_least_recently_used_person(cached: Service)
         await store_facts(cached, agent, entity, 1_100, seed=10 + n)
     one = 1_100 * (2 * 384 + 200)  # a fact: its halfs and its id
     copies = VectorCopies(VectorCache(one * 3 // 2), MIN_FACTS)
-    store = Store(cached.pool, copies=copies)
+    store = CachedProvide(Reads(cached.pool), copies)
     vector = centroid(await cached.deps.embedder.queries(list(TURNS[0])))
     for agent, entity in people:
         await store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
@@ -287,7 +292,7 @@ async def test_the_budget_evicts_the_least_recently_used_person(cached: Service)
     assert copies.cache.evictions == 1 and copies.cache.nbytes <= copies.cache.budget_bytes
     # The evicted person is answered by the statement, exactly, and copied again.
     got = await store.provide_pool(*people[0], vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
-    want = await Store(cached.pool).provide_pool(*people[0], vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    want = await plain_provide(cached.pool).provide_pool(*people[0], vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
     assert {s.fact.id: s.similarity for s in got.found} == {s.fact.id: s.similarity for s in want.found}
     assert people[0] in copies.cache and people[1] not in copies.cache
 
@@ -314,7 +319,7 @@ async def test_the_copy_answers_the_facts_of_named_times_as_the_statement(cached
                 entity,
             )
     await warmed(cached, agent, entity)
-    copies, plain = copies_of(cached), Store(cached.pool)
+    copies, plain = copies_of(cached), plain_provide(cached.pool)
 
     def days(a: int, b: int) -> tuple[datetime, datetime]:
         return (AT - timedelta(days=a), AT - timedelta(days=b))
@@ -324,7 +329,7 @@ async def test_the_copy_answers_the_facts_of_named_times_as_the_statement(cached
         terms = language.content_terms("\n".join(lines))
         used = copies.counts["used"]
         args = (vector, terms, VECTOR_POOL, RARE_DF, RARE_FACTS, spans)
-        got = await cached.store.provide_pool(agent, entity, *args)
+        got = await cached.provide.provide_pool(agent, entity, *args)
         assert copies.counts["used"] == used + 1, dict(copies.counts)
         want = await plain.provide_pool(agent, entity, *args)
         assert {s.fact.id: s.similarity for s in got.found} == {s.fact.id: s.similarity for s in want.found}
@@ -410,9 +415,19 @@ def test_the_product_of_the_stored_halfs_is_within_the_tolerance_of_the_database
         assert entry.distances(some, turn) == [-float(database[entry.rows[i]]) for i in some]
 
 
-def test_halfs_read_the_vectors_as_pgvector_sends_them() -> None:
-    values = np.array([[0.5, -1.25, 3.0]], dtype=np.float16)
-    assert halfs(values.astype(">f2").tobytes(), 3).tolist() == values.tolist()
+async def test_halfs_read_the_vectors_as_pgvector_sends_them(cached: Service) -> None:
+    """The database's own bytes (halfvec_send, header cut as the statements do) read as pgvector-python's codec reads
+    each vector with its header."""
+    values = [[0.5, -1.25, 3.0], [65504.0, -0.0001, 1.0 / 3]]
+    async with cached.pool.acquire() as conn:
+        rows = await conn.fetch(
+            "SELECT halfvec_send(v::halfvec) AS whole FROM unnest($1::text[]) AS v", [str(v) for v in values]
+        )
+        joined = await conn.fetchval(
+            "SELECT string_agg(substr(halfvec_send(v::halfvec), 5), ''::bytea) FROM unnest($1::text[]) AS v",
+            [str(v) for v in values],
+        )
+    assert halfs(joined, 3).tolist() == [HalfVector.from_binary(r["whole"]).to_list() for r in rows]
 
 
 def test_certain_needs_the_kth_beyond_the_boundary_by_the_tolerance() -> None:
@@ -448,12 +463,19 @@ async def test_the_copy_is_on_by_default_for_people_of_ten_thousand_facts(cached
     assert await vector_copies(Settings(data_dir=tmp_path, provide_cache_mb=0), cached.pool) is None
 
 
-async def test_no_copy_with_a_read_replica_or_on_citus(cached: Service) -> None:
-    """The copy is checked against the primary's snapshots, and a Citus worker has transaction ids of its own."""
-    copies = VectorCopies(VectorCache(2**20), MIN_FACTS)
-    assert Store(cached.pool, by_person=True, copies=copies).copies is None
-    assert Store(cached.pool, reads=object(), copies=copies).copies is None  # type: ignore[arg-type]
-    assert Store(cached.pool, copies=copies).copies is copies
+async def test_no_copy_with_a_read_replica_or_on_citus(cached: Service, pg_url: str, tmp_path: Path) -> None:
+    """The copy is checked against the primary's snapshots, and a Citus worker has transaction ids of its own: the
+    app composes Provide's store with the copy on one PostgreSQL only, and the statement's own pool with it."""
+    from factmemory.app.runtime import open_provide
+    from factmemory.settings import Settings
+
+    settings = Settings(data_dir=tmp_path, provide_cache_min_facts=MIN_FACTS, provide_cache_mb=1)
+    async with AsyncExitStack() as stack:
+        built = {t: await open_provide(stack, settings, pg_url, Reads(cached.pool), t) for t in Topology}
+    assert isinstance(built[Topology.ONE], CachedProvide) and built[Topology.ONE].candidates_pool is not cached.pool
+    for plain in (built[Topology.REPLICA], built[Topology.CITUS]):
+        assert type(plain) is PostgresProvide and plain.candidates_pool is cached.pool
+    assert isinstance(cached.provide, CachedProvide) and cached.provide.copies.min_facts == MIN_FACTS
     async with cached.pool.acquire() as conn:
         assert await conn.fetchval(TRIGGER_PRESENT)
 
@@ -468,7 +490,7 @@ async def test_a_copy_whose_distances_are_not_the_database_s_is_not_used(cached:
     entry.exact = False  # as when the check at build time finds another pgvector's sums
     vector = centroid(await cached.deps.embedder.queries(list(TURNS[0])))
     used, inexact = copies.counts["used"], copies.counts["inexact"]
-    got = await cached.store.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
-    want = await Store(cached.pool).provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    got = await cached.provide.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
+    want = await plain_provide(cached.pool).provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
     assert copies.counts["used"] == used and copies.counts["inexact"] == inexact + 1
     assert [(s.fact.id, s.similarity) for s in got.found] == [(s.fact.id, s.similarity) for s in want.found]

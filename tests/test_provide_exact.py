@@ -18,7 +18,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from factmemory.adapters.postgres.deployment.replica import Reads
 from factmemory.adapters.postgres.read.provide_pool import LEXEME_SCAN_MAX_FACTS
+from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
 from factmemory.adapters.postgres.store import Store
 from factmemory.domain.bm25 import Stats
@@ -57,11 +59,11 @@ SELECT id, -(search_half <#> $3::vector::halfvec) AS similarity FROM facts
 """
 
 
-class ExactStore(Store):
-    """The service's store, with Provide's candidates computed the plain way from the facts of one person."""
+class ExactStore(PostgresProvide):
+    """Provide's store, with its candidates computed the plain way from the facts of one person."""
 
     def __init__(self, store: Store, facts: dict[uuid.UUID, Fact], terms: dict[uuid.UUID, tuple[str, ...]]) -> None:
-        super().__init__(store.pool)
+        super().__init__(Reads(store.pool))
         self.facts, self.terms = facts, terms
 
     async def provide_pool(
@@ -78,7 +80,7 @@ class ExactStore(Store):
         replica_ok: bool = False,
     ) -> Pool:
         assert not spans  # the turns below name no time
-        async with self.pool.acquire() as conn:
+        async with self.reads.pool.acquire() as conn:
             ranked = [
                 (r["id"], float(r["similarity"])) for r in await conn.fetch(EXACT, agent_id, entity_id, embedding)
             ]
@@ -181,7 +183,9 @@ async def test_the_pool_carries_the_exact_similarity_of_every_candidate(service:
     store, agent, entity, terms = await stored_person(service, 600, seed=11, spread=True)
     query = await service.deps.embedder.queries(["how is the kitchen going?"])
     spans = [(AT - timedelta(days=12), AT - timedelta(days=9))]
-    got = await store.provide_pool(agent, entity, query[0], ["zq7", "kitchen"], 60, RARE_DF, RARE_FACTS, spans)
+    got = await service.provide.provide_pool(
+        agent, entity, query[0], ["zq7", "kitchen"], 60, RARE_DF, RARE_FACTS, spans
+    )
     async with store.pool.acquire() as conn:
         ranked = [(r["id"], float(r["similarity"])) for r in await conn.fetch(EXACT, agent, entity, query[0])]
         times = {r["id"]: r["valid_at"] for r in await conn.fetch(TIMES, agent, entity)}

@@ -377,7 +377,7 @@ async def test_a_stalled_replay_makes_the_replica_invalid_until_it_moves_again(
     replicated: tuple[Service, Standby], replication: tuple[str, Standby]
 ) -> None:
     service, standby = replicated
-    route = service.store._reads
+    route = service.store.reads.route
     assert route is not None
     now = [0.0]
     check = ReplicaCheck(route, stall_s=30.0, clock=lambda: now[0])

@@ -20,16 +20,16 @@ from factmemory.adapters.llm.extractor import Extractor
 from factmemory.adapters.metrics import ObservedEmbedder, PrometheusTelemetry
 from factmemory.adapters.postgres.agents import PostgresAgents
 from factmemory.adapters.postgres.connection import GENERIC_PLANS, open_pool
-from factmemory.adapters.postgres.deployment.citus import distributed_by_person
 from factmemory.adapters.postgres.deployment.cluster_check import ClusterCheck
 from factmemory.adapters.postgres.deployment.database import Database, migrate, open_database
-from factmemory.adapters.postgres.deployment.distribution import partial_distribution
-from factmemory.adapters.postgres.deployment.replica import ReadRoute
+from factmemory.adapters.postgres.deployment.replica import ReadRoute, Reads
 from factmemory.adapters.postgres.deployment.replica_check import ReplicaCheck
-from factmemory.adapters.postgres.deployment.setup_errors import DatabaseSetupError
+from factmemory.adapters.postgres.deployment.topology import Topology, topology_of
 from factmemory.adapters.postgres.erasure.forget_messages import PostgresMessages
 from factmemory.adapters.postgres.erasure.retention import PostgresRetention
+from factmemory.adapters.postgres.read.cached_provide import CachedProvide
 from factmemory.adapters.postgres.read.forgotten import ForgetWatch
+from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.read.vector_cache import VectorCopies, copies_possible
 from factmemory.adapters.postgres.store import Store
 from factmemory.adapters.postgres.tickets import Tickets
@@ -97,25 +97,10 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         pool = await stack.enter_async_context(
             open_pool(database.url, settings.pool_min_size, settings.pool_max_size, settings.db_timeout_s)
         )
-        partial = await partial_distribution(pool)
-        if partial is not None:
-            raise DatabaseSetupError(partial)  # rather than answering INTERNAL on the first write
-        by_person = await distributed_by_person(pool)
-        if by_person and settings.database_read_url:
-            # Replica reads are decided by read positions, which a distributed database does not keep.
-            raise DatabaseSetupError(
-                "FACTMEMORY_DATABASE_READ_URL is not supported on a database distributed on Citus "
-                "(docs/scaling.md): unset it; the coordinator answers every read"
-            )
-        reads, replica_check = None, None
-        if settings.database_read_url:
-            # min_size 0: the service starts while the replica is down (reads fall back to the primary).
-            read_pool = await stack.enter_async_context(
-                open_pool(settings.database_read_url, 0, settings.pool_max_size, settings.db_timeout_s)
-            )
-            reads = ReadRoute(pool, read_pool, telemetry, settings.read_retry_s)
-            replica_check = ReplicaCheck(reads, settings.read_replay_stall_s)
-            await replica_check.check()  # at start-up: a read target that is not valid is never read from
+        topology = await topology_of(pool, settings.database_read_url)
+        route, replica_check = None, None
+        if topology is Topology.REPLICA:
+            route, replica_check = await open_replica(stack, settings, pool, telemetry)
         extractor: ExtractorPort | None = None
         if settings.demo_model:
             extractor = DemoExtractor()
@@ -125,20 +110,13 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             stack.push_async_callback(client.close)
             retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
-        copies, candidates = None, None
-        if reads is None and not by_person:
-            copies = await vector_copies(settings, pool)
-            # Provide's candidate reads, planned once per connection (connection.GENERIC_PLANS). Not with a replica
-            # (those reads go to it) nor on Citus (whose planner decides its own plans).
-            candidates = await stack.enter_async_context(
-                open_pool(database.url, 1, settings.pool_max_size, settings.db_timeout_s, GENERIC_PLANS)
-            )
-        store = Store(pool, reads, by_person, copies, candidates)
+        provide = await open_provide(stack, settings, database.url, Reads(pool, route), topology)
+        store = Store(pool, route, topology.by_person, forgotten=provide.drop_held)
         # Another process's ForgetEntity drops the person from this one's memory too (forgotten.py).
-        await stack.enter_async_context(ForgetWatch(pool, store.drop_held).running())
+        await stack.enter_async_context(ForgetWatch(pool, provide.drop_held).running())
         deps = Deps(
             evaluate_store=store,
-            provide_store=store,
+            provide_store=provide,
             review_store=store,
             browse_store=store,
             bulk_store=store,
@@ -146,12 +124,12 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             extractor=extractor,
             tuning=tuning(settings),
             telemetry=telemetry,
-            messages=PostgresMessages(pool, by_person),
+            messages=PostgresMessages(pool, topology.by_person),
             agents=PostgresAgents(pool),
-            agent_model=AgentModel(Tickets(pool, by_person), ticket_policy(settings)),
+            agent_model=AgentModel(Tickets(pool, topology.by_person), ticket_policy(settings)),
         )
         timeout_s = min(settings.db_timeout_s, settings.health_interval_s * 2)
-        cluster_check = ClusterCheck(pool, telemetry, timeout_s) if by_person else None
+        cluster_check = ClusterCheck(pool, telemetry, timeout_s) if topology.by_person else None
         stack.enter_context(settled_heap())
         yield Runtime(deps, database, pool, metrics, replica_check, cluster_check, by_person)
 
@@ -181,6 +159,35 @@ def settled_heap() -> Iterator[None]:
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
+
+
+async def open_replica(
+    stack: AsyncExitStack, settings: Settings, pool: asyncpg.Pool, telemetry: Telemetry
+) -> tuple[ReadRoute, ReplicaCheck]:
+    """The route of reads to the replica (FACTMEMORY_DATABASE_READ_URL) and its check, run once at start-up: a read
+    target that is not valid is never read from."""
+    # min_size 0: the service starts while the replica is down (reads fall back to the primary).
+    read_pool = await stack.enter_async_context(
+        open_pool(settings.database_read_url or "", 0, settings.pool_max_size, settings.db_timeout_s)
+    )
+    route = ReadRoute(pool, read_pool, telemetry, settings.read_retry_s)
+    replica_check = ReplicaCheck(route, settings.read_replay_stall_s)
+    await replica_check.check()
+    return route, replica_check
+
+
+async def open_provide(
+    stack: AsyncExitStack, settings: Settings, url: str, reads: Reads, topology: Topology
+) -> PostgresProvide:
+    """Provide's store for the deployment. On one PostgreSQL (Topology.caches_provide): its candidate statement on
+    connections that plan it once (connection.GENERIC_PLANS), and the copies of large people's vectors when on."""
+    if not topology.caches_provide:
+        return PostgresProvide(reads)
+    copies = await vector_copies(settings, reads.pool)
+    candidates = await stack.enter_async_context(
+        open_pool(url, 1, settings.pool_max_size, settings.db_timeout_s, GENERIC_PLANS)
+    )
+    return PostgresProvide(reads, candidates) if copies is None else CachedProvide(reads, copies, candidates)
 
 
 async def vector_copies(settings: Settings, pool: asyncpg.Pool) -> VectorCopies | None:

@@ -46,11 +46,6 @@ ID_BYTES = 200
 TIME_BYTES = 8
 
 
-def halfs(data: bytes, dimensions: int) -> Halfs:
-    """Vectors as pgvector sends halfvec values (big-endian float16), concatenated without their 4-byte headers."""
-    return np.frombuffer(data, dtype=">f2").reshape(-1, dimensions).astype(np.float16)
-
-
 def vector_halfs(vector: Vector) -> Halfs:
     """The turn's vector as the database compares it: rounded to half precision (`$3::vector::halfvec`)."""
     return np.asarray(vector, dtype=np.float32).astype(np.float16)

@@ -1,37 +1,25 @@
-"""The fact store: reads of the read RPCs (on the replica when there is one), the write transactions (Evaluate's,
-a reviewer's, an import's, forgetting), and the reads the write path makes before its lock. The statements live
-by what they do: rows (columns, row mapping, insert and delete), read/ (Provide, ranking), write/ (Evaluate),
-review/, erasure/ (ForgetEntity), export; connection holds the pool, transient errors and the per-entity lock."""
+"""The fact store: the write transactions (Evaluate's, a reviewer's, an import's, forgetting), the reads the write
+path makes before its lock, and the reads of review and browsing (on the replica when there is one). Provide reads
+through its own store (read/provide_store.py). The statements live by what they do: rows (columns, row mapping,
+insert and delete), read/ (ranking), write/ (Evaluate), review/, erasure/ (ForgetEntity), export; connection holds
+the pool, transient errors and the per-entity lock."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 from uuid import UUID
 
 import asyncpg
 
 from factmemory.adapters.postgres import shared
-from factmemory.adapters.postgres.connection import (
-    TRANSIENT_DB_ERRORS,
-    connection,
-    locked,
-    pooled,
-    unavailable,
-)
+from factmemory.adapters.postgres.connection import connection, locked
+from factmemory.adapters.postgres.deployment.replica import ReadRoute, Reads
 from factmemory.adapters.postgres.erasure.forgetting import forget_entity
 from factmemory.adapters.postgres.erasure.forgetting import forget_epoch as read_forget_epoch
 from factmemory.adapters.postgres.export import export_rows
-from factmemory.adapters.postgres.read.fact_memo import FactMemo
-from factmemory.adapters.postgres.read.nearest import (
-    NEAREST_BY_KIND,
-    TEXT_SEARCH_BY_KIND,
-    nearest_args,
-)
-from factmemory.adapters.postgres.read.provide_pool import CANDIDATES, candidate_args, candidates_of
-from factmemory.adapters.postgres.read.vector_cache import VectorCopies
+from factmemory.adapters.postgres.read.nearest import NearestReads
 from factmemory.adapters.postgres.review import transaction as review
 from factmemory.adapters.postgres.review.transaction import ReviewTx
 from factmemory.adapters.postgres.rows import (
@@ -62,12 +50,7 @@ from factmemory.domain.models import (
     HistoryEntry,
     Kind,
 )
-from factmemory.ports import NewFact, Pool, Position, Similar, TurnStart, Vector, WriteContext
-
-if TYPE_CHECKING:
-    from factmemory.adapters.postgres.deployment.replica import ReadRoute
-
-T = TypeVar("T")
+from factmemory.ports import NewFact, Position, TurnStart, Vector, WriteContext
 
 GET_EVALUATIONS = """
 SELECT message_id, entity_id, result FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($2::text[])
@@ -85,65 +68,30 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts
 COUNT_FACTS = "SELECT count(*) FROM facts WHERE agent_id = $1 AND entity_id = $2"
 
 
-class Store(shared.SubjectReads, restore.Restores):
-    """Typed access to the facts database through a pool: one class implementing the five fact ports
-    (ports.EvaluateStore, ProvideStore, ReviewStore, BrowseStore, BulkStore). With a ReadRoute
-    (FACTMEMORY_DATABASE_READ_URL), the reads of the read RPCs go to the replica: list_facts, fact_history,
-    list_candidates, list_entities, export_rows and text_search always; nearest and get_fact when the caller says
-    `replica_ok` (Provide and GetFact, not Evaluate or an edit). Writes need not tell the route: each bumps the
-    entity's read position in its own transaction (replica.py), which gives read-your-writes."""
+class Store(NearestReads, shared.SubjectReads, restore.Restores):
+    """Typed access to the facts database through a pool: the fact ports but Provide's (ports.EvaluateStore,
+    ReviewStore, BrowseStore, BulkStore). With a ReadRoute (FACTMEMORY_DATABASE_READ_URL), the reads of the read RPCs
+    go to the replica: list_facts, fact_history, list_candidates, list_entities and export_rows always; nearest and
+    get_fact when the caller says `replica_ok` (GetFact, not Evaluate or an edit). `by_person`: distributed by person
+    on Citus (deployment/citus.py), per-turn reads stay within the person. `forgotten`: drops what this process
+    holds of a person it forgets or restores (Provide's memo and copies)."""
 
     def __init__(
         self,
         pool: asyncpg.Pool,
-        reads: ReadRoute | None = None,
+        route: ReadRoute | None = None,
         by_person: bool = False,
-        copies: VectorCopies | None = None,
-        candidates: asyncpg.Pool | None = None,
+        forgotten: Callable[[UUID, UUID], None] | None = None,
     ) -> None:
         self._pool = pool
-        # Provide's candidate statement on connections that plan it once (connection.GENERIC_PLANS); else `pool`.
-        self._candidates = candidates or pool
-        # Provide's candidate facts already built, by row version (fact_memo.py).
-        self._memo = FactMemo()
-        self._reads = reads
-        # Distributed by person on Citus (adapters/postgres/deployment/citus.py): per-turn reads stay within the person.
+        self.reads = Reads(pool, route)
         self._by_person = by_person
-        # Large people's vectors in memory (vector_cache.py): on one PostgreSQL without a read replica only.
-        self.copies = None if reads is not None or by_person else copies
-
-    async def _read(
-        self,
-        agent_id: UUID,
-        entity_id: UUID | None,
-        query: Callable[[asyncpg.Connection], Awaitable[T]],
-        replica_ok: bool = True,
-        pool: asyncpg.Pool | None = None,
-    ) -> T:
-        """One read, on the replica when there is one and the call may read it, else on the primary (through `pool`
-        when given)."""
-        try:
-            if self._reads is not None and replica_ok:
-                return await self._reads.run(agent_id, entity_id, query)
-            async with (pool or self._pool).acquire() as conn:
-                return await query(pooled(conn))
-        except TRANSIENT_DB_ERRORS as exc:
-            raise unavailable(exc) from exc
+        self._forgotten = forgotten
 
     @property
     def pool(self) -> asyncpg.Pool:
         """The connection pool (for tools and tests that inspect the database directly)."""
         return self._pool
-
-    @property
-    def fact_memo(self) -> FactMemo:
-        """Provide's candidate facts already built (fact_memo.py), for tests and the benchmark."""
-        return self._memo
-
-    @property
-    def candidates_pool(self) -> asyncpg.Pool:
-        """The pool Provide's candidate statement runs on (the same as `pool` unless the service opened its own)."""
-        return self._candidates
 
     @asynccontextmanager
     async def writing(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
@@ -199,85 +147,10 @@ class Store(shared.SubjectReads, restore.Restores):
             if row["result"]
         }
 
-    async def nearest(
-        self,
-        agent_id: UUID,
-        entity_id: UUID,
-        embedding: Vector,
-        durable_limit: int,
-        current_limit: int,
-        *,
-        replica_ok: bool = False,
-    ) -> list[Similar]:
-        return await self._ranked(
-            replica_ok, NEAREST_BY_KIND, agent_id, entity_id, *nearest_args(embedding, durable_limit, current_limit)
-        )
-
-    async def provide_pool(
-        self,
-        agent_id: UUID,
-        entity_id: UUID,
-        embedding: Vector,
-        terms: Sequence[str],
-        pool: int,
-        rare_df: int,
-        rare_limit: int,
-        spans: Sequence[tuple[datetime, datetime]] = (),
-        *,
-        replica_ok: bool = False,
-    ) -> Pool:
-        """The nearest `pool` facts by vector, the facts holding a rare term of the turn and the nearest facts of
-        the times it names (provide_pool.py); a large person's nearest from the copy of their vectors when it
-        answers exactly (vector_cache.py)."""
-        args = candidate_args(embedding, pool, list(terms), rare_df, rare_limit, spans)
-        answer = None
-        if self.copies is not None and self.copies.holds(agent_id, entity_id):  # no connection taken otherwise
-            async with connection(self._candidates) as conn:
-                answer = await self.copies.candidates(
-                    conn,
-                    agent_id,
-                    entity_id,
-                    embedding,
-                    pool,
-                    args,
-                    lambda ids: self._memo.held(agent_id, entity_id, ids),
-                    spans,
-                    rare_limit,
-                )
-        if answer is None:
-            held = self._memo.held(agent_id, entity_id)
-            rows = await self._read(
-                agent_id,
-                entity_id,
-                lambda conn: conn.fetch(CANDIDATES, agent_id, entity_id, *args, held.ids, held.versions),
-                replica_ok,
-                self._candidates,
-            )
-            if self.copies is not None and rows:
-                facts = int(rows[0]["person_facts"])
-                await self.copies.learn(self._pool, agent_id, entity_id, facts, len(embedding))
-        else:
-            rows, held = answer
-        return candidates_of(rows, self._memo, held)
-
-    async def text_search(
-        self, agent_id: UUID, entity_id: UUID, query: str, durable_limit: int, current_limit: int
-    ) -> list[Similar]:
-        return await self._ranked(True, TEXT_SEARCH_BY_KIND, agent_id, entity_id, query, durable_limit, current_limit)
-
-    async def _ranked(
-        self, replica_ok: bool, query: str, agent_id: UUID, entity_id: UUID, *args: object
-    ) -> list[Similar]:
-        """Rows of a per-kind ranking query, each with its `similarity` column."""
-        rows = await self._read(
-            agent_id, entity_id, lambda conn: conn.fetch(query, agent_id, entity_id, *args), replica_ok
-        )
-        return [Similar(row_to_fact(r), float(r["similarity"])) for r in rows]
-
     async def list_facts(
         self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None, limit: int
     ) -> list[Fact]:
-        rows = await self._read(
+        rows = await self.reads.run(
             agent_id,
             entity_id,
             lambda conn: conn.fetch(
@@ -296,7 +169,7 @@ class Store(shared.SubjectReads, restore.Restores):
         self, agent_id: UUID, subject_id: UUID, message_ids: Sequence[str]
     ) -> list[EvidenceSource]:
         """A shared fact's messages, each excerpt led by its teacher's name ('Ada: the hackathon moved ...')."""
-        rows = await self._read(
+        rows = await self.reads.run(
             agent_id,
             subject_id,
             lambda conn: conn.fetch(shared.TEACHING_SOURCES, agent_id, subject_id, list(message_ids)),
@@ -306,7 +179,7 @@ class Store(shared.SubjectReads, restore.Restores):
     async def get_fact(
         self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
     ) -> Fact | None:
-        row = await self._read(
+        row = await self.reads.run(
             agent_id,
             entity_id,
             lambda conn: conn.fetchrow(review.GET_FACT_WITH_DISPUTE, agent_id, entity_id, fact_id),
@@ -317,13 +190,13 @@ class Store(shared.SubjectReads, restore.Restores):
     async def evidence_sources(
         self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
     ) -> list[EvidenceSource]:
-        rows = await self._read(
+        rows = await self.reads.run(
             agent_id, entity_id, lambda conn: conn.fetch(review.EVIDENCE_SOURCES, agent_id, entity_id, message_ids)
         )
         return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
 
     async def fact_history(self, agent_id: UUID, entity_id: UUID, fact_id: UUID) -> list[HistoryEntry]:
-        rows = await self._read(
+        rows = await self.reads.run(
             agent_id, entity_id, lambda conn: conn.fetch(review.HISTORY, agent_id, entity_id, fact_id)
         )
         return [row_to_history(r) for r in rows]
@@ -342,7 +215,7 @@ class Store(shared.SubjectReads, restore.Restores):
         after: Position | None,
         limit: int,
     ) -> list[Candidate]:
-        return await self._read(
+        return await self.reads.run(
             agent_id,
             entity_id,
             lambda conn: review.list_candidates(conn, agent_id, entity_id, status, source, after, limit),
@@ -351,7 +224,7 @@ class Store(shared.SubjectReads, restore.Restores):
     async def list_entities(
         self, agent_id: UUID, pattern: str, after: Position | None, limit: int
     ) -> list[EntitySummary]:
-        return await self._read(
+        return await self.reads.run(
             agent_id, None, lambda conn: review.list_entities(conn, agent_id, pattern, after, limit)
         )
 
@@ -386,15 +259,14 @@ class Store(shared.SubjectReads, restore.Restores):
         return counts
 
     def drop_held(self, agent_id: UUID, entity_id: UUID) -> None:
-        """Drops what this process holds of the person: their candidate facts and their vectors' copy."""
-        self._memo.forget(agent_id, entity_id)
-        if self.copies is not None:
-            self.copies.forget(agent_id, entity_id)
+        """Drops what this process holds of the person (Provide's candidate facts and their vectors' copy)."""
+        if self._forgotten is not None:
+            self._forgotten(agent_id, entity_id)
 
     async def export_rows(
         self, agent_id: UUID, entity_id: UUID, section: str, after: tuple[str, str] | None, limit: int
     ) -> list[tuple[dict[str, Any], tuple[str, str]]]:
         """Up to limit items of one export list after the key `after`, JSON-ready, each with its key."""
-        return await self._read(
+        return await self.reads.run(
             agent_id, entity_id, lambda conn: export_rows(conn, agent_id, entity_id, section, after, limit)
         )

@@ -24,7 +24,7 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.connection import TRANSIENT_DB_ERRORS, pooled
+from factmemory.adapters.postgres.connection import TRANSIENT_DB_ERRORS, pooled, unavailable
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.ports import Telemetry
 
@@ -130,6 +130,34 @@ class ReadRoute:
     async def _on(pool: asyncpg.Pool, query: Query[T]) -> T:
         async with pool.acquire() as conn:
             return await query(pooled(conn))
+
+
+class Reads:
+    """Where a read runs: on the replica when there is one (`route`) and the call may read it, else on the
+    primary. Writes need not tell it: each bumps the entity's read position in its own transaction, which gives
+    read-your-writes."""
+
+    def __init__(self, pool: asyncpg.Pool, route: ReadRoute | None = None) -> None:
+        self.pool = pool
+        self.route = route
+
+    async def run(
+        self,
+        agent_id: UUID,
+        entity_id: UUID | None,
+        query: Query[T],
+        replica_ok: bool = True,
+        pool: asyncpg.Pool | None = None,
+    ) -> T:
+        """One read: on the replica when there is one and `replica_ok`, else on the primary (through `pool` when
+        given); a database that cannot be reached is Unavailable."""
+        try:
+            if self.route is not None and replica_ok:
+                return await self.route.run(agent_id, entity_id, query)
+            async with (pool or self.pool).acquire() as conn:
+                return await query(pooled(conn))
+        except TRANSIENT_DB_ERRORS as exc:
+            raise unavailable(exc) from exc
 
 
 async def _on_replica(

@@ -3,8 +3,11 @@ entities), the provider's hybrid pool (nearest plus full-text matches), and the 
 
 from __future__ import annotations
 
-from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS
-from factmemory.ports import Vector
+from uuid import UUID
+
+from factmemory.adapters.postgres.deployment.replica import Reads
+from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS, row_to_fact
+from factmemory.ports import Similar, Vector
 
 
 # Nearest facts per kind, exactly as `ORDER BY embedding <=> $3, id`, in one round trip (migration 0008).
@@ -82,3 +85,31 @@ def nearest_args(embedding: Vector, durable_limit: int, current_limit: int) -> t
     """$3 to $7 of NEAREST_BY_KIND: the shortlist is SHORTLIST, or longer for large limits (it must reach past them)."""
     shortlist = max(SHORTLIST, 4 * max(durable_limit, current_limit))
     return embedding, durable_limit, current_limit, shortlist, HALF_MARGIN
+
+
+class NearestReads:
+    """ports.NearestFacts over `reads`: the store of Evaluate (on the primary) and Provide's (`replica_ok`)."""
+
+    reads: Reads
+
+    async def nearest(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        embedding: Vector,
+        durable_limit: int,
+        current_limit: int,
+        *,
+        replica_ok: bool = False,
+    ) -> list[Similar]:
+        args = nearest_args(embedding, durable_limit, current_limit)
+        return await self.ranked(replica_ok, NEAREST_BY_KIND, agent_id, entity_id, *args)
+
+    async def ranked(
+        self, replica_ok: bool, query: str, agent_id: UUID, entity_id: UUID, *args: object
+    ) -> list[Similar]:
+        """Rows of a per-kind ranking query (NEAREST_BY_KIND, TEXT_SEARCH_BY_KIND), each with its `similarity`."""
+        rows = await self.reads.run(
+            agent_id, entity_id, lambda conn: conn.fetch(query, agent_id, entity_id, *args), replica_ok
+        )
+        return [Similar(row_to_fact(r), float(r["similarity"])) for r in rows]

@@ -38,7 +38,6 @@ from factmemory.domain.vector_cache import (
     PersonVectors,
     VectorCache,
     certain,
-    halfs,
     micros_of,
 )
 from factmemory.domain.vectors import Vector
@@ -256,6 +255,15 @@ class _Phases:
         now = time.perf_counter()
         self._counts[phase] += int((now - self._last) * 1e6)
         self._last = now
+
+
+# halfvec's binary form (pgvector's halfvec_send, what pgvector-python's HalfVector.from_binary reads): a 4-byte
+# header (dimensions, unused), then the values as big-endian float16. The statements cut the header in SQL and
+# concatenate a person's vectors into one bytea, read here in one numpy call: the codec registered on every
+# connection builds one object per vector (20,000 for a large person).
+def halfs(data: bytes, dimensions: int) -> Halfs:
+    """Vectors as pgvector sends halfvec values, concatenated without their 4-byte headers: a row each."""
+    return np.frombuffer(data, dtype=">f2").reshape(-1, dimensions).astype(np.float16)
 
 
 def _halfs(data: bytes | None, dimensions: int) -> Halfs | None:
