@@ -131,7 +131,7 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         timeout_s = min(settings.db_timeout_s, settings.health_interval_s * 2)
         cluster_check = ClusterCheck(pool, telemetry, timeout_s) if topology.by_person else None
         stack.enter_context(settled_heap())
-        yield Runtime(deps, database, pool, metrics, replica_check, cluster_check, by_person)
+        yield Runtime(deps, database, pool, metrics, replica_check, cluster_check, topology.by_person)
 
 
 # Python's cyclic garbage collector, set for a long-running service once everything is loaded. The objects made at

@@ -10,6 +10,7 @@ from uuid import UUID
 
 import asyncpg
 
+from factmemory.adapters.postgres import shared
 from factmemory.adapters.postgres.deployment.replica import Reads
 from factmemory.adapters.postgres.read.fact_memo import FactMemo, Held
 from factmemory.adapters.postgres.read.nearest import TEXT_SEARCH_BY_KIND, NearestReads
@@ -19,12 +20,13 @@ from factmemory.ports import Pool, Similar, Vector
 Spans = Sequence[tuple[datetime, datetime]]
 
 
-class PostgresProvide(NearestReads):
+class PostgresProvide(NearestReads, shared.SubjectReads):
     """ProvideStore on any deployment. `candidates`: the pool the candidate statement runs on when the service
     opened one that plans it once per connection (connection.GENERIC_PLANS); else the reads' primary pool."""
 
     def __init__(self, reads: Reads, candidates: asyncpg.Pool | None = None) -> None:
         self.reads = reads
+        self._pool = reads.pool  # the shared subjects' reads (on the primary)
         self.candidates_pool = candidates or reads.pool
         self.fact_memo = FactMemo()
 
