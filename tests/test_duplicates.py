@@ -28,7 +28,7 @@ from factmemory.domain.limits import MAX_PAIRS_SHOWN
 from factmemory.domain.models import ChatMessage, Fact, Item, Kind, OpType, Verification
 from factmemory.domain.ops import PlannedAdd, PlannedMerge, RejectedOp, plan_ops
 from factmemory.domain.prompts import SYSTEM, build_prompt, pair_line
-from factmemory.ports import Matrix
+from factmemory.domain.vectors import Matrix
 from factmemory.settings import DEFAULT_DEDUP_THRESHOLDS
 from tests.support.fm import LIMITS
 

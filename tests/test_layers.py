@@ -261,6 +261,36 @@ def reexports(path: Path) -> list[str]:
     ]
 
 
+def package_of(face: Path) -> str:
+    return ".".join(("factmemory", *face.parent.relative_to(PACKAGE).parts))
+
+
+def foreign_names(face: Path, package: str) -> list[str]:
+    """The names a package's `__init__` imports from outside the package: a second door to another layer's name (the
+    domain's `Vector` through `factmemory.ports` was one, beside its own `factmemory.domain.vectors`)."""
+    tree = ast.parse(face.read_text(encoding="utf-8"), filename=str(face))
+    return [
+        f"{node.module}.{alias.name}"
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+        if node.module.startswith("factmemory") and not node.module.startswith(package + ".")
+        for alias in node.names
+    ]
+
+
+@pytest.mark.parametrize(
+    "face", [p for p in PACKAGE.rglob("__init__.py") if "v1" not in p.parts], ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_a_package_face_hands_on_only_its_own_names(face: Path) -> None:
+    assert foreign_names(face, package_of(face)) == []
+
+
+def test_the_face_check_finds_a_foreign_name(tmp_path: Path) -> None:
+    face = tmp_path / "__init__.py"
+    face.write_text("from factmemory.domain.vectors import Vector\nfrom factmemory.ports.values import Pool\n")
+    assert foreign_names(face, "factmemory.ports") == ["factmemory.domain.vectors.Vector"]
+
+
 @pytest.mark.parametrize(
     "path",
     [p for p in modules() if p.name != "__init__.py" and p.relative_to(PACKAGE).as_posix() != "public.py"],

@@ -17,7 +17,7 @@ from factmemory.adapters.postgres.read.nearest import HALF_MARGIN, NEAREST_BY_KI
 from factmemory.adapters.postgres.rows import vector_array
 from factmemory.adapters.postgres.store import Store
 from factmemory.domain.models import Kind
-from factmemory.ports import Matrix
+from factmemory.domain.vectors import Matrix
 from factmemory_tools.bench.run import EXACT_NEAREST as EXACT
 from tests.conftest import Service
 

@@ -25,7 +25,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from factmemory.adapters.postgres.deployment.health import DatabaseProbe
 from factmemory.api.grpc.health import HealthWatch
 from factmemory.app import create_server, health_probes, open_runtime, startup_line
-from factmemory.ports import Embedder, Matrix
+from factmemory.domain.vectors import Matrix
+from factmemory.ports import Embedder
 from factmemory.settings import Settings
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from tests.conftest import make_settings

@@ -37,9 +37,9 @@ from factmemory.domain.models import (
     OpType,
     Verification,
 )
+from factmemory.domain.new_fact import NewFact
 from factmemory.domain.ops import PlannedAdd, PlannedChange, RejectedOp, clean_text, plan_op, plan_ops
 from factmemory.domain.reply import parse_reply
-from factmemory.ports import NewFact
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
 from tests.support.fm import LIMITS, NOW, Person, facts_reply, new_id

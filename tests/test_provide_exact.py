@@ -26,7 +26,8 @@ from factmemory.adapters.postgres.store import Store
 from factmemory.domain.bm25 import Stats
 from factmemory.domain.limits import RARE_DF, RARE_FACTS
 from factmemory.domain.models import ChatMessage, Fact, ProvideInput
-from factmemory.ports import Pool, Similar, Vector
+from factmemory.domain.vectors import Vector
+from factmemory.ports import Pool, Similar
 from factmemory.usecases.provide import provide
 from tests.conftest import Service
 

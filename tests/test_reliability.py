@@ -21,7 +21,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from factmemory.app import InsecureBind, check_bind, create_server, open_deps
 from factmemory.domain.errors import Unavailable
-from factmemory.ports import Embedder, Matrix
+from factmemory.domain.vectors import Matrix
+from factmemory.ports import Embedder
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
 from factmemory.v1 import factmemory_pb2 as pb

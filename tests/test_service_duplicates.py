@@ -14,8 +14,9 @@ from uuid import UUID
 
 from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.models import ChatMessage, EvaluateInput, Item, Kind, Verification
+from factmemory.domain.new_fact import NewFact
 from factmemory.domain.prompts import FACT_LINE
-from factmemory.ports import EvaluateStore, NewFact, WriteContext
+from factmemory.ports import EvaluateStore, WriteContext
 from factmemory.usecases.evaluate import evaluate
 from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service

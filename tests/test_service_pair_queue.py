@@ -11,7 +11,7 @@ from uuid import UUID
 from factmemory.domain.dedup.planning import PAIR_TTL_REVISIONS
 from factmemory.domain.limits import MAX_PAIRS_SHOWN
 from factmemory.domain.models import Kind, Verification
-from factmemory.ports import NewFact
+from factmemory.domain.new_fact import NewFact
 from tests.conftest import Service
 from tests.support.fm import NOW, Person, add_current, add_durable, facts_of, facts_reply, new_id
 from tests.support.llm_stub import Reply, ScriptedLLM

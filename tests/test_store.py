@@ -11,7 +11,8 @@ import pytest
 
 from factmemory.adapters.postgres.store import Store
 from factmemory.domain.models import Kind, Verification
-from factmemory.ports import NewFact, Vector
+from factmemory.domain.new_fact import NewFact
+from factmemory.domain.vectors import Vector
 from factmemory.usecases import fact_writes
 from tests.conftest import Service
 

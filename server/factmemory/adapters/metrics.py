@@ -23,7 +23,8 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from factmemory.ports import Embedder, Matrix
+from factmemory.domain.vectors import Matrix
+from factmemory.ports import Embedder
 
 log = logging.getLogger(__name__)
 

@@ -2,10 +2,9 @@
 and the embedder, and the plain values that cross them. Adapters implement these; use-cases import only these.
 
 One module per port family (values, engines, facts, stores, telemetry); this package re-exports them all, so
-`from factmemory.ports import EvaluateStore` is the one way to name a port."""
+`from factmemory.ports import EvaluateStore` is the one way to name a port. The domain's values they carry
+(Vector, Matrix, NewFact) have one door too: their domain module."""
 
-from factmemory.domain.new_fact import NewFact
-from factmemory.domain.vectors import Matrix, Vector
 from factmemory.ports.engines import Embedder, Extractor
 from factmemory.ports.facts import (
     BrowseStore,
@@ -40,9 +39,7 @@ __all__ = [
     "Extractor",
     "FactChange",
     "ForgetTransaction",
-    "Matrix",
     "MessageStore",
-    "NewFact",
     "NullTelemetry",
     "Pool",
     "Position",
@@ -54,7 +51,6 @@ __all__ = [
     "Telemetry",
     "TicketStore",
     "TurnStart",
-    "Vector",
     "WriteContext",
     "WriteTransaction",
 ]

@@ -14,8 +14,8 @@ from factmemory.domain.ranking import SELECTION, fill, same_claim, score, select
 from factmemory.domain.relevance import query_terms, text_relevance, tsquery_terms
 from factmemory.domain.render import render, render_shared
 from factmemory.domain.shared import readable_subjects, refuse_subject, withheld
-from factmemory.domain.vectors import weighted_centroid
-from factmemory.ports import Similar, Vector
+from factmemory.domain.vectors import Vector, weighted_centroid
+from factmemory.ports import Similar
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch
 

@@ -23,7 +23,8 @@ from factmemory.domain.resolutions import (
     plan_resolution,
 )
 from factmemory.domain.shared import world_subject
-from factmemory.ports import FactChange, ReviewTransaction, Vector
+from factmemory.domain.vectors import Vector
+from factmemory.ports import FactChange, ReviewTransaction
 from factmemory.usecases.deps import Deps
 
 # What a person may settle from the chat: the correction their own message raised.

@@ -25,7 +25,7 @@ from factmemory.adapters.retry import (
     transport_error,
 )
 from factmemory.domain.errors import NotConfigured, Unavailable
-from factmemory.ports import Matrix
+from factmemory.domain.vectors import Matrix
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from collections import OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from factmemory.ports import Matrix
+from factmemory.domain.vectors import Matrix
 
 # Texts per engine call: batching short texts pays (measured: docs/embedding.md); characters bound the call.
 MAX_JOB_TEXTS = 8

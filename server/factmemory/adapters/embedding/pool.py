@@ -28,7 +28,8 @@ import numpy as np
 from factmemory.adapters.embedding.jobs import FairQueue, Job, estimated_tokens, split_jobs
 from factmemory.adapters.embedding.worker import ERROR, HEADER, READY, TIMINGS
 from factmemory.domain.errors import Unavailable
-from factmemory.ports import CALL_SCOPE, Matrix
+from factmemory.domain.vectors import Matrix
+from factmemory.ports import CALL_SCOPE
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,9 @@ from pgvector import Vector as PgVector
 from factmemory.domain.language import content_terms
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.domain.models import Fact, HistoryAction, HistoryEntry, Kind, Verification
+from factmemory.domain.new_fact import NewFact
 from factmemory.domain.times import from_storage, optional_from_storage
 from factmemory.domain.vectors import Vector
-from factmemory.ports import NewFact
 
 FACT_COLUMNS = """
     id, agent_id, entity_id, kind, category, claim, structured_fields, confidence,

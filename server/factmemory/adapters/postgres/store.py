@@ -50,7 +50,9 @@ from factmemory.domain.models import (
     HistoryEntry,
     Kind,
 )
-from factmemory.ports import NewFact, Position, TurnStart, Vector, WriteContext
+from factmemory.domain.new_fact import NewFact
+from factmemory.domain.vectors import Vector
+from factmemory.ports import Position, TurnStart, WriteContext
 
 GET_EVALUATIONS = """
 SELECT message_id, entity_id, result FROM evaluations WHERE agent_id = $1 AND message_id = ANY ($2::text[])

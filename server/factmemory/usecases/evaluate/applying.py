@@ -29,7 +29,8 @@ from factmemory.domain.ops import (
     plan_relationships,
 )
 from factmemory.domain.shared import SharedSubject, ops_subjects, readable_subjects, scope_ops, subject_order
-from factmemory.ports import Matrix, Vector, WriteContext, WriteTransaction
+from factmemory.domain.vectors import Matrix, Vector
+from factmemory.ports import WriteContext, WriteTransaction
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.evaluate.prompting import Shown
 from factmemory.usecases.evaluate.results import dropped_of, stored_form, success_of

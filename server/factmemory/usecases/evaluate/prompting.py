@@ -18,8 +18,8 @@ from factmemory.domain.limits import MAX_PAIRS_SHOWN, RETRIEVE_PER_KIND
 from factmemory.domain.models import ChatMessage, EvaluateInput, EvaluateResult, Fact, Frozen, Item, Kind
 from factmemory.domain.prompts import Prompt, build_prompt
 from factmemory.domain.shared import RETRIEVE_SHARED_PER_KIND, readable_subjects, refuse_subject
-from factmemory.domain.vectors import centroid
-from factmemory.ports import TurnStart, Vector
+from factmemory.domain.vectors import Vector, centroid
+from factmemory.ports import TurnStart
 from factmemory.usecases.deps import Deps
 from factmemory.usecases.stopwatch import Stopwatch
 

@@ -20,7 +20,8 @@ from factmemory.domain.ops import (
 from factmemory.domain.protection import decay_needs_review
 from factmemory.domain.resolutions import kind_of
 from factmemory.domain.shared import HELD_DECAY, UNVOUCHED_STRENGTHEN
-from factmemory.ports import Vector, WriteTransaction
+from factmemory.domain.vectors import Vector
+from factmemory.ports import WriteTransaction
 from factmemory.usecases import fact_writes
 from factmemory.usecases.deps import Deps
 

@@ -14,7 +14,8 @@ from factmemory.adapters.postgres.deployment.replica import Reads
 from factmemory.adapters.postgres.read.provide_pool import candidate_args
 from factmemory.adapters.postgres.read.provide_store import PostgresProvide, Spans
 from factmemory.adapters.postgres.read.vector_cache import VectorCopies
-from factmemory.ports import Pool, Vector
+from factmemory.domain.vectors import Vector
+from factmemory.ports import Pool
 
 
 class CachedProvide(PostgresProvide):

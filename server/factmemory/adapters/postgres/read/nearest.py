@@ -7,7 +7,8 @@ from uuid import UUID
 
 from factmemory.adapters.postgres.deployment.replica import Reads
 from factmemory.adapters.postgres.rows import DISPUTED_BY, FACT_COLUMNS, row_to_fact
-from factmemory.ports import Similar, Vector
+from factmemory.domain.vectors import Vector
+from factmemory.ports import Similar
 
 
 # Nearest facts per kind, exactly as `ORDER BY embedding <=> $3, id`, in one round trip (migration 0008).

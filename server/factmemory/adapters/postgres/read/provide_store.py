@@ -15,7 +15,8 @@ from factmemory.adapters.postgres.deployment.replica import Reads
 from factmemory.adapters.postgres.read.fact_memo import FactMemo, Held
 from factmemory.adapters.postgres.read.nearest import TEXT_SEARCH_BY_KIND, NearestReads
 from factmemory.adapters.postgres.read.provide_pool import CANDIDATES, candidate_args, candidates_of
-from factmemory.ports import Pool, Similar, Vector
+from factmemory.domain.vectors import Vector
+from factmemory.ports import Pool, Similar
 
 Spans = Sequence[tuple[datetime, datetime]]
 

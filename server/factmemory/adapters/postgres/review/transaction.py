@@ -34,9 +34,10 @@ from factmemory.domain.models import (
     HistoryAction,
     Resolution,
 )
+from factmemory.domain.new_fact import NewFact
 from factmemory.domain.shared import SharedSubject
 from factmemory.domain.times import from_storage, optional_from_storage
-from factmemory.ports import FactChange, NewFact, Position
+from factmemory.ports import FactChange, Position
 
 GET_FACT_FOR_UPDATE = f"""
 SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3 FOR UPDATE

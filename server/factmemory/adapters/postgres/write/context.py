@@ -11,7 +11,8 @@ import asyncpg
 from factmemory.adapters.postgres.read.nearest import HALF_MARGIN, SHORTLIST
 from factmemory.adapters.postgres.rows import FACT_COLUMNS, row_to_fact, vector_array
 from factmemory.domain.models import Fact, Kind
-from factmemory.ports import Similar, Vector, WriteContext
+from factmemory.domain.vectors import Vector
+from factmemory.ports import Similar, WriteContext
 
 # $3, $4, $5: each add's kind, vector and claim (add n is the nth). Rows: the revision (in `n`); per add its
 # exact-duplicate key (migration 0003: factmemory_claim_key, the one home of the normalisation) and its $6 nearest

@@ -28,8 +28,10 @@ from factmemory.domain.confidence import Strengthened
 from factmemory.domain.dedup.planning import MergedFact
 from factmemory.domain.limits import MAX_LINK_EVIDENCE
 from factmemory.domain.models import EvaluateResult, Fact, HistoryAction, Identity, Kind, Relationship
+from factmemory.domain.new_fact import NewFact
 from factmemory.domain.shared import SharedSubject
-from factmemory.ports import NewFact, Vector, WriteContext
+from factmemory.domain.vectors import Vector
+from factmemory.ports import WriteContext
 
 GET_FACT = f"SELECT {FACT_COLUMNS} FROM facts WHERE agent_id = $1 AND entity_id = $2 AND id = $3"
 
