@@ -3,6 +3,7 @@ the token's hash within the agent, and used at most once (one conditional UPDATE
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
@@ -135,13 +136,42 @@ PRUNE_DELETED_MESSAGES = "DELETE FROM deleted_messages WHERE deleted_at < $1"
 
 # The body goes with the use: what the model was shown is not kept once it served. A ticket showing a message deleted
 # after it was read (a ForgetMessages between find and use) is not used: the same statement checks.
-USE_TICKET = f"""
+# On a database distributed by person it names the person too ($4).
+_USE_TICKET = f"""
 UPDATE evaluation_tickets SET used_at = $3, body = NULL
  WHERE agent_id = $1 AND token_hash = $2 AND used_at IS NULL AND body IS NOT NULL
-   AND NOT {shows_deleted("evaluation_tickets", "$1")}
+   AND NOT {shows_deleted("evaluation_tickets", "$1")}{{person}}
 RETURNING token_hash
 """
-USE_TICKET_BY_PERSON = USE_TICKET.replace("RETURNING", "AND entity_id = $4\nRETURNING")
+USE_TICKET = _USE_TICKET.format(person="")
+USE_TICKET_BY_PERSON = _USE_TICKET.format(person="\n   AND entity_id = $4")
+
+
+@dataclass(frozen=True)
+class TicketStatements:
+    """The statements that differ by deployment, chosen once: on a database distributed by person each also names
+    the person (`get` as its $3 on both; the others as their last argument, `person`), so it runs on the person's
+    shard alone."""
+
+    get: str
+    void_expired: str
+    void_showing_deleted: str
+    use: str
+    by_person: bool
+
+    def person(self, entity_id: UUID) -> tuple[UUID, ...]:
+        """The trailing arguments that name the person: none on one PostgreSQL."""
+        return (entity_id,) if self.by_person else ()
+
+
+ONE_DATABASE = TicketStatements(GET_TICKET, VOID_EXPIRED, VOID_SHOWING_DELETED, USE_TICKET, by_person=False)
+PER_PERSON = TicketStatements(
+    GET_TICKET_BY_PERSON,
+    VOID_EXPIRED_BY_PERSON,
+    VOID_SHOWING_DELETED_BY_PERSON,
+    USE_TICKET_BY_PERSON,
+    by_person=True,
+)
 
 
 class Tickets:
@@ -150,8 +180,7 @@ class Tickets:
 
     def __init__(self, pool: asyncpg.Pool, by_person: bool = False) -> None:
         self._pool = pool
-        self._by_person = by_person
-        self._get = GET_TICKET_BY_PERSON if by_person else GET_TICKET
+        self._sql = PER_PERSON if by_person else ONE_DATABASE
 
     async def issue(
         self,
@@ -167,7 +196,7 @@ class Tickets:
         """Stores a ticket, first making room: long-expired rows go, and the entity keeps its newest ones only."""
         args = (agent_id, token_hash, entity_id, forget_epoch, now, expires_at, body, now - KEPT_AFTER_EXPIRY)
         async with connection(self._pool) as conn:
-            if self._by_person:
+            if self._sql.by_person:  # no shared bound to count: it would read every shard
                 await conn.execute(ISSUE_TICKET_BY_PERSON, *args, policy.max_per_entity - 1)
                 return
             counts = await conn.fetchrow(
@@ -181,17 +210,12 @@ class Tickets:
         """The agent's ticket, with `entity_id`'s forget epoch now; an expired one without its content (which
         goes from every expired row of the agent then; of the person, distributed by person)."""
         async with connection(self._pool) as conn:
-            row = await conn.fetchrow(self._get, agent_id, token_hash, entity_id, now)
+            row = await conn.fetchrow(self._sql.get, agent_id, token_hash, entity_id, now)
+            person = self._sql.person(entity_id)
             if row is not None and row["expires_at"] <= now:
-                if self._by_person:
-                    await conn.execute(VOID_EXPIRED_BY_PERSON, agent_id, now, entity_id)
-                else:
-                    await conn.execute(VOID_EXPIRED, agent_id, now)
+                await conn.execute(self._sql.void_expired, agent_id, now, *person)
             elif row is not None and row["shows_deleted"]:
-                if self._by_person:
-                    await conn.execute(VOID_SHOWING_DELETED_BY_PERSON, agent_id, token_hash, entity_id)
-                else:
-                    await conn.execute(VOID_SHOWING_DELETED, agent_id, token_hash)
+                await conn.execute(self._sql.void_showing_deleted, agent_id, token_hash, *person)
         if row is None:
             return None
         return TicketRow(
@@ -207,10 +231,9 @@ class Tickets:
     async def use(self, agent_id: UUID, entity_id: UUID, token_hash: bytes, now: datetime) -> bool:
         """True for the one caller that used the ticket; False when it was used (or its entity forgotten) first.
         `entity_id` is the person the ticket was found for (refusal() checked it)."""
+        person = self._sql.person(entity_id)
         async with connection(self._pool) as conn:
-            if self._by_person:
-                return await conn.fetchval(USE_TICKET_BY_PERSON, agent_id, token_hash, now, entity_id) is not None
-            return await conn.fetchval(USE_TICKET, agent_id, token_hash, now) is not None
+            return await conn.fetchval(self._sql.use, agent_id, token_hash, now, *person) is not None
 
     async def expire(self, now: datetime) -> int:
         """Drops the content of every expired ticket and the rows kept long enough past their expiry; returns how
