@@ -174,7 +174,7 @@ def evaluated(exported: subprocess.CompletedProcess[str]) -> str:
 async def test_a_whole_agent_with_a_worlds_shared_facts_restores_into_another_database(
     service: Service, llm: ScriptedLLM, pg_url: str, tmp_path: Path
 ) -> None:
-    sam, ana = await sam_with_everything(service, llm, "Eliza")
+    sam, ana = await sam_with_everything(service, llm, "Eliza-" + new_id()[:8])
     world = new_id()
     teach = sam.evaluate("The hackathon moved to Friday", world_id=world, speaker_roles=["OWNER"])
     await learn(
@@ -201,6 +201,8 @@ async def test_a_whole_agent_with_a_worlds_shared_facts_restores_into_another_da
         first = await cli("import", "--file", str(tmp_path / "eliza.json"), database=other, tmp=tmp_path)
         second = await cli("import", "--file", str(tmp_path / "eliza.json"), database=other, tmp=tmp_path)
         again = await cli("export", sam.agent_id, "--direct", database=other, tmp=tmp_path)
+        by_name = await cli("export", document["name"], "Sam", "--direct", database=other, tmp=tmp_path)
+    assert by_name.returncode == 0, by_name.stderr  # the new database learnt the agent's name with the restore
     assert first.returncode == 0, first.stderr
     assert first.stdout.startswith(f"restored {len(people)} people of {len(people)}: ")
     assert " facts (0 already there)" in first.stdout

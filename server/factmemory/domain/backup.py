@@ -91,6 +91,9 @@ class PersonBackup:
     entity_id: UUID
     name: str
     forget_epoch: int
+    # The name the agent had registered where it was exported ("" when none): a database that has not met the agent
+    # learns it with the restore.
+    agent_name: str
     shared: SharedSubject | None
     facts: tuple[Fact, ...]
     history: tuple[HistoryEntry, ...]
@@ -136,7 +139,7 @@ def describe(document: Any) -> str:
         keys = ", ".join(sorted(str(k) for k in document)[:8])
         return f"a JSON object with the keys {keys or '(none)'}"
     if isinstance(document, list):
-        return f"a JSON list of {len(document)} items"
+        return f"a JSON list of {len(document)} item{'' if len(document) == 1 else 's'}"
     return f"a JSON {type(document).__name__}"
 
 
@@ -146,11 +149,12 @@ def read_backup(document: Mapping[str, Any]) -> list[PersonBackup]:
         people = document.get("people")
         if not isinstance(people, list):
             raise InvalidInput("an agent's export needs a list `people`")
-        return [_person(p, f"people[{n}]") for n, p in enumerate(people)]
-    return [_person(document, "")]
+        named = str(document.get("name") or "")
+        return [_person(p, f"people[{n}]", named) for n, p in enumerate(people)]
+    return [_person(document, "", str(document.get("agent_name") or ""))]
 
 
-def _person(item: Any, where: str) -> PersonBackup:
+def _person(item: Any, where: str, agent_name: str) -> PersonBackup:
     at = f"{where}: " if where else ""
     if not isinstance(item, Mapping):
         raise InvalidInput(f"{at}a person's export is a JSON object")
@@ -164,6 +168,7 @@ def _person(item: Any, where: str) -> PersonBackup:
             entity_id=entity_id,
             name=" ".join(str(item.get("name") or "").split())[:MAX_NAME_CHARS],
             forget_epoch=int(item.get("forget_epoch") or 0),
+            agent_name=" ".join(agent_name.split())[:MAX_NAME_CHARS],
             shared=_shared(item.get("shared"), entity_id),
             facts=_section(item, "facts", _FACTS),
             history=_section(item, "history", _HISTORY),
@@ -216,6 +221,7 @@ def moved(backup: PersonBackup, agent_id: UUID) -> PersonBackup:
     return replace(
         backup,
         agent_id=agent_id,
+        agent_name="",  # the other agent's name is not this one's
         entity_id=subject,
         forget_epoch=0,  # the count was the other agent's: any forget by this one keeps the person out
         shared=shared,

@@ -10,14 +10,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from uuid import UUID
 
+from factmemory.domain.agents import agent_name
 from factmemory.domain.backup import PersonBackup, Restored, forgotten_since, ledger_id, moved
 from factmemory.domain.confidence import ADD_CONFIDENCE
+from factmemory.domain.errors import InvalidInput
 from factmemory.domain.models import UNCATEGORIZED, ImportReport, Kind, LegacyFact, Verification
 from factmemory.domain.new_fact import new_fact
 from factmemory.domain.resolutions import import_actor
 from factmemory.domain.shared import refuse_subject
 from factmemory.domain.vectors import Vector
-from factmemory.usecases.deps import Deps
+from factmemory.usecases.deps import Deps, utc_now
 
 BATCH = 256
 
@@ -119,8 +121,12 @@ async def restore_backup(
     """Stores each person of an export back (into `into`, else the agent it came from); a person the agent forgot
     after the export was written is left out unless restore_forgotten; a second restore stores nothing again."""
     report = RestoreReport()
+    named: set[UUID] = set()
     for given in people:
         backup = moved(given, into) if into is not None else given
+        if backup.agent_id not in named:
+            named.add(backup.agent_id)
+            await _name_agent(deps, backup)
         epoch = await deps.bulk_store.forget_epoch(backup.agent_id, backup.entity_id)
         if forgotten_since(epoch, backup) and not restore_forgotten:
             report.forgotten_since.append(backup.name or str(backup.entity_id))
@@ -137,6 +143,18 @@ async def restore_backup(
         report.identities += done.identities
         report.evaluations += done.evaluations
     return report
+
+
+async def _name_agent(deps: Deps, backup: PersonBackup) -> None:
+    """A database that has not met the agent learns the name it had registered where it was exported (so the page
+    and the command line take it); a name the agent has here is kept."""
+    if not backup.agent_name or deps.agents is None or await deps.agents.agent_name(backup.agent_id):
+        return
+    try:
+        name = agent_name(backup.agent_name, deps.tuning.limits.max_name_chars)
+    except InvalidInput:
+        return  # a name this service would refuse: the agent stays known by its id
+    await deps.agents.register(backup.agent_id, name, utc_now())
 
 
 async def _restore_one(
