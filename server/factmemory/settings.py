@@ -167,7 +167,7 @@ class Settings(BaseSettings):
     ticket_ttl_s: float = Field(default=120.0, gt=0, le=3600)  # domain/tickets.py LONGEST_TTL
     max_tickets_per_entity: int = Field(default=8, ge=1, le=1000)
     max_tickets: int = Field(default=10_000, ge=1)
-    # One agent's share of the open tickets (issue 36: no agent can take every ticket of the service).
+    # One agent's share of the open tickets (no agent can take every ticket of the service).
     max_tickets_per_agent: int = Field(default=2_500, ge=1)
     max_reply_chars: int = Field(default=262_144, ge=1_000, le=4_000_000)
     # Shared facts (docs/shared-facts.md): the speaker roles that may teach a world's shared facts (comma-separated,
