@@ -1,4 +1,4 @@
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/is-message.js
+// node_modules/@bufbuild/protobuf/dist/esm/is-message.js
 function isMessage(arg, schema) {
   const isMessage2 = arg !== null && typeof arg == "object" && "$typeName" in arg && typeof arg.$typeName == "string";
   if (!isMessage2) {
@@ -10,7 +10,7 @@ function isMessage(arg, schema) {
   return schema.typeName === arg.$typeName;
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/descriptors.js
+// node_modules/@bufbuild/protobuf/dist/esm/descriptors.js
 var ScalarType;
 (function(ScalarType2) {
   ScalarType2[ScalarType2["DOUBLE"] = 1] = "DOUBLE";
@@ -30,7 +30,7 @@ var ScalarType;
   ScalarType2[ScalarType2["SINT64"] = 18] = "SINT64";
 })(ScalarType || (ScalarType = {}));
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wire/varint.js
+// node_modules/@bufbuild/protobuf/dist/esm/wire/varint.js
 function varint64read() {
   let lowBits = 0;
   let highBits = 0;
@@ -210,7 +210,7 @@ function varint32read() {
   return result >>> 0;
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/proto-int64.js
+// node_modules/@bufbuild/protobuf/dist/esm/proto-int64.js
 var protoInt64 = /* @__PURE__ */ makeInt64Support();
 function makeInt64Support() {
   const dv = new DataView(new ArrayBuffer(8));
@@ -313,7 +313,7 @@ function assertUInt64String(value) {
   }
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/scalar.js
+// node_modules/@bufbuild/protobuf/dist/esm/reflect/scalar.js
 function scalarZeroValue(type, longAsString) {
   switch (type) {
     case ScalarType.STRING:
@@ -351,7 +351,7 @@ function isScalarZeroValue(type, value) {
   }
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/unsafe.js
+// node_modules/@bufbuild/protobuf/dist/esm/reflect/unsafe.js
 var IMPLICIT = 2;
 var unsafeLocal = Symbol.for("reflect unsafe local");
 function unsafeOneofCase(target, oneof) {
@@ -431,7 +431,7 @@ function unsafeClear(target, field) {
   }
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/guard.js
+// node_modules/@bufbuild/protobuf/dist/esm/reflect/guard.js
 function isObject(arg) {
   return arg !== null && typeof arg == "object" && !Array.isArray(arg);
 }
@@ -462,7 +462,7 @@ function isReflectMessage(arg, messageDesc2) {
   return isObject(arg) && unsafeLocal in arg && "desc" in arg && isObject(arg.desc) && arg.desc.kind === "message" && (messageDesc2 === void 0 || arg.desc.typeName == messageDesc2.typeName);
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/wrappers.js
+// node_modules/@bufbuild/protobuf/dist/esm/wkt/wrappers.js
 function isWrapper(arg) {
   return isWrapperTypeName(arg.$typeName);
 }
@@ -498,7 +498,7 @@ function isWrapperTypeName(name) {
   ].includes(name.substring(16));
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/create.js
+// node_modules/@bufbuild/protobuf/dist/esm/create.js
 var EDITION_PROTO3 = 999;
 var EDITION_PROTO2 = 998;
 var IMPLICIT2 = 2;
@@ -687,7 +687,7 @@ function createZeroField(field) {
   return field.fieldKind == "scalar" ? scalarZeroValue(field.scalar, field.longAsString) : field.enum.values[0].number;
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/error.js
+// node_modules/@bufbuild/protobuf/dist/esm/reflect/error.js
 var errorNames = [
   "FieldValueInvalidError",
   "FieldListRangeError",
@@ -704,7 +704,7 @@ function isFieldError(arg) {
   return arg instanceof Error && errorNames.includes(arg.name) && "field" in arg && typeof arg.field == "function";
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wire/text-encoding.js
+// node_modules/@bufbuild/protobuf/dist/esm/wire/text-encoding.js
 var symbol = Symbol.for("@bufbuild/protobuf/text-encoding");
 function getTextEncoding() {
   if (globalThis[symbol] == void 0) {
@@ -737,7 +737,7 @@ function getTextEncoding() {
   return globalThis[symbol];
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wire/binary-encoding.js
+// node_modules/@bufbuild/protobuf/dist/esm/wire/binary-encoding.js
 var WireType;
 (function(WireType2) {
   WireType2[WireType2["Varint"] = 0] = "Varint";
@@ -1163,7 +1163,7 @@ function assertFloat32(arg) {
     throw new Error("invalid float32: " + arg);
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/reflect-check.js
+// node_modules/@bufbuild/protobuf/dist/esm/reflect/reflect-check.js
 function checkField(field, value) {
   const check = field.fieldKind == "list" ? isReflectList(value, field) : field.fieldKind == "map" ? isReflectMap(value, field) : checkSingular(field, value);
   if (check === true) {
@@ -1380,7 +1380,7 @@ function scalarTypeDescription(scalar) {
   }
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/reflect.js
+// node_modules/@bufbuild/protobuf/dist/esm/reflect/reflect.js
 var NULL_VALUE = 0;
 function reflect(messageDesc2, message, check = true) {
   return new ReflectMessageImpl(messageDesc2, message, check);
@@ -1822,7 +1822,7 @@ function wktValueToReflect(json) {
   return value;
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wire/base64-encoding.js
+// node_modules/@bufbuild/protobuf/dist/esm/wire/base64-encoding.js
 function base64Decode(base64Str) {
   const table = getDecodeTable();
   let es = base64Str.length * 3 / 4;
@@ -1933,7 +1933,7 @@ function getDecodeTable() {
   return decodeTable;
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/names.js
+// node_modules/@bufbuild/protobuf/dist/esm/reflect/names.js
 function protoCamelCase(snakeCase) {
   let capNext = false;
   const b = [];
@@ -1981,7 +1981,7 @@ function safeObjectProperty(name) {
   return reservedObjectProperties.has(name) ? name + "$" : name;
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/restore-json-names.js
+// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/restore-json-names.js
 function restoreJsonNames(message) {
   for (const f of message.field) {
     if (!unsafeIsSetExplicit(f, "jsonName")) {
@@ -1991,7 +1991,7 @@ function restoreJsonNames(message) {
   message.nestedType.forEach(restoreJsonNames);
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wire/text-format.js
+// node_modules/@bufbuild/protobuf/dist/esm/wire/text-format.js
 function parseTextFormatEnumValue(descEnum, value) {
   const enumValue = descEnum.values.find((v) => v.name === value);
   if (!enumValue) {
@@ -2160,7 +2160,7 @@ function unescapeBytesDefaultValue(str) {
   return new Uint8Array(b);
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/reflect/nested-types.js
+// node_modules/@bufbuild/protobuf/dist/esm/reflect/nested-types.js
 function* nestedTypes(desc) {
   switch (desc.kind) {
     case "file":
@@ -2183,7 +2183,7 @@ function* nestedTypes(desc) {
   }
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/registry.js
+// node_modules/@bufbuild/protobuf/dist/esm/registry.js
 function createFileRegistry(...args) {
   const registry = createBaseRegistry();
   if (!args.length) {
@@ -2919,7 +2919,7 @@ function assert(condition, msg) {
   }
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/boot.js
+// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/boot.js
 function boot(boot2) {
   const root = bootFileDescriptorProto(boot2);
   root.messageType.forEach(restoreJsonNames);
@@ -2991,12 +2991,12 @@ function bootEnumDescriptorProto(init) {
   });
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
+// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
 function messageDesc(file, path, ...paths) {
   return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path]);
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/enum.js
+// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/enum.js
 function enumDesc(file, path, ...paths) {
   if (paths.length == 0) {
     return file.enums[path];
@@ -3005,7 +3005,7 @@ function enumDesc(file, path, ...paths) {
   return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path]).nestedEnums[e];
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/descriptor_pb.js
+// node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/descriptor_pb.js
 var file_google_protobuf_descriptor = /* @__PURE__ */ boot({ "name": "google/protobuf/descriptor.proto", "package": "google.protobuf", "messageType": [{ "name": "FileDescriptorSet", "field": [{ "name": "file", "number": 1, "type": 11, "label": 3, "typeName": ".google.protobuf.FileDescriptorProto" }], "extensionRange": [{ "start": 536e6, "end": 536000001 }] }, { "name": "FileDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "package", "number": 2, "type": 9, "label": 1 }, { "name": "dependency", "number": 3, "type": 9, "label": 3 }, { "name": "public_dependency", "number": 10, "type": 5, "label": 3 }, { "name": "weak_dependency", "number": 11, "type": 5, "label": 3 }, { "name": "option_dependency", "number": 15, "type": 9, "label": 3 }, { "name": "message_type", "number": 4, "type": 11, "label": 3, "typeName": ".google.protobuf.DescriptorProto" }, { "name": "enum_type", "number": 5, "type": 11, "label": 3, "typeName": ".google.protobuf.EnumDescriptorProto" }, { "name": "service", "number": 6, "type": 11, "label": 3, "typeName": ".google.protobuf.ServiceDescriptorProto" }, { "name": "extension", "number": 7, "type": 11, "label": 3, "typeName": ".google.protobuf.FieldDescriptorProto" }, { "name": "options", "number": 8, "type": 11, "label": 1, "typeName": ".google.protobuf.FileOptions" }, { "name": "source_code_info", "number": 9, "type": 11, "label": 1, "typeName": ".google.protobuf.SourceCodeInfo" }, { "name": "syntax", "number": 12, "type": 9, "label": 1 }, { "name": "edition", "number": 14, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }] }, { "name": "DescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "field", "number": 2, "type": 11, "label": 3, "typeName": ".google.protobuf.FieldDescriptorProto" }, { "name": "extension", "number": 6, "type": 11, "label": 3, "typeName": ".google.protobuf.FieldDescriptorProto" }, { "name": "nested_type", "number": 3, "type": 11, "label": 3, "typeName": ".google.protobuf.DescriptorProto" }, { "name": "enum_type", "number": 4, "type": 11, "label": 3, "typeName": ".google.protobuf.EnumDescriptorProto" }, { "name": "extension_range", "number": 5, "type": 11, "label": 3, "typeName": ".google.protobuf.DescriptorProto.ExtensionRange" }, { "name": "oneof_decl", "number": 8, "type": 11, "label": 3, "typeName": ".google.protobuf.OneofDescriptorProto" }, { "name": "options", "number": 7, "type": 11, "label": 1, "typeName": ".google.protobuf.MessageOptions" }, { "name": "reserved_range", "number": 9, "type": 11, "label": 3, "typeName": ".google.protobuf.DescriptorProto.ReservedRange" }, { "name": "reserved_name", "number": 10, "type": 9, "label": 3 }, { "name": "visibility", "number": 11, "type": 14, "label": 1, "typeName": ".google.protobuf.SymbolVisibility" }], "nestedType": [{ "name": "ExtensionRange", "field": [{ "name": "start", "number": 1, "type": 5, "label": 1 }, { "name": "end", "number": 2, "type": 5, "label": 1 }, { "name": "options", "number": 3, "type": 11, "label": 1, "typeName": ".google.protobuf.ExtensionRangeOptions" }] }, { "name": "ReservedRange", "field": [{ "name": "start", "number": 1, "type": 5, "label": 1 }, { "name": "end", "number": 2, "type": 5, "label": 1 }] }] }, { "name": "ExtensionRangeOptions", "field": [{ "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }, { "name": "declaration", "number": 2, "type": 11, "label": 3, "typeName": ".google.protobuf.ExtensionRangeOptions.Declaration", "options": { "retention": 2 } }, { "name": "features", "number": 50, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "verification", "number": 3, "type": 14, "label": 1, "typeName": ".google.protobuf.ExtensionRangeOptions.VerificationState", "defaultValue": "UNVERIFIED", "options": { "retention": 2 } }], "nestedType": [{ "name": "Declaration", "field": [{ "name": "number", "number": 1, "type": 5, "label": 1 }, { "name": "full_name", "number": 2, "type": 9, "label": 1 }, { "name": "type", "number": 3, "type": 9, "label": 1 }, { "name": "reserved", "number": 5, "type": 8, "label": 1 }, { "name": "repeated", "number": 6, "type": 8, "label": 1 }] }], "enumType": [{ "name": "VerificationState", "value": [{ "name": "DECLARATION", "number": 0 }, { "name": "UNVERIFIED", "number": 1 }] }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "FieldDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "number", "number": 3, "type": 5, "label": 1 }, { "name": "label", "number": 4, "type": 14, "label": 1, "typeName": ".google.protobuf.FieldDescriptorProto.Label" }, { "name": "type", "number": 5, "type": 14, "label": 1, "typeName": ".google.protobuf.FieldDescriptorProto.Type" }, { "name": "type_name", "number": 6, "type": 9, "label": 1 }, { "name": "extendee", "number": 2, "type": 9, "label": 1 }, { "name": "default_value", "number": 7, "type": 9, "label": 1 }, { "name": "oneof_index", "number": 9, "type": 5, "label": 1 }, { "name": "json_name", "number": 10, "type": 9, "label": 1 }, { "name": "options", "number": 8, "type": 11, "label": 1, "typeName": ".google.protobuf.FieldOptions" }, { "name": "proto3_optional", "number": 17, "type": 8, "label": 1 }], "enumType": [{ "name": "Type", "value": [{ "name": "TYPE_DOUBLE", "number": 1 }, { "name": "TYPE_FLOAT", "number": 2 }, { "name": "TYPE_INT64", "number": 3 }, { "name": "TYPE_UINT64", "number": 4 }, { "name": "TYPE_INT32", "number": 5 }, { "name": "TYPE_FIXED64", "number": 6 }, { "name": "TYPE_FIXED32", "number": 7 }, { "name": "TYPE_BOOL", "number": 8 }, { "name": "TYPE_STRING", "number": 9 }, { "name": "TYPE_GROUP", "number": 10 }, { "name": "TYPE_MESSAGE", "number": 11 }, { "name": "TYPE_BYTES", "number": 12 }, { "name": "TYPE_UINT32", "number": 13 }, { "name": "TYPE_ENUM", "number": 14 }, { "name": "TYPE_SFIXED32", "number": 15 }, { "name": "TYPE_SFIXED64", "number": 16 }, { "name": "TYPE_SINT32", "number": 17 }, { "name": "TYPE_SINT64", "number": 18 }] }, { "name": "Label", "value": [{ "name": "LABEL_OPTIONAL", "number": 1 }, { "name": "LABEL_REPEATED", "number": 3 }, { "name": "LABEL_REQUIRED", "number": 2 }] }] }, { "name": "OneofDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "options", "number": 2, "type": 11, "label": 1, "typeName": ".google.protobuf.OneofOptions" }] }, { "name": "EnumDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "value", "number": 2, "type": 11, "label": 3, "typeName": ".google.protobuf.EnumValueDescriptorProto" }, { "name": "options", "number": 3, "type": 11, "label": 1, "typeName": ".google.protobuf.EnumOptions" }, { "name": "reserved_range", "number": 4, "type": 11, "label": 3, "typeName": ".google.protobuf.EnumDescriptorProto.EnumReservedRange" }, { "name": "reserved_name", "number": 5, "type": 9, "label": 3 }, { "name": "visibility", "number": 6, "type": 14, "label": 1, "typeName": ".google.protobuf.SymbolVisibility" }], "nestedType": [{ "name": "EnumReservedRange", "field": [{ "name": "start", "number": 1, "type": 5, "label": 1 }, { "name": "end", "number": 2, "type": 5, "label": 1 }] }] }, { "name": "EnumValueDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "number", "number": 2, "type": 5, "label": 1 }, { "name": "options", "number": 3, "type": 11, "label": 1, "typeName": ".google.protobuf.EnumValueOptions" }] }, { "name": "ServiceDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "method", "number": 2, "type": 11, "label": 3, "typeName": ".google.protobuf.MethodDescriptorProto" }, { "name": "options", "number": 3, "type": 11, "label": 1, "typeName": ".google.protobuf.ServiceOptions" }] }, { "name": "MethodDescriptorProto", "field": [{ "name": "name", "number": 1, "type": 9, "label": 1 }, { "name": "input_type", "number": 2, "type": 9, "label": 1 }, { "name": "output_type", "number": 3, "type": 9, "label": 1 }, { "name": "options", "number": 4, "type": 11, "label": 1, "typeName": ".google.protobuf.MethodOptions" }, { "name": "client_streaming", "number": 5, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "server_streaming", "number": 6, "type": 8, "label": 1, "defaultValue": "false" }] }, { "name": "FileOptions", "field": [{ "name": "java_package", "number": 1, "type": 9, "label": 1 }, { "name": "java_outer_classname", "number": 8, "type": 9, "label": 1 }, { "name": "java_multiple_files", "number": 10, "type": 8, "label": 1, "defaultValue": "false", "options": {} }, { "name": "java_generate_equals_and_hash", "number": 20, "type": 8, "label": 1, "options": { "deprecated": true } }, { "name": "java_string_check_utf8", "number": 27, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "optimize_for", "number": 9, "type": 14, "label": 1, "typeName": ".google.protobuf.FileOptions.OptimizeMode", "defaultValue": "SPEED" }, { "name": "go_package", "number": 11, "type": 9, "label": 1 }, { "name": "cc_generic_services", "number": 16, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "java_generic_services", "number": 17, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "py_generic_services", "number": 18, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "deprecated", "number": 23, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "cc_enable_arenas", "number": 31, "type": 8, "label": 1, "defaultValue": "true" }, { "name": "objc_class_prefix", "number": 36, "type": 9, "label": 1 }, { "name": "csharp_namespace", "number": 37, "type": 9, "label": 1 }, { "name": "swift_prefix", "number": 39, "type": 9, "label": 1 }, { "name": "php_class_prefix", "number": 40, "type": 9, "label": 1 }, { "name": "php_namespace", "number": 41, "type": 9, "label": 1 }, { "name": "php_metadata_namespace", "number": 44, "type": 9, "label": 1 }, { "name": "ruby_package", "number": 45, "type": 9, "label": 1 }, { "name": "features", "number": 50, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "enumType": [{ "name": "OptimizeMode", "value": [{ "name": "SPEED", "number": 1 }, { "name": "CODE_SIZE", "number": 2 }, { "name": "LITE_RUNTIME", "number": 3 }] }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "MessageOptions", "field": [{ "name": "message_set_wire_format", "number": 1, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "no_standard_descriptor_accessor", "number": 2, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "deprecated", "number": 3, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "map_entry", "number": 7, "type": 8, "label": 1 }, { "name": "deprecated_legacy_json_field_conflicts", "number": 11, "type": 8, "label": 1, "options": { "deprecated": true } }, { "name": "features", "number": 12, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "FieldOptions", "field": [{ "name": "ctype", "number": 1, "type": 14, "label": 1, "typeName": ".google.protobuf.FieldOptions.CType", "defaultValue": "STRING" }, { "name": "packed", "number": 2, "type": 8, "label": 1 }, { "name": "jstype", "number": 6, "type": 14, "label": 1, "typeName": ".google.protobuf.FieldOptions.JSType", "defaultValue": "JS_NORMAL" }, { "name": "lazy", "number": 5, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "unverified_lazy", "number": 15, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "deprecated", "number": 3, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "weak", "number": 10, "type": 8, "label": 1, "defaultValue": "false", "options": { "deprecated": true } }, { "name": "debug_redact", "number": 16, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "retention", "number": 17, "type": 14, "label": 1, "typeName": ".google.protobuf.FieldOptions.OptionRetention" }, { "name": "targets", "number": 19, "type": 14, "label": 3, "typeName": ".google.protobuf.FieldOptions.OptionTargetType" }, { "name": "edition_defaults", "number": 20, "type": 11, "label": 3, "typeName": ".google.protobuf.FieldOptions.EditionDefault" }, { "name": "features", "number": 21, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "feature_support", "number": 22, "type": 11, "label": 1, "typeName": ".google.protobuf.FieldOptions.FeatureSupport" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "nestedType": [{ "name": "EditionDefault", "field": [{ "name": "edition", "number": 3, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "value", "number": 2, "type": 9, "label": 1 }] }, { "name": "FeatureSupport", "field": [{ "name": "edition_introduced", "number": 1, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "edition_deprecated", "number": 2, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "deprecation_warning", "number": 3, "type": 9, "label": 1 }, { "name": "edition_removed", "number": 4, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "removal_error", "number": 5, "type": 9, "label": 1 }] }], "enumType": [{ "name": "CType", "value": [{ "name": "STRING", "number": 0 }, { "name": "CORD", "number": 1 }, { "name": "STRING_PIECE", "number": 2 }] }, { "name": "JSType", "value": [{ "name": "JS_NORMAL", "number": 0 }, { "name": "JS_STRING", "number": 1 }, { "name": "JS_NUMBER", "number": 2 }] }, { "name": "OptionRetention", "value": [{ "name": "RETENTION_UNKNOWN", "number": 0 }, { "name": "RETENTION_RUNTIME", "number": 1 }, { "name": "RETENTION_SOURCE", "number": 2 }] }, { "name": "OptionTargetType", "value": [{ "name": "TARGET_TYPE_UNKNOWN", "number": 0 }, { "name": "TARGET_TYPE_FILE", "number": 1 }, { "name": "TARGET_TYPE_EXTENSION_RANGE", "number": 2 }, { "name": "TARGET_TYPE_MESSAGE", "number": 3 }, { "name": "TARGET_TYPE_FIELD", "number": 4 }, { "name": "TARGET_TYPE_ONEOF", "number": 5 }, { "name": "TARGET_TYPE_ENUM", "number": 6 }, { "name": "TARGET_TYPE_ENUM_ENTRY", "number": 7 }, { "name": "TARGET_TYPE_SERVICE", "number": 8 }, { "name": "TARGET_TYPE_METHOD", "number": 9 }] }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "OneofOptions", "field": [{ "name": "features", "number": 1, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "EnumOptions", "field": [{ "name": "allow_alias", "number": 2, "type": 8, "label": 1 }, { "name": "deprecated", "number": 3, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "deprecated_legacy_json_field_conflicts", "number": 6, "type": 8, "label": 1, "options": { "deprecated": true } }, { "name": "features", "number": 7, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "EnumValueOptions", "field": [{ "name": "deprecated", "number": 1, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "features", "number": 2, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "debug_redact", "number": 3, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "feature_support", "number": 4, "type": 11, "label": 1, "typeName": ".google.protobuf.FieldOptions.FeatureSupport" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "ServiceOptions", "field": [{ "name": "features", "number": 34, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "deprecated", "number": 33, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "MethodOptions", "field": [{ "name": "deprecated", "number": 33, "type": 8, "label": 1, "defaultValue": "false" }, { "name": "idempotency_level", "number": 34, "type": 14, "label": 1, "typeName": ".google.protobuf.MethodOptions.IdempotencyLevel", "defaultValue": "IDEMPOTENCY_UNKNOWN" }, { "name": "features", "number": 35, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "uninterpreted_option", "number": 999, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption" }], "enumType": [{ "name": "IdempotencyLevel", "value": [{ "name": "IDEMPOTENCY_UNKNOWN", "number": 0 }, { "name": "NO_SIDE_EFFECTS", "number": 1 }, { "name": "IDEMPOTENT", "number": 2 }] }], "extensionRange": [{ "start": 1e3, "end": 536870912 }] }, { "name": "UninterpretedOption", "field": [{ "name": "name", "number": 2, "type": 11, "label": 3, "typeName": ".google.protobuf.UninterpretedOption.NamePart" }, { "name": "identifier_value", "number": 3, "type": 9, "label": 1 }, { "name": "positive_int_value", "number": 4, "type": 4, "label": 1 }, { "name": "negative_int_value", "number": 5, "type": 3, "label": 1 }, { "name": "double_value", "number": 6, "type": 1, "label": 1 }, { "name": "string_value", "number": 7, "type": 12, "label": 1 }, { "name": "aggregate_value", "number": 8, "type": 9, "label": 1 }], "nestedType": [{ "name": "NamePart", "field": [{ "name": "name_part", "number": 1, "type": 9, "label": 2 }, { "name": "is_extension", "number": 2, "type": 8, "label": 2 }] }] }, { "name": "FeatureSet", "field": [{ "name": "field_presence", "number": 1, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.FieldPresence", "options": { "retention": 1, "targets": [4, 1], "editionDefaults": [{ "value": "EXPLICIT", "edition": 900 }, { "value": "IMPLICIT", "edition": 999 }, { "value": "EXPLICIT", "edition": 1e3 }] } }, { "name": "enum_type", "number": 2, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.EnumType", "options": { "retention": 1, "targets": [6, 1], "editionDefaults": [{ "value": "CLOSED", "edition": 900 }, { "value": "OPEN", "edition": 999 }] } }, { "name": "repeated_field_encoding", "number": 3, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.RepeatedFieldEncoding", "options": { "retention": 1, "targets": [4, 1], "editionDefaults": [{ "value": "EXPANDED", "edition": 900 }, { "value": "PACKED", "edition": 999 }] } }, { "name": "utf8_validation", "number": 4, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.Utf8Validation", "options": { "retention": 1, "targets": [4, 1], "editionDefaults": [{ "value": "NONE", "edition": 900 }, { "value": "VERIFY", "edition": 999 }] } }, { "name": "message_encoding", "number": 5, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.MessageEncoding", "options": { "retention": 1, "targets": [4, 1], "editionDefaults": [{ "value": "LENGTH_PREFIXED", "edition": 900 }] } }, { "name": "json_format", "number": 6, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.JsonFormat", "options": { "retention": 1, "targets": [3, 6, 1], "editionDefaults": [{ "value": "LEGACY_BEST_EFFORT", "edition": 900 }, { "value": "ALLOW", "edition": 999 }] } }, { "name": "enforce_naming_style", "number": 7, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.EnforceNamingStyle", "options": { "retention": 2, "targets": [1, 2, 3, 4, 5, 6, 7, 8, 9], "editionDefaults": [{ "value": "STYLE_LEGACY", "edition": 900 }, { "value": "STYLE2024", "edition": 1001 }] } }, { "name": "default_symbol_visibility", "number": 8, "type": 14, "label": 1, "typeName": ".google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility", "options": { "retention": 2, "targets": [1], "editionDefaults": [{ "value": "EXPORT_ALL", "edition": 900 }, { "value": "EXPORT_TOP_LEVEL", "edition": 1001 }] } }], "nestedType": [{ "name": "VisibilityFeature", "enumType": [{ "name": "DefaultSymbolVisibility", "value": [{ "name": "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN", "number": 0 }, { "name": "EXPORT_ALL", "number": 1 }, { "name": "EXPORT_TOP_LEVEL", "number": 2 }, { "name": "LOCAL_ALL", "number": 3 }, { "name": "STRICT", "number": 4 }] }] }], "enumType": [{ "name": "FieldPresence", "value": [{ "name": "FIELD_PRESENCE_UNKNOWN", "number": 0 }, { "name": "EXPLICIT", "number": 1 }, { "name": "IMPLICIT", "number": 2 }, { "name": "LEGACY_REQUIRED", "number": 3 }] }, { "name": "EnumType", "value": [{ "name": "ENUM_TYPE_UNKNOWN", "number": 0 }, { "name": "OPEN", "number": 1 }, { "name": "CLOSED", "number": 2 }] }, { "name": "RepeatedFieldEncoding", "value": [{ "name": "REPEATED_FIELD_ENCODING_UNKNOWN", "number": 0 }, { "name": "PACKED", "number": 1 }, { "name": "EXPANDED", "number": 2 }] }, { "name": "Utf8Validation", "value": [{ "name": "UTF8_VALIDATION_UNKNOWN", "number": 0 }, { "name": "VERIFY", "number": 2 }, { "name": "NONE", "number": 3 }] }, { "name": "MessageEncoding", "value": [{ "name": "MESSAGE_ENCODING_UNKNOWN", "number": 0 }, { "name": "LENGTH_PREFIXED", "number": 1 }, { "name": "DELIMITED", "number": 2 }] }, { "name": "JsonFormat", "value": [{ "name": "JSON_FORMAT_UNKNOWN", "number": 0 }, { "name": "ALLOW", "number": 1 }, { "name": "LEGACY_BEST_EFFORT", "number": 2 }] }, { "name": "EnforceNamingStyle", "value": [{ "name": "ENFORCE_NAMING_STYLE_UNKNOWN", "number": 0 }, { "name": "STYLE2024", "number": 1 }, { "name": "STYLE_LEGACY", "number": 2 }] }], "extensionRange": [{ "start": 1e3, "end": 9995 }, { "start": 9995, "end": 1e4 }, { "start": 1e4, "end": 10001 }] }, { "name": "FeatureSetDefaults", "field": [{ "name": "defaults", "number": 1, "type": 11, "label": 3, "typeName": ".google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault" }, { "name": "minimum_edition", "number": 4, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "maximum_edition", "number": 5, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }], "nestedType": [{ "name": "FeatureSetEditionDefault", "field": [{ "name": "edition", "number": 3, "type": 14, "label": 1, "typeName": ".google.protobuf.Edition" }, { "name": "overridable_features", "number": 4, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }, { "name": "fixed_features", "number": 5, "type": 11, "label": 1, "typeName": ".google.protobuf.FeatureSet" }] }] }, { "name": "SourceCodeInfo", "field": [{ "name": "location", "number": 1, "type": 11, "label": 3, "typeName": ".google.protobuf.SourceCodeInfo.Location" }], "nestedType": [{ "name": "Location", "field": [{ "name": "path", "number": 1, "type": 5, "label": 3, "options": { "packed": true } }, { "name": "span", "number": 2, "type": 5, "label": 3, "options": { "packed": true } }, { "name": "leading_comments", "number": 3, "type": 9, "label": 1 }, { "name": "trailing_comments", "number": 4, "type": 9, "label": 1 }, { "name": "leading_detached_comments", "number": 6, "type": 9, "label": 3 }] }], "extensionRange": [{ "start": 536e6, "end": 536000001 }] }, { "name": "GeneratedCodeInfo", "field": [{ "name": "annotation", "number": 1, "type": 11, "label": 3, "typeName": ".google.protobuf.GeneratedCodeInfo.Annotation" }], "nestedType": [{ "name": "Annotation", "field": [{ "name": "path", "number": 1, "type": 5, "label": 3, "options": { "packed": true } }, { "name": "source_file", "number": 2, "type": 9, "label": 1 }, { "name": "begin", "number": 3, "type": 5, "label": 1 }, { "name": "end", "number": 4, "type": 5, "label": 1 }, { "name": "semantic", "number": 5, "type": 14, "label": 1, "typeName": ".google.protobuf.GeneratedCodeInfo.Annotation.Semantic" }], "enumType": [{ "name": "Semantic", "value": [{ "name": "NONE", "number": 0 }, { "name": "SET", "number": 1 }, { "name": "ALIAS", "number": 2 }] }] }] }], "enumType": [{ "name": "Edition", "value": [{ "name": "EDITION_UNKNOWN", "number": 0 }, { "name": "EDITION_LEGACY", "number": 900 }, { "name": "EDITION_PROTO2", "number": 998 }, { "name": "EDITION_PROTO3", "number": 999 }, { "name": "EDITION_2023", "number": 1e3 }, { "name": "EDITION_2024", "number": 1001 }, { "name": "EDITION_UNSTABLE", "number": 9999 }, { "name": "EDITION_1_TEST_ONLY", "number": 1 }, { "name": "EDITION_2_TEST_ONLY", "number": 2 }, { "name": "EDITION_99997_TEST_ONLY", "number": 99997 }, { "name": "EDITION_99998_TEST_ONLY", "number": 99998 }, { "name": "EDITION_99999_TEST_ONLY", "number": 99999 }, { "name": "EDITION_MAX", "number": 2147483647 }] }, { "name": "SymbolVisibility", "value": [{ "name": "VISIBILITY_UNSET", "number": 0 }, { "name": "VISIBILITY_LOCAL", "number": 1 }, { "name": "VISIBILITY_EXPORT", "number": 2 }] }] });
 var FileDescriptorProtoSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_descriptor, 1);
 var ExtensionRangeOptions_VerificationState;
@@ -3163,7 +3163,7 @@ var SymbolVisibility;
   SymbolVisibility2[SymbolVisibility2["VISIBILITY_EXPORT"] = 2] = "VISIBILITY_EXPORT";
 })(SymbolVisibility || (SymbolVisibility = {}));
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/from-binary.js
+// node_modules/@bufbuild/protobuf/dist/esm/from-binary.js
 function makeReadContext(options) {
   return Object.assign(Object.assign({ readUnknownFields: true, recursionLimit: 100 }, options), { depth: 0 });
 }
@@ -3349,7 +3349,7 @@ function readScalar(reader, type, validateUtf8 = false) {
   }
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/file.js
+// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/file.js
 function fileDesc(b64, imports) {
   var _a;
   const root = fromBinary(FileDescriptorProtoSchema, base64Decode(b64));
@@ -3359,11 +3359,11 @@ function fileDesc(b64, imports) {
   return reg.getFile(root.name);
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/timestamp_pb.js
+// node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/timestamp_pb.js
 var file_google_protobuf_timestamp = /* @__PURE__ */ fileDesc("Ch9nb29nbGUvcHJvdG9idWYvdGltZXN0YW1wLnByb3RvEg9nb29nbGUucHJvdG9idWYiKwoJVGltZXN0YW1wEg8KB3NlY29uZHMYASABKAMSDQoFbmFub3MYAiABKAVChQEKE2NvbS5nb29nbGUucHJvdG9idWZCDlRpbWVzdGFtcFByb3RvUAFaMmdvb2dsZS5nb2xhbmcub3JnL3Byb3RvYnVmL3R5cGVzL2tub3duL3RpbWVzdGFtcHBi+AEBogIDR1BCqgIeR29vZ2xlLlByb3RvYnVmLldlbGxLbm93blR5cGVzYgZwcm90bzM");
 var TimestampSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_timestamp, 0);
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/timestamp.js
+// node_modules/@bufbuild/protobuf/dist/esm/wkt/timestamp.js
 function timestampDate(timestamp) {
   return new Date(timestampMs(timestamp));
 }
@@ -3378,11 +3378,11 @@ function timestampMs(timestamp) {
   return Number(timestamp.seconds) * 1e3 + Math.round(timestamp.nanos / 1e6);
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/any_pb.js
+// node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/any_pb.js
 var file_google_protobuf_any = /* @__PURE__ */ fileDesc("Chlnb29nbGUvcHJvdG9idWYvYW55LnByb3RvEg9nb29nbGUucHJvdG9idWYiJgoDQW55EhAKCHR5cGVfdXJsGAEgASgJEg0KBXZhbHVlGAIgASgMQnYKE2NvbS5nb29nbGUucHJvdG9idWZCCEFueVByb3RvUAFaLGdvb2dsZS5nb2xhbmcub3JnL3Byb3RvYnVmL3R5cGVzL2tub3duL2FueXBiogIDR1BCqgIeR29vZ2xlLlByb3RvYnVmLldlbGxLbm93blR5cGVzYgZwcm90bzM");
 var AnySchema = /* @__PURE__ */ messageDesc(file_google_protobuf_any, 0);
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/to-binary.js
+// node_modules/@bufbuild/protobuf/dist/esm/to-binary.js
 var LEGACY_REQUIRED2 = 3;
 var writeDefaults = {
   writeUnknownFields: true
@@ -3554,7 +3554,7 @@ function writeTypeOfScalar(type) {
   }
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/any.js
+// node_modules/@bufbuild/protobuf/dist/esm/wkt/any.js
 function anyPack(schema, message, into) {
   let ret = false;
   if (!into) {
@@ -3595,7 +3595,7 @@ function typeUrlToName(url) {
   return name;
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/struct_pb.js
+// node_modules/@bufbuild/protobuf/dist/esm/wkt/gen/google/protobuf/struct_pb.js
 var file_google_protobuf_struct = /* @__PURE__ */ fileDesc("Chxnb29nbGUvcHJvdG9idWYvc3RydWN0LnByb3RvEg9nb29nbGUucHJvdG9idWYihAEKBlN0cnVjdBIzCgZmaWVsZHMYASADKAsyIy5nb29nbGUucHJvdG9idWYuU3RydWN0LkZpZWxkc0VudHJ5GkUKC0ZpZWxkc0VudHJ5EgsKA2tleRgBIAEoCRIlCgV2YWx1ZRgCIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZToCOAEi6gEKBVZhbHVlEjAKCm51bGxfdmFsdWUYASABKA4yGi5nb29nbGUucHJvdG9idWYuTnVsbFZhbHVlSAASFgoMbnVtYmVyX3ZhbHVlGAIgASgBSAASFgoMc3RyaW5nX3ZhbHVlGAMgASgJSAASFAoKYm9vbF92YWx1ZRgEIAEoCEgAEi8KDHN0cnVjdF92YWx1ZRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIwCgpsaXN0X3ZhbHVlGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZUgAQgYKBGtpbmQiMwoJTGlzdFZhbHVlEiYKBnZhbHVlcxgBIAMoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSobCglOdWxsVmFsdWUSDgoKTlVMTF9WQUxVRRAAQn8KE2NvbS5nb29nbGUucHJvdG9idWZCC1N0cnVjdFByb3RvUAFaL2dvb2dsZS5nb2xhbmcub3JnL3Byb3RvYnVmL3R5cGVzL2tub3duL3N0cnVjdHBi+AEBogIDR1BCqgIeR29vZ2xlLlByb3RvYnVmLldlbGxLbm93blR5cGVzYgZwcm90bzM");
 var StructSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_struct, 0);
 var ValueSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_struct, 1);
@@ -3605,7 +3605,7 @@ var NullValue;
   NullValue2[NullValue2["NULL_VALUE"] = 0] = "NULL_VALUE";
 })(NullValue || (NullValue = {}));
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/extensions.js
+// node_modules/@bufbuild/protobuf/dist/esm/extensions.js
 function getExtension(message, extension, options) {
   assertExtendee(extension, message);
   const ufs = filterUnknownFields(message.$unknown, extension);
@@ -3671,7 +3671,7 @@ function assertExtendee(extension, message) {
   }
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/to-json.js
+// node_modules/@bufbuild/protobuf/dist/esm/to-json.js
 var LEGACY_REQUIRED3 = 3;
 var IMPLICIT4 = 2;
 var jsonWriteDefaults = {
@@ -4000,7 +4000,7 @@ function timestampToJson(val) {
   return new Date(ms).toISOString().replace(".000Z", z);
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/from-json.js
+// node_modules/@bufbuild/protobuf/dist/esm/from-json.js
 function makeReadContext2(options) {
   return Object.assign(Object.assign({ ignoreUnknownFields: false, recursionLimit: 100 }, options), { depth: 0 });
 }
@@ -4565,7 +4565,7 @@ function listValueFromJson(listValue, json, ctx) {
   }
 }
 
-// ../../main/client_ts/node_modules/@bufbuild/protobuf/dist/esm/codegenv2/service.js
+// node_modules/@bufbuild/protobuf/dist/esm/codegenv2/service.js
 function serviceDesc(file, path, ...paths) {
   if (paths.length > 0) {
     throw new Error();
@@ -4730,7 +4730,7 @@ var EntityKind = /* @__PURE__ */ ((EntityKind2) => {
 var EntityKindSchema = /* @__PURE__ */ enumDesc(file_factmemory_v1_factmemory, 9);
 var FactMemoryService = /* @__PURE__ */ serviceDesc(file_factmemory_v1_factmemory, 0);
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/code.js
+// node_modules/@connectrpc/connect/dist/esm/code.js
 var Code;
 (function(Code2) {
   Code2[Code2["Canceled"] = 1] = "Canceled";
@@ -4751,7 +4751,7 @@ var Code;
   Code2[Code2["Unauthenticated"] = 16] = "Unauthenticated";
 })(Code || (Code = {}));
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-connect/code-string.js
+// node_modules/@connectrpc/connect/dist/esm/protocol-connect/code-string.js
 function codeToString(value) {
   const name = Code[value];
   if (typeof name != "string") {
@@ -4760,7 +4760,7 @@ function codeToString(value) {
   return name[0].toLowerCase() + name.substring(1).replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/connect-error.js
+// node_modules/@connectrpc/connect/dist/esm/connect-error.js
 var ConnectError = class _ConnectError extends Error {
   /**
    * Create a new ConnectError.
@@ -4839,7 +4839,7 @@ function createMessage(message, code) {
   return message.length ? `[${codeToString(code)}] ${message}` : `[${codeToString(code)}]`;
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/http-headers.js
+// node_modules/@connectrpc/connect/dist/esm/http-headers.js
 function decodeBinaryHeader(value, desc, options) {
   try {
     const bytes = base64Decode(value);
@@ -4852,7 +4852,7 @@ function decodeBinaryHeader(value, desc, options) {
   }
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/any-client.js
+// node_modules/@connectrpc/connect/dist/esm/any-client.js
 function makeAnyClient(service, createMethod) {
   const client = {};
   for (const desc of service.methods) {
@@ -4864,10 +4864,10 @@ function makeAnyClient(service, createMethod) {
   return client;
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/compression.js
+// node_modules/@connectrpc/connect/dist/esm/protocol/compression.js
 var compressedFlag = 1;
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/limit-io.js
+// node_modules/@connectrpc/connect/dist/esm/protocol/limit-io.js
 var maxReadMaxBytes = 4294967295;
 var maxWriteMaxBytes = maxReadMaxBytes;
 var defaultCompressMinBytes = 1024;
@@ -4902,7 +4902,7 @@ function assertReadMaxBytes(readMaxBytes, bytesRead, totalSizeKnown = false) {
   }
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/envelope.js
+// node_modules/@connectrpc/connect/dist/esm/protocol/envelope.js
 function createEnvelopeDecoder(readMaxBytes) {
   return new EnvelopeDecoderImpl(readMaxBytes);
 }
@@ -5008,7 +5008,7 @@ function encodeEnvelope(flags, data) {
   return bytes;
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/async-iterable.js
+// node_modules/@connectrpc/connect/dist/esm/protocol/async-iterable.js
 var __asyncValues = function(o) {
   if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
   var m = o[Symbol.asyncIterator], i;
@@ -5423,7 +5423,7 @@ function createAsyncIterable(items) {
   });
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/promise-client.js
+// node_modules/@connectrpc/connect/dist/esm/promise-client.js
 var __asyncValues2 = function(o) {
   if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
   var m = o[Symbol.asyncIterator], i;
@@ -5583,7 +5583,7 @@ function handleStreamResponse(stream, options) {
   };
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/signals.js
+// node_modules/@connectrpc/connect/dist/esm/protocol/signals.js
 function createLinkedAbortController(...signals) {
   const controller = new AbortController();
   const sa = signals.filter((s) => s !== void 0).concat(controller.signal);
@@ -5633,7 +5633,7 @@ function getAbortSignalReason(signal) {
   return e;
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/context-values.js
+// node_modules/@connectrpc/connect/dist/esm/context-values.js
 function createContextValues() {
   return {
     get(key) {
@@ -5650,7 +5650,7 @@ function createContextValues() {
   };
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/headers.js
+// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/headers.js
 var headerContentType = "Content-Type";
 var headerEncoding = "Grpc-Encoding";
 var headerAcceptEncoding = "Grpc-Accept-Encoding";
@@ -5660,11 +5660,11 @@ var headerGrpcMessage = "Grpc-Message";
 var headerStatusDetailsBin = "Grpc-Status-Details-Bin";
 var headerUserAgent = "User-Agent";
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/gen/status_pb.js
+// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/gen/status_pb.js
 var file_status = /* @__PURE__ */ fileDesc("CgxzdGF0dXMucHJvdG8SCmdvb2dsZS5ycGMiTgoGU3RhdHVzEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCRIlCgdkZXRhaWxzGAMgAygLMhQuZ29vZ2xlLnByb3RvYnVmLkFueUJeCg5jb20uZ29vZ2xlLnJwY0ILU3RhdHVzUHJvdG9QAVo3Z29vZ2xlLmdvbGFuZy5vcmcvZ2VucHJvdG8vZ29vZ2xlYXBpcy9ycGMvc3RhdHVzO3N0YXR1c6ICA1JQQ2IGcHJvdG8z", [file_google_protobuf_any]);
 var StatusSchema = /* @__PURE__ */ messageDesc(file_status, 0);
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/trailer-status.js
+// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/trailer-status.js
 var grpcStatusOk = "0";
 function findTrailerError(headerOrTrailer) {
   var _a;
@@ -5695,12 +5695,12 @@ function findTrailerError(headerOrTrailer) {
   return void 0;
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/create-method-url.js
+// node_modules/@connectrpc/connect/dist/esm/protocol/create-method-url.js
 function createMethodUrl(baseUrl, method) {
   return baseUrl.toString().replace(/\/?$/, `/${method.parent.typeName}/${method.name}`);
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/normalize.js
+// node_modules/@connectrpc/connect/dist/esm/protocol/normalize.js
 function normalize(desc, message) {
   return create(desc, message);
 }
@@ -5731,7 +5731,7 @@ function normalizeIterable(desc, input) {
   };
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/interceptor.js
+// node_modules/@connectrpc/connect/dist/esm/interceptor.js
 function applyInterceptors(next, interceptors) {
   if (!interceptors) {
     return next;
@@ -5742,7 +5742,7 @@ function applyInterceptors(next, interceptors) {
   return next;
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/serialization.js
+// node_modules/@connectrpc/connect/dist/esm/protocol/serialization.js
 function getJsonOptions(options) {
   var _a;
   const o = Object.assign({}, options);
@@ -5821,7 +5821,7 @@ function createJsonSerialization(desc, options) {
   };
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/content-type.js
+// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/content-type.js
 var contentTypeRegExp = /^application\/grpc(?:\+(?:(json)(?:; ?charset=utf-?8)?|proto))?$/i;
 var contentTypeProto = "application/grpc+proto";
 var contentTypeJson = "application/grpc+json";
@@ -5834,7 +5834,7 @@ function parseContentType(contentType) {
   return { binary };
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol/run-call.js
+// node_modules/@connectrpc/connect/dist/esm/protocol/run-call.js
 function runUnaryCall(opt) {
   const next = applyInterceptors(opt.next, opt.interceptors);
   const [signal, abort, done] = setupSignal(opt);
@@ -6183,7 +6183,7 @@ function parseStored(stored) {
   return out;
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/validate-trailer.js
+// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/validate-trailer.js
 function validateTrailer(trailer, header2) {
   const err = findTrailerError(trailer);
   if (err) {
@@ -6197,7 +6197,7 @@ function validateTrailer(trailer, header2) {
   }
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/http-status.js
+// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/http-status.js
 function codeFromHttpStatus(httpStatus) {
   switch (httpStatus) {
     case 400:
@@ -6221,7 +6221,7 @@ function codeFromHttpStatus(httpStatus) {
   }
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/request-header.js
+// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/request-header.js
 function requestHeader(useBinaryFormat, timeoutMs, userProvidedHeaders) {
   const result = new Headers(userProvidedHeaders !== null && userProvidedHeaders !== void 0 ? userProvidedHeaders : {});
   result.set(headerContentType, useBinaryFormat ? contentTypeProto : contentTypeJson);
@@ -6245,7 +6245,7 @@ function requestHeaderWithCompression(useBinaryFormat, timeoutMs, userProvidedHe
   return result;
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/validate-response.js
+// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/validate-response.js
 function validateResponse(status, headers) {
   if (status != 200) {
     throw new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status), headers);
@@ -6277,7 +6277,7 @@ function validateResponseWithCompression(acceptCompression, status, headers) {
   };
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect/dist/esm/protocol-grpc/transport.js
+// node_modules/@connectrpc/connect/dist/esm/protocol-grpc/transport.js
 var __asyncValues3 = function(o) {
   if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
   var m = o[Symbol.asyncIterator], i;
@@ -6473,11 +6473,11 @@ function createTransport(opt) {
   };
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/compression.js
+// node_modules/@connectrpc/connect-node/dist/esm/compression.js
 import * as zlib from "node:zlib";
 import { promisify } from "node:util";
 
-// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/node-error.js
+// node_modules/@connectrpc/connect-node/dist/esm/node-error.js
 function connectErrorFromNodeReason(reason) {
   let code = Code.Internal;
   const chain = unwrapNodeErrorChain(reason).map(getNodeErrorProps);
@@ -6565,7 +6565,7 @@ var H2Code;
   H2Code2[H2Code2["HTTP_1_1_REQUIRED"] = 13] = "HTTP_1_1_REQUIRED";
 })(H2Code || (H2Code = {}));
 
-// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/compression.js
+// node_modules/@connectrpc/connect-node/dist/esm/compression.js
 var gzip2 = promisify(zlib.gzip);
 var gunzip2 = promisify(zlib.gunzip);
 var brotliCompress2 = promisify(zlib.brotliCompress);
@@ -6631,11 +6631,11 @@ function wrapZLibErrors(promise, readMaxBytes) {
   });
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/node-universal-client.js
+// node_modules/@connectrpc/connect-node/dist/esm/node-universal-client.js
 import * as http from "node:http";
 import * as https from "node:https";
 
-// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/node-universal-header.js
+// node_modules/@connectrpc/connect-node/dist/esm/node-universal-header.js
 function nodeHeaderToWebHeader(nodeHeaders) {
   const header2 = new Headers();
   for (const [k, v] of Object.entries(nodeHeaders)) {
@@ -6716,7 +6716,7 @@ function appendWebHeader(o, key, value) {
   }
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/http2-session-manager.js
+// node_modules/@connectrpc/connect-node/dist/esm/http2-session-manager.js
 import * as http2 from "node:http2";
 var Http2SessionManager = class {
   /**
@@ -7156,7 +7156,7 @@ function assertSessionOpen(conn) {
   }
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/node-universal-client.js
+// node_modules/@connectrpc/connect-node/dist/esm/node-universal-client.js
 function createNodeHttpClient(options) {
   var _a;
   if (options.httpVersion == "1.1") {
@@ -7434,7 +7434,7 @@ function createSentinel(signal) {
   return sentinel;
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/node-transport-options.js
+// node_modules/@connectrpc/connect-node/dist/esm/node-transport-options.js
 function validateNodeTransportOptions(options) {
   var _a, _b, _c, _d;
   let httpClient;
@@ -7466,7 +7466,7 @@ function validateNodeTransportOptions(options) {
   ] }), validateReadWriteMaxBytes(options.readMaxBytes, options.writeMaxBytes, options.compressMinBytes));
 }
 
-// ../../main/client_ts/node_modules/@connectrpc/connect-node/dist/esm/grpc-transport.js
+// node_modules/@connectrpc/connect-node/dist/esm/grpc-transport.js
 function createGrpcTransport(options) {
   return createTransport(validateNodeTransportOptions(Object.assign(Object.assign({}, options), { httpVersion: "2" })));
 }
