@@ -245,7 +245,7 @@ async def test_explain_shows_the_router_plan_of_per_person_statements_and_the_fa
 ) -> None:
     agent, entity, now = uuid.uuid4(), uuid.uuid4(), datetime.now(UTC)
     per_person = {
-        "turn_start.TURN_START_BY_PERSON": (TURN_START_BY_PERSON, (agent, entity, ["m"], 5, 20)),
+        "turn_start.TURN_START_BY_PERSON": (TURN_START_BY_PERSON, (agent, entity, ["m"], 5, 20, [entity])),
         "store.LIST_FACTS": (LIST_FACTS, (agent, entity, None, None, 50)),
         "review_tx.GET_FACT_FOR_UPDATE": (GET_FACT_FOR_UPDATE, (agent, entity, uuid.uuid4())),
         "forgetting.FORGET_FACTS": (FORGET_FACTS, (agent, entity)),
