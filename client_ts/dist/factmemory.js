@@ -7856,6 +7856,26 @@ function cacheStore(runtime, key) {
   };
 }
 
+// src/unsaid.ts
+var MAX_UNSAID = 500;
+var unsaidKey = (runtime) => `factmemory:unsaid:${runtime.agentId}`;
+async function takeBack(runtime, ids) {
+  const fresh = [...ids].filter((id) => id !== "" && !/^(reviewer|import|chat):/.test(id));
+  if (fresh.length === 0) return;
+  const kept = await runtime.getCache(unsaidKey(runtime)) ?? [];
+  const merged2 = [.../* @__PURE__ */ new Set([...kept.filter((id) => !fresh.includes(id)), ...fresh])].slice(-MAX_UNSAID);
+  await runtime.setCache(unsaidKey(runtime), merged2);
+}
+async function withoutUnsaid(runtime, messages) {
+  let unsaid;
+  try {
+    unsaid = new Set(await runtime.getCache(unsaidKey(runtime)) ?? []);
+  } catch {
+    return messages;
+  }
+  return unsaid.size === 0 ? messages : messages.filter((m) => !unsaid.has(m.id ?? ""));
+}
+
 // src/request.ts
 var RECENT_MESSAGE_COUNT = 12;
 var PROVIDE_TOTAL_LIMIT = 12;
@@ -7903,7 +7923,7 @@ function buildProvideRequest(input) {
 async function loadConversation(runtime, roomId, onError) {
   if (!hasDatabase(runtime)) return { recent: [], entities: [] };
   const [recent, entities, world] = await Promise.all([
-    runtime.getMemories({ tableName: "messages", roomId, count: RECENT_MESSAGE_COUNT }).then(oldestFirst).catch((error2) => (onError("getMemories", error2), [])),
+    runtime.getMemories({ tableName: "messages", roomId, count: RECENT_MESSAGE_COUNT }).then((memories) => withoutUnsaid(runtime, memories)).then(oldestFirst).catch((error2) => (onError("getMemories", error2), [])),
     runtime.getEntitiesForRoom(roomId).catch((error2) => (onError("getEntitiesForRoom", error2), [])),
     loadWorld(runtime, roomId).catch((error2) => (onError("getWorld", error2), void 0))
   ]);
@@ -8536,6 +8556,7 @@ async function deleteFacts(runtime, message, chosen, confirmed) {
       if (ConnectError.from(error2).code !== Code.NotFound) throw error2;
     }
   }
+  await takeBack(runtime, [...deleted.flatMap((f) => f.evidenceMessageIds), message.id ?? ""]);
   return deleted;
 }
 async function otherPersonNamed(runtime, message) {
@@ -8597,6 +8618,15 @@ async function answer(runtime, message, callback) {
   const text2 = message.content.text ?? "";
   if (question.kind === "forget_me") {
     if (readAnswer(text2, 0).kind !== "yes") return reply(callback, ANSWER_MEMORY_QUESTION, say.keptYou);
+    const room = await runtime.getMemories({
+      tableName: "messages",
+      roomId: message.roomId,
+      count: ANSWER_WINDOW
+    });
+    await takeBack(
+      runtime,
+      room.filter((m) => m.entityId === message.entityId).map((m) => m.id ?? "")
+    );
     const done = await contextFor(runtime).client.forgetEntity({
       ...scope(runtime, message),
       chat: chatOf(message, true)

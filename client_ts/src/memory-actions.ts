@@ -23,6 +23,7 @@ import {
 import { readAnswer, SAFETY_CATEGORIES, say } from "./memory-words.js";
 import { evaluateOne } from "./model-mode.js";
 import { buildEvaluateRequest, type Conversation, loadConversation } from "./request.js";
+import { takeBack } from "./unsaid.js";
 
 export const RECALL_MEMORY = "RECALL_MEMORY";
 export const FORGET_FACT = "FORGET_FACT";
@@ -196,6 +197,8 @@ async function deleteFacts(
       if (ConnectError.from(error).code !== Code.NotFound) throw error; // already gone: nothing to say about it
     }
   }
+  // Neither the messages the facts came from nor this request are context for a later extraction call again.
+  await takeBack(runtime, [...deleted.flatMap((f) => f.evidenceMessageIds), message.id ?? ""]);
   return deleted;
 }
 
@@ -268,6 +271,15 @@ async function answer(runtime: IAgentRuntime, message: Memory, callback: Handler
   const text = message.content.text ?? "";
   if (question.kind === "forget_me") {
     if (readAnswer(text, 0).kind !== "yes") return reply(callback, ANSWER_MEMORY_QUESTION, say.keptYou);
+    const room = await runtime.getMemories({
+      tableName: "messages",
+      roomId: message.roomId,
+      count: ANSWER_WINDOW,
+    });
+    await takeBack(
+      runtime,
+      room.filter((m) => m.entityId === message.entityId).map((m) => m.id ?? ""),
+    );
     const done = await contextFor(runtime).client.forgetEntity({
       ...scope(runtime, message),
       chat: chatOf(message, true),

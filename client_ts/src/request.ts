@@ -15,6 +15,7 @@ import {
   RoomEntitySchema,
 } from "./gen/factmemory/v1/factmemory_pb.js";
 import { DEFAULT_LIMITS, type ServiceLimits } from "./limits.js";
+import { withoutUnsaid } from "./unsaid.js";
 
 /** How many of the room's last messages go with each request. */
 export const RECENT_MESSAGE_COUNT = 12;
@@ -122,6 +123,7 @@ export async function loadConversation(
   const [recent, entities, world] = await Promise.all([
     runtime
       .getMemories({ tableName: "messages", roomId, count: RECENT_MESSAGE_COUNT })
+      .then((memories) => withoutUnsaid(runtime, memories))
       .then(oldestFirst)
       .catch((error: unknown) => (onError("getMemories", error), [])),
     runtime.getEntitiesForRoom(roomId).catch((error: unknown) => (onError("getEntitiesForRoom", error), [])),

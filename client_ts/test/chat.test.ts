@@ -142,6 +142,8 @@ interface Turn {
   said: string;
   /** The turn's model calls: the agent's response call and FactMemory's extraction call. */
   calls: { response: number; extraction: number; other: number };
+  /** The text of the turn's extraction calls. */
+  extractions: string[];
 }
 
 interface Env {
@@ -228,10 +230,12 @@ describe("a person controls their memory from the chat", () => {
         });
         const requests = (await env.llmRequests()).slice(before);
         const response = requests.filter((r) => /# Received Message/.test(textOf(r))).length;
-        const extraction = requests.filter((r) => /<current_messages?>/.test(textOf(r))).length;
+        const extractions = requests.map(textOf).filter((text) => /<current_messages?>/.test(text));
+        const extraction = extractions.length;
         return {
           said: replies.join("\n"),
           calls: { response, extraction, other: requests.length - response - extraction },
+          extractions,
         };
       }
 
@@ -304,6 +308,13 @@ describe("a person controls their memory from the chat", () => {
         });
         assert.ok(replay.replayed);
         assert.deepEqual(await claims("Eli"), ["lives in Lisbon"]);
+        // Nor does a later turn's extraction call see it (or the request to forget it) as context.
+        const later = await turn("Eli", SAID.peanuts);
+        const prompt = later.extractions[0] ?? "";
+        assert.ok(prompt.includes(`Eli: ${SAID.lisbon}`), "the person's other messages are context");
+        assert.ok(!prompt.includes(`Eli: ${SAID.vegetarian}`), "the forgotten fact's message is not");
+        assert.ok(!prompt.includes(`Eli: ${SAID.forgetVegetarian}`), "nor the request to forget it");
+        assert.deepEqual(await claims("Eli"), ["is allergic to peanuts", "lives in Lisbon"]);
       });
 
       test("forget one: several matches are listed and nothing is deleted until the answer picks one", async () => {
