@@ -38,16 +38,16 @@ async def test_a_question_after_chatter_about_something_else_finds_its_own_fact(
 ) -> None:
     person = await known(service, llm)
     alone = await service.stub.Provide(person.provide("What is my dog called?", total_limit=2))
-    assert [s.fact.claim for s in alone.durable][0] == DOG
+    assert alone.durable[0].fact.claim == DOG
     live = await service.stub.Provide(person.provide(*CHATTER, "What is my dog called?", total_limit=2))
-    assert [s.fact.claim for s in live.durable][0] == DOG
+    assert live.durable[0].fact.claim == DOG
 
 
 async def test_a_follow_up_keeps_the_topic_of_the_message_before_it(service: Service, llm: ScriptedLLM) -> None:
     person = await known(service, llm)
     turn = (*CHATTER[:2], "Remember my rescue dog Biscuit?", "When was that?")
     live = await service.stub.Provide(person.provide(*turn, total_limit=2))
-    assert [s.fact.claim for s in live.durable][0] == DOG
+    assert live.durable[0].fact.claim == DOG
     # The follow-up alone names nothing: the dog is not what it finds first.
     alone = await service.stub.Provide(person.provide("When was that?", total_limit=2))
     assert [s.fact.claim for s in alone.durable][:1] != [DOG]
