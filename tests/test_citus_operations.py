@@ -29,6 +29,7 @@ from tests.support.fm import Person, add_current, add_durable, change, facts_rep
 from tests.support.llm_stub import Reply, ScriptedLLM
 from tests.test_cli_review import eliza_memory
 from tests.test_operations import run_cli
+from tests.test_retention import page_text
 
 # Long enough ago for the default policy (a current fact stale after ~2 months, evaluations reduced after 30 days,
 # resolved candidates archived after 90) against the machine's clock.
@@ -156,10 +157,10 @@ async def test_the_services_start_sweep_on_the_cluster_runs_every_step(
     await assert_swept(citus_url, rows)
 
 
-async def test_migrate_import_export_and_the_review_command_line_on_the_cluster(
+async def test_migrate_import_export_the_review_command_line_and_page_on_the_cluster(
     citus_service: Service, citus_url: str, tmp_path: Path
 ) -> None:
-    """The other commands an operator runs against the coordinator: each exits 0 and does its work there."""
+    """The other commands an operator runs against the coordinator, and the review page: each works there."""
     kim = Person("Kim")
     env = {"FACTMEMORY_DATABASE_URL": citus_url, "FACTMEMORY_DATA_DIR": str(tmp_path)}
     migrated = await asyncio.to_thread(run_cli, "migrate", **env)
@@ -182,6 +183,10 @@ async def test_migrate_import_export_and_the_review_command_line_on_the_cluster(
     listed = await asyncio.to_thread(run_cli, "facts", "list", kim.agent_id, kim.entity_id, "--address", address)
     assert listed.returncode == 0, listed.stderr
     assert "Lives in Oslo" in listed.stdout
+    page = await page_text(citus_service, f"/agents/{kim.agent_id}/entities/{kim.entity_id}")  # the review page
+    assert "Lives in Oslo" in page
+    people = await page_text(citus_service, f"/agents/{kim.agent_id}/entities")  # agent-wide: every shard
+    assert kim.entity_id in people
 
 
 async def test_each_change_of_the_sweep_runs_on_one_shard_for_the_people_of_that_shard(citus_url: str) -> None:
