@@ -115,3 +115,39 @@ async def test_a_forgotten_teacher_and_stranger_leave_no_word_and_no_message_id(
     )
     # Ben's stored result no longer holds the deleted fact.
     assert row is not None and HACKATHON not in json.dumps(row["result"])
+
+
+async def test_a_deleted_teaching_message_takes_its_fact_from_tickets_results_and_history(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    world = World()
+    ada, ben = world.person("Ada"), world.person("Ben")
+    claim = f"the bot {TAG} moved to the #help channel"
+    taught = world.says(ada, f"FYI {claim}", "ADMIN")
+    (op,) = (await teach(service, llm, taught, shared(add_durable(claim, "preference")))).ops
+    disputed = world.says(ben, "no, the bot is in #general", "NONE")
+    await teach(service, llm, disputed, change("contradict", "SD1", "moved", proposed_claim="the bot is in #general"))
+    prepared = await service.stub.PrepareEvaluation(
+        pb.PrepareEvaluationRequest(single=world.says(ben, "where is the bot?", "NONE"))
+    )
+    assert claim in "\n".join(m.content for m in prepared.prompt)
+
+    await service.stub.ForgetMessages(
+        pb.ForgetMessagesRequest(agent_id=world.agent_id, entity_id=ada.entity_id, message_ids=[taught.message.id])
+    )
+    assert not await naming(service, claim)
+    kept = await naming(service, taught.message.id)  # the deleted ids, and Ada's own tombstone (as for a person)
+    assert set(kept) <= {*KEPT_MESSAGE_ID, "evaluations"}, kept
+    for row in kept.get("evaluations", []):
+        assert (str(row["entity_id"]), row["message_id"], row["excerpt"]) == (ada.entity_id, taught.message.id, None)
+    with pytest.raises(grpc.aio.AioRpcError) as gone:
+        await service.stub.GetFact(
+            pb.GetFactRequest(agent_id=world.agent_id, entity_id=world.subject(), fact_id=op.fact.id)
+        )
+    assert gone.value.code() is grpc.StatusCode.NOT_FOUND
+    with pytest.raises(grpc.aio.AioRpcError):  # Ben's open ticket showed the deleted fact
+        await service.stub.CompleteEvaluation(
+            pb.CompleteEvaluationRequest(
+                agent_id=world.agent_id, entity_id=ben.entity_id, ticket=prepared.ticket, reply=json.dumps({})
+            )
+        )
