@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import datetime
 from uuid import UUID
@@ -27,12 +28,20 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     relevance, confidence and time weight (ranking.py), in a durable and a current section. The turn's messages are
     weighed by domain/turn.py: the current message leads every signal."""
     refuse_subject(request.entity_id, request.agent_id, request.world_id)
-    shared_ids = [s.subject_id for s in readable_subjects(request.agent_id, request.world_id)]
-    recorded = await deps.provide_store.shared_among(request.agent_id, [request.entity_id, *shared_ids])
-    refuse_subject(request.entity_id, request.agent_id, request.world_id, recorded)
     watch = Stopwatch()
     parts = turn.parts(request.recent_messages, str(request.agent_id))
-    texts = [p.text for p in parts]
+    shared_ids = [s.subject_id for s in readable_subjects(request.agent_id, request.world_id)]
+    # Which ids are recorded shared subjects is asked while the turn is embedded: the round trip costs no wait (the
+    # "embed" stage holds both).
+    with watch.stage("embed"):
+        async with asyncio.TaskGroup() as group:
+            asked = group.create_task(
+                deps.provide_store.shared_among(request.agent_id, [request.entity_id, *shared_ids])
+            )
+            if parts:
+                embedded = group.create_task(_embed(deps, parts))
+    recorded = asked.result()
+    refuse_subject(request.entity_id, request.agent_id, request.world_id, recorded)
     degraded_reason = ""
     vector: Vector | None = None
     pool = max(request.durable_limit, request.current_limit, request.total_limit) * POOL_FACTOR
@@ -41,12 +50,11 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
             found = await deps.provide_store.text_search(request.agent_id, request.entity_id, "", pool, pool)
         relevances = [1.0] * len(found)  # no query text: every fact is equally relevant
     else:
-        try:
-            with watch.stage("embed"):
-                vector = weighted_centroid(await deps.embedder.queries(texts), [p.weight for p in parts])
-        except Unavailable as exc:
-            log.warning("embedder unavailable, ranking by full-text match: %s", exc)
-            degraded_reason = f"embedder unavailable ({exc}); ranked by full-text match"
+        texts = [p.text for p in parts]
+        got = embedded.result()
+        if isinstance(got, Unavailable):
+            log.warning("embedder unavailable, ranking by full-text match: %s", got)
+            degraded_reason = f"embedder unavailable ({got}); ranked by full-text match"
             terms = query_terms("\n".join(texts))
             with watch.stage("db"):
                 found = await deps.provide_store.text_search(
@@ -54,6 +62,7 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
                 )
             relevances = [0.5 + 0.5 * t for t in text_relevance([s.fact.claim for s in found], terms)]
         else:
+            vector = got
             weights = turn.term_weights(parts)
             terms_of_turn = tuple(weights)
             spans = language.date_spans("\n".join(turn.dated_texts(parts)), request.now)
@@ -92,6 +101,15 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
         degraded_reason=degraded_reason,
         shared=tuple(shared),
     )
+
+
+async def _embed(deps: Deps, parts: list[turn.Part]) -> Vector | Unavailable:
+    """The turn's query vector (the weighted sum of its messages' vectors); the embedder's failure as a value, so
+    that the ranking can fall back to the turn's words."""
+    try:
+        return weighted_centroid(await deps.embedder.queries([p.text for p in parts]), [p.weight for p in parts])
+    except Unavailable as exc:
+        return exc
 
 
 async def shared_candidates(
