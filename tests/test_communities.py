@@ -4,6 +4,8 @@ Chromium) show the worlds, the agent-wide facts and the held claims as communiti
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.async_api import BrowserContext, expect
 
@@ -11,7 +13,7 @@ from factmemory.v1 import factmemory_pb2 as pb
 from tests.conftest import Service
 from tests.support.llm_stub import ScriptedLLM
 from tests.test_cli_review import at, cli
-from tests.test_page import browser, page_url, sign_in
+from tests.test_page import browser, page_url, sign_in, snap
 from tests.test_shared import HACKATHON, WALLET, World, says_shared
 
 __all__ = ["browser", "page_url"]  # the fixtures, shared with tests/test_page.py
@@ -57,7 +59,12 @@ async def test_agents_count_people_and_communities_apart_and_entities_say_what_t
 
 
 async def test_the_page_lists_communities_apart_and_a_community_has_no_persons_tools(
-    service: Service, llm: ScriptedLLM, page_url: str, browser: BrowserContext
+    service: Service,
+    llm: ScriptedLLM,
+    page_url: str,
+    browser: BrowserContext,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
 ) -> None:
     world, other = await seeded(service, llm)
     page = await browser.new_page()
@@ -70,6 +77,7 @@ async def test_the_page_lists_communities_apart_and_a_community_has_no_persons_t
     await expect(communities.locator("tbody tr")).to_have_count(3)
     await expect(communities).to_contain_text("claims held for review")
     await expect(communities).to_contain_text(other.world_id[:8])
+    await snap(page, tmp_path, "communities", bool(request.config.getoption("--screenshots")))
 
     await page.goto(f"{page_url}/agents/{world.agent_id}/entities/{world.held()}")
     await expect(page.locator("h1")).to_contain_text("claims held for review")
