@@ -134,7 +134,9 @@ async def test_reads_go_to_the_replica_only_when_it_has_replayed_the_entitys_las
         assert sample(service, "factmemory_reads_total", target="replica", reason="") == replica_reads + 1
 
         # Erasure: after ForgetEntity, no read path of this process, of another one, or after a restart serves Sam.
-        await service.stub.ForgetEntity(pb.ForgetEntityRequest(**_ids(sam)), metadata=REVIEWER)
+        await service.stub.ForgetEntity(
+            pb.ForgetEntityRequest(agent_id=sam.agent_id, entity_id=sam.entity_id), metadata=REVIEWER
+        )
         await _forgotten_everywhere(service, sam, first.id)
         primary_url, _ = replication
         other_settings = make_settings(
