@@ -8527,11 +8527,11 @@ function guarded(name, body) {
 }
 var facts = (found) => found.flatMap((s) => s.fact ? [s.fact] : []);
 async function find(runtime, message, text2, limit) {
-  const max = Math.max(1, (await contextFor(runtime).limits.get()).maxTextChars);
+  const limits = await contextFor(runtime).limits.get();
   return contextFor(runtime).client.findFacts({
     ...scope(runtime, message),
-    text: text2.slice(0, max),
-    limit
+    text: fit(text2, limits.maxTextChars),
+    limit: Math.max(1, Math.min(limit, 2 * limits.maxProvideLimit))
   });
 }
 async function recall(runtime, message, callback) {

@@ -22,7 +22,7 @@ import {
 } from "./gen/factmemory/v1/factmemory_pb.js";
 import { readAnswer, SAFETY_CATEGORIES, say } from "./memory-words.js";
 import { evaluateOne } from "./model-mode.js";
-import { buildEvaluateRequest, type Conversation, loadConversation } from "./request.js";
+import { buildEvaluateRequest, type Conversation, fit, loadConversation } from "./request.js";
 import { takeBack } from "./unsaid.js";
 
 export const RECALL_MEMORY = "RECALL_MEMORY";
@@ -160,12 +160,13 @@ function guarded(
 const facts = (found: ReadonlyArray<{ fact?: Fact | undefined }>) =>
   found.flatMap((s) => (s.fact ? [s.fact] : []));
 
+/** FindFacts of the sender's own facts, cut to the service's limits (GetLimits). */
 async function find(runtime: IAgentRuntime, message: Memory, text: string, limit: number) {
-  const max = Math.max(1, (await contextFor(runtime).limits.get()).maxTextChars);
+  const limits = await contextFor(runtime).limits.get();
   return contextFor(runtime).client.findFacts({
     ...scope(runtime, message),
-    text: text.slice(0, max),
-    limit,
+    text: fit(text, limits.maxTextChars),
+    limit: Math.max(1, Math.min(limit, 2 * limits.maxProvideLimit)),
   });
 }
 
