@@ -19,6 +19,7 @@ from factmemory.adapters.postgres.deployment.citus import DISTRIBUTED, REFERENCE
 from factmemory.adapters.postgres.deployment.database import migrate
 from factmemory.adapters.postgres.deployment.distribution import distribute
 from factmemory.adapters.postgres.deployment.setup_errors import DatabaseSetupError
+from factmemory.adapters.postgres.deployment.topology import Topology, topology_of
 from factmemory.adapters.postgres.erasure.forget_messages import (
     LINKED_BY,
     PRUNE_DELETED,
@@ -93,6 +94,13 @@ async def test_facts_learned_before_distribution_are_still_there(service: Servic
     assert [f.claim for f in await facts_of(service, BEFORE)] == ["lives in Lisbon"]
     provided = await service.stub.Provide(BEFORE.provide("where do I live?"))
     assert "lives in Lisbon" in provided.text
+
+
+async def test_the_cluster_is_its_own_topology_and_refuses_a_read_replica(service: Service) -> None:
+    """Decided once at start-up: reads go to the coordinator, whose database keeps no read positions."""
+    assert await topology_of(service.pool, None) is Topology.CITUS
+    with pytest.raises(DatabaseSetupError, match="FACTMEMORY_DATABASE_READ_URL is not supported"):
+        await topology_of(service.pool, "postgresql://replica.invalid/fm")
 
 
 async def test_no_copy_of_large_people_vectors_on_the_cluster(service: Service, citus_url: str) -> None:

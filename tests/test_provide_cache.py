@@ -23,7 +23,7 @@ from pgvector import HalfVector
 from pgvector.asyncpg import register_vector
 
 from factmemory.adapters.postgres.deployment.replica import Reads
-from factmemory.adapters.postgres.deployment.topology import Topology
+from factmemory.adapters.postgres.deployment.topology import Topology, topology_of
 from factmemory.adapters.postgres.read.cached_provide import CachedProvide
 from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.read.vector_cache import TRIGGER_PRESENT, VectorCopies, halfs
@@ -477,6 +477,8 @@ async def test_no_copy_with_a_read_replica_or_on_citus(cached: Service, pg_url: 
     for plain in (built[Topology.REPLICA], built[Topology.CITUS]):
         assert type(plain) is PostgresProvide and plain.candidates_pool is cached.pool
     assert isinstance(cached.provide, CachedProvide) and cached.provide.copies.min_facts == MIN_FACTS
+    assert await topology_of(cached.pool, None) is Topology.ONE
+    assert await topology_of(cached.pool, "postgresql://replica.invalid/fm") is Topology.REPLICA  # not connected here
     async with cached.pool.acquire() as conn:
         assert await conn.fetchval(TRIGGER_PRESENT)
 
