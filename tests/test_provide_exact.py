@@ -145,7 +145,7 @@ async def test_provide_returns_the_facts_of_an_exact_scan_of_the_person(service:
     facts = {f.id: f for f in await store.list_facts(agent, entity, None, None, count)}
     exact = replace(service.deps, provide_store=ExactStore(store, facts, terms))
     turns = [
-        ["I went up the hills again", "the view over Porto was great", f"zq{n} came up", "my legs hurt"]
+        ["I went up the hills again", "the view over Porto was great", "my legs hurt", f"zq{n} came up"]
         for n in range(0, CODES, 37)
     ] + [["how is the kitchen going?", "and the cat?", "Miso hid all day"], ["any concerts soon?"]]
     worded = 0
