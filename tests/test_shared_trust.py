@@ -121,3 +121,27 @@ async def test_a_shared_fact_goes_with_its_last_teaching_message(service: Servic
     op = await says_shared(service, llm, world.says(mallory, "the hackathon moved to Friday", "NONE"), HACKATHON)
     assert op.fact.entity_id == world.held()
     assert await facts_of(service, world, world.subject()) == []
+
+
+async def test_a_strangers_decay_a_reviewer_accepts_decays_one_step(service: Service, llm: ScriptedLLM) -> None:
+    world = World()
+    await says_shared(
+        service, llm, world.says(world.person("Ada"), "Heads up: the hackathon moved", "ADMIN"), HACKATHON
+    )
+    (held,) = (
+        await teach(
+            service, llm, world.says(world.person("Mallory"), "it is off", "NONE"), change("decay", "SD1", "off")
+        )
+    ).ops
+    assert held.candidate_id and held.fact.confidence == 0.7
+    resolved = await service.stub.ResolveCandidate(
+        pb.ResolveCandidateRequest(
+            agent_id=world.agent_id,
+            entity_id=world.subject(),
+            candidate_id=held.candidate_id,
+            resolution=pb.RESOLUTION_ACCEPT,
+        ),
+        metadata=(("x-factmemory-reviewer", "alice@example.org"),),
+    )
+    assert resolved.fact.claim == HACKATHON and resolved.fact.confidence == pytest.approx(0.55)
+    assert [c for c, _ in await facts_of(service, world, world.subject())] == [HACKATHON]

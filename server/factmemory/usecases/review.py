@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from factmemory.domain.confidence import ADD_CONFIDENCE
+from factmemory.domain.confidence import ADD_CONFIDENCE, decayed
 from factmemory.domain.errors import Conflict, NotFound
 from factmemory.domain.models import (
     Candidate,
@@ -22,7 +22,7 @@ from factmemory.domain.resolutions import (
     ResolutionPlan,
     plan_resolution,
 )
-from factmemory.domain.shared import world_subject
+from factmemory.domain.shared import HELD_DECAY, world_subject
 from factmemory.domain.vectors import Vector
 from factmemory.ports import FactChange, ReviewTransaction
 from factmemory.usecases.deps import Deps
@@ -108,6 +108,10 @@ async def _apply_plan(
         await tx.record(old.id, plan.action, actor, f"both true with {new.id}")
         await tx.record(new.id, plan.action, actor, f"both true with {old.id}")
         return new
+    if plan.delete_old and _held_decay(candidate):  # a stranger's decay a reviewer accepts: one step, as the model's
+        step = decayed(old)
+        if not step.delete:
+            return await tx.change_fact(old.id, FactChange(confidence=step.confidence))
     if plan.delete_old:  # the survivor's history says why the other one went
         await tx.delete_fact(old.id)
         if new is not None:
@@ -122,6 +126,11 @@ async def _apply_plan(
         return await _replace_claim(deps, tx, plan, candidate, old, new, embedding, now)
     await tx.record(old.id, plan.action, actor, reason)  # a rejected contradiction: the fact stays as it is
     return old
+
+
+def _held_decay(candidate: Candidate) -> bool:
+    """A decay of a shared fact asked by a speaker not trusted to teach (domain/shared.py HELD_DECAY)."""
+    return candidate.source is CandidateSource.DECAY_FLOOR and candidate.reason.startswith(HELD_DECAY)
 
 
 async def _share(

@@ -293,7 +293,7 @@ class Pages(PageBase):
         back = f"/agents/{agent_id}/queue"
         if views.parse_source(form.get("source", "")):
             back += f"?source={form['source']}"
-        return self.back(back, views.notice_key(candidate.source, resolution))
+        return self.back(back, views.notice_key(candidate, resolution))
 
     # --- forget and export --------------------------------------------------------------------------------------
 

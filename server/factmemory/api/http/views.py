@@ -29,6 +29,7 @@ from factmemory.domain.models import (
     Verification,
 )
 from factmemory.domain.ranking import SECONDS_PER_DAY, time_weight
+from factmemory.domain.shared import HELD_DECAY
 
 E = TypeVar("E", Kind, Verification)
 
@@ -170,6 +171,13 @@ def resolution_choices(item: Candidate) -> list[Choice]:
     decides. A contradiction proposes a claim; a dedup conflict's new claim is already a fact beside the old."""
     old = quoted(item.fact.claim) if item.fact is not None else "the stored fact"
     new = quoted(item.proposed_claim)
+    if item.source is CandidateSource.DECAY_FLOOR and item.reason.startswith(HELD_DECAY):
+        return [
+            Choice(Resolution.REJECT, f"Keep {old}", "the fact stays as it is; the decay is dropped"),
+            Choice(
+                Resolution.ACCEPT, f"Decay {old}", "its confidence goes down one step, as a trusted teacher's decay"
+            ),
+        ]
     if item.source is CandidateSource.DECAY_FLOOR:
         return [
             Choice(Resolution.REJECT, f"Keep {old}", "the fact stays as it is; the model's decay is dropped"),
@@ -222,12 +230,15 @@ NOTICES: dict[str, str] = {
     "shared_claim.reject": "Deleted: the held claim is gone; nobody was ever shown it.",
     "decay_floor.accept": "Deleted: the model's decay took effect.",
     "decay_floor.reject": "Kept: the fact stays as it was; the decay is dropped.",
+    "held_decay.accept": "Decayed: the fact's confidence went down one step.",
+    "held_decay.reject": "Kept: the fact stays as it was; the decay is dropped.",
 }
 
 
-def notice_key(source: CandidateSource, resolution: Resolution) -> str:
+def notice_key(item: Candidate, resolution: Resolution) -> str:
     """The flash after a resolution: what happened to this kind of item."""
-    key = f"{source.value}.{resolution.value}"
+    held_decay = item.source is CandidateSource.DECAY_FLOOR and item.reason.startswith(HELD_DECAY)
+    key = f"{'held_decay' if held_decay else item.source.value}.{resolution.value}"
     return key if key in NOTICES else resolution.value
 
 
