@@ -159,6 +159,8 @@ describe("a person controls their memory from the chat", () => {
       script: script(),
       llmArgs: ["--embedding-dims", "1536"],
       token: TOKEN,
+      // A service configured below the plugin's own numbers (FindFacts of 10): the plugin cuts its requests to it.
+      env: { FACTMEMORY_MAX_PROVIDE_LIMIT: "4" },
     });
     cleanups.push(() => real.stop());
     const client = createFactMemoryClient({ url: real.url, token: TOKEN, timeoutMs: 30_000 });
