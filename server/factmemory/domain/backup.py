@@ -17,6 +17,8 @@ from uuid import UUID
 from pydantic import Field, TypeAdapter, ValidationError
 
 from factmemory.domain.errors import InvalidInput
+from factmemory.domain.limits import MAX_RESTORED_NAME_CHARS as MAX_NAME_CHARS
+from factmemory.domain.limits import MAX_RESTORED_TEXT as MAX_TEXT
 from factmemory.domain.models import CandidateSource, CandidateStatus, Fact, Frozen, HistoryEntry
 from factmemory.domain.shared import Scope, SharedSubject, agent_subject, held_subject, world_subject
 
@@ -30,8 +32,6 @@ FORMATS = (
     'elizaOS fact memories (a JSON list, {"memories": [...]}, or JSON lines)',
 )
 T = TypeVar("T")
-MAX_NAME_CHARS = 200  # a person's name in an export
-MAX_TEXT = 10_000  # a restored claim, reason or excerpt longer than this is a damaged file, not a memory
 
 
 class CandidateRow(Frozen):

@@ -92,6 +92,11 @@ MAX_MESSAGE_IDS = 1000
 # never deleted by a deletion, since older messages it stood on are no longer known).
 MAX_LINK_EVIDENCE = 50
 
+# A restore (domain/backup.py): a person's name in an export, and a claim, reason or excerpt longer than the text
+# cap is a damaged file, not a memory.
+MAX_RESTORED_NAME_CHARS = 200
+MAX_RESTORED_TEXT = 10_000
+
 # Every message of a batch keeps at least this much of the prompt budget, whatever the budget (docs/operating.md).
 MIN_BATCH_MESSAGE_TOKENS = 16
 # Stand-out of a possible duplicate (domain/dedup/prefilter.py): with fewer other candidates than this the mean is
