@@ -72,7 +72,11 @@ describe("the service refuses the agent's token", () => {
 
   test("after too many wrong tokens from its address: the agent with the right token is told how long it waits", async () => {
     const real = await ready();
-    const guesser = createFactMemoryClient({ url: real.url, token: "a-wrong-guess-0123456789", timeoutMs: 30_000 });
+    const guesser = createFactMemoryClient({
+      url: real.url,
+      token: "a-wrong-guess-0123456789",
+      timeoutMs: 30_000,
+    });
     try {
       for (let n = 0; n < 12; n += 1) {
         await guesser.listFacts({ agentId: uuid(), entityId: uuid() }).catch(() => undefined);

@@ -513,7 +513,12 @@ describe("with the real FactMemory service", () => {
     });
     const before = (await env.llmRequests()).length;
     const message = { id: uuid(), entityId: lee, name: "Lee", text: MISSHAPEN };
-    const request = create(EvaluateRequestSchema, { agentId: uuid(), entityId: lee, message, items: [Item.FACTS] });
+    const request = create(EvaluateRequestSchema, {
+      agentId: uuid(),
+      entityId: lee,
+      message,
+      items: [Item.FACTS],
+    });
     await assert.rejects(
       batcher.add(request),
       (error: unknown) => ConnectError.from(error).code === Code.FailedPrecondition,
