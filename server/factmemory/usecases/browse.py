@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from factmemory.domain.backup import MAX_NAME_CHARS, PERSON_FORMAT
+from factmemory.domain.backup import PERSON_FORMAT
 from factmemory.domain.errors import NotFound
 from factmemory.domain.excerpts import EvidenceSource, best_sentence
+from factmemory.domain.limits import MAX_RESTORED_NAME_CHARS
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -191,7 +192,7 @@ async def _export_header(deps: Deps, agent_id: UUID, entity_id: UUID) -> dict[st
         "format": PERSON_FORMAT,
         "exported_at": utc_now().isoformat(),
         "agent_name": await deps.agents.agent_name(agent_id) if deps.agents is not None else "",
-        "name": named[0].name[:MAX_NAME_CHARS] if named and named[0].entity_id == entity_id else "",
+        "name": named[0].name[:MAX_RESTORED_NAME_CHARS] if named and named[0].entity_id == entity_id else "",
         "forget_epoch": await deps.bulk_store.forget_epoch(agent_id, entity_id),
         "shared": None if subject is None else {"scope": subject.scope.value, "world_id": _text(subject.world_id)},
     }
