@@ -233,3 +233,11 @@ def test_an_error_page_leads_back_to_the_fact_or_the_person() -> None:
     assert views.back_link(f"{fact_path}/delete", "POST", 404) == (base, "Back to the person")
     assert views.back_link(f"{base}/forget", "POST", 400) == (base, "Back to the person")
     assert views.back_link(base, "GET", 404) == ("", "")  # the person is not there to go back to
+
+
+def test_categories_show_as_words_and_an_unnamed_person_by_their_ids_start() -> None:
+    tired = fact("is tired", category="current_state")
+    names = re.findall(r'text-anchor="end">([^<]+)<', views.category_chart([tired]))
+    assert names == ["current state"]
+    assert views.person_label("Sam", tired.entity_id) == "Sam"
+    assert views.person_label("", "3f1b2c4d-5e6f-4a1b-8c2d-9e0f1a2b3c4d") == "unnamed · 3f1b2c4d"

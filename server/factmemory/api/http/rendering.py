@@ -54,9 +54,11 @@ def templates() -> Jinja2Templates:
         loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, undefined=jinja2.StrictUndefined
     )
     env.filters["short"] = lambda value: str(value)[:8]
+    env.globals["person"] = views.person_label
     env.filters["when"] = lambda at: at.strftime("%Y-%m-%d %H:%M") if at else "—"
     env.filters["pct"] = lambda x: f"{x:.2f}"
     env.filters["actor"] = views.short_actor
+    env.filters["category"] = views.category_label
     return Jinja2Templates(env=env)
 
 

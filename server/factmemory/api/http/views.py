@@ -83,8 +83,18 @@ def weight_chart(current: Sequence[FactRow], now: datetime, decay_days: float) -
     return charts.weight_curve(decay_days, points)
 
 
+def category_label(category: str) -> str:
+    """A category as words on the page: 'current_state' -> 'current state'."""
+    return category.replace("_", " ")
+
+
+def person_label(name: str, entity_id: object) -> str:
+    """A person as the page names them: their name, else (an import or an id alone brought them) their id's start."""
+    return name or f"unnamed · {str(entity_id)[:8]}"
+
+
 def category_chart(facts: Iterable[Fact]) -> str:
-    counts = Counter((f.kind.value, f.category) for f in facts)
+    counts = Counter((f.kind.value, category_label(f.category)) for f in facts)
     return charts.category_bars([(kind, category, n) for (kind, category), n in counts.items()])
 
 
