@@ -14,7 +14,7 @@ import numpy as np
 
 from factmemory.adapters.postgres.connection import SESSION_SETTINGS
 from factmemory.adapters.postgres.read.provide_pool import CANDIDATES, candidate_args
-from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
+from factmemory.domain.provide_tuning import RARE_DF, RARE_FACTS, VECTOR_POOL
 from tests.conftest import Service
 from tests.support.big_person import load
 from tests.support.fm import new_id

@@ -12,7 +12,7 @@ import numpy as np
 
 from factmemory.adapters.postgres.connection import pooled
 from factmemory.adapters.postgres.read.provide_pool import CANDIDATES, candidate_args
-from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
+from factmemory.domain.provide_tuning import RARE_DF, RARE_FACTS, VECTOR_POOL
 from tests.conftest import Service
 from tests.support.big_person import claims, load
 

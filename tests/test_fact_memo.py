@@ -16,7 +16,7 @@ from factmemory.adapters.postgres.read.fact_memo import FactMemo, Held
 from factmemory.adapters.postgres.read.forgotten import ForgetWatch
 from factmemory.adapters.postgres.read.vector_cache import VectorCopies
 from factmemory.adapters.postgres.store import Store
-from factmemory.domain.limits import RARE_DF, RARE_FACTS
+from factmemory.domain.provide_tuning import RARE_DF, RARE_FACTS
 from factmemory.domain.vector_cache import VectorCache
 from factmemory.ports import Pool
 from factmemory.v1 import factmemory_pb2 as pb

@@ -18,6 +18,7 @@ from factmemory.domain.language import (
     words,
 )
 from factmemory.domain.language.tables import rewrites, word_rows, word_set
+from factmemory.domain.provide_tuning import DATE_SLACK
 
 NOW = datetime(2023, 10, 23, 10, 0, tzinfo=UTC)
 
@@ -76,15 +77,20 @@ def days(spans: list[tuple[datetime, datetime]]) -> list[tuple[str, str]]:
     return [(a.date().isoformat(), b.date().isoformat()) for a, b in spans]
 
 
+def spans_of(text: str) -> list[tuple[datetime, datetime]]:
+    """The times the text names, as Provide widens them (DATE_SLACK), on NOW."""
+    return date_spans(text, NOW, DATE_SLACK)
+
+
 def test_the_times_a_turn_names_with_three_days_either_side() -> None:
-    assert days(date_spans("When did Melanie go camping in June?", NOW)) == [("2023-05-29", "2023-07-04")]
-    assert days(date_spans("What did she show me on October 13, 2023?", NOW)) == [("2023-10-10", "2023-10-17")]
-    assert days(date_spans("on the evening of 7 July, 2023", NOW)) == [("2023-07-04", "2023-07-11")]
-    assert days(date_spans("back in November", NOW)) == [("2022-10-29", "2022-12-04")]  # the latest November
-    assert days(date_spans("in 2022", NOW)) == [("2021-12-29", "2023-01-04")]
+    assert days(spans_of("When did Melanie go camping in June?")) == [("2023-05-29", "2023-07-04")]
+    assert days(spans_of("What did she show me on October 13, 2023?")) == [("2023-10-10", "2023-10-17")]
+    assert days(spans_of("on the evening of 7 July, 2023")) == [("2023-07-04", "2023-07-11")]
+    assert days(spans_of("back in November")) == [("2022-10-29", "2022-12-04")]  # the latest November
+    assert days(spans_of("in 2022")) == [("2021-12-29", "2023-01-04")]
 
 
 def test_words_that_are_not_times_name_none() -> None:
-    assert date_spans("It may be late, shall we march on?", NOW) == []
-    assert date_spans("What is Caroline's identity?", NOW) == []
-    assert date_spans("February 30", NOW) == []
+    assert spans_of("It may be late, shall we march on?") == []
+    assert spans_of("What is Caroline's identity?") == []
+    assert spans_of("February 30") == []

@@ -1,5 +1,6 @@
 """Every limit and default has one home: Settings for what an operator may change (built into domain.limits.Limits
-and the retention policy by the app), domain/limits.py for the fixed pool sizes and text caps. These tests read the
+and the retention policy by the app), domain/limits.py for the fixed pool sizes and text caps (Provide's pool sizes:
+domain/provide_tuning.py, with the other numbers that steer Provide). These tests read the
 whole service's source, so a bare copy of a cap anywhere in server/ fails, naming where it is."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from factmemory.domain.retention import RetentionPolicy
 
 PACKAGE = Path(limits.__file__).resolve().parents[1]
 HOME = PACKAGE / "domain" / "limits.py"
+PROVIDE_TUNING = PACKAGE / "domain" / "provide_tuning.py"  # Provide's pool sizes, beside its other numbers
 # A text cut shorter than this is formatting (an id quoted in an error), not a limit.
 SMALLEST_CAP = 100
 # Module-level numbers with these prefixes are limits; below the edges (domain/, usecases/) they live in HOME only.
@@ -59,8 +61,11 @@ def test_no_text_cap_is_a_bare_number_anywhere_in_the_service() -> None:
 
 
 def test_below_the_edges_limits_are_defined_only_in_their_home() -> None:
-    """domain/ and usecases/ name their limits from domain/limits.py (or take them from Limits)."""
-    inner = [p for p in service_modules() if p.relative_to(PACKAGE).parts[0] in ("domain", "usecases") and p != HOME]
+    """domain/ and usecases/ name their limits from domain/limits.py or domain/provide_tuning.py (or take them from
+    Limits)."""
+    homes = (HOME, PROVIDE_TUNING)
+    layers = ("domain", "usecases")
+    inner = [p for p in service_modules() if p.relative_to(PACKAGE).parts[0] in layers and p not in homes]
     found = {str(p.relative_to(PACKAGE)): names for p in inner if (names := limit_constants(p))}
     found = {module: names for module, names in found.items() if names != RULE_PARAMETERS.get(module)}
     assert found == {}

@@ -30,8 +30,8 @@ from factmemory.adapters.postgres.read.vector_cache import TRIGGER_PRESENT, Vect
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
 from factmemory.adapters.postgres.store import Store
 from factmemory.domain import language
-from factmemory.domain.limits import RARE_DF, RARE_FACTS, VECTOR_POOL
 from factmemory.domain.models import ChatMessage, Fact, ProvideInput
+from factmemory.domain.provide_tuning import RARE_DF, RARE_FACTS, VECTOR_POOL
 from factmemory.domain.vector_cache import TOLERANCE, PersonVectors, VectorCache, certain, pgvector_distances
 from factmemory.domain.vectors import centroid
 from factmemory.ports import Pool

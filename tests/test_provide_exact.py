@@ -24,8 +24,8 @@ from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
 from factmemory.adapters.postgres.store import Store
 from factmemory.domain.bm25 import Stats
-from factmemory.domain.limits import RARE_DF, RARE_FACTS
 from factmemory.domain.models import ChatMessage, Fact, ProvideInput
+from factmemory.domain.provide_tuning import RARE_DF, RARE_FACTS
 from factmemory.domain.vectors import Vector
 from factmemory.ports import Pool, Similar
 from factmemory.usecases.provide import provide

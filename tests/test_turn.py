@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from factmemory.domain import language, turn
+from factmemory.domain import language, provide_tuning, turn
 from factmemory.domain.models import ChatMessage
 
 AGENT = "7c9e6679-7425-40de-944b-e07fc1f90ae7"
@@ -30,8 +30,8 @@ def test_a_follow_up_with_no_topic_leans_on_the_message_before_it_most() -> None
     messages = said("We painted the fence.", "I started a pottery class in May.", "When was that?")
     got = weights(messages)
     assert got["When was that?"] == 1.0
-    assert got["I started a pottery class in May."] == turn.CONTEXT
-    assert got["We painted the fence."] == turn.CONTEXT * turn.FADE
+    assert got["I started a pottery class in May."] == provide_tuning.CONTEXT
+    assert got["We painted the fence."] == provide_tuning.CONTEXT * provide_tuning.FADE
 
 
 def test_a_short_message_leans_partly() -> None:
@@ -54,14 +54,14 @@ def test_the_agents_own_reply_weighs_less_than_the_persons_words() -> None:
         *said("Why?"),
     ]
     got = weights(messages)
-    assert got["That's lovely! Dogs are great company."] == turn.CONTEXT * turn.AGENT
-    assert got["I adopted a dog last spring."] == turn.CONTEXT * turn.FADE
+    assert got["That's lovely! Dogs are great company."] == provide_tuning.CONTEXT * provide_tuning.AGENT
+    assert got["I adopted a dog last spring."] == provide_tuning.CONTEXT * provide_tuning.FADE
 
 
 def test_the_window_is_the_last_messages_and_blank_ones_do_not_count() -> None:
     messages = said(*(f"message {n}" for n in range(9)), "  ", "why?")
     texts = [p.text for p in turn.parts(messages, AGENT)]
-    assert texts[-1] == "why?" and len(texts) == turn.WINDOW
+    assert texts[-1] == "why?" and len(texts) == provide_tuning.WINDOW
     assert turn.parts(said(" ", ""), AGENT) == []
 
 
@@ -71,5 +71,5 @@ def test_terms_and_named_times_follow_the_weights() -> None:
     assert terms["camp"] == 1.0 and "kayak" not in terms  # a question with its own topic: the context is dropped
     assert turn.dated_texts(turn.parts(own, AGENT)) == ["Where did I go camping with my sister?"]
     follow = turn.parts(said("I bought a kayak in March.", "When?"), AGENT)
-    assert turn.term_weights(follow)["kayak"] == turn.CONTEXT
+    assert turn.term_weights(follow)["kayak"] == provide_tuning.CONTEXT
     assert turn.dated_texts(follow) == ["I bought a kayak in March.", "When?"]

@@ -27,7 +27,7 @@ from factmemory.domain.dedup.prefilter import MIN_STAND_OUT, stand_out  # measur
 from factmemory.domain.dedup.rule import DedupVerdict, decide  # measure_dedup: the rule
 from factmemory.domain.extraction import strict_schema  # bench: the response schema's size
 from factmemory.domain.language import content_terms  # bench: the turn's terms, as Provide takes them
-from factmemory.domain.limits import DEDUP_NEIGHBOURS, RARE_DF, RARE_FACTS, VECTOR_POOL  # bench, measure_dedup
+from factmemory.domain.limits import DEDUP_NEIGHBOURS  # measure_dedup
 from factmemory.domain.models import (
     ALL_ITEMS,
     CATEGORIES,
@@ -42,6 +42,7 @@ from factmemory.domain.models import (
 )
 from factmemory.domain.new_fact import NewFact, new_fact  # citus_import
 from factmemory.domain.ops import PlannedAdd  # measure_dedup: an ADD as the write path plans it
+from factmemory.domain.provide_tuning import RARE_DF, RARE_FACTS, VECTOR_POOL  # bench: Provide's candidate pool
 from factmemory.domain.relevance import word_overlap  # near-duplicate topics among facts shown (recall/misses)
 from factmemory.domain.retention import RetentionPolicy
 from factmemory.domain.vectors import centroid  # bench: a Provide-like query vector

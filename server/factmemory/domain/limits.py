@@ -53,17 +53,10 @@ class Limits:
         )
 
 
-# Candidate pools: how many stored facts each path reads to choose from.
+# Candidate pools: how many stored facts each path reads to choose from (Provide's: domain/provide_tuning.py).
 RETRIEVE_PER_KIND = 15  # Evaluate: the nearest facts per kind shown to the model
 DEDUP_NEIGHBOURS = 8  # Evaluate: the nearest facts of its kind each add is compared with (rule and pairs)
 MAX_PAIRS_SHOWN = 3  # Evaluate: open possible-duplicate pairs shown (likeliest first), two fact lines each
-POOL_FACTOR = 4  # Provide: facts read per kind, as a multiple of the limit asked for...
-MIN_POOL = 24  # ...and at least this many
-VECTOR_POOL = (
-    60  # Provide: the person's facts nearest the turn by vector, re-ranked with BM25 (mem0's top-60, not tuned)...
-)
-RARE_DF = 8  # ...plus the facts holding a term of the turn found in at most this many of the person's facts...
-RARE_FACTS = 24  # ...at most this many of them
 SAME_CLAIM_MEMO = 65_536  # Provide: verdicts of the read-time duplicate check kept per process (pairs of claims)
 CLAIM_ANALYSIS_MEMO = 16_384  # the dedup rule's analysis of a claim (its words, classified) kept per process
 

@@ -1,10 +1,10 @@
 """Scores and selects facts for the provider. Pure.
 
-score = relevance x (1 - m + m x confidence x time_weight), m = `Weights.modifier` (0.3 by default).
+score = relevance x (1 - m + m x confidence x time_weight), m = `Weights.modifier` (provide_tuning.MODIFIER, 0.3).
 Relevance (relevance.py) spans [0, 1], so confidence and age move a fact by at most 30 %: they order facts of
 comparable relevance and never lift an irrelevant fact over a clearly relevant one. With m = 1 and raw cosines
-this is the original relevance x confidence x time_weight. `Weights` holds the service's selection (SELECTION);
-other values exist only in the tests of each rule (tests/test_ranking.py).
+this is the original relevance x confidence x time_weight. `Weights` holds the service's selection (SELECTION, its
+numbers from domain/provide_tuning.py); other values exist only in the tests of each rule (tests/test_ranking.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from uuid import UUID
 from factmemory.domain.dedup.rule import DedupVerdict, decide
 from factmemory.domain.limits import SAME_CLAIM_MEMO
 from factmemory.domain.models import Fact, Kind, ScoredFact
+from factmemory.domain.provide_tuning import FLOOR, LANE, LANE_MIN, MODIFIER, RELEVANT, SPILL_BELOW
 from factmemory.domain.relevance import word_overlap
 
 SECONDS_PER_DAY = 86_400.0
@@ -29,18 +30,13 @@ SECONDS_PER_DAY = 86_400.0
 class Weights:
     """How the fixed sections are filled (select); SELECTION is the service's, other values only measure parts."""
 
-    modifier: float = 0.3  # share of the score that confidence x time weight can move
-    lane: int = 2  # slots for the most relevant facts the score or the per-kind quota left out
-    lane_min: float = 0.2  # ... if at least this relevant
-    spill_below: float = 0.3  # beyond the lane, a slot held by a fact less relevant than this is given up
+    modifier: float = MODIFIER  # share of the score that confidence x time weight can move
+    lane: int = LANE  # slots for the most relevant facts the score or the per-kind quota left out
+    lane_min: float = LANE_MIN  # ... if at least this relevant
+    spill_below: float = SPILL_BELOW  # beyond the lane, a slot held by a fact less relevant than this is given up
 
 
 SELECTION = Weights()
-# A shared budget (share): a section holding a fact at least this relevant shows at least its best one. The same
-# "relevant to the turn" mark as spill_below; not tuned (locomo-tune: floors of 1 to 3, marks 0.2 and 0.4 within
-# 2 questions of each other, docs/recall.md).
-RELEVANT = 0.3
-FLOOR = 1
 
 SameClaim = Callable[[str, str], bool]
 K = TypeVar("K", bound=Hashable)

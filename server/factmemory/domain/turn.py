@@ -15,7 +15,8 @@ agent is handed facts about the chatter. Instead each message gets a weight:
 
 The same weights steer every signal of the turn (usecases/provide.py): the query vector is the weighted mean of
 the messages' vectors, a lexical term weighs as the heaviest message holding it, and the times a message names count
-when the message weighs at least `DATED`. Messages of weight 0 are not embedded at all.
+when the message weighs at least `DATED`. Messages of weight 0 are not embedded at all. The weights, and where each
+came from, are in domain/provide_tuning.py.
 """
 
 from __future__ import annotations
@@ -26,20 +27,8 @@ from dataclasses import dataclass
 from factmemory.domain import language
 from factmemory.domain.language.tables import word_set
 from factmemory.domain.models import ChatMessage
+from factmemory.domain.provide_tuning import AGENT, CONTEXT, DATED, FADE, SELF_SUFFICIENT_TERMS, WINDOW
 
-# The messages read, the current one included (the plugin sends up to its max_recent_messages).
-WINDOW = 5
-# CONTEXT and FADE: tuned on the LoCoMo tune half's follow-up set (docs/recall.md, "The live turn"): CONTEXT 0.8,
-# 1.5, 2.5, 4.0 with FADE 0.5 / 0.25 gave 0.670 / -, 0.685 / 0.718, 0.688 / 0.723, - / 0.722 (the question alone:
-# 0.728). FADE 0.1 gave 0.727, but that set puts only chatter before the question, so a steeper fade always wins
-# there: 0.25 keeps a topic spread over two messages (judgement). The others are judgements, not tuned: no data
-# set here has the agent's own replies in the context.
-CONTEXT = 2.5  # a message just before a current message with no topic of its own (the current one weighs 1)
-FADE = 0.25  # each step further back
-AGENT = 0.5  # a message of the agent itself, relative to a person's (judgement)
-SELF_SUFFICIENT_TERMS = 3  # a message with this many content terms needs no context (judgement; 98 % of the tune
-#                            half's questions have 3 or more)
-DATED = 0.5  # a message's named times count from this weight on (judgement)
 # Words a message uses to ask or to talk ("remind me", "okay", "still"), not a topic: they are not counted.
 _TALK = frozenset(language.stem(w) for w in word_set("query_words"))
 

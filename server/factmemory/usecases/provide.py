@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime
 from uuid import UUID
 
-from factmemory.domain import bm25, language, turn
+from factmemory.domain import fusion, language, turn
 from factmemory.domain.errors import Unavailable
-from factmemory.domain.limits import MIN_POOL, POOL_FACTOR, RARE_DF, RARE_FACTS, VECTOR_POOL
-from factmemory.domain.models import Fact, Kind, ProvideInput, ProvideResult, ScoredFact
+from factmemory.domain.models import Kind, ProvideInput, ProvideResult, ScoredFact
+from factmemory.domain.provide_tuning import (
+    DATE_SLACK,
+    MIN_POOL,
+    POOL_FACTOR,
+    RARE_DF,
+    RARE_FACTS,
+    TEXT_FLOOR,
+    VECTOR_POOL,
+)
 from factmemory.domain.ranking import SELECTION, fill, same_claim, score, select, share, top
 from factmemory.domain.relevance import query_terms, text_relevance, tsquery_terms
 from factmemory.domain.render import render, render_shared
@@ -24,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
-    """The facts most relevant to the turn (vector similarity fused with BM25 over the person's facts), ordered by
+    """The facts most relevant to the turn (its signals fused: domain/fusion.py), ordered by
     relevance, confidence and time weight (ranking.py), in a durable and a current section. The turn's messages are
     weighed by domain/turn.py: the current message leads every signal."""
     refuse_subject(request.entity_id, request.agent_id, request.world_id)
@@ -60,12 +67,14 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
                 found = await deps.provide_store.text_search(
                     request.agent_id, request.entity_id, " | ".join(tsquery_terms(terms)), pool, pool
                 )
-            relevances = [0.5 + 0.5 * t for t in text_relevance([s.fact.claim for s in found], terms)]
+            relevances = [
+                TEXT_FLOOR + (1.0 - TEXT_FLOOR) * t for t in text_relevance([s.fact.claim for s in found], terms)
+            ]
         else:
             vector = got
             weights = turn.term_weights(parts)
             terms_of_turn = tuple(weights)
-            spans = language.date_spans("\n".join(turn.dated_texts(parts)), request.now)
+            spans = language.date_spans("\n".join(turn.dated_texts(parts)), request.now, DATE_SLACK)
             with watch.stage("db"):
                 candidates = await deps.provide_store.provide_pool(
                     request.agent_id,
@@ -79,9 +88,16 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
                     replica_ok=True,
                 )
             found = candidates.found
-            lexical = bm25.scores(terms_of_turn, candidates.terms, candidates.stats, weights)
-            dated = [1.0 if _within(s.fact, spans) else 0.0 for s in found] if spans else [0.0] * len(found)
-            relevances = bm25.fused([s.similarity for s in found], lexical, dated)
+            relevances = fusion.relevance(
+                fusion.Candidates(
+                    facts=[s.fact for s in found],
+                    similarities=[s.similarity for s in found],
+                    terms=candidates.terms,
+                    stats=candidates.stats,
+                    turn_terms=weights,
+                    spans=spans,
+                )
+            )
     near: list[ScoredFact] = []
     if request.world_id is not None and vector is not None:
         with watch.stage("db"):
@@ -127,12 +143,6 @@ async def shared_candidates(
     near = [s for s in found if s.similarity >= deps.tuning.shared.min_similarity]
     # A pending contradiction's proposed claim may come from anyone: it never leaves in a shared fact.
     return top([score(withheld(s.fact), s.similarity, request.now, decay, SELECTION.modifier) for s in near], len(near))
-
-
-def _within(fact: Fact, spans: list[tuple[datetime, datetime]]) -> bool:
-    """The fact's time (valid_at, else created_at) falls in a time the turn names."""
-    at = fact.valid_at or fact.created_at
-    return any(start <= at < end for start, end in spans)
 
 
 SHARED = "shared"  # the shared section's key in one shared budget (beside Kind.DURABLE and Kind.CURRENT)

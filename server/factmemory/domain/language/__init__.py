@@ -11,7 +11,7 @@
     content_terms(text)  the distinct content terms, in first-seen order
     content_terms_of(texts) the same of several texts (a turn's messages), each text's terms memoized
     refers_back(text)    the text holds a word pointing back to something said before ("how did that go?")
-    date_spans(text, now) the times the text names ("in June", "on 7 July, 2023", "in 2022") as [start, end)
+    date_spans(text, now, slack) the times the text names ("in June", "on 7 July, 2023", "in 2022") as [start, end)
 
 One tokenizer: `words` finds the words; `spelled` and `tokens` are the same words cut at their inner marks (\\w+ runs,
 tests/test_language.py checks the two agree). Word tables (stop words, the dedup rule's words, relations) are data
@@ -143,16 +143,13 @@ _DATE = re.compile(
     rf"(?:\s+((?:19|20)\d{{2}})\b)?|\b((?:19|20)\d{{2}})\b",
     re.IGNORECASE,
 )
-# A day the turn names covers this many days either side (people are approximate about days); a month or a year
-# covers itself and as many days either side. Tuned on locomo-tune: 0 days 0.697, 3 days 0.703 (docs/recall.md).
-DATE_SLACK = timedelta(days=3)
 
 
-def date_spans(text: str, now: datetime) -> list[tuple[datetime, datetime]]:
-    """The times the text names, each as [start, end) in `now`'s time zone, widened by DATE_SLACK either side:
-    "in June" (now 2023-10-23) -> June 2023; "on October 13, 2023" and "7 July, 2023" -> that day; "in 2022" -> the
-    year. A month without a year is the latest one not after `now`'s month; "may" and "march" in lower case and
-    alone are the verbs."""
+def date_spans(text: str, now: datetime, slack: timedelta) -> list[tuple[datetime, datetime]]:
+    """The times the text names, each as [start, end) in `now`'s time zone, widened by `slack` either side
+    (Provide's: provide_tuning.DATE_SLACK): "in June" (now 2023-10-23) -> June 2023; "on October 13, 2023" and
+    "7 July, 2023" -> that day; "in 2022" -> the year. A month without a year is the latest one not after `now`'s
+    month; "may" and "march" in lower case and alone are the verbs."""
     spans = []
     for match in _DATE.finditer(text):
         before, month, after, year, lone = match.groups()
@@ -160,7 +157,7 @@ def date_spans(text: str, now: datetime) -> list[tuple[datetime, datetime]]:
             continue  # "may", "march": in lower case and alone, the verbs
         span = _span(now, month, before or after, year) if month else _year(now, int(lone))
         if span is not None:
-            spans.append((span[0] - DATE_SLACK, span[1] + DATE_SLACK))
+            spans.append((span[0] - slack, span[1] + slack))
     return spans
 
 
