@@ -341,12 +341,11 @@ async def test_the_copy_answers_the_facts_of_named_times_as_the_statement(cached
         for lines in TURNS:
             await same(spans, lines)
     pooled = await same([], TURNS[0])
-    async with cached.pool.acquire() as conn:  # another writer moves a fact the turn does not reach into a day alone
-        far = next(
-            r["id"]
-            for r in await conn.fetch("SELECT id FROM facts WHERE agent_id = $1 AND entity_id = $2", agent, entity)
-            if r["id"] not in pooled
-        )
+    # Another writer moves a fact the turn does not reach into a day alone (one of time created_at: not the two whose
+    # valid_at, at no time, outranks created_at).
+    held = "SELECT id FROM facts WHERE agent_id = $1 AND entity_id = $2 AND valid_at IS NULL"
+    async with cached.pool.acquire() as conn:
+        far = next(r["id"] for r in await conn.fetch(held, agent, entity) if r["id"] not in pooled)
         await conn.execute(
             "UPDATE facts SET created_at = $3 WHERE agent_id = $1 AND id = $2", agent, far, AT - timedelta(days=300)
         )
