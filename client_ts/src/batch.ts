@@ -248,6 +248,7 @@ export function mergeBatch(
     // One person in one room: one world; the roles as they were at the newest message.
     worldId: last.worldId,
     speakerRoles: last.speakerRoles,
+    worldName: last.worldName,
   });
 }
 

@@ -54,6 +54,12 @@ export function rolesIn(
   return [...roles].slice(0, limits.maxSpeakerRoles);
 }
 
+/** The world's name (elizaOS: the Discord server's, the Telegram group's), shown for its community by the service. */
+export function worldName(world: World | undefined, limits: ServiceLimits = DEFAULT_LIMITS): string {
+  if (!world?.id || typeof world.name !== "string") return "";
+  return fit(world.name.replace(/\s+/g, " ").trim(), limits.maxNameChars);
+}
+
 export interface EvaluateInput {
   agentId: string;
   agentName: string;
@@ -93,6 +99,7 @@ export function buildEvaluateRequest(input: EvaluateInput): EvaluateRequest {
     didRespond: input.didRespond,
     worldId: input.conversation.world?.id ?? "",
     speakerRoles: rolesIn(input.conversation.world, input.message.entityId, limits),
+    worldName: worldName(input.conversation.world, limits),
   });
 }
 

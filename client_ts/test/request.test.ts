@@ -16,6 +16,7 @@ import {
   oldestFirst,
   rolesIn,
   toTimestamp,
+  worldName,
 } from "../src/request.js";
 import { uuid } from "./support/ids.js";
 
@@ -60,6 +61,7 @@ describe("the world and the speaker's roles (shared facts)", () => {
     const request = buildEvaluateRequest({ ...input, conversation: { recent: [], entities, world } });
     assert.equal(request.worldId, worldId);
     assert.deepEqual(request.speakerRoles, ["ADMIN"]);
+    assert.equal(request.worldName, "");
     const provide = buildProvideRequest({
       agentId,
       agentName: "Ava",
@@ -67,6 +69,16 @@ describe("the world and the speaker's roles (shared facts)", () => {
       conversation: { recent: [], entities, world },
     });
     assert.equal(provide.worldId, worldId);
+  });
+
+  test("sends the world's name, on one line and cut to the service's name limit", () => {
+    const named: World = { ...world, name: "  Eliza\nBuilders   Guild " };
+    const request = buildEvaluateRequest({ ...input, conversation: { recent: [], entities, world: named } });
+    assert.equal(request.worldName, "Eliza Builders Guild");
+    const limits = { ...DEFAULT_LIMITS, maxNameChars: 5 };
+    assert.equal(worldName(named, limits), "Eliza");
+    const bare = buildEvaluateRequest({ ...input, conversation: { recent: [], entities } });
+    assert.equal(bare.worldName, "");
   });
 
   test("the world's owner is OWNER; without a world, no world and no roles", () => {

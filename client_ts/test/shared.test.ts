@@ -26,6 +26,7 @@ const COMMUNITY = "What I know about this community:";
 const HACKATHON = "the hackathon moved to Friday";
 const WALLET = "the team's official wallet is 0xABC";
 const MEETUP = "the community meetup is in Lisbon this year";
+const WORLD_NAME = "Eliza Builders Guild";
 const NOTHING = {
   facts: { ops: [] },
   relationships: [],
@@ -150,7 +151,11 @@ describe("shared facts in a real elizaOS world", () => {
       const room = await agent.runtime.getRoom(agent.roomId);
       const found = (await agent.runtime.getWorld(room!.worldId!))!;
       const roles = { [admin]: "ADMIN", [stranger]: "NONE", [member]: "NONE" };
-      await agent.runtime.updateWorld({ ...found, metadata: { ...found.metadata, roles } } as World);
+      await agent.runtime.updateWorld({
+        ...found,
+        name: WORLD_NAME,
+        metadata: { ...found.metadata, roles },
+      } as World);
     }
     const room = await agent.runtime.getRoom(agent.roomId);
     return { agent, worldId: room!.worldId! };
@@ -169,12 +174,19 @@ describe("shared facts in a real elizaOS world", () => {
     return { message, facts: providers["FACT_MEMORY"]?.text ?? "", calls, extraction };
   }
 
+  /** The names ListEntities gives the world's communities (the plugin sends world.name with each turn). */
+  async function communityNames(env: Env, who: SqlAgent, worldId: UUID): Promise<string[]> {
+    const { entities } = await env.client.listEntities({ agentId: who.runtime.agentId });
+    return entities.filter((e) => e.worldId === worldId).map((e) => e.worldName);
+  }
+
   test("an admin teaches; another member's next turn shows it; one model call per turn", async () => {
     const env = await ready();
-    const { agent: a } = await world(env);
+    const { agent: a, worldId } = await world(env);
     const taught = await turn(env, a, admin, "Heads up everyone: the hackathon moved to Friday");
     assert.equal(taught.extraction.length, 1);
     assert.equal(taught.calls.length, 1, "the turn made one model call in all");
+    assert.deepEqual(await communityNames(env, a, worldId), [WORLD_NAME]);
     const asked = await turn(env, a, member, "When is the hackathon?");
     assert.ok(asked.facts.includes(COMMUNITY) && asked.facts.includes(HACKATHON), asked.facts);
     assert.equal(asked.calls.length, 1);
@@ -186,9 +198,10 @@ describe("shared facts in a real elizaOS world", () => {
 
   test("the agent's own model (agent-model mode): the same, one model call per turn through plugin-openai", async () => {
     const env = await ready();
-    const { agent: a } = await world(env, "agent");
+    const { agent: a, worldId } = await world(env, "agent");
     const taught = await turn(env, a, admin, "Heads up everyone: the hackathon moved to Friday");
     assert.equal(taught.calls.length, 1, "the turn made one model call in all");
+    assert.deepEqual(await communityNames(env, a, worldId), [WORLD_NAME]);
     assert.equal(taught.calls[0]!["api"], "responses", "through the agent's model (plugin-openai)");
     const asked = await turn(env, a, member, "When is the hackathon?");
     assert.ok(asked.facts.includes(COMMUNITY) && asked.facts.includes(HACKATHON), asked.facts);

@@ -23,6 +23,8 @@ export interface Conversation {
  * of a world can be taught by the roles the service trusts (docs/shared-facts.md).
  */
 export declare function rolesIn(world: World | undefined, entityId: string, limits?: ServiceLimits): string[];
+/** The world's name (elizaOS: the Discord server's, the Telegram group's), shown for its community by the service. */
+export declare function worldName(world: World | undefined, limits?: ServiceLimits): string;
 export interface EvaluateInput {
     agentId: string;
     agentName: string;

@@ -83,17 +83,21 @@ def replaced_claim(candidate: pb.Candidate) -> str:
     return fact.claim
 
 
-# What an entity is, as its line says: a person, or one of a community's shared subjects.
+# What an entity is, as its line says: a person, or one of a community's shared subjects (a named world: its name,
+# then its id).
 KIND_WORDS = {
-    pb.ENTITY_KIND_WORLD: "community: world {world}",
+    pb.ENTITY_KIND_WORLD: "community: {named}world {world}",
     pb.ENTITY_KIND_AGENT_WIDE: "community: agent-wide",
-    pb.ENTITY_KIND_HELD: "community: held for review, world {world}",
+    pb.ENTITY_KIND_HELD: "community: held for review, {named}world {world}",
 }
 
 
 def entity_line(entity: pb.EntitySummary) -> str:
     community = KIND_WORDS.get(entity.kind)
-    name = community.format(world=entity.world_id) if community else "person: " + (entity.name or "(no name)")
+    named = f"{entity.world_name}, " if entity.world_name else ""
+    name = (
+        community.format(named=named, world=entity.world_id) if community else "person: " + (entity.name or "(no name)")
+    )
     return (
         f"{entity.entity_id}  {name}  durable {entity.durable_facts}  current {entity.current_facts}  "
         f"pending {entity.pending_candidates}  last {_when(entity.last_activity)}"

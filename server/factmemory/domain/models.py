@@ -255,6 +255,8 @@ class EvaluateInput(Frozen):
     # The world the messages were said in (shared facts, domain/shared.py) and the speaker's roles in it.
     world_id: UUID | None = None
     speaker_roles: tuple[str, ...] = ()
+    # The world's name as the caller gives it (one line, bounded); "" leaves the stored name as it is.
+    world_name: str = ""
 
     @property
     def messages(self) -> tuple[ChatMessage, ...]:
@@ -355,6 +357,7 @@ class EntitySummary(Frozen):
     last_activity: datetime | None = None
     kind: EntityKind = EntityKind.PERSON
     world_id: UUID | None = None  # a world's or held subject's world
+    world_name: str = ""  # that world's name as a caller last gave it ("" when never named)
 
     @property
     def is_person(self) -> bool:

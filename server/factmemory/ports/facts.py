@@ -81,6 +81,8 @@ class WriteTransaction(Protocol):
 
     async def record_name(self, name: str, at: datetime) -> None: ...
 
+    async def name_world(self, world_id: UUID, name: str, at: datetime) -> None: ...
+
     async def insert_pair(
         self,
         fact_id: UUID,

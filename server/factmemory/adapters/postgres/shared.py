@@ -25,6 +25,13 @@ RECORDED_AMONG = """
 SELECT subject_id FROM shared_subjects WHERE agent_id = $1 AND subject_id = ANY ($2::uuid[])
 """
 
+# A world's name on its recorded subjects ($2 the world), when it is newer than the stored one and differs (a turn
+# that repeats the name writes nothing). Latest wins by the message's time ($4).
+NAME_WORLD = """
+UPDATE shared_subjects SET name = $3, named_at = $4
+ WHERE agent_id = $1 AND world_id = $2 AND name IS DISTINCT FROM $3 AND (named_at IS NULL OR named_at <= $4)
+"""
+
 LIST_SUBJECTS = """
 SELECT scope, world_id FROM shared_subjects WHERE agent_id = $1 ORDER BY scope, world_id
 """
@@ -66,6 +73,11 @@ async def enter(conn: asyncpg.Connection, agent_id: UUID, subject: SharedSubject
         await forget_entity(conn, agent_id, subject.subject_id)
     await conn.execute(RECORD_NAME, agent_id, subject.subject_id, label(subject), at)
     return revision
+
+
+async def name_world(conn: asyncpg.Connection, agent_id: UUID, world_id: UUID, name: str, at: datetime) -> None:
+    """The world's name on its recorded subjects (the world's and the held one), unless a later one is stored."""
+    await conn.execute(NAME_WORLD, agent_id, world_id, name, at)
 
 
 async def recorded_among(conn: asyncpg.Connection, agent_id: UUID, ids: Sequence[UUID]) -> frozenset[UUID]:

@@ -150,6 +150,8 @@ async def _write(
         if names:
             await tx.record_name(clean_text(names[-1])[: limits.max_name_chars], last.created_at)
         applied = await _apply_parts(deps, tx, shown, plan, last.created_at)
+        if request.world_id is not None and request.world_name:  # after the parts: a subject entered now is named
+            await tx.name_world(request.world_id, request.world_name, last.created_at)
         for first, second in shown.pairs:  # shown once: merged (and gone) or left alone by the model
             await tx.close_pair(first, second, last.created_at)
         await tx.expire_pairs(PAIR_TTL_REVISIONS, last.created_at)  # the next read would not offer them

@@ -214,7 +214,7 @@ class Fact(_message.Message):
     def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., kind: _Optional[_Union[Kind, str]] = ..., category: _Optional[str] = ..., claim: _Optional[str] = ..., structured_fields: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., confidence: _Optional[float] = ..., evidence_message_ids: _Optional[_Iterable[str]] = ..., verification_status: _Optional[_Union[VerificationStatus, str]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_confirmed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., valid_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., previous_claims: _Optional[_Iterable[str]] = ..., disputed_by: _Optional[str] = ..., evidence_count: _Optional[int] = ...) -> None: ...
 
 class EvaluateRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id", "room_id", "message", "recent_messages", "items", "room_entities", "agent_responses", "did_respond", "world_id", "speaker_roles")
+    __slots__ = ("agent_id", "entity_id", "room_id", "message", "recent_messages", "items", "room_entities", "agent_responses", "did_respond", "world_id", "speaker_roles", "world_name")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
@@ -226,6 +226,7 @@ class EvaluateRequest(_message.Message):
     DID_RESPOND_FIELD_NUMBER: _ClassVar[int]
     WORLD_ID_FIELD_NUMBER: _ClassVar[int]
     SPEAKER_ROLES_FIELD_NUMBER: _ClassVar[int]
+    WORLD_NAME_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
     room_id: str
@@ -237,10 +238,11 @@ class EvaluateRequest(_message.Message):
     did_respond: bool
     world_id: str
     speaker_roles: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., message: _Optional[_Union[ChatMessage, _Mapping]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ..., world_id: _Optional[str] = ..., speaker_roles: _Optional[_Iterable[str]] = ...) -> None: ...
+    world_name: str
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., message: _Optional[_Union[ChatMessage, _Mapping]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ..., world_id: _Optional[str] = ..., speaker_roles: _Optional[_Iterable[str]] = ..., world_name: _Optional[str] = ...) -> None: ...
 
 class EvaluateBatchRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id", "room_id", "messages", "recent_messages", "items", "room_entities", "agent_responses", "did_respond", "world_id", "speaker_roles")
+    __slots__ = ("agent_id", "entity_id", "room_id", "messages", "recent_messages", "items", "room_entities", "agent_responses", "did_respond", "world_id", "speaker_roles", "world_name")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
@@ -252,6 +254,7 @@ class EvaluateBatchRequest(_message.Message):
     DID_RESPOND_FIELD_NUMBER: _ClassVar[int]
     WORLD_ID_FIELD_NUMBER: _ClassVar[int]
     SPEAKER_ROLES_FIELD_NUMBER: _ClassVar[int]
+    WORLD_NAME_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
     room_id: str
@@ -263,7 +266,8 @@ class EvaluateBatchRequest(_message.Message):
     did_respond: bool
     world_id: str
     speaker_roles: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ..., world_id: _Optional[str] = ..., speaker_roles: _Optional[_Iterable[str]] = ...) -> None: ...
+    world_name: str
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., room_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., recent_messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., items: _Optional[_Iterable[_Union[Item, str]]] = ..., room_entities: _Optional[_Iterable[_Union[RoomEntity, _Mapping]]] = ..., agent_responses: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., did_respond: _Optional[bool] = ..., world_id: _Optional[str] = ..., speaker_roles: _Optional[_Iterable[str]] = ..., world_name: _Optional[str] = ...) -> None: ...
 
 class EvaluateBatchResponse(_message.Message):
     __slots__ = ("results", "usage")
@@ -718,7 +722,7 @@ class ListEntitiesRequest(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., query: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class EntitySummary(_message.Message):
-    __slots__ = ("entity_id", "name", "durable_facts", "current_facts", "pending_candidates", "last_activity", "kind", "world_id")
+    __slots__ = ("entity_id", "name", "durable_facts", "current_facts", "pending_candidates", "last_activity", "kind", "world_id", "world_name")
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     DURABLE_FACTS_FIELD_NUMBER: _ClassVar[int]
@@ -727,6 +731,7 @@ class EntitySummary(_message.Message):
     LAST_ACTIVITY_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     WORLD_ID_FIELD_NUMBER: _ClassVar[int]
+    WORLD_NAME_FIELD_NUMBER: _ClassVar[int]
     entity_id: str
     name: str
     durable_facts: int
@@ -735,7 +740,8 @@ class EntitySummary(_message.Message):
     last_activity: _timestamp_pb2.Timestamp
     kind: EntityKind
     world_id: str
-    def __init__(self, entity_id: _Optional[str] = ..., name: _Optional[str] = ..., durable_facts: _Optional[int] = ..., current_facts: _Optional[int] = ..., pending_candidates: _Optional[int] = ..., last_activity: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kind: _Optional[_Union[EntityKind, str]] = ..., world_id: _Optional[str] = ...) -> None: ...
+    world_name: str
+    def __init__(self, entity_id: _Optional[str] = ..., name: _Optional[str] = ..., durable_facts: _Optional[int] = ..., current_facts: _Optional[int] = ..., pending_candidates: _Optional[int] = ..., last_activity: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kind: _Optional[_Union[EntityKind, str]] = ..., world_id: _Optional[str] = ..., world_name: _Optional[str] = ...) -> None: ...
 
 class ListEntitiesResponse(_message.Message):
     __slots__ = ("entities", "next_page_token")

@@ -125,8 +125,10 @@ SELECT message_id, excerpt, created_at FROM evaluations
  ORDER BY created_at, message_id
 """
 
-# Every entity that has facts, candidates or a recorded name, with its counts and last activity; one query.
-# $2 is a LIKE pattern (escaped) matched against the id's text and, anywhere, the name.
+# Every entity that has facts, candidates or a recorded name, with its counts and last activity; one query. A
+# community's name is its world's (the latest given to any of the world's subjects: a world subject a reviewer's
+# accept made has the held one's), else its label. $2 is a LIKE pattern (escaped) matched against the id's text and,
+# anywhere, the name.
 LIST_ENTITIES = """
 WITH activity AS (
     SELECT entity_id, max(GREATEST(created_at, last_confirmed_at)) AS at,
@@ -143,10 +145,15 @@ WITH activity AS (
            sum(current)::int AS current_facts, sum(pending)::int AS pending_candidates
       FROM activity GROUP BY entity_id
 )
-SELECT s.*, coalesce(e.name, '') AS name, coalesce(sub.scope, 'person') AS kind, sub.world_id
+SELECT s.*, coalesce(w.name, e.name, '') AS name, coalesce(sub.scope, 'person') AS kind, sub.world_id,
+       coalesce(w.name, '') AS world_name
   FROM summary s LEFT JOIN entities e ON e.agent_id = $1 AND e.entity_id = s.entity_id
   LEFT JOIN shared_subjects sub ON sub.agent_id = $1 AND sub.subject_id = s.entity_id
- WHERE ($2 = '' OR s.entity_id::text LIKE lower($2) || '%' OR e.name ILIKE '%' || $2 || '%')
+  LEFT JOIN LATERAL (SELECT n.name FROM shared_subjects n
+                      WHERE n.agent_id = $1 AND n.world_id = sub.world_id AND n.name IS NOT NULL
+                      ORDER BY n.named_at DESC LIMIT 1) w ON true
+ WHERE ($2 = '' OR s.entity_id::text LIKE lower($2) || '%' OR e.name ILIKE '%' || $2 || '%'
+        OR w.name ILIKE '%' || $2 || '%')
    AND ($3::timestamptz IS NULL OR (s.last_activity, s.entity_id) < ($3, $4::uuid))
  ORDER BY s.last_activity DESC, s.entity_id DESC
  LIMIT $5
@@ -183,6 +190,7 @@ def row_to_entity(row: asyncpg.Record) -> EntitySummary:
         last_activity=from_storage(row["last_activity"]),
         kind=EntityKind(row["kind"]),
         world_id=row["world_id"],
+        world_name=row["world_name"],
     )
 
 

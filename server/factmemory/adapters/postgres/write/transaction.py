@@ -367,6 +367,10 @@ class PostgresWriteTransaction:
     async def record_name(self, name: str, at: datetime) -> None:
         await self._conn.execute(RECORD_NAME, self.agent_id, self.entity_id, name, at)
 
+    async def name_world(self, world_id: UUID, name: str, at: datetime) -> None:
+        """The world's name on its recorded shared subjects (the latest by `at` wins)."""
+        await shared.name_world(self._conn, self.agent_id, world_id, name, at)
+
     async def upsert_relationship(
         self, source: UUID, target: UUID, tags: Sequence[str], at: datetime, max_tags: int
     ) -> Relationship:

@@ -39,6 +39,7 @@ from factmemory.domain.models import (
 )
 from factmemory.domain.paging import ExportPosition, check_position
 from factmemory.domain.shared import SHARED_LIMIT
+from factmemory.domain.text import one_line
 from factmemory.v1 import factmemory_pb2 as pb
 
 
@@ -139,6 +140,10 @@ def _evaluation(
         )
         for i, e in enumerate(req.room_entities)
     )
+    world_id = optional_uuid(req.world_id, "world_id")
+    world_name = one_line(_text(req.world_name, "world_name", limits.max_name_chars))
+    if world_name and world_id is None:
+        raise InvalidInput("world_name needs world_id: it names the world the messages were said in")
     return EvaluateInput(
         agent_id=agent_id,
         entity_id=entity_id,
@@ -150,8 +155,9 @@ def _evaluation(
         room_entities=entities,
         agent_responses=_messages(req.agent_responses, "agent_responses", now, limits),
         did_respond=req.did_respond,
-        world_id=optional_uuid(req.world_id, "world_id"),
+        world_id=world_id,
         speaker_roles=_roles(req.speaker_roles, limits),
+        world_name=world_name,
     )
 
 

@@ -60,6 +60,7 @@ def entity_pb(summary: EntitySummary) -> pb.EntitySummary:
         last_activity=to_timestamp(summary.last_activity),
         kind=ENTITY_KINDS[summary.kind],
         world_id="" if summary.world_id is None else str(summary.world_id),
+        world_name=summary.world_name,
     )
 
 

@@ -197,6 +197,14 @@ export type EvaluateRequest = Message<"factmemory.v1.EvaluateRequest"> & {
      * @generated from field: repeated string speaker_roles = 11;
      */
     speakerRoles: string[];
+    /**
+     * The world's name (elizaOS: world.name), shown for its community in ListEntities, the review page and the
+     * command line; one line, at most GetLimitsResponse.max_name_chars characters; needs world_id. Stored with the
+     * world's shared subjects once it has one; the latest name given wins. Empty: the name stays as it was.
+     *
+     * @generated from field: string world_name = 12;
+     */
+    worldName: string;
 };
 /**
  * Describes the message factmemory.v1.EvaluateRequest.
@@ -265,6 +273,10 @@ export type EvaluateBatchRequest = Message<"factmemory.v1.EvaluateBatchRequest">
      * @generated from field: repeated string speaker_roles = 11;
      */
     speakerRoles: string[];
+    /**
+     * @generated from field: string world_name = 12;
+     */
+    worldName: string;
 };
 /**
  * Describes the message factmemory.v1.EvaluateBatchRequest.
@@ -1443,6 +1455,14 @@ export type EntitySummary = Message<"factmemory.v1.EntitySummary"> & {
      * @generated from field: string world_id = 8;
      */
     worldId: string;
+    /**
+     * That world's name as a caller last gave it (EvaluateRequest.world_name); empty for a person, the agent-wide
+     * subject and a world never named. A named community's `name` is this name; an unnamed one's is a label
+     * ("shared: world <id>", "held for review: world <id>", "shared: agent-wide").
+     *
+     * @generated from field: string world_name = 9;
+     */
+    worldName: string;
 };
 /**
  * Describes the message factmemory.v1.EntitySummary.
