@@ -9,6 +9,9 @@ Two numbers that steer Provide are settings, read once in settings.py and carrie
   docs/read-path.md step 4), used by ranking.time_weight;
 - the shared facts' gate, `FACTMEMORY_SHARED_MIN_SIMILARITY` (its default per embedder is
   shared.DEFAULT_SHARED_MIN_SIMILARITY; docs/shared-facts.md), used by usecases/provide.shared_candidates.
+
+A cost bound that also shapes the ranking with the embedder down stays with the other fixed limits:
+limits.MAX_TERMS, the turn's words looked up by full text (a bound on Provide's cost at 100k facts).
 """
 
 from __future__ import annotations
@@ -69,3 +72,6 @@ SPILL_BELOW = 0.3  # beyond the lane, a slot held by a fact less relevant than t
 # 2 questions of each other, docs/recall.md).
 RELEVANT = 0.3
 FLOOR = 1
+# The shared section's mark in that budget: 0, since every shared candidate already passed the shared facts' gate
+# (FACTMEMORY_SHARED_MIN_SIMILARITY, above), so each counts as relevant (judgement; docs/shared-facts.md).
+SHARED_MARK = 0.0

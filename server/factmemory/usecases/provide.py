@@ -15,6 +15,7 @@ from factmemory.domain.provide_tuning import (
     POOL_FACTOR,
     RARE_DF,
     RARE_FACTS,
+    SHARED_MARK,
     TEXT_FLOOR,
     VECTOR_POOL,
 )
@@ -169,5 +170,5 @@ def _sections(
 
     # No world (or no shared candidate): the shared section is empty and the person's sections are as before.
     limits[SHARED] = request.shared_limit
-    sections = share([*scored, *near], request.total_limit, limits, same_claim, section, {SHARED: 0.0})
+    sections = share([*scored, *near], request.total_limit, limits, same_claim, section, {SHARED: SHARED_MARK})
     return sections[Kind.DURABLE], sections[Kind.CURRENT], sections[SHARED]
