@@ -460,7 +460,7 @@ async def test_export_comes_in_pages_that_fit_the_client(service: Service, llm: 
         )
         assert page.ByteSize() <= 1_048_576 + 8_192
         data = json.loads(page.json)
-        assert set(data) == {
+        sections = {
             "agent_id",
             "entity_id",
             "facts",
@@ -471,6 +471,8 @@ async def test_export_comes_in_pages_that_fit_the_client(service: Service, llm: 
             "evaluations",
             "possible_duplicates",
         }
+        header = {"format", "exported_at", "agent_name", "name", "forget_epoch", "shared"}  # a restore reads these
+        assert sections <= set(data) <= sections | header
         facts += [f["id"] for f in data["facts"]]
         evaluations += [e["message_id"] for e in data["evaluations"]]
         token = page.next_page_token
