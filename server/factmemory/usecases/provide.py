@@ -40,26 +40,27 @@ async def provide(deps: Deps, request: ProvideInput) -> ProvideResult:
     parts = turn.parts(request.recent_messages, str(request.agent_id))
     shared_ids = [s.subject_id for s in readable_subjects(request.agent_id, request.world_id)]
     # Which ids are recorded shared subjects is asked while the turn is embedded: the round trip costs no wait (the
-    # "embed" stage holds both).
+    # "embed" stage holds both). Its own error (the database down: Unavailable) reaches the caller as it is.
     with watch.stage("embed"):
-        async with asyncio.TaskGroup() as group:
-            asked = group.create_task(
-                deps.provide_store.shared_among(request.agent_id, [request.entity_id, *shared_ids])
-            )
-            if parts:
-                embedded = group.create_task(_embed(deps, parts))
-    recorded = asked.result()
+        asked = asyncio.ensure_future(
+            deps.provide_store.shared_among(request.agent_id, [request.entity_id, *shared_ids])
+        )
+        try:
+            got = await _embed(deps, parts) if parts else None
+        except BaseException:
+            asked.cancel()
+            raise
+        recorded = await asked
     refuse_subject(request.entity_id, request.agent_id, request.world_id, recorded)
     degraded_reason = ""
     vector: Vector | None = None
     pool = max(request.durable_limit, request.current_limit, request.total_limit) * POOL_FACTOR
-    if not parts:
+    if got is None:  # no message: nothing was embedded
         with watch.stage("db"):
             found = await deps.provide_store.text_search(request.agent_id, request.entity_id, "", pool, pool)
         relevances = [1.0] * len(found)  # no query text: every fact is equally relevant
     else:
         texts = [p.text for p in parts]
-        got = embedded.result()
         if isinstance(got, Unavailable):
             log.warning("embedder unavailable, ranking by full-text match: %s", got)
             degraded_reason = f"embedder unavailable ({got}); ranked by full-text match"
