@@ -265,6 +265,13 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     for name in RESOLUTIONS:
         resolve = csub.add_parser(name, parents=[parent, scope], help=f"resolve a candidate: {name}")
         resolve.add_argument("candidate_id", type=uuid_arg)
+        if name == "accept":
+            resolve.add_argument(
+                "--agent-wide",
+                action="store_true",
+                help="a held shared claim: share it with every world (only from a world named in "
+                "FACTMEMORY_SHARED_AGENT_WIDE_WORLDS)",
+            )
 
     entities = sub.add_parser("entities", parents=[parent], help="an agent's entities, most recent first")
     entities.add_argument("agent_id", type=agent_arg, help="the agent's id or name")

@@ -240,7 +240,12 @@ def facts_delete(call: Caller, args: argparse.Namespace, printer: Printer) -> No
 def candidates_resolve(call: Caller, args: argparse.Namespace, printer: Printer) -> None:
     response = call(
         "ResolveCandidate",
-        pb.ResolveCandidateRequest(**_scope(args), candidate_id=args.candidate_id, resolution=RESOLUTIONS[args.action]),
+        pb.ResolveCandidateRequest(
+            **_scope(args),
+            candidate_id=args.candidate_id,
+            resolution=RESOLUTIONS[args.action],
+            agent_wide=getattr(args, "agent_wide", False),
+        ),
     )
     if printer.as_json:
         printer.json(as_dict(response))

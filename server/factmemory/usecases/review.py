@@ -8,7 +8,7 @@ from datetime import datetime
 from uuid import UUID
 
 from factmemory.domain.confidence import ADD_CONFIDENCE, decayed
-from factmemory.domain.errors import Conflict, NotFound
+from factmemory.domain.errors import Conflict, InvalidInput, NotFound
 from factmemory.domain.models import (
     Candidate,
     CandidateSource,
@@ -22,7 +22,7 @@ from factmemory.domain.resolutions import (
     ResolutionPlan,
     plan_resolution,
 )
-from factmemory.domain.shared import HELD_DECAY, world_subject
+from factmemory.domain.shared import HELD_DECAY, Scope, agent_subject, world_subject
 from factmemory.domain.vectors import Vector
 from factmemory.ports import FactChange, ReviewTransaction
 from factmemory.usecases.deps import Deps
@@ -41,16 +41,22 @@ async def resolve_candidate(
     actor: str,
     now: datetime,
     asked_in: str | None = None,
+    agent_wide: bool = False,
 ) -> tuple[Candidate, Fact | None]:
     """Settles a pending candidate in one transaction; returns it closed and the fact that stands for it
     afterwards (the kept or changed fact; None when nothing of it remains). `asked_in`: the person settles, in a
-    conversation, a correction their own message (this id) raised; nothing else."""
+    conversation, a correction their own message (this id) raised; nothing else. `agent_wide`: an accepted held
+    shared claim goes to every world (only from a world FACTMEMORY_SHARED_AGENT_WIDE_WORLDS names)."""
     first = await deps.review_store.get_candidate(agent_id, entity_id, candidate_id)
     if first is None:
         raise NotFound(f"candidate {candidate_id} not found for this agent and entity")
     if asked_in is not None and (first.source not in CHAT_SOURCES or first.evidence_message_id != asked_in):
         raise Conflict(f"candidate {candidate_id} was not raised by the person's message {asked_in[:64]}")
     plan = plan_resolution(first.source, resolution, first.related_fact_id is not None)
+    if agent_wide and not plan.share:
+        raise InvalidInput(AGENT_WIDE_ONLY_SHARE)
+    if agent_wide:
+        await _may_share_agent_wide(deps, agent_id, entity_id)
     embedding = (await deps.embedder.passages([first.proposed_claim]))[0] if plan.needs_embedding else None
     async with deps.review_store.review(agent_id, entity_id) as tx:
         candidate = await tx.get_candidate(candidate_id)
@@ -63,7 +69,7 @@ async def resolve_candidate(
         plan = plan_resolution(candidate.source, resolution, new is not None)
         why = CORRECTED_IN_CHAT if asked_in is not None else plan.resolution.value
         reason = f"{why}: {candidate.proposed_claim}"
-        fact = await _apply_plan(deps, tx, plan, candidate, old, new, embedding, actor, reason, now)
+        fact = await _apply_plan(deps, tx, plan, candidate, old, new, embedding, actor, reason, now, agent_wide)
         closed = await tx.close_candidate(candidate_id, plan.status, plan.resolution, actor, now)
     return closed, fact
 
@@ -79,13 +85,14 @@ async def _apply_plan(
     actor: str,
     reason: str,
     now: datetime,
+    agent_wide: bool = False,
 ) -> Fact | None:
     tx.mark(plan.action, actor, reason)
     if old is None:  # the contradicted fact is gone: closing the candidate is all that is left
         return new
     if plan.share:
         assert embedding is not None
-        return await _share(deps, tx, candidate, old, embedding, now)
+        return await _share(deps, tx, candidate, old, embedding, now, agent_wide)
     if plan.insert_proposed:
         assert embedding is not None
         added = await tx.insert_fact(
@@ -133,15 +140,37 @@ def _held_decay(candidate: Candidate) -> bool:
     return candidate.source is CandidateSource.DECAY_FLOOR and candidate.reason.startswith(HELD_DECAY)
 
 
+AGENT_WIDE_ONLY_SHARE = "agent_wide is only for accepting a held shared claim (source shared_claim)"
+AGENT_WIDE_NOT_ALLOWED = (
+    "not shared: world {world} is not named in FACTMEMORY_SHARED_AGENT_WIDE_WORLDS, so a claim said there is shared "
+    "with its own world only"
+)
+
+
+async def _may_share_agent_wide(deps: Deps, agent_id: UUID, entity_id: UUID) -> None:
+    """Conflict unless the held subject's world is one whose claims may speak for every world."""
+    held = await deps.review_store.shared_subject(agent_id, entity_id)
+    world = None if held is None else held.world_id
+    if held is None or held.scope is not Scope.HELD or world not in deps.tuning.shared.agent_wide_worlds:
+        raise Conflict(AGENT_WIDE_NOT_ALLOWED.format(world=world))
+
+
 async def _share(
-    deps: Deps, tx: ReviewTransaction, candidate: Candidate, held: Fact, embedding: Vector, now: datetime
+    deps: Deps,
+    tx: ReviewTransaction,
+    candidate: Candidate,
+    held: Fact,
+    embedding: Vector,
+    now: datetime,
+    agent_wide: bool = False,
 ) -> Fact:
-    """A held shared claim accepted: a shared fact of its world with the held claim's evidence (its teaching
-    message first), confirmed by the reviewer; the held claim is deleted."""
+    """A held shared claim accepted: a shared fact of its world (or, `agent_wide`, of every world) with the held
+    claim's evidence (its teaching message first), confirmed by the reviewer; the held claim is deleted."""
     world = await deps.review_store.shared_subject(tx.agent_id, tx.entity_id)
     if world is None or world.world_id is None:
         raise NotFound(f"no world is recorded for the subject of candidate {candidate.id}")
-    shared = await tx.elsewhere(world_subject(tx.agent_id, world.world_id))
+    target = agent_subject(tx.agent_id) if agent_wide else world_subject(tx.agent_id, world.world_id)
+    shared = await tx.elsewhere(target)
     first = candidate.evidence_message_id
     fact = await shared.insert_fact(
         new_fact(

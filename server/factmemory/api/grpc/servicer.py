@@ -212,6 +212,7 @@ class FactMemoryServicer(pb_grpc.FactMemoryServiceServicer):  # type: ignore[mis
                 actors.actor(request, entity_id, context),
                 _now(),
                 asked_in=request.chat.message_id if chat.chat_of(request) else None,
+                agent_wide=request.agent_wide,
             )
             entry.note(fact_id=None if fact is None else fact.id)
         return pb.ResolveCandidateResponse(

@@ -264,6 +264,9 @@ class Pages(PageBase):
         )
         names = {e: await self.name(agent_id, e) for e in {c.entity_id for c in pending}}
         said = views.candidate_quotes(pending, await browse.candidate_sources(self.deps, agent_id, pending))
+        held = await browse.held_claims(self.deps, agent_id, pending)
+        worlds = self.deps.tuning.shared.agent_wide_worlds  # whose held claims a reviewer may share everywhere
+        everywhere = {c for c, h in held.items() if h.world_id is not None and h.world_id in worlds}
         return await self.render(
             request,
             "queue.html",
@@ -271,11 +274,11 @@ class Pages(PageBase):
             candidates=pending,
             names=names,
             said=said,
-            held=await browse.held_claims(self.deps, agent_id, pending),
+            held=held,
             source=source.value if source else "",
             sources=list(CandidateSource),
             next_token=next_token,
-            choices={c.id: views.resolution_choices(c) for c in pending},
+            choices={c.id: views.resolution_choices(c, c.id in everywhere) for c in pending},
         )
 
     async def resolve(self, request: Request) -> Response:
@@ -285,15 +288,23 @@ class Pages(PageBase):
         target = {"agent_id": agent_id, "entity_id": entity_id, "candidate_id": candidate_id}
         with audited("resolve_candidate", "page", self.actor(request), **target) as entry:
             resolution = views.parse_resolution(form.get("resolution", ""))
-            entry.note(resolution=resolution.value)
+            agent_wide = request.query_params.get("share") == "agent"  # the "with every world" button's target
+            entry.note(resolution=resolution.value, agent_wide=agent_wide)
             candidate, fact = await review.resolve_candidate(
-                self.deps, agent_id, entity_id, candidate_id, resolution, self.actor(request), self.config.clock()
+                self.deps,
+                agent_id,
+                entity_id,
+                candidate_id,
+                resolution,
+                self.actor(request),
+                self.config.clock(),
+                agent_wide=agent_wide,
             )
             entry.note(fact_id=fact.id if fact is not None else None)
         back = f"/agents/{agent_id}/queue"
         if views.parse_source(form.get("source", "")):
             back += f"?source={form['source']}"
-        return self.back(back, views.notice_key(candidate, resolution))
+        return self.back(back, views.notice_key(candidate, resolution, agent_wide))
 
     # --- forget and export --------------------------------------------------------------------------------------
 

@@ -164,6 +164,7 @@ class Choice:
     label: str
     help: str
     danger: bool = False  # something stored is removed or replaced
+    agent_wide: bool = False  # accept a held shared claim for every world (ResolveCandidateRequest.agent_wide)
 
 
 def quoted(claim: str, max_chars: int = LABEL_CLAIM_CHARS) -> str:
@@ -175,7 +176,7 @@ def quoted(claim: str, max_chars: int = LABEL_CLAIM_CHARS) -> str:
     return f"‘{line}’"
 
 
-def resolution_choices(item: Candidate) -> list[Choice]:
+def resolution_choices(item: Candidate, agent_wide: bool = False) -> list[Choice]:
     """What the queue offers for one item, each saying what it does. None is highlighted: for opposites ("loves
     coffee" / "hates coffee") every choice but "keep both" removes or replaces something, and the operator
     decides. A contradiction proposes a claim; a dedup conflict's new claim is already a fact beside the old."""
@@ -194,8 +195,15 @@ def resolution_choices(item: Candidate) -> list[Choice]:
             Choice(Resolution.ACCEPT, f"Delete {old}", "the model's decay takes effect (its history stays)", True),
         ]
     if item.source is CandidateSource.SHARED_CLAIM:  # docs/shared-facts.md: a stranger's claim about the world
+        everywhere = Choice(
+            Resolution.ACCEPT,
+            f"Share {new} with every world",
+            "it becomes an agent-wide shared fact, shown to everyone the agent talks with in any world",
+            agent_wide=True,
+        )
         return [
             Choice(Resolution.ACCEPT, f"Share {new}", "it becomes a shared fact of its world, shown to everyone there"),
+            *([everywhere] if agent_wide else []),
             Choice(Resolution.REJECT, f"Delete {new}", "nobody was shown it; it is deleted (its history stays)", True),
         ]
     if item.source is CandidateSource.CONTRADICT:
@@ -237,6 +245,7 @@ NOTICES: dict[str, str] = {
     Resolution.MERGE.value: "Replaced: the stored fact took the new claim and its evidence.",
     # By the item's source, where the resolution alone would say the wrong thing.
     "shared_claim.accept": "Shared: the claim is now a shared fact of its world, shown to everyone there.",
+    "shared_claim.accept_agent_wide": "Shared with every world: the claim is now an agent-wide shared fact.",
     "shared_claim.reject": "Deleted: the held claim is gone; nobody was ever shown it.",
     "decay_floor.accept": "Deleted: the model's decay took effect.",
     "decay_floor.reject": "Kept: the fact stays as it was; the decay is dropped.",
@@ -245,10 +254,10 @@ NOTICES: dict[str, str] = {
 }
 
 
-def notice_key(item: Candidate, resolution: Resolution) -> str:
+def notice_key(item: Candidate, resolution: Resolution, agent_wide: bool = False) -> str:
     """The flash after a resolution: what happened to this kind of item."""
     held_decay = item.source is CandidateSource.DECAY_FLOOR and item.reason.startswith(HELD_DECAY)
-    key = f"{'held_decay' if held_decay else item.source.value}.{resolution.value}"
+    key = f"{'held_decay' if held_decay else item.source.value}.{resolution.value}{'_agent_wide' if agent_wide else ''}"
     return key if key in NOTICES else resolution.value
 
 

@@ -498,20 +498,22 @@ class ListCandidatesResponse(_message.Message):
     def __init__(self, candidates: _Optional[_Iterable[_Union[Candidate, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ResolveCandidateRequest(_message.Message):
-    __slots__ = ("agent_id", "entity_id", "candidate_id", "decision", "resolution", "chat")
+    __slots__ = ("agent_id", "entity_id", "candidate_id", "decision", "resolution", "chat", "agent_wide")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
     CANDIDATE_ID_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     RESOLUTION_FIELD_NUMBER: _ClassVar[int]
     CHAT_FIELD_NUMBER: _ClassVar[int]
+    AGENT_WIDE_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     entity_id: str
     candidate_id: str
     decision: Decision
     resolution: Resolution
     chat: ChatRequest
-    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., candidate_id: _Optional[str] = ..., decision: _Optional[_Union[Decision, str]] = ..., resolution: _Optional[_Union[Resolution, str]] = ..., chat: _Optional[_Union[ChatRequest, _Mapping]] = ...) -> None: ...
+    agent_wide: bool
+    def __init__(self, agent_id: _Optional[str] = ..., entity_id: _Optional[str] = ..., candidate_id: _Optional[str] = ..., decision: _Optional[_Union[Decision, str]] = ..., resolution: _Optional[_Union[Resolution, str]] = ..., chat: _Optional[_Union[ChatRequest, _Mapping]] = ..., agent_wide: _Optional[bool] = ...) -> None: ...
 
 class ResolveCandidateResponse(_message.Message):
     __slots__ = ("candidate", "fact")

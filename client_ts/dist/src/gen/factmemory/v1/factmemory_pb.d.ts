@@ -892,6 +892,14 @@ export type ResolveCandidateRequest = Message<"factmemory.v1.ResolveCandidateReq
      * @generated from field: factmemory.v1.ChatRequest chat = 6;
      */
     chat?: ChatRequest | undefined;
+    /**
+     * Accepting a held shared claim (source shared_claim): share it with every world of the agent (the agent-wide
+     * facts) instead of its own world. Only for a claim said in a world named in FACTMEMORY_SHARED_AGENT_WIDE_WORLDS
+     * (FAILED_PRECONDITION otherwise, nothing changed); INVALID_ARGUMENT with any other candidate or resolution.
+     *
+     * @generated from field: bool agent_wide = 7;
+     */
+    agentWide: boolean;
 };
 /**
  * Describes the message factmemory.v1.ResolveCandidateRequest.
