@@ -8,7 +8,7 @@ import logging
 import grpc
 import pytest
 
-from factmemory.api.http import views
+from factmemory.api.http import labels
 from factmemory.domain import finding
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory_client import connect
@@ -43,8 +43,8 @@ def test_the_words_of_a_request_are_not_its_topic() -> None:
 
 
 def test_the_review_page_shows_a_change_asked_in_the_chat_as_the_persons() -> None:
-    assert views.short_actor("chat:3f1b2c4d-5e6f-4a1b-8c2d-9e0f1a2b3c4d") == "the person, in the chat"
-    assert views.short_actor("reviewer:ann@example.org") == "reviewer:ann@example.org"
+    assert labels.short_actor("chat:3f1b2c4d-5e6f-4a1b-8c2d-9e0f1a2b3c4d") == "the person, in the chat"
+    assert labels.short_actor("reviewer:ann@example.org") == "reviewer:ann@example.org"
 
 
 def test_a_common_verb_alone_names_no_fact() -> None:

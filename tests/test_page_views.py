@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from factmemory.api.http import charts, views
+from factmemory.api.http import charts, labels, views
 from factmemory.api.http.charts import HEIGHT, LEFT, TOP, WIDTH, Point
 from factmemory.api.http.security import SESSION_TTL_S, Sessions, local_path
 from factmemory.domain.errors import InvalidInput
@@ -128,7 +128,7 @@ def test_unknown_kind_or_resolution_is_invalid_and_unknown_source_means_all() ->
 
 
 def test_queue_label_says_when_there_are_more() -> None:
-    assert views.queue_label(3, False) == "3" and views.queue_label(100, True) == "100+"
+    assert labels.queue_label(3, False) == "3" and labels.queue_label(100, True) == "100+"
 
 
 def test_sessions_expire_and_close() -> None:
@@ -192,8 +192,8 @@ def test_after_login_only_a_local_path(target: str, expected: str) -> None:
 
 
 def test_history_names_the_message_briefly_and_people_fully() -> None:
-    assert views.short_actor("message:2de34063-b094-4d99-bebb-ece8520d7a45") == "message 2de34063"
-    assert views.short_actor("reviewer:page") == "reviewer:page"
+    assert labels.short_actor("message:2de34063-b094-4d99-bebb-ece8520d7a45") == "message 2de34063"
+    assert labels.short_actor("reviewer:page") == "reviewer:page"
 
 
 def test_each_resolution_says_its_result_and_none_is_highlighted_for_opposites() -> None:
@@ -239,5 +239,5 @@ def test_categories_show_as_words_and_an_unnamed_person_by_their_ids_start() -> 
     tired = fact("is tired", category="current_state")
     names = re.findall(r'text-anchor="end">([^<]+)<', views.category_chart([tired]))
     assert names == ["current state"]
-    assert views.person_label("Sam", tired.entity_id) == "Sam"
-    assert views.person_label("", "3f1b2c4d-5e6f-4a1b-8c2d-9e0f1a2b3c4d") == "unnamed · 3f1b2c4d"
+    assert labels.person_label("Sam", tired.entity_id) == "Sam"
+    assert labels.person_label("", "3f1b2c4d-5e6f-4a1b-8c2d-9e0f1a2b3c4d") == "unnamed · 3f1b2c4d"

@@ -18,7 +18,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
 from factmemory.api.guessing import GuessLimiter, GuessLimits
-from factmemory.api.http import views
+from factmemory.api.http import labels, views
 from factmemory.api.http.security import SESSION_COOKIE, Sessions
 from factmemory.domain.errors import Conflict, FactMemoryError, InvalidInput, NotConfigured, NotFound, Unavailable
 from factmemory.domain.limits import MAX_REASON_CHARS
@@ -54,11 +54,11 @@ def templates() -> Jinja2Templates:
         loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, undefined=jinja2.StrictUndefined
     )
     env.filters["short"] = lambda value: str(value)[:8]
-    env.globals["person"] = views.person_label
+    env.globals["person"] = labels.person_label
     env.filters["when"] = lambda at: at.strftime("%Y-%m-%d %H:%M") if at else "—"
     env.filters["pct"] = lambda x: f"{x:.2f}"
-    env.filters["actor"] = views.short_actor
-    env.filters["category"] = views.category_label
+    env.filters["actor"] = labels.short_actor
+    env.filters["category"] = labels.category_label
     return Jinja2Templates(env=env)
 
 
@@ -95,7 +95,7 @@ class PageBase:
         pending, more = await browse.list_candidates(
             self.deps, agent_id, None, CandidateStatus.PENDING, None, "", QUEUE_COUNT_LIMIT
         )
-        return views.queue_label(len(pending), bool(more))
+        return labels.queue_label(len(pending), bool(more))
 
     async def summary(self, agent_id: UUID, entity_id: UUID) -> EntitySummary:
         found, _ = await browse.list_entities(self.deps, agent_id, str(entity_id), "", 1)

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TypeVar
 from uuid import UUID
 
-from factmemory.api.http import charts
+from factmemory.api.http import charts, labels
 from factmemory.domain.errors import InvalidInput
 from factmemory.domain.excerpts import EvidenceSource, best_sentence
 from factmemory.domain.limits import MAX_FORM_ECHO_CHARS
@@ -83,33 +83,9 @@ def weight_chart(current: Sequence[FactRow], now: datetime, decay_days: float) -
     return charts.weight_curve(decay_days, points)
 
 
-def category_label(category: str) -> str:
-    """A category as words on the page: 'current_state' -> 'current state'."""
-    return category.replace("_", " ")
-
-
-def person_label(name: str, entity_id: object) -> str:
-    """A person as the page names them: their name, else (an import or an id alone brought them) their id's start."""
-    return name or f"unnamed · {str(entity_id)[:8]}"
-
-
 def category_chart(facts: Iterable[Fact]) -> str:
-    counts = Counter((f.kind.value, category_label(f.category)) for f in facts)
+    counts = Counter((f.kind.value, labels.category_label(f.category)) for f in facts)
     return charts.category_bars([(kind, category, n) for (kind, category), n in counts.items()])
-
-
-def short_actor(actor: str) -> str:
-    """'message:<long id>' -> 'message <first 8>'; 'chat:<entity id>' -> 'the person, in the chat'; reviewers and
-    imports are shown as they are."""
-    kind, _, ident = actor.partition(":")
-    if kind == "chat":
-        return "the person, in the chat"
-    return f"message {ident[:8]}" if kind == "message" and len(ident) > 12 else actor
-
-
-def queue_label(count: int, more: bool) -> str:
-    """The pending count shown in the navigation: exact below the page size, '100+' beyond it."""
-    return f"{count}+" if more else str(count)
 
 
 def edit_from_form(fact: Fact, form: dict[str, str]) -> FactEdit:
