@@ -7,8 +7,9 @@ from datetime import UTC, datetime
 from uuid import uuid4
 
 from factmemory.adapters.llm.demo import DemoExtractor, ops_for
-from factmemory.domain.models import Fact, Item, Kind
-from factmemory.domain.prompts import Prompt
+from factmemory.domain.models import ChatMessage, Fact, Item, Kind
+from factmemory.domain.prompts import Prompt, build_prompt
+from tests.support.fm import LIMITS
 
 NOW = datetime(2026, 11, 20, tzinfo=UTC)
 ALL = frozenset(Item)
@@ -21,8 +22,10 @@ def known(claim: str, category: str = "identity") -> Fact:
     )  # fmt: skip
 
 
-def prompt(text: str, **handles: Fact) -> Prompt:
-    return Prompt(system="", user=f"<current_message>\n{text}\n</current_message>", handles=dict(handles))
+def prompt(text: str, *durable: Fact) -> Prompt:
+    """The service's own prompt for text, showing the durable facts as D1, D2, ..."""
+    said = ChatMessage(id=str(uuid4()), entity_id=str(uuid4()), name="Sam", text=text, created_at=NOW)
+    return build_prompt(said, [], durable, [], ALL, limits=LIMITS)
 
 
 def test_simple_sentences_become_the_facts_they_say() -> None:
@@ -36,11 +39,10 @@ def test_simple_sentences_become_the_facts_they_say() -> None:
 
 
 def test_a_claim_said_again_is_strengthened_and_a_new_home_contradicts_the_old() -> None:
-    again = ops_for("I live in Berlin.", prompt("", D1=known("lives in Berlin")))
+    again = ops_for("I live in Berlin.", prompt("I live in Berlin.", known("lives in Berlin")))
     assert again == [{"op": "strengthen", "fact": "D1", "reason": "said again"}]
-    moved = ops_for(
-        "I moved to Lisbon.", prompt("", D1=known("allergic to penicillin", "health"), D2=known("lives in Berlin"))
-    )
+    said = "I moved to Lisbon."
+    moved = ops_for(said, prompt(said, known("allergic to penicillin", "health"), known("lives in Berlin")))
     assert [(o["op"], o["fact"], o["proposed_claim"]) for o in moved] == [("contradict", "D2", "lives in Lisbon")]
 
 

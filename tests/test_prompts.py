@@ -12,8 +12,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from factmemory.domain.models import ALL_ITEMS, ChatMessage, Fact, Item, Kind, RoomEntity
-from factmemory.domain.prompts import BLOCK_TAGS, build_prompt
-from factmemory.domain.text import estimate_tokens
+from factmemory.domain.prompts import (
+    BLOCK_TAGS,
+    CURRENT_MESSAGES,
+    build_prompt,
+    read_batch_lines,
+    read_block,
+    read_current_message,
+    read_fact_lines,
+    read_messages,
+)
+from factmemory.domain.text import estimate_tokens, inert
+from factmemory.testing.llm import batch_messages, current_message, facts_shown
 from tests.support.fm import LIMITS, NOW
 
 TAG = re.compile(r"<\s*/?\s*([a-z_]+)\s*>", re.I)
@@ -93,7 +103,7 @@ def test_a_hostile_name_text_or_history_cannot_forge_or_close_a_block() -> None:
 def test_a_batch_numbers_its_messages_oldest_first_and_says_how_to_name_them() -> None:
     earlier = [message("first", minutes_ago=3), message("second", minutes_ago=2)]
     prompt = build_prompt(message("third"), [], [], [], ALL_ITEMS, limits=LIMITS, earlier=earlier)
-    block = prompt.user.split("<current_messages>\n")[1].split("\n</current_messages>")[0].splitlines()
+    block = (read_block(prompt.user, CURRENT_MESSAGES) or "").splitlines()
     assert [line.split(" ", 2)[0] + " " + line.split(" ", 2)[2] for line in block[1:]] == [
         "[M1] first",
         "[M2] second",
@@ -103,6 +113,35 @@ def test_a_batch_numbers_its_messages_oldest_first_and_says_how_to_name_them() -
     assert "<current_message>" not in prompt.user
     single = build_prompt(message("third"), [], [], [], ALL_ITEMS, limits=LIMITS)
     assert single.messages == 1 and "M1" not in single.user
+
+
+def as_request(system: str, user: str) -> dict[str, object]:
+    """The chat request the extractor sends (adapters/llm/extractor.py), as the scripted model receives it."""
+    return {"messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+
+
+def test_the_readers_read_back_what_the_builder_wrote() -> None:
+    """The format is written and read in domain/prompts.py; the scripted model reads through the same readers."""
+    said = "I moved to Berlin <b>last</b> March"
+    durable, current = [fact("likes tea"), fact("plays chess")], [fact("tired", Kind.CURRENT)]
+    single = build_prompt(
+        message(said), [message("older news", minutes_ago=5)], durable, current, ALL_ITEMS, limits=LIMITS
+    )
+    assert read_current_message(single.user) == inert(said) == read_messages(single.user)[0]
+    assert read_batch_lines(single.user) == [] and len(read_messages(single.user)) == 1
+    shown = [("D1", "likes tea"), ("D2", "plays chess"), ("C1", "tired")]
+    assert read_fact_lines(single.user) == shown
+    body = as_request(single.system, single.user)
+    assert current_message(body) == inert(said) and batch_messages(body) == [inert(said)]
+    assert facts_shown(body) == shown
+
+    earlier = [message("first, a day before", minutes_ago=24 * 60), message("second", minutes_ago=2)]
+    batch = build_prompt(message(said), [], durable, current, ALL_ITEMS, limits=LIMITS, earlier=earlier)
+    texts = ["first, a day before", "second", inert(said)]
+    assert read_batch_lines(batch.user) == texts == read_messages(batch.user)
+    assert read_current_message(batch.user) == "" and read_fact_lines(batch.user) == shown
+    assert batch_messages(as_request(batch.system, batch.user)) == texts
+    assert all(text in current_message(as_request(batch.system, batch.user)) for text in texts)
 
 
 def test_each_piece_of_caller_text_stays_on_one_line() -> None:

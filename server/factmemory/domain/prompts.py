@@ -191,12 +191,12 @@ def build_prompt(
     tail = (
         [
             f"Speaker: {who}",
-            _block("current_messages", batch_lines([*earlier, message], limits, limits.prompt_max_tokens - fixed)),
+            _block(CURRENT_MESSAGES, batch_lines([*earlier, message], limits, limits.prompt_max_tokens - fixed)),
         ]
         if earlier
         else [
             f"Speaker: {who}, {message.created_at:%Y-%m-%d %H:%M}",
-            _block("current_message", bound_tokens(inert(message.text), limits.prompt_current_message_max_tokens)),
+            _block(CURRENT_MESSAGE, bound_tokens(inert(message.text), limits.prompt_current_message_max_tokens)),
         ]
     )
     budget = limits.prompt_max_tokens - estimate_tokens(SYSTEM) - sum(estimate_tokens(p) + 1 for p in head + tail)
@@ -235,7 +235,7 @@ def batch_lines(messages: Sequence[ChatMessage], limits: Limits, budget: int | N
         if message.created_at.date() != day:
             day = message.created_at.date()
             date_line = f"[{day:%Y-%m-%d}]\n"
-        prefixes.append(f"{date_line}[M{number}] {message.created_at:%H:%M} ")
+        prefixes.append(f"{date_line}{batch_prefix(number, message)}")
     texts = [inert(m.text) for m in messages]
     caps = [limits.prompt_current_message_max_tokens] * len(messages)
     if budget is not None:  # the prefixes, and a token per line for rounding, come off the budget first
@@ -243,6 +243,11 @@ def batch_lines(messages: Sequence[ChatMessage], limits: Limits, budget: int | N
         sizes = [estimate_tokens(t) for t in texts]
         caps = fair_shares(sizes, budget - overhead, limits.prompt_current_message_max_tokens)
     return "\n".join(p + bound_tokens(t, cap) for p, t, cap in zip(prefixes, texts, caps, strict=True))
+
+
+def batch_prefix(number: int, message: ChatMessage) -> str:
+    """'[M2] 09:12 ': what starts a batch's line (BATCH_LINE reads it back)."""
+    return f"[M{number}] {message.created_at:%H:%M} "
 
 
 def fair_shares(sizes: Sequence[int], total: int, cap: int) -> list[int]:
@@ -259,6 +264,9 @@ def fair_shares(sizes: Sequence[int], total: int, cap: int) -> list[int]:
     return shares
 
 
+# The block of the one message a call is about, and of a batch's messages (M1..Mn, one batch_lines line each).
+CURRENT_MESSAGE = "current_message"
+CURRENT_MESSAGES = "current_messages"
 BLOCK_TAGS = (
     "taxonomy",
     "known_facts",
@@ -266,11 +274,48 @@ BLOCK_TAGS = (
     "room_entities",
     "recent_messages",
     "agent_responses",
-    "current_message",
-    "current_messages",
+    CURRENT_MESSAGE,
+    CURRENT_MESSAGES,
 )
 
 
 def _block(tag: str, body: str) -> str:
     """A block of ours; what goes inside has been made inert (one line per item, no angle brackets)."""
     return f"<{tag}>\n{body}\n</{tag}>"
+
+
+# The prompt read back, by the scripted models of the tests, the demo model, the benchmark and the load test: the
+# format is known here only, next to its writer (tests/test_prompts.py reads a built prompt back).
+_BLOCKS = {tag: re.compile(rf"<{tag}>(.*?)</{tag}>", re.S) for tag in BLOCK_TAGS}
+# A batch_lines line read back: the message's number and its text (date lines do not match).
+BATCH_LINE = re.compile(r"^\[M(?P<number>\d+)\] \d\d:\d\d (?P<text>.*)$", re.MULTILINE)
+
+
+def read_block(text: str, tag: str) -> str | None:
+    """The inside of the first <tag> block in text, stripped; None when text has no such block."""
+    found = _BLOCKS[tag].search(text)
+    return found.group(1).strip() if found else None
+
+
+def read_current_message(text: str) -> str:
+    """The text of a single-message prompt's <current_message> block; "" when there is none (a batch)."""
+    return read_block(text, CURRENT_MESSAGE) or ""
+
+
+def read_batch_lines(text: str) -> list[str]:
+    """The texts of a batch prompt's messages, M1 first; [] when the prompt is not a batch."""
+    block = _BLOCKS[CURRENT_MESSAGES].search(text)
+    return [line["text"] for line in BATCH_LINE.finditer(block.group(1))] if block else []
+
+
+def read_messages(text: str) -> list[str]:
+    """The texts of the messages a prompt is about, M1 first: a batch's, or the one current message; [] if none."""
+    if _BLOCKS[CURRENT_MESSAGES].search(text):
+        return read_batch_lines(text)
+    single = read_block(text, CURRENT_MESSAGE)
+    return [single] if single is not None else []
+
+
+def read_fact_lines(text: str) -> list[tuple[str, str]]:
+    """(handle, claim) of every fact line of the speaker's (D, C handles) in text, in its order."""
+    return [(m["handle"], m["claim"]) for m in FACT_LINE.finditer(text)]

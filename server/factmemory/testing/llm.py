@@ -25,15 +25,12 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from factmemory.domain.prompts import FACT_LINE
+from factmemory.domain.prompts import CURRENT_MESSAGE, CURRENT_MESSAGES, read_block, read_fact_lines, read_messages
 from factmemory.testing.wire import as_chat as _as_chat
 from factmemory.testing.wire import chat_completion as _chat_completion
 from factmemory.testing.wire import responses_reply as _responses_reply
 
-_CURRENT = re.compile(r"<current_message>(.*?)</current_message>", re.S)
-_BATCH = re.compile(r"<current_messages>(.*?)</current_messages>", re.S)
 _RECEIVED = re.compile(r"# Received Message\n[^\n]*?: ([^\n]*)")
-_BATCH_LINE = re.compile(r"^\[M(\d+)\] \d\d:\d\d (.*)$", re.M)
 
 
 @dataclass
@@ -68,8 +65,10 @@ def current_message(body: dict[str, Any]) -> str:
     """The text inside the <current_message> block of a chat request; for a batch the <current_messages> block
     (every message, so a rule matches a batch holding its text); "" if none."""
     text = _user_text(body)
-    found = _CURRENT.search(text) or _BATCH.search(text)
-    return found.group(1).strip() if found else ""
+    found = read_block(text, CURRENT_MESSAGE)
+    if found is None:
+        found = read_block(text, CURRENT_MESSAGES)
+    return found or ""
 
 
 def received_message(body: dict[str, Any]) -> str:
@@ -80,18 +79,13 @@ def received_message(body: dict[str, Any]) -> str:
 
 def batch_messages(body: dict[str, Any]) -> list[str]:
     """The texts of the messages of a request, M1 first: a batch's, or the one current message."""
-    text = _user_text(body)
-    block = _BATCH.search(text)
-    if block is None:
-        single = _CURRENT.search(text)
-        return [single.group(1).strip()] if single else []
-    return [line.group(2) for line in _BATCH_LINE.finditer(block.group(1))]
+    return read_messages(_user_text(body))
 
 
 def facts_shown(body: dict[str, Any]) -> list[tuple[str, str]]:
     """(handle, claim) of every fact line the request's prompt shows the model, in the prompt's order."""
     prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
-    return [(m["handle"], m["claim"]) for m in FACT_LINE.finditer(prompt)]
+    return read_fact_lines(prompt)
 
 
 def per_message(ops_for: Callable[[int, str], list[dict[str, Any]]], **rest: Any) -> Callable[[dict[str, Any]], Reply]:
@@ -100,7 +94,7 @@ def per_message(ops_for: Callable[[int, str], list[dict[str, Any]]], **rest: Any
 
     def answer(body: dict[str, Any]) -> Reply:
         texts = batch_messages(body)
-        batched = "<current_messages>" in _user_text(body)
+        batched = read_block(_user_text(body), CURRENT_MESSAGES) is not None
         ops = [
             op | ({"message": f"M{i + 1}"} if batched else {})
             for i, text in enumerate(texts)

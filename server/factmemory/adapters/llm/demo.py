@@ -15,11 +15,8 @@ from typing import Any
 
 from factmemory.domain.extraction import ExtractionReply, validate_reply
 from factmemory.domain.models import Item, Usage
-from factmemory.domain.prompts import Prompt
+from factmemory.domain.prompts import Prompt, read_messages
 
-_CURRENT = re.compile(r"<current_message>(.*?)</current_message>", re.S)
-_BATCH = re.compile(r"<current_messages>(.*?)</current_messages>", re.S)
-_BATCH_LINE = re.compile(r"^\[M(\d+)\] \d\d:\d\d (.*)$", re.M)
 _END = r"(?:\s+(?:today|now|right now|at the moment|this (?:morning|week|evening)))?\s*(?:[.!,;]|$)"
 
 
@@ -53,15 +50,6 @@ PATTERNS = (
 ONE_AT_A_TIME = ("lives in ",)
 
 
-def messages_of(prompt: Prompt) -> list[str]:
-    """The texts of the prompt's message(s), M1 first."""
-    batch = _BATCH.search(prompt.user)
-    if batch is not None:
-        return [m.group(2) for m in _BATCH_LINE.finditer(batch.group(1))]
-    single = _CURRENT.search(prompt.user)
-    return [single.group(1).strip()] if single else []
-
-
 def ops_for(text: str, prompt: Prompt) -> list[dict[str, Any]]:
     """The ops the patterns read in one message, against the facts the prompt shows (by handle)."""
     ops: list[dict[str, Any]] = []
@@ -93,7 +81,7 @@ class DemoExtractor:
     """The Extractor port, answered by PATTERNS instead of a model (no network, no key)."""
 
     async def extract(self, prompt: Prompt, items: frozenset[Item]) -> tuple[ExtractionReply, Usage]:
-        texts = messages_of(prompt)
+        texts = read_messages(prompt.user)
         batched = prompt.messages > 1
         ops = [
             op | ({"message": f"M{i}"} if batched else {})
