@@ -39,9 +39,9 @@ from factmemory.adapters.postgres.store import GET_EVALUATIONS_BY_PERSON, LIST_F
 from factmemory.adapters.postgres.tickets import (
     GET_TICKET_BY_PERSON,
     ISSUE_TICKET_BY_PERSON,
-    USE_TICKET_BY_PERSON,
+    USE_TICKET,
     VOID_EXPIRED_BY_PERSON,
-    VOID_SHOWING_DELETED_BY_PERSON,
+    VOID_SHOWING_DELETED,
 )
 from factmemory.adapters.postgres.write.turn_start import TURN_START_BY_PERSON
 from factmemory.domain.tickets import DELETED_IDS_KEPT, LONGEST_TTL
@@ -263,9 +263,9 @@ async def test_explain_shows_the_router_plan_of_per_person_statements_and_the_fa
             (agent, b"h", entity, 0, now, now + timedelta(minutes=2), "{}", now - timedelta(minutes=15), 7),
         ),
         "tickets.GET_TICKET_BY_PERSON": (GET_TICKET_BY_PERSON, (agent, b"h", entity, now)),
-        "tickets.USE_TICKET_BY_PERSON": (USE_TICKET_BY_PERSON, (agent, b"h", now, entity)),
+        "tickets.USE_TICKET": (USE_TICKET, (agent, b"h", now, entity)),
         "tickets.VOID_EXPIRED_BY_PERSON": (VOID_EXPIRED_BY_PERSON, (agent, now, entity)),
-        "tickets.VOID_SHOWING_DELETED_BY_PERSON": (VOID_SHOWING_DELETED_BY_PERSON, (agent, b"h", entity)),
+        "tickets.VOID_SHOWING_DELETED": (VOID_SHOWING_DELETED, (agent, b"h", entity)),
         "store.GET_EVALUATIONS_BY_PERSON": (GET_EVALUATIONS_BY_PERSON, (agent, ["m"], entity)),
         "messages.LINKED_BY": (LINKED_BY, (agent, entity, ["m"])),
         "messages.UNLINK_RELATIONSHIPS_OF": (UNLINK_RELATIONSHIPS_OF, (agent, ["m"], entity)),

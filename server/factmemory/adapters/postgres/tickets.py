@@ -83,8 +83,11 @@ SELECT t.agent_id, t.entity_id, t.forget_epoch, t.expires_at, t.used_at,
 """
 
 # The ticket showing a deleted message loses its content (presenting it is refused by name, domain/tickets.py).
-VOID_SHOWING_DELETED = "UPDATE evaluation_tickets SET body = NULL WHERE agent_id = $1 AND token_hash = $2"
-VOID_SHOWING_DELETED_BY_PERSON = VOID_SHOWING_DELETED + " AND entity_id = $3"
+# It names its person ($3, the row's own): on one PostgreSQL the key alone finds the row, distributed by person
+# (Citus) the person keeps the statement on one shard.
+VOID_SHOWING_DELETED = """
+UPDATE evaluation_tickets SET body = NULL WHERE agent_id = $1 AND token_hash = $2 AND entity_id = $3
+"""
 
 # The agent's expired tickets lose their content: run when a read meets one (ISSUE_TICKET does it for every agent
 # on every issue).
@@ -136,27 +139,23 @@ PRUNE_DELETED_MESSAGES = "DELETE FROM deleted_messages WHERE deleted_at < $1"
 
 # The body goes with the use: what the model was shown is not kept once it served. A ticket showing a message deleted
 # after it was read (a ForgetMessages between find and use) is not used: the same statement checks.
-# On a database distributed by person it names the person too ($4).
-_USE_TICKET = f"""
+# It names the person ($4, the ticket's own: refusal() checked it), which keeps it on one shard distributed by person.
+USE_TICKET = f"""
 UPDATE evaluation_tickets SET used_at = $3, body = NULL
- WHERE agent_id = $1 AND token_hash = $2 AND used_at IS NULL AND body IS NOT NULL
-   AND NOT {shows_deleted("evaluation_tickets", "$1")}{{person}}
+ WHERE agent_id = $1 AND token_hash = $2 AND entity_id = $4 AND used_at IS NULL AND body IS NOT NULL
+   AND NOT {shows_deleted("evaluation_tickets", "$1")}
 RETURNING token_hash
 """
-USE_TICKET = _USE_TICKET.format(person="")
-USE_TICKET_BY_PERSON = _USE_TICKET.format(person="\n   AND entity_id = $4")
 
 
 @dataclass(frozen=True)
 class TicketStatements:
     """The statements that differ by deployment, chosen once: on a database distributed by person each also names
-    the person (`get` as its $3 on both; the others as their last argument, `person`), so it runs on the person's
-    shard alone."""
+    the person (`get` as its $3 on both; `void_expired` as its last argument, `person`), so it runs on the person's
+    shard alone. The others name the person on every deployment."""
 
     get: str
     void_expired: str
-    void_showing_deleted: str
-    use: str
     by_person: bool
 
     def person(self, entity_id: UUID) -> tuple[UUID, ...]:
@@ -164,14 +163,8 @@ class TicketStatements:
         return (entity_id,) if self.by_person else ()
 
 
-ONE_DATABASE = TicketStatements(GET_TICKET, VOID_EXPIRED, VOID_SHOWING_DELETED, USE_TICKET, by_person=False)
-PER_PERSON = TicketStatements(
-    GET_TICKET_BY_PERSON,
-    VOID_EXPIRED_BY_PERSON,
-    VOID_SHOWING_DELETED_BY_PERSON,
-    USE_TICKET_BY_PERSON,
-    by_person=True,
-)
+ONE_DATABASE = TicketStatements(GET_TICKET, VOID_EXPIRED, by_person=False)
+PER_PERSON = TicketStatements(GET_TICKET_BY_PERSON, VOID_EXPIRED_BY_PERSON, by_person=True)
 
 
 class Tickets:
@@ -211,11 +204,10 @@ class Tickets:
         goes from every expired row of the agent then; of the person, distributed by person)."""
         async with connection(self._pool) as conn:
             row = await conn.fetchrow(self._sql.get, agent_id, token_hash, entity_id, now)
-            person = self._sql.person(entity_id)
             if row is not None and row["expires_at"] <= now:
-                await conn.execute(self._sql.void_expired, agent_id, now, *person)
+                await conn.execute(self._sql.void_expired, agent_id, now, *self._sql.person(entity_id))
             elif row is not None and row["shows_deleted"]:
-                await conn.execute(self._sql.void_showing_deleted, agent_id, token_hash, *person)
+                await conn.execute(VOID_SHOWING_DELETED, agent_id, token_hash, row["entity_id"])
         if row is None:
             return None
         return TicketRow(
@@ -231,9 +223,8 @@ class Tickets:
     async def use(self, agent_id: UUID, entity_id: UUID, token_hash: bytes, now: datetime) -> bool:
         """True for the one caller that used the ticket; False when it was used (or its entity forgotten) first.
         `entity_id` is the person the ticket was found for (refusal() checked it)."""
-        person = self._sql.person(entity_id)
         async with connection(self._pool) as conn:
-            return await conn.fetchval(self._sql.use, agent_id, token_hash, now, *person) is not None
+            return await conn.fetchval(USE_TICKET, agent_id, token_hash, now, entity_id) is not None
 
     async def expire(self, now: datetime) -> int:
         """Drops the content of every expired ticket and the rows kept long enough past their expiry; returns how
