@@ -141,6 +141,28 @@ async def test_a_job_that_cannot_finish_before_its_deadline_is_not_started() -> 
     assert drops < 30
 
 
+async def test_a_lone_text_on_an_idle_pool_uses_the_threads_and_gets_the_same_vector() -> None:
+    pool = EnginePool(1, "original", 64, threads=2)
+    await pool.start()
+    try:
+        text = "Morning! Slept badly again, the neighbours had a party until three."
+        alone = await pool.embed([text], True)
+        assert pool.stats.wide == 1
+        # Two texts in one call: one job, one thread (several texts are spread over engines instead).
+        beside = await pool.embed([text, "I want to learn Japanese before the trip to Tokyo."], True)
+        assert pool.stats.wide == 1
+        # Two callers at once: the first is sent while the second waits, so it keeps one thread; the second, alone
+        # by the time it is sent, gets them.
+        first, other = await asyncio.gather(pool.embed([text], True), pool.embed(["Another message."], True))
+        assert pool.stats.wide == 2
+        np.testing.assert_allclose(alone[0], beside[0], atol=1e-6)
+        np.testing.assert_allclose(alone[0], first[0], atol=1e-6)
+        assert other.shape == first.shape and float(other[0] @ first[0]) < 0.99
+        assert pool.stats.calls == 4
+    finally:
+        await pool.close()
+
+
 def test_split_jobs_bounds_each_engine_call() -> None:
     assert split_jobs(["a"] * (MAX_JOB_TEXTS + 1)) == [["a"] * MAX_JOB_TEXTS, ["a"]]
     assert split_jobs(["x" * 1000, "b", "c"]) == [["x" * 1000], ["b", "c"]]

@@ -75,6 +75,10 @@ class Settings(BaseSettings):
     embedding_timeout_s: float = Field(default=20.0, gt=0)
     # Local engine: worker processes (0 = one per core), tokens embedded per text (see docs/embedding.md).
     embedding_workers: int = Field(default=0, ge=0, le=64)
+    # Local engine: threads one text may use when it is the only engine call (a turn's new message on an otherwise
+    # idle service); 0 = one per core, at most 2 (the count measured, docs/embedding.md). Under load each call
+    # keeps one thread.
+    embedding_threads: int = Field(default=0, ge=0, le=16)
     embedding_max_tokens: int = Field(default=64, ge=16, le=512)
     # Similarity pre-filter of the write-time dedup check; unset = the embedder's DEFAULT_DEDUP_THRESHOLDS above.
     dedup_threshold: float | None = Field(default=None, ge=0, le=1)
@@ -196,6 +200,10 @@ class Settings(BaseSettings):
     @property
     def effective_embedding_workers(self) -> int:
         return self.embedding_workers or os.cpu_count() or 1
+
+    @property
+    def effective_embedding_threads(self) -> int:
+        return self.embedding_threads or min(2, os.cpu_count() or 1)
 
     @property
     def effective_dedup_threshold(self) -> float:

@@ -61,7 +61,10 @@ async def start_embedder(settings: Settings) -> Embedder:
     """The local engine's worker processes are started from the event loop's thread: they are tied to it."""
     if settings.embedder == "local":
         return await LocalEmbedder.start(
-            settings.effective_embedding_model, settings.effective_embedding_workers, settings.embedding_max_tokens
+            settings.effective_embedding_model,
+            settings.effective_embedding_workers,
+            settings.embedding_max_tokens,
+            settings.effective_embedding_threads,
         )
     # Retries are ours (RetryPolicy), as for the LLM.
     client = _openai_client(settings, settings.embedding_timeout_s, 0)

@@ -21,6 +21,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory_tools.bench.data import NOW, Claim
+from factmemory_tools.plugin_call import PLUGIN_TOTAL
 
 
 def latency_tag(latency_ms: int) -> str:
@@ -142,14 +143,14 @@ def chat(entity_id: uuid.UUID, name: str, text: str, seconds_ago: float) -> pb.C
 
 
 def provide_request(agent_id: uuid.UUID, entity_id: uuid.UUID, lines: Sequence[str]) -> pb.ProvideRequest:
-    """A turn's provider call: the last messages of the room, six facts of each kind."""
+    """A turn's provider call as the elizaOS plugin makes it (client_ts/src/request.ts): the last messages of the
+    room, the current one last, and one budget of 12 facts both sections share."""
     messages = [chat(entity_id, "Sam", text, 60.0 * (len(lines) - i)) for i, text in enumerate(lines)]
     return pb.ProvideRequest(
         agent_id=str(agent_id),
         entity_id=str(entity_id),
         recent_messages=messages,
-        durable_limit=6,
-        current_limit=6,
+        total_limit=PLUGIN_TOTAL,
         subject_name="Sam",
         now=ts(0),
     )

@@ -42,6 +42,7 @@ from factmemory.testing.llm import Reply, ScriptedLLM
 from factmemory.testing.service import bench_settings, serve_in_process
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
+from factmemory_tools.plugin_call import PLUGIN_TOTAL
 from factmemory_tools.recall.run import database, ts
 
 REPO = Path(__file__).resolve().parents[3]
@@ -49,7 +50,6 @@ DATA = REPO.parent / "shared" / "data" / "locomo-tune.json"
 RECENT = 10
 TOP = 12
 HALF = 6
-PLUGIN_TOTAL = 12  # client_ts/src/request.ts: the plugin's one shared budget (ProvideRequest.total_limit)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 NAMESPACE = uuid.UUID("5b0c4d6e-1f2a-4b3c-9d8e-7f6a5b4c3d2e")
 

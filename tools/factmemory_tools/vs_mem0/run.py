@@ -32,6 +32,7 @@ from factmemory.v1 import factmemory_pb2 as pb
 from factmemory.v1 import factmemory_pb2_grpc as pb_grpc
 from factmemory_tools.bench import data
 from factmemory_tools.bench.stats import PROVIDE_STAGES, derived
+from factmemory_tools.plugin_call import PLUGIN_TOTAL
 
 MODEL = "multilingual-e5-small"
 DIMENSIONS = 384
@@ -154,8 +155,7 @@ async def _provide(stub: pb_grpc.FactMemoryServiceStub, agent: uuid.UUID, entity
     request = pb.ProvideRequest(
         agent_id=str(agent),
         entity_id=str(entity),
-        durable_limit=6,
-        current_limit=6,
+        total_limit=PLUGIN_TOTAL,  # the elizaOS plugin's one budget (client_ts/src/request.ts)
         recent_messages=[
             pb.ChatMessage(id=str(uuid.uuid4()), entity_id=str(entity), text=text, created_at=_timestamp(now))
         ],

@@ -83,10 +83,12 @@ class LocalEmbedder:
         self._passages = EmbeddingCache()
 
     @classmethod
-    async def start(cls, model_name: str, workers: int, token_budget: int = DEFAULT_TOKEN_BUDGET) -> LocalEmbedder:
+    async def start(
+        cls, model_name: str, workers: int, token_budget: int = DEFAULT_TOKEN_BUDGET, threads: int = 1
+    ) -> LocalEmbedder:
         if model_name not in LOCAL_VARIANTS:
             raise NotConfigured(f"unknown local embedding model {model_name!r}; one of {sorted(LOCAL_VARIANTS)}")
-        pool = EnginePool(workers, LOCAL_VARIANTS[model_name], token_budget)
+        pool = EnginePool(workers, LOCAL_VARIANTS[model_name], token_budget, threads)
         await pool.start()
         return cls(pool, model_name)
 

@@ -7,6 +7,8 @@ fed from a queue that is fair between callers.
   caller's short request by more than the engine calls already running.
 - A cancelled caller's queued jobs are removed; a job whose deadline passed, or would pass before the engine
   could answer (judging by recent calls), is dropped before it is sent.
+- One text sent while no other engine call runs or waits (a turn's new message on an otherwise idle service) may
+  use `threads` engine threads: its latency, not the throughput under load, is what a caller waits for then.
 - Closing kills the workers at once: by then the server has drained for its grace period.
 """
 
@@ -51,6 +53,7 @@ class PoolStats:
     dropped: int = 0  # jobs dropped before reaching an engine: caller cancelled or deadline passed
     deaths: int = 0  # workers that died during a call
     restarts: int = 0
+    wide: int = 0  # engine calls made with more than one thread (a lone text on an idle pool)
     # The last calls' costs, seconds each: what the worker spent fitting texts to the budget and in the engine,
     # and the hop (the round trip seen here minus the worker's own time: queue, pipes, process switches).
     fit_s: deque[float] = field(default_factory=lambda: deque(maxlen=KEEP_TIMINGS))
@@ -88,7 +91,9 @@ class Worker:
             str(token_budget),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            env={**os.environ, "OMP_NUM_THREADS": "1"},
+            # PASSIVE: an engine thread waiting for the other at a barrier sleeps instead of spinning. Spinning, a
+            # two-thread call on a machine whose other core is busy took 0.5-2.3 s instead of 0.05 (docs/embedding.md).
+            env={**os.environ, "OMP_NUM_THREADS": "1", "OMP_WAIT_POLICY": "PASSIVE"},
         )
         try:
             kind, payload = await asyncio.wait_for(cls._read(process), START_TIMEOUT_S)
@@ -104,11 +109,11 @@ class Worker:
         assert self.process.stdout is not None
         return self.process.returncode is None and not self.process.stdout.at_eof()
 
-    async def embed(self, texts: list[str], is_query: bool) -> tuple[Matrix, float, float]:
-        """The vectors of `texts` and the worker's own seconds (fitting, engine); Unavailable when the engine
-        reports an error, WorkerDied when it dies."""
+    async def embed(self, texts: list[str], is_query: bool, threads: int = 1) -> tuple[Matrix, float, float]:
+        """The vectors of `texts` (the engine using `threads` threads) and the worker's own seconds (fitting,
+        engine); Unavailable when the engine reports an error, WorkerDied when it dies."""
         assert self.process.stdin is not None
-        frame = json.dumps({"query": is_query, "texts": texts}).encode()
+        frame = json.dumps({"query": is_query, "texts": texts, "threads": threads}).encode()
         # A worker that is gone before the call takes no part of it: its pipe refuses the frame (or its exit is
         # known), and the job can go to another worker. Once the frame is in the pipe, the engine may have read
         # it: a death from then on ends the call (a text that crashes the engine must not go round every worker).
@@ -158,10 +163,11 @@ class Worker:
 class EnginePool:
     """`workers` supervised engine processes sharing one fair queue."""
 
-    def __init__(self, workers: int, variant: str, token_budget: int) -> None:
+    def __init__(self, workers: int, variant: str, token_budget: int, threads: int = 1) -> None:
         self.variant = variant
         self.token_budget = token_budget
         self._size = workers
+        self._threads = max(1, threads)  # for one text while nothing else runs or waits
         self._queue = FairQueue()
         self._wakeup = asyncio.Event()
         self._workers: list[Worker | None] = [None] * workers
@@ -248,6 +254,15 @@ class EnginePool:
             else:
                 return job
 
+    def _threads_for(self, job: Job) -> int:
+        """Engine threads for `job`, just taken from the queue: all of them for a lone text when no other call runs
+        or waits (several texts are already spread over idle engines, one thread each); else one, so that under
+        load the engines do not compete for the cores. A call that arrives meanwhile shares the cores with it for
+        the rest of that one call."""
+        if len(job.texts) == 1 and self._running == 0 and not len(self._queue):
+            return self._threads
+        return 1
+
     def _cannot_finish(self, job: Job) -> bool:
         """The engine would answer after the job's deadline, judging by the recent engine calls: wasted work
         that would only delay others (a flood of long texts with short deadlines)."""
@@ -277,11 +292,13 @@ class EnginePool:
             job = await self._next_job()
             self.stats.calls += 1
             self.stats.texts += len(job.texts)
+            threads = self._threads_for(job)
+            self.stats.wide += threads > 1
             started = time.monotonic()
             try:
                 self._running += 1
                 try:
-                    result, fit_s, engine_s = await worker.embed(job.texts, job.is_query)
+                    result, fit_s, engine_s = await worker.embed(job.texts, job.is_query, threads)
                 finally:
                     self._running -= 1
             except WorkerDied as exc:

