@@ -29,7 +29,7 @@ from factmemory.adapters.postgres.erasure.forget_messages import (
     VOID_TICKETS_OF_PERSON,
 )
 from factmemory.adapters.postgres.erasure.forgetting import FORGET_FACTS
-from factmemory.adapters.postgres.erasure.retention import RETENTION_ACTOR, PostgresRetention
+from factmemory.adapters.postgres.erasure.retention import RETENTION_ACTOR, PerPersonRetention
 from factmemory.adapters.postgres.read.forgotten import ForgetWatch
 from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.read.vector_cache import TRIGGER_PRESENT
@@ -340,14 +340,9 @@ async def test_expired_tickets_of_people_who_never_come_back_lose_their_content_
     body = "SELECT body FROM evaluation_tickets WHERE agent_id = $1 AND entity_id = $2"
     scope = (uuid.UUID(person.agent_id), uuid.UUID(person.entity_id))
     assert "X7654321" in await service.pool.fetchval(body, *scope)
-    assert (
-        await PostgresRetention(service.pool, by_person=True).expire_tickets(datetime.now(UTC)) >= 0
-    )  # not expired yet: kept
+    assert await PerPersonRetention(service.pool).expire_tickets(datetime.now(UTC)) >= 0  # not expired yet: kept
     assert "X7654321" in await service.pool.fetchval(body, *scope)
-    assert (
-        await PostgresRetention(service.pool, by_person=True).expire_tickets(datetime.now(UTC) + timedelta(minutes=10))
-        >= 1
-    )
+    assert await PerPersonRetention(service.pool).expire_tickets(datetime.now(UTC) + timedelta(minutes=10)) >= 1
     assert await service.pool.fetchval(body, *scope) is None
 
 
@@ -359,7 +354,7 @@ async def test_retention_history_names_its_action_and_actor_on_the_cluster(servi
     await service.stub.Evaluate(person.evaluate("I am tired today"))
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
     [fact] = await service.store.list_facts(agent, entity, None, None, 10)
-    retention, later = PostgresRetention(service.pool, by_person=True), datetime.now(UTC) + timedelta(days=1)
+    retention, later = PerPersonRetention(service.pool), datetime.now(UTC) + timedelta(days=1)
     assert await retention.archive_facts(agent, entity, [fact], later, "stale") == 1
     assert await retention.delete_archived(agent, entity, [fact.id], later + timedelta(days=1), "old") == 1
     history = await service.store.fact_history(agent, entity, fact.id)
@@ -395,10 +390,10 @@ async def test_a_room_mates_ticket_showing_a_deleted_message_loses_it_in_the_swe
     assert "5521" in await service.pool.fetchval(body, *sams)
     assert await service.pool.fetchval(kept, *ids) == 1
     now = datetime.now(UTC)
-    assert await PostgresRetention(service.pool, by_person=True).expire_tickets(now) >= 1
+    assert await PerPersonRetention(service.pool).expire_tickets(now) >= 1
     assert await service.pool.fetchval(body, *sams) is None
     assert await service.pool.fetchval(kept, *ids) == 1  # a ticket issued before the deletion may still be open
-    await PostgresRetention(service.pool, by_person=True).expire_tickets(now + LONGEST_TTL + timedelta(minutes=1))
+    await PerPersonRetention(service.pool).expire_tickets(now + LONGEST_TTL + timedelta(minutes=1))
     assert await service.pool.fetchval(kept, *ids) == 1  # kept for the prompts
-    await PostgresRetention(service.pool, by_person=True).expire_tickets(now + DELETED_IDS_KEPT + timedelta(minutes=1))
+    await PerPersonRetention(service.pool).expire_tickets(now + DELETED_IDS_KEPT + timedelta(minutes=1))
     assert await service.pool.fetchval(kept, *ids) == 0

@@ -82,8 +82,8 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
     from factmemory.adapters.postgres.connection import open_pool
     from factmemory.adapters.postgres.deployment.citus import distributed_by_person
     from factmemory.adapters.postgres.deployment.database import database_url, migrate
-    from factmemory.adapters.postgres.erasure.retention import PostgresRetention
     from factmemory.app import embedding_dimensions, retention_policy
+    from factmemory.app.runtime import adapters_for
     from factmemory.domain.errors import FactMemoryError
     from factmemory.ports import NullTelemetry
     from factmemory.usecases.retention import SweepCounts, sweep
@@ -92,7 +92,7 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
         async with database_url(settings.database_url, settings.data_dir) as url:
             await migrate(url, embedding_dimensions(settings))
             async with open_pool(url, 1, 2, settings.db_timeout_s) as pool:
-                store = PostgresRetention(pool, await distributed_by_person(pool))
+                store = adapters_for(await distributed_by_person(pool)).retention(pool)
                 return await sweep(store, retention_policy(settings), datetime.now(UTC), NullTelemetry())
 
     try:

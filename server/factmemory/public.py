@@ -9,7 +9,6 @@ from factmemory.adapters.postgres.connection import (
     SESSION_SETTINGS,  # bench: the session the service's plans get
     open_pool,  # citus_import: the store on a pool of its own
 )
-from factmemory.adapters.postgres.deployment.citus import distributed_by_person  # citus_import
 from factmemory.adapters.postgres.deployment.database import database_url, migrate, open_database
 from factmemory.adapters.postgres.deployment.distribution import distribute  # citus_latency
 from factmemory.adapters.postgres.erasure.retention import PostgresRetention
@@ -96,7 +95,6 @@ __all__ = [
     "database_url",
     "decide",
     "distribute",
-    "distributed_by_person",
     "eliza",
     "import_facts",
     "migrate",

@@ -25,14 +25,14 @@ from factmemory.adapters.postgres.deployment.database import Database, migrate, 
 from factmemory.adapters.postgres.deployment.replica import ReadRoute, Reads
 from factmemory.adapters.postgres.deployment.replica_check import ReplicaCheck
 from factmemory.adapters.postgres.deployment.topology import Topology, topology_of
-from factmemory.adapters.postgres.erasure.forget_messages import PostgresMessages
-from factmemory.adapters.postgres.erasure.retention import PostgresRetention
+from factmemory.adapters.postgres.erasure.forget_messages import PerPersonMessages, PostgresMessages
+from factmemory.adapters.postgres.erasure.retention import PerPersonRetention, PostgresRetention
 from factmemory.adapters.postgres.read.cached_provide import CachedProvide
 from factmemory.adapters.postgres.read.forgotten import ForgetWatch
 from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.read.vector_cache import VectorCopies, copies_possible
-from factmemory.adapters.postgres.store import Store
-from factmemory.adapters.postgres.tickets import Tickets
+from factmemory.adapters.postgres.store import PerPersonStore, Store
+from factmemory.adapters.postgres.tickets import PerPersonTickets, Tickets
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.app.config import retention_policy, ticket_policy, tuning
 from factmemory.domain.vector_cache import VectorCache
@@ -46,6 +46,27 @@ from factmemory.usecases.retention import run_periodically
 READ_REPLICA_HEALTH = "factmemory.v1.ReadReplica"
 # NOT_SERVING while a worker of the Citus cluster is unreachable (the server's own health follows the coordinator).
 CLUSTER_HEALTH = "factmemory.v1.Cluster"
+
+
+@dataclass(frozen=True)
+class Adapters:
+    """The adapters whose statements differ by deployment, chosen once at start (`adapters_for`): on a database
+    distributed by person (Citus, docs/scaling.md) each module's PerPerson class, whose statements name the person
+    so that they run on the person's shard alone."""
+
+    store: type[Store]
+    messages: type[PostgresMessages]
+    tickets: type[Tickets]
+    retention: type[PostgresRetention]
+
+
+ONE_DATABASE = Adapters(Store, PostgresMessages, Tickets, PostgresRetention)
+PER_PERSON = Adapters(PerPersonStore, PerPersonMessages, PerPersonTickets, PerPersonRetention)
+
+
+def adapters_for(by_person: bool) -> Adapters:
+    """PER_PERSON for a database distributed by person (Topology.by_person), else ONE_DATABASE."""
+    return PER_PERSON if by_person else ONE_DATABASE
 
 
 def _openai_client(settings: Settings, timeout_s: float, max_retries: int) -> openai.AsyncOpenAI:
@@ -82,7 +103,7 @@ class Runtime:
     metrics: PrometheusTelemetry | None
     replica_check: ReplicaCheck | None = None
     cluster_check: ClusterCheck | None = None  # a database distributed by person on Citus
-    by_person: bool = False  # the database is distributed by person on Citus
+    adapters: Adapters = ONE_DATABASE  # by deployment (the retention sweep's)
 
 
 @asynccontextmanager
@@ -114,7 +135,8 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             retry = RetryPolicy(max_retries=settings.llm_max_retries, max_retry_after_s=settings.llm_max_retry_after_s)
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
         provide = await open_provide(stack, settings, database.url, Reads(pool, route), topology)
-        store = Store(pool, route, topology.by_person, forgotten=provide.drop_held)
+        adapters = adapters_for(topology.by_person)
+        store = adapters.store(pool, route, forgotten=provide.drop_held)
         # Another process's ForgetEntity drops the person from this one's memory too (forgotten.py).
         await stack.enter_async_context(ForgetWatch(pool, provide.drop_held).running())
         deps = Deps(
@@ -127,14 +149,14 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             extractor=extractor,
             tuning=tuning(settings),
             telemetry=telemetry,
-            messages=PostgresMessages(pool, topology.by_person),
+            messages=adapters.messages(pool),
             agents=PostgresAgents(pool),
-            agent_model=AgentModel(Tickets(pool, topology.by_person), ticket_policy(settings)),
+            agent_model=AgentModel(adapters.tickets(pool), ticket_policy(settings)),
         )
         timeout_s = min(settings.db_timeout_s, settings.health_interval_s * 2)
         cluster_check = ClusterCheck(pool, telemetry, timeout_s) if topology.by_person else None
         stack.enter_context(settled_heap())
-        yield Runtime(deps, database, pool, metrics, replica_check, cluster_check, topology.by_person)
+        yield Runtime(deps, database, pool, metrics, replica_check, cluster_check, adapters)
 
 
 # Python's cyclic garbage collector, set for a long-running service once everything is loaded. The objects made at
@@ -214,7 +236,7 @@ def start_retention(runtime: Runtime, settings: Settings) -> asyncio.Task[None] 
         return None
     return asyncio.create_task(
         run_periodically(
-            PostgresRetention(runtime.pool, runtime.by_person),
+            runtime.adapters.retention(runtime.pool),
             retention_policy(settings),
             settings.retention_interval_s,
             lambda: datetime.now(UTC),

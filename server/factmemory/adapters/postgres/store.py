@@ -35,7 +35,7 @@ from factmemory.adapters.postgres.rows import (
 from factmemory.adapters.postgres.write import import_ledger, restore
 from factmemory.adapters.postgres.write.context import read_write_context
 from factmemory.adapters.postgres.write.transaction import PostgresWriteTransaction
-from factmemory.adapters.postgres.write.turn_start import read_turn_start
+from factmemory.adapters.postgres.write.turn_start import TURN_START, TURN_START_BY_PERSON, read_turn_start
 from factmemory.domain.dedup.planning import OpenPair
 from factmemory.domain.excerpts import EvidenceSource
 from factmemory.domain.models import (
@@ -74,20 +74,22 @@ class Store(NearestReads, shared.SubjectReads, restore.Restores):
     """Typed access to the facts database through a pool: the fact ports but Provide's (ports.EvaluateStore,
     ReviewStore, BrowseStore, BulkStore). With a ReadRoute (FACTMEMORY_DATABASE_READ_URL), the reads of the read RPCs
     go to the replica: list_facts, fact_history, list_candidates, list_entities and export_rows always; nearest and
-    get_fact when the caller says `replica_ok` (GetFact, not Evaluate or an edit). `by_person`: distributed by person
-    on Citus (deployment/citus.py), per-turn reads stay within the person. `forgotten`: drops what this process
-    holds of a person it forgets or restores (Provide's memo and copies)."""
+    get_fact when the caller says `replica_ok` (GetFact, not Evaluate or an edit). `forgotten`: drops what this
+    process holds of a person it forgets or restores (Provide's memo and copies). On one PostgreSQL a turn reads
+    the stored evaluations of its message ids of any of the agent's people (one evaluated for another is refused);
+    PerPersonStore: distributed by person."""
+
+    # A turn's first read (write/turn_start.py).
+    _turn_start = TURN_START
 
     def __init__(
         self,
         pool: asyncpg.Pool,
         route: ReadRoute | None = None,
-        by_person: bool = False,
         forgotten: Callable[[UUID, UUID], None] | None = None,
     ) -> None:
         self._pool = pool
         self.reads = Reads(pool, route)
-        self._by_person = by_person
         self._forgotten = forgotten
 
     @property
@@ -127,7 +129,7 @@ class Store(NearestReads, shared.SubjectReads, restore.Restores):
         """Before anything is learned, one round trip: forget epoch, stored results, open pairs, recorded subjects."""
         async with connection(self._pool) as conn:
             return await read_turn_start(
-                conn, agent_id, entity_id, message_ids, pairs_limit, ttl_turns, self._by_person, subject_ids
+                conn, agent_id, entity_id, message_ids, pairs_limit, ttl_turns, subject_ids, self._turn_start
             )
 
     async def open_pairs(self, agent_id: UUID, entity_id: UUID, limit: int, ttl_turns: int) -> list[OpenPair]:
@@ -137,17 +139,9 @@ class Store(NearestReads, shared.SubjectReads, restore.Restores):
     async def get_evaluations(
         self, agent_id: UUID, message_ids: Sequence[str], entity_id: UUID | None = None
     ) -> dict[str, tuple[UUID, EvaluateResult]]:
-        """One round trip for a batch, without rows of calls still running; by person, only `entity_id`'s if given."""
+        """One round trip for a batch, without rows of calls still running: of any of the agent's people."""
         async with connection(self._pool) as conn:
-            if self._by_person and entity_id is not None:
-                rows = await conn.fetch(GET_EVALUATIONS_BY_PERSON, agent_id, list(message_ids), entity_id)
-            else:
-                rows = await conn.fetch(GET_EVALUATIONS, agent_id, list(message_ids))
-        return {
-            row["message_id"]: (row["entity_id"], EvaluateResult.model_validate(row["result"]))
-            for row in rows
-            if row["result"]
-        }
+            return evaluations_of(await conn.fetch(GET_EVALUATIONS, agent_id, list(message_ids)))
 
     async def list_facts(
         self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None, limit: int
@@ -272,3 +266,29 @@ class Store(NearestReads, shared.SubjectReads, restore.Restores):
         return await self.reads.run(
             agent_id, entity_id, lambda conn: export_rows(conn, agent_id, entity_id, section, after, limit)
         )
+
+
+class PerPersonStore(Store):
+    """The fact store on a database distributed by person (Citus, docs/scaling.md): message ids are unique per
+    person there, and a turn's reads of stored evaluations name the person, so they run on the person's shard
+    alone (no look for the same id evaluated for another person)."""
+
+    _turn_start = TURN_START_BY_PERSON
+
+    async def get_evaluations(
+        self, agent_id: UUID, message_ids: Sequence[str], entity_id: UUID | None = None
+    ) -> dict[str, tuple[UUID, EvaluateResult]]:
+        """One round trip for a batch, without rows of calls still running: only `entity_id`'s if given."""
+        if entity_id is None:
+            return await super().get_evaluations(agent_id, message_ids)
+        async with connection(self._pool) as conn:
+            return evaluations_of(await conn.fetch(GET_EVALUATIONS_BY_PERSON, agent_id, list(message_ids), entity_id))
+
+
+def evaluations_of(rows: Sequence[asyncpg.Record]) -> dict[str, tuple[UUID, EvaluateResult]]:
+    """The stored evaluations by message id, without rows of calls still running (result '{}')."""
+    return {
+        row["message_id"]: (row["entity_id"], EvaluateResult.model_validate(row["result"]))
+        for row in rows
+        if row["result"]
+    }

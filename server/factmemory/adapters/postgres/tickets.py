@@ -3,7 +3,6 @@ the token's hash within the agent, and used at most once (one conditional UPDATE
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
@@ -148,32 +147,15 @@ RETURNING token_hash
 """
 
 
-@dataclass(frozen=True)
-class TicketStatements:
-    """The statements that differ by deployment, chosen once: on a database distributed by person each also names
-    the person (`get` as its $3 on both; `void_expired` as its last argument, `person`), so it runs on the person's
-    shard alone. The others name the person on every deployment."""
-
-    get: str
-    void_expired: str
-    by_person: bool
-
-    def person(self, entity_id: UUID) -> tuple[UUID, ...]:
-        """The trailing arguments that name the person: none on one PostgreSQL."""
-        return (entity_id,) if self.by_person else ()
-
-
-ONE_DATABASE = TicketStatements(GET_TICKET, VOID_EXPIRED, by_person=False)
-PER_PERSON = TicketStatements(GET_TICKET_BY_PERSON, VOID_EXPIRED_BY_PERSON, by_person=True)
-
-
 class Tickets:
-    """The tickets table through the service's pool; `by_person`: the database is distributed by person (Citus),
-    and every statement names the person."""
+    """The tickets table through the service's pool, on one PostgreSQL (with or without a replica): the bounds of
+    all open tickets and of the agent's share are counted at every issue. PerPersonTickets: distributed by person."""
 
-    def __init__(self, pool: asyncpg.Pool, by_person: bool = False) -> None:
+    # The ticket with the forget epoch of the entity the caller names.
+    _get = GET_TICKET
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
-        self._sql = PER_PERSON if by_person else ONE_DATABASE
 
     async def issue(
         self,
@@ -187,25 +169,24 @@ class Tickets:
         policy: TicketPolicy,
     ) -> None:
         """Stores a ticket, first making room: long-expired rows go, and the entity keeps its newest ones only."""
-        args = (agent_id, token_hash, entity_id, forget_epoch, now, expires_at, body, now - KEPT_AFTER_EXPIRY)
+        args = _issue_args(agent_id, entity_id, token_hash, forget_epoch, body, now, expires_at, policy)
         async with connection(self._pool) as conn:
-            if self._sql.by_person:  # no shared bound to count: it would read every shard
-                await conn.execute(ISSUE_TICKET_BY_PERSON, *args, policy.max_per_entity - 1)
-                return
-            counts = await conn.fetchrow(
-                ISSUE_TICKET, *args, policy.max_per_entity - 1, policy.max_total, policy.agent_share
-            )
+            counts = await conn.fetchrow(ISSUE_TICKET, *args, policy.max_total, policy.agent_share)
         assert counts is not None  # the statement always answers one row
         if not counts["stored"]:
             raise Unavailable(full(policy, counts["total"], counts["mine"]))
 
+    async def _void_expired(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, now: datetime) -> None:
+        """The agent's expired tickets lose their content."""
+        await conn.execute(VOID_EXPIRED, agent_id, now)
+
     async def find(self, agent_id: UUID, entity_id: UUID, token_hash: bytes, now: datetime) -> TicketRow | None:
         """The agent's ticket, with `entity_id`'s forget epoch now; an expired one without its content (which
-        goes from every expired row of the agent then; of the person, distributed by person)."""
+        goes from every expired row of the agent then)."""
         async with connection(self._pool) as conn:
-            row = await conn.fetchrow(self._sql.get, agent_id, token_hash, entity_id, now)
+            row = await conn.fetchrow(self._get, agent_id, token_hash, entity_id, now)
             if row is not None and row["expires_at"] <= now:
-                await conn.execute(self._sql.void_expired, agent_id, now, *self._sql.person(entity_id))
+                await self._void_expired(conn, agent_id, entity_id, now)
             elif row is not None and row["shows_deleted"]:
                 await conn.execute(VOID_SHOWING_DELETED, agent_id, token_hash, row["entity_id"])
         if row is None:
@@ -234,3 +215,46 @@ class Tickets:
             changed += row_count(await conn.execute(VOID_ALL_SHOWING_DELETED))
             await conn.execute(PRUNE_DELETED_MESSAGES, now - DELETED_IDS_KEPT)
         return changed
+
+
+class PerPersonTickets(Tickets):
+    """The tickets on a database distributed by person (Citus, docs/scaling.md): every statement names the person,
+    so it runs on the person's shard alone. A ticket presented for another person is unknown there (NOT_FOUND);
+    only the person's bound is kept at an issue; the retention sweep drops expired content (PerPersonRetention)."""
+
+    _get = GET_TICKET_BY_PERSON
+
+    async def issue(
+        self,
+        agent_id: UUID,
+        entity_id: UUID,
+        token_hash: bytes,
+        forget_epoch: int,
+        body: str,
+        now: datetime,
+        expires_at: datetime,
+        policy: TicketPolicy,
+    ) -> None:
+        """Stores a ticket on the person's shard, first making room among the person's own tickets."""
+        args = _issue_args(agent_id, entity_id, token_hash, forget_epoch, body, now, expires_at, policy)
+        async with connection(self._pool) as conn:
+            await conn.execute(ISSUE_TICKET_BY_PERSON, *args)
+
+    async def _void_expired(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, now: datetime) -> None:
+        """The person's expired tickets lose their content."""
+        await conn.execute(VOID_EXPIRED_BY_PERSON, agent_id, now, entity_id)
+
+
+def _issue_args(
+    agent_id: UUID,
+    entity_id: UUID,
+    token_hash: bytes,
+    forget_epoch: int,
+    body: str,
+    now: datetime,
+    expires_at: datetime,
+    policy: TicketPolicy,
+) -> tuple[object, ...]:
+    """$1 to $9 of both issue statements."""
+    kept = now - KEPT_AFTER_EXPIRY
+    return (agent_id, token_hash, entity_id, forget_epoch, now, expires_at, body, kept, policy.max_per_entity - 1)

@@ -1,6 +1,7 @@
 """The deployment, decided once at start-up: one PostgreSQL, one with a read replica, or a database distributed by
 person on Citus (docs/scaling.md). What differs between them is chosen from this value in `app/runtime.py`: where
-reads go, whether Provide keeps copies in the process, and which statements name the person."""
+reads go, whether Provide keeps copies in the process, and which statements name the person (the PerPerson
+adapters, `adapters_for`)."""
 
 from __future__ import annotations
 

@@ -153,22 +153,18 @@ UPDATE possible_duplicates SET status = 'closed', closed_at = $4
 
 
 class ForgetTx:
-    """One entity's ForgetMessages transaction, holding the per-entity lock (implements ports.ForgetTransaction)."""
+    """One entity's ForgetMessages transaction, holding the per-entity lock (implements ports.ForgetTransaction),
+    on one PostgreSQL: it may look at the agent's other people (a message id of another, their tickets and links).
+    PerPersonForgetTx: distributed by person."""
 
-    def __init__(
-        self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, at: datetime, by_person: bool = False
-    ) -> None:
+    def __init__(self, conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID, at: datetime) -> None:
         self._conn = conn
-        self._by_person = by_person
         self._scope = (agent_id, entity_id)
         self._at = at
 
     async def tombstone(self, message_ids: Sequence[str], room_id: UUID | None) -> list[str]:
         """Tombstones the messages (and those evaluated in room_id); returns the ids not forgotten before."""
-        # Distributed by person (Citus), message ids are unique per person: no look at the other people's shards.
-        other = (
-            None if self._by_person else await self._conn.fetchval(OF_ANOTHER_ENTITY, *self._scope, list(message_ids))
-        )
+        other = await self._of_another_entity(message_ids)
         if other is not None:
             raise InvalidInput(f"message {other!r} was evaluated for another entity; nothing was forgotten")
         evaluated = await self._conn.fetch(TOMBSTONE_EVALUATED, *self._scope, list(message_ids), room_id, self._at)
@@ -212,25 +208,25 @@ class ForgetTx:
             identities += row_count(await self._conn.execute(DELETE_UNSUPPORTED_IDENTITIES_OF, agent_id, person))
         return relationships, identities
 
+    async def _of_another_entity(self, message_ids: Sequence[str]) -> str | None:
+        """A message id of the list evaluated for another of the agent's people (the caller's mistake), if any."""
+        other: str | None = await self._conn.fetchval(OF_ANOTHER_ENTITY, *self._scope, list(message_ids))
+        return other
+
     async def _linked(self, ids: list[str]) -> list[UUID] | None:
-        """Distributed by person: the people whose links the messages' turns wrote, when every message's are known
-        (its evaluation is this person's and recorded them); None: look at every link of the agent."""
-        if not self._by_person:
-            return None
-        rows = await self._conn.fetch(LINKED_BY, *self._scope, ids)
-        if len(rows) < len(set(ids)) or any(r["linked_entities"] is None for r in rows):
-            return None
-        return sorted({person for r in rows for person in r["linked_entities"]})
+        """The people whose links the messages' turns wrote; None: look at every link of the agent (as here)."""
+        return None
 
     async def void_tickets(self, message_ids: Sequence[str]) -> int:
-        """Drops the content of the open tickets that may show the messages (distributed by person: the person's
-        own), and records the messages as deleted, so that CompleteEvaluation refuses any other ticket showing one;
-        returns how many tickets were voided."""
+        """Drops the content of the open tickets that may show the messages, and records the messages as deleted,
+        so that CompleteEvaluation refuses any other ticket showing one; returns how many tickets were voided."""
         agent_id, ids = self._scope[0], sorted(set(message_ids))
         await self._conn.execute(PRUNE_DELETED, agent_id, self._at - DELETED_IDS_KEPT)
         await self._conn.executemany(RECORD_DELETED, [(agent_id, i, self._at) for i in ids])
-        if self._by_person:
-            return row_count(await self._conn.execute(VOID_TICKETS_OF_PERSON, *self._scope))
+        return await self._void_tickets(ids)
+
+    async def _void_tickets(self, ids: list[str]) -> int:
+        """The person's open tickets and any of the agent's whose body names one of the messages."""
         return row_count(await self._conn.execute(VOID_TICKETS, *self._scope, ids))
 
     async def erase_words(self, message_ids: Sequence[str], deleted: Sequence[UUID]) -> int:
@@ -249,9 +245,11 @@ class ForgetTx:
 class PostgresMessages:
     """ForgetMessages' reads and transactions through the service's pool (implements ports.MessageStore)."""
 
-    def __init__(self, pool: asyncpg.Pool, by_person: bool = False) -> None:
+    # One entity's transaction (PerPersonMessages: distributed by person).
+    _tx: type[ForgetTx] = ForgetTx
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
-        self._by_person = by_person
 
     async def entities_in_room(self, agent_id: UUID, room_id: UUID) -> list[UUID]:
         async with connection(self._pool) as conn:
@@ -274,4 +272,29 @@ class PostgresMessages:
         given order (after every person's, as Evaluate takes them); commits on success."""
         people = sorted(set(entity_ids) - set(shared_ids))
         async with locked(self._pool, agent_id, *people, *shared_ids) as (conn, _):
-            yield [ForgetTx(conn, agent_id, e, at, self._by_person) for e in [*people, *shared_ids]]
+            yield [self._tx(conn, agent_id, e, at) for e in [*people, *shared_ids]]
+
+
+class PerPersonForgetTx(ForgetTx):
+    """One entity's ForgetMessages transaction on a database distributed by person (Citus, docs/scaling.md): it
+    stays on the person's shard where it can. Message ids are unique per person there (no look for another's);
+    the person's own tickets are voided (a room-mate's showing a message is refused by its recorded id); links are
+    looked for on the shards of the people the turns linked, when every message's are recorded."""
+
+    async def _of_another_entity(self, message_ids: Sequence[str]) -> str | None:
+        return None
+
+    async def _linked(self, ids: list[str]) -> list[UUID] | None:
+        rows = await self._conn.fetch(LINKED_BY, *self._scope, ids)
+        if len(rows) < len(set(ids)) or any(r["linked_entities"] is None for r in rows):
+            return None
+        return sorted({person for r in rows for person in r["linked_entities"]})
+
+    async def _void_tickets(self, ids: list[str]) -> int:
+        return row_count(await self._conn.execute(VOID_TICKETS_OF_PERSON, *self._scope))
+
+
+class PerPersonMessages(PostgresMessages):
+    """ForgetMessages' store on a database distributed by person: its transactions are PerPersonForgetTx."""
+
+    _tx = PerPersonForgetTx

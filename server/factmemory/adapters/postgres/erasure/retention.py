@@ -132,11 +132,11 @@ Key = tuple[UUID, UUID, UUID]
 
 
 class PostgresRetention:
-    """Retention's reads and writes through the service's pool."""
+    """Retention's reads and writes through the service's pool, on one PostgreSQL (PerPersonRetention: distributed
+    by person)."""
 
-    def __init__(self, pool: asyncpg.Pool, by_person: bool = False) -> None:
+    def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
-        self._by_person = by_person
 
     async def stale_candidates(self, older_than: datetime, after: Key | None, limit: int) -> list[Fact]:
         first, second, third = after if after is not None else (None, None, None)
@@ -200,19 +200,28 @@ class PostgresRetention:
         return changed
 
     async def _shards(self, conn: asyncpg.Connection, people: set[UUID]) -> list[set[UUID]]:
-        """The people grouped by their shard (distributed by person), else all together."""
+        """The people grouped by their shard: all together on one PostgreSQL."""
+        return [people] if people else []
+
+    async def expire_tickets(self, now: datetime) -> int:
+        return await Tickets(self._pool).expire(now)
+
+
+class PerPersonRetention(PostgresRetention):
+    """Retention on a database distributed by person (Citus): no statement that changes rows reaches more than one
+    shard. What is not about one person is read first, then changed shard by shard (SHARDS_OF)."""
+
+    async def _shards(self, conn: asyncpg.Connection, people: set[UUID]) -> list[set[UUID]]:
+        """The people grouped by their shard."""
         if not people:
             return []
-        if not self._by_person:
-            return [people]
         groups: dict[int, set[UUID]] = {}
         for row in await conn.fetch(SHARDS_OF, sorted(people)):
             groups.setdefault(row["shard"], set()).add(row["entity_id"])
         return [groups[shard] for shard in sorted(groups)]
 
     async def expire_tickets(self, now: datetime) -> int:
-        if not self._by_person:
-            return await Tickets(self._pool).expire(now)
+        """What Tickets.expire does in one statement on one PostgreSQL, by keys read and changed shard by shard."""
         changed = 0
         kept = now - KEPT_AFTER_EXPIRY
         async with connection(self._pool) as conn:

@@ -71,11 +71,12 @@ async def read_turn_start(
     message_ids: Sequence[str],
     pairs_limit: int,
     ttl_turns: int,
-    by_person: bool = False,
     subject_ids: Sequence[UUID] = (),
+    statement: str = TURN_START,
 ) -> TurnStart:
+    """`statement`: TURN_START, or TURN_START_BY_PERSON on a database distributed by person."""
     rows = await conn.fetch(
-        TURN_START_BY_PERSON if by_person else TURN_START,
+        statement,
         agent_id,
         entity_id,
         list(message_ids),
