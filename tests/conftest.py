@@ -23,7 +23,7 @@ import pytest_asyncio
 
 from factmemory.adapters.postgres.deployment.replica import Reads
 from factmemory.adapters.postgres.read.provide_store import PostgresProvide
-from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.store import PostgresBrowse, PostgresBulk, PostgresEvaluate
 from factmemory.app import create_server, open_deps
 from factmemory.settings import Settings
 from factmemory.usecases.deps import Deps
@@ -85,11 +85,22 @@ class Service:
         self.stub = pb_grpc.FactMemoryServiceStub(channel)
 
     @property
-    def store(self) -> Store:
-        """The service's fact store (the adapter behind every fact port but Provide's), for writing and reading it
-        directly."""
-        assert isinstance(self.deps.evaluate_store, Store)
+    def store(self) -> PostgresEvaluate:
+        """The service's store of Evaluate (its write transaction and nearest facts), for writing facts directly."""
+        assert isinstance(self.deps.evaluate_store, PostgresEvaluate)
         return self.deps.evaluate_store
+
+    @property
+    def browse(self) -> PostgresBrowse:
+        """The service's store of the read RPCs, for reading what it stored."""
+        assert isinstance(self.deps.browse_store, PostgresBrowse)
+        return self.deps.browse_store
+
+    @property
+    def bulk(self) -> PostgresBulk:
+        """The service's store of import, export and ForgetEntity."""
+        assert isinstance(self.deps.bulk_store, PostgresBulk)
+        return self.deps.bulk_store
 
     @property
     def provide(self) -> PostgresProvide:

@@ -353,11 +353,11 @@ async def test_retention_history_names_its_action_and_actor_on_the_cluster(servi
     llm.on("I am tired today", Reply(facts_reply(add_current("is tired today", "feeling"))))
     await service.stub.Evaluate(person.evaluate("I am tired today"))
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
-    [fact] = await service.store.list_facts(agent, entity, None, None, 10)
+    [fact] = await service.browse.list_facts(agent, entity, None, None, 10)
     retention, later = PerPersonRetention(service.pool), datetime.now(UTC) + timedelta(days=1)
     assert await retention.archive_facts(agent, entity, [fact], later, "stale") == 1
     assert await retention.delete_archived(agent, entity, [fact.id], later + timedelta(days=1), "old") == 1
-    history = await service.store.fact_history(agent, entity, fact.id)
+    history = await service.browse.fact_history(agent, entity, fact.id)
     assert [(h.action.value, h.actor) for h in history[1:]] == [
         ("archived", RETENTION_ACTOR),
         ("deleted", RETENTION_ACTOR),

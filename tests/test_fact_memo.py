@@ -15,7 +15,7 @@ from factmemory.adapters.postgres.read.cached_provide import CachedProvide
 from factmemory.adapters.postgres.read.fact_memo import FactMemo, Held
 from factmemory.adapters.postgres.read.forgotten import ForgetWatch
 from factmemory.adapters.postgres.read.vector_cache import VectorCopies
-from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.store import PostgresBulk
 from factmemory.domain.provide_tuning import RARE_DF, RARE_FACTS
 from factmemory.domain.vector_cache import VectorCache
 from factmemory.ports import Pool
@@ -98,7 +98,7 @@ async def test_a_person_forgotten_by_another_process_leaves_this_one_s_memory(se
     watch = ForgetWatch(service.pool, here.drop_held)
     assert await watch.look() == []
 
-    await Store(service.pool, forgotten=elsewhere.drop_held).forget_entity(*ids[0])
+    await PostgresBulk(service.pool, forgotten=elsewhere.drop_held).forget_entity(*ids[0])
     assert elsewhere.fact_memo.holds(*ids[0]) == 0 and not elsewhere.copies.holds(*ids[0])
     assert here.fact_memo.holds(*ids[0]) == 60 and here.copies.holds(*ids[0])  # until it looks
     assert ids[0] in await watch.look()  # (with anyone else forgotten in the last LOOK_BACK)

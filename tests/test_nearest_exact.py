@@ -15,7 +15,7 @@ from pgvector.asyncpg import register_vector
 from factmemory.adapters.postgres.deployment.database import migrate
 from factmemory.adapters.postgres.read.nearest import HALF_MARGIN, NEAREST_BY_KIND, NEAREST_CTES, SHORTLIST
 from factmemory.adapters.postgres.rows import vector_array
-from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.store import PostgresEvaluate
 from factmemory.domain.models import Kind
 from factmemory.domain.vectors import Matrix
 from factmemory_tools.bench.run import EXACT_NEAREST as EXACT
@@ -62,7 +62,7 @@ async def fill(
 
 async def test_a_large_entity_gets_exactly_the_exact_order(service: Service) -> None:
     store = service.store
-    assert isinstance(store, Store)
+    assert isinstance(store, PostgresEvaluate)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     async with store.pool.acquire() as conn:
         await fill(conn, agent, entity, SHORTLIST * 3, seed=1)
@@ -79,7 +79,7 @@ async def test_a_large_entity_gets_exactly_the_exact_order(service: Service) -> 
 
 async def test_the_exact_plan_runs_when_the_shortlist_cannot_prove_its_order(service: Service) -> None:
     store = service.store
-    assert isinstance(store, Store)
+    assert isinstance(store, PostgresEvaluate)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     async with store.pool.acquire() as conn:
         await fill(conn, agent, entity, SHORTLIST + 50, seed=3)
@@ -95,7 +95,7 @@ async def test_the_exact_plan_runs_when_the_shortlist_cannot_prove_its_order(ser
 
 async def test_a_small_entity_keeps_the_exact_plan(service: Service) -> None:
     store = service.store
-    assert isinstance(store, Store)
+    assert isinstance(store, PostgresEvaluate)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     async with store.pool.acquire() as conn:
         await fill(conn, agent, entity, 60, seed=5)
@@ -146,7 +146,7 @@ async def test_the_write_context_of_a_large_entity_has_exactly_the_nearest_facts
     index gone (migration 0052) they are the exact nearest of the add's kind, in order, for a person with thousands
     of facts too (the planner took the approximate graph here before)."""
     store = service.store
-    assert isinstance(store, Store)
+    assert isinstance(store, PostgresEvaluate)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     async with store.pool.acquire() as conn:
         await fill(conn, agent, entity, SHORTLIST * 3, seed=7)

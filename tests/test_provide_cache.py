@@ -28,7 +28,7 @@ from factmemory.adapters.postgres.read.cached_provide import CachedProvide
 from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.read.vector_cache import TRIGGER_PRESENT, VectorCopies, halfs
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
-from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.store import PostgresBulk
 from factmemory.domain import language
 from factmemory.domain.models import ChatMessage, Fact, ProvideInput
 from factmemory.domain.provide_tuning import RARE_DF, RARE_FACTS, VECTOR_POOL
@@ -244,7 +244,7 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
     copies = copies_of(cached)
     old = copies.cache.get((agent, entity))
     drops = copies.counts["epoch"] + copies.counts["forgotten"] + copies.counts["empty"]
-    await Store(cached.pool).forget_entity(agent, entity)
+    await PostgresBulk(cached.pool).forget_entity(agent, entity)
     await store_facts(cached, agent, entity, 1_100, seed=3)
     built = copies.counts["built"]
     await cached.provide.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
@@ -254,7 +254,7 @@ async def test_the_copy_answers_as_the_statement_after_every_kind_of_write(
     await same_as_statement(cached, agent, entity)
 
     # ForgetEntity elsewhere with nothing after: no fact is left to propose, and the copy goes.
-    await Store(cached.pool).forget_entity(agent, entity)
+    await PostgresBulk(cached.pool).forget_entity(agent, entity)
     empty = await cached.provide.provide_pool(agent, entity, vector, [], VECTOR_POOL, RARE_DF, RARE_FACTS)
     assert not empty.found and (agent, entity) not in copies.cache
     await store_facts(cached, agent, entity, 1_200, seed=2)

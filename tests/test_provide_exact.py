@@ -22,7 +22,7 @@ from factmemory.adapters.postgres.deployment.replica import Reads
 from factmemory.adapters.postgres.read.provide_pool import LEXEME_SCAN_MAX_FACTS
 from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.rows import claim_terms, vector_array
-from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.store import PostgresEvaluate
 from factmemory.domain.bm25 import Stats
 from factmemory.domain.models import ChatMessage, Fact, ProvideInput
 from factmemory.domain.provide_tuning import RARE_DF, RARE_FACTS
@@ -63,7 +63,9 @@ SELECT id, -(search_half <#> $3::vector::halfvec) AS similarity FROM facts
 class ExactStore(PostgresProvide):
     """Provide's store, with its candidates computed the plain way from the facts of one person."""
 
-    def __init__(self, store: Store, facts: dict[uuid.UUID, Fact], terms: dict[uuid.UUID, tuple[str, ...]]) -> None:
+    def __init__(
+        self, store: PostgresEvaluate, facts: dict[uuid.UUID, Fact], terms: dict[uuid.UUID, tuple[str, ...]]
+    ) -> None:
         super().__init__(Reads(store.pool))
         self.facts, self.terms = facts, terms
 
@@ -110,11 +112,11 @@ def person_facts(count: int, topic_vectors: np.ndarray[Any, Any], seed: int) -> 
 
 async def stored_person(
     service: Service, count: int, seed: int, spread: bool = False
-) -> tuple[Store, uuid.UUID, uuid.UUID, dict[uuid.UUID, tuple[str, ...]]]:
+) -> tuple[PostgresEvaluate, uuid.UUID, uuid.UUID, dict[uuid.UUID, tuple[str, ...]]]:
     """A new person of `count` facts (real embeddings plus noise) stored by SQL, their times spread over 100 days if
     `spread`; the store, the agent, the person and each fact's terms."""
     store = service.store
-    assert isinstance(store, Store)
+    assert isinstance(store, PostgresEvaluate)
     agent, entity = uuid.uuid4(), uuid.uuid4()
     topic_vectors = np.asarray(await service.deps.embedder.passages(list(TOPICS)), np.float32)
     rows = person_facts(count, topic_vectors, seed=seed)
@@ -142,7 +144,7 @@ async def stored_person(
 @pytest.mark.parametrize("count", [LEXEME_SCAN_MAX_FACTS - 200, 2_400])
 async def test_provide_returns_the_facts_of_an_exact_scan_of_the_person(service: Service, count: int) -> None:
     store, agent, entity, terms = await stored_person(service, count, seed=count)
-    facts = {f.id: f for f in await store.list_facts(agent, entity, None, None, count)}
+    facts = {f.id: f for f in await service.browse.list_facts(agent, entity, None, None, count)}
     exact = replace(service.deps, provide_store=ExactStore(store, facts, terms))
     turns = [
         ["I went up the hills again", "the view over Porto was great", "my legs hurt", f"zq{n} came up"]

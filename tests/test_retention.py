@@ -193,9 +193,9 @@ async def test_a_stale_current_fact_leaves_ranking_and_the_prompt_then_is_delete
     assert "has a headache" not in sent and "is tired today" in sent  # out of the known facts of the prompt
 
     agent, entity = uuid.UUID(person.agent_id), uuid.UUID(person.entity_id)
-    exported = await svc.store.export_rows(agent, entity, "facts", None, 100)
+    exported = await svc.bulk.export_rows(agent, entity, "facts", None, 100)
     stale = next(item for item, _ in exported if item["claim"] == "has a headache")  # still exported
-    history = await svc.store.fact_history(agent, entity, uuid.UUID(stale["id"]))
+    history = await svc.browse.fact_history(agent, entity, uuid.UUID(stale["id"]))
     archived = history[-1]
     assert archived.action is HistoryAction.ARCHIVED and archived.actor == "system:retention"
     assert archived.after == {**(archived.before or {}), "archived": True}
@@ -212,10 +212,10 @@ async def test_a_stale_current_fact_leaves_ranking_and_the_prompt_then_is_delete
     metrics = PrometheusTelemetry()
     assert (await sweep(store, deleting, NOW + timedelta(days=31), metrics)).deleted_facts >= 1
     assert (metrics.registry.get_sample_value("factmemory_retention_rows_total", {"what": "deleted_facts"}) or 0) >= 1
-    assert await svc.store.get_fact(agent, entity, uuid.UUID(stale["id"])) is None
-    history = await svc.store.fact_history(agent, entity, uuid.UUID(stale["id"]))
+    assert await svc.browse.get_fact(agent, entity, uuid.UUID(stale["id"])) is None
+    history = await svc.browse.fact_history(agent, entity, uuid.UUID(stale["id"]))
     assert [h.action for h in history][-2:] == [HistoryAction.ARCHIVED, HistoryAction.DELETED]
-    assert await svc.store.list_facts(agent, entity, Kind.DURABLE, None, 10)  # durable untouched
+    assert await svc.browse.list_facts(agent, entity, Kind.DURABLE, None, 10)  # durable untouched
 
 
 async def test_the_same_claim_said_again_after_its_archive_is_a_new_live_fact(

@@ -15,7 +15,7 @@ from typing import Any, cast
 import asyncpg
 
 from factmemory.adapters.postgres.connection import LOCK_ENTITY
-from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.store import PostgresEvaluate
 from factmemory.api.grpc import convert
 from factmemory.usecases.evaluate import evaluate
 from tests.conftest import Service
@@ -67,7 +67,7 @@ async def test_one_evaluate_reads_in_three_round_trips_before_the_lock_and_write
     await service.stub.Evaluate(seed)
 
     counting = CountingPool(service.pool)
-    deps = dataclasses.replace(service.deps, evaluate_store=Store(cast(asyncpg.Pool, counting)))
+    deps = dataclasses.replace(service.deps, evaluate_store=PostgresEvaluate(cast(asyncpg.Pool, counting)))
     text = "Oslo is home, I play chess and I keep bees"
     llm.on(
         text,

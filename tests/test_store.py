@@ -9,7 +9,7 @@ from uuid import UUID, uuid4
 import numpy as np
 import pytest
 
-from factmemory.adapters.postgres.store import Store
+from factmemory.adapters.postgres.store import PostgresEvaluate
 from factmemory.domain.models import Kind, Verification
 from factmemory.domain.new_fact import NewFact
 from factmemory.domain.vectors import Vector
@@ -46,7 +46,7 @@ def new_fact(
     )
 
 
-async def insert(store: Store, agent: UUID, entity: UUID, *facts: NewFact) -> list[UUID]:
+async def insert(store: PostgresEvaluate, agent: UUID, entity: UUID, *facts: NewFact) -> list[UUID]:
     async with store.writing(agent, entity) as turn:
         return [(await turn.insert_fact(f)).id for f in facts]
 
@@ -89,8 +89,8 @@ async def test_decay_below_the_floor_deletes_the_fact(service: Service) -> None:
         assert kept is not None and not deleted and kept.confidence == pytest.approx(0.55)
         gone, deleted = await fact_writes.decay(turn, fact_id, 0.4, 0.2)
         assert gone is not None and deleted
-    assert await store.get_fact(agent, entity, fact_id) is None
-    history = await store.fact_history(agent, entity, fact_id)
+    assert await service.browse.get_fact(agent, entity, fact_id) is None
+    history = await service.browse.fact_history(agent, entity, fact_id)
     assert [h.action.value for h in history] == ["created", "decayed", "deleted"]
     assert history[-1].reason == "confidence below 0.2"
 
@@ -105,12 +105,12 @@ async def test_each_write_names_its_action_and_actor_in_the_history(service: Ser
         fact = await turn.insert_fact(new_fact("grows tomatoes", unit(30, dims), category="uncategorized"))
         other = str(uuid4())
         await fact_writes.strengthen(turn, fact.id, 0.1, AT, other, "hobby", Verification.CONFIRMED)
-    history = await store.fact_history(agent, entity, fact.id)
+    history = await service.browse.fact_history(agent, entity, fact.id)
     assert [(h.action.value, h.actor) for h in history] == [
         ("created", f"message:{message}"),
         ("reclassified", f"message:{message}"),  # the trigger names a filled `uncategorized` so
     ]
-    stored = await store.get_fact(agent, entity, fact.id)
+    stored = await service.browse.get_fact(agent, entity, fact.id)
     assert stored is not None and stored.category == "hobby" and stored.confidence == pytest.approx(0.8)
     assert stored.verification_status is Verification.CONFIRMED
 
@@ -122,7 +122,7 @@ async def test_a_failed_turn_leaves_nothing(service: Service) -> None:
         async with store.writing(agent, entity) as turn:
             await turn.insert_fact(new_fact("speaks Basque", unit(6, dims)))
             raise RuntimeError("the turn fails after writing")
-    assert await store.list_facts(agent, entity, None, None, 10) == []
+    assert await service.browse.list_facts(agent, entity, None, None, 10) == []
 
 
 async def test_forget_erases_one_entity_and_counts_what_it_erased(service: Service) -> None:
@@ -136,10 +136,10 @@ async def test_forget_erases_one_entity_and_counts_what_it_erased(service: Servi
         new_fact("tired today", unit(8, dims), Kind.CURRENT, "physical_state"),
     )
     await insert(store, agent, neighbour, new_fact("owns a dog", unit(9, dims)))
-    counts = await store.forget_entity(agent, entity)
+    counts = await service.bulk.forget_entity(agent, entity)
     assert counts.facts == 2
-    assert await store.list_facts(agent, entity, None, None, 10) == []
-    assert [f.claim for f in await store.list_facts(agent, neighbour, None, None, 10)] == ["owns a dog"]
+    assert await service.browse.list_facts(agent, entity, None, None, 10) == []
+    assert [f.claim for f in await service.browse.list_facts(agent, neighbour, None, None, 10)] == ["owns a dog"]
 
 
 async def test_list_facts_filters_by_kind_and_pages_by_id(service: Service) -> None:
@@ -152,8 +152,8 @@ async def test_list_facts_filters_by_kind_and_pages_by_id(service: Service) -> N
         *(new_fact(f"durable {i}", unit(10 + i, dims)) for i in range(3)),
         new_fact("a current state", unit(20, dims), Kind.CURRENT, "feeling"),
     )
-    durable = await store.list_facts(agent, entity, Kind.DURABLE, None, 10)
+    durable = await service.browse.list_facts(agent, entity, Kind.DURABLE, None, 10)
     assert len(durable) == 3 and all(f.kind is Kind.DURABLE for f in durable)
-    first = await store.list_facts(agent, entity, None, None, 2)
-    rest = await store.list_facts(agent, entity, None, first[-1].id, 10)
+    first = await service.browse.list_facts(agent, entity, None, None, 2)
+    rest = await service.browse.list_facts(agent, entity, None, first[-1].id, 10)
     assert [f.id for f in first + rest] == sorted(f.id for f in first + rest) and len(first + rest) == 4

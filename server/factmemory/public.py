@@ -17,7 +17,7 @@ from factmemory.adapters.postgres.read.provide_pool import (  # bench: EXPLAIN o
     CANDIDATES,
     candidate_args,
 )
-from factmemory.adapters.postgres.store import Store  # citus_import: the import's writes, timed alone
+from factmemory.adapters.postgres.store import PostgresBulk  # citus_import: the import's writes, timed alone
 from factmemory.api.settings_doc import settings_table  # docs/configuration.md (scripts/gen_configuration.py)
 from factmemory.app import create_server, open_deps, retention_policy
 from factmemory.domain.confidence import ADD_CONFIDENCE  # citus_import
@@ -81,11 +81,11 @@ __all__ = [
     "NullTelemetry",
     "OpType",
     "PlannedAdd",
+    "PostgresBulk",
     "PostgresRetention",
     "ProvideInput",
     "RetentionPolicy",
     "Shown",
-    "Store",
     "TicketBody",
     "Verification",
     "candidate_args",

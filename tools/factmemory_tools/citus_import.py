@@ -30,7 +30,7 @@ from factmemory.public import (
     UNCATEGORIZED,
     Kind,
     NewFact,
-    Store,
+    PostgresBulk,
     Verification,
     distribute,
     migrate,
@@ -76,7 +76,7 @@ def facts(count: int) -> list[NewFact]:
 async def store_all(url: str, batch: list[NewFact]) -> float:
     """Seconds to store `batch` as one person's import, on the migrated database at `url`."""
     async with open_pool(url, 1, 2, 600.0) as pool:
-        store = Store(pool)  # an import runs the same statements on every deployment
+        store = PostgresBulk(pool)
         agent, person = uuid.uuid4(), uuid.uuid4()
         started = time.perf_counter()
         stored = 0

@@ -31,7 +31,13 @@ from factmemory.adapters.postgres.read.cached_provide import CachedProvide
 from factmemory.adapters.postgres.read.forgotten import ForgetWatch
 from factmemory.adapters.postgres.read.provide_store import PostgresProvide
 from factmemory.adapters.postgres.read.vector_cache import VectorCopies, copies_possible
-from factmemory.adapters.postgres.store import PerPersonStore, Store
+from factmemory.adapters.postgres.store import (
+    PerPersonEvaluate,
+    PostgresBrowse,
+    PostgresBulk,
+    PostgresEvaluate,
+    PostgresReview,
+)
 from factmemory.adapters.postgres.tickets import PerPersonTickets, Tickets
 from factmemory.adapters.retry import RetryPolicy
 from factmemory.app.config import retention_policy, ticket_policy, tuning
@@ -54,14 +60,14 @@ class Adapters:
     distributed by person (Citus, docs/scaling.md) each module's PerPerson class, whose statements name the person
     so that they run on the person's shard alone."""
 
-    store: type[Store]
+    evaluate: type[PostgresEvaluate]
     messages: type[PostgresMessages]
     tickets: type[Tickets]
     retention: type[PostgresRetention]
 
 
-ONE_DATABASE = Adapters(Store, PostgresMessages, Tickets, PostgresRetention)
-PER_PERSON = Adapters(PerPersonStore, PerPersonMessages, PerPersonTickets, PerPersonRetention)
+ONE_DATABASE = Adapters(PostgresEvaluate, PostgresMessages, Tickets, PostgresRetention)
+PER_PERSON = Adapters(PerPersonEvaluate, PerPersonMessages, PerPersonTickets, PerPersonRetention)
 
 
 def adapters_for(by_person: bool) -> Adapters:
@@ -136,15 +142,14 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             extractor = Extractor(client, settings.llm_model, retry, telemetry)
         provide = await open_provide(stack, settings, database.url, Reads(pool, route), topology)
         adapters = adapters_for(topology.by_person)
-        store = adapters.store(pool, route, forgotten=provide.drop_held)
         # Another process's ForgetEntity drops the person from this one's memory too (forgotten.py).
         await stack.enter_async_context(ForgetWatch(pool, provide.drop_held).running())
         deps = Deps(
-            evaluate_store=store,
+            evaluate_store=adapters.evaluate(pool, route),
             provide_store=provide,
-            review_store=store,
-            browse_store=store,
-            bulk_store=store,
+            review_store=PostgresReview(pool, route),
+            browse_store=PostgresBrowse(pool, route),
+            bulk_store=PostgresBulk(pool, route, forgotten=provide.drop_held),
             embedder=embedder,
             extractor=extractor,
             tuning=tuning(settings),

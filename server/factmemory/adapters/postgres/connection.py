@@ -36,7 +36,7 @@ RETURNING revision
 # a Citus worker: docs/scaling.md asks for it in the workers' configuration.
 SESSION_SETTINGS: tuple[str, ...] = ("SET random_page_cost = 1.1",)
 
-# The session of the connections that read Provide's candidates (app/runtime.py, Store.provide_pool): one generic
+# The session of the connections that read Provide's candidates (PostgresProvide.provide_pool): one generic
 # plan per statement, made once per connection. PostgreSQL's default (`auto`) planned the candidate statement anew on
 # every call: its generic plan's estimate prices every branch of the statement at the table's average person (the
 # dated branch too, which a turn naming no time never runs), so it stayed above the custom plans' and was never chosen.

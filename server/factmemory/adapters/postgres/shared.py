@@ -96,7 +96,7 @@ async def get_subject(conn: asyncpg.Connection, agent_id: UUID, subject_id: UUID
 
 
 class SubjectReads:
-    """The Store's reads of which ids are shared subjects (on the primary: a subject is recorded once, for good)."""
+    """The fact stores' reads of shared subjects (on the primary: a subject is recorded once, for good)."""
 
     _pool: asyncpg.Pool
 

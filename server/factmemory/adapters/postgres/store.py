@@ -1,5 +1,6 @@
-"""The fact store: the write transactions (Evaluate's, a reviewer's, an import's, forgetting), the reads the write
-path makes before its lock, and the reads of review and browsing (on the replica when there is one). Provide reads
+"""The fact stores, one per port of the use-cases but Provide's: PostgresEvaluate (what Evaluate reads before its
+lock, and its write transaction), PostgresReview (a reviewer's transaction), PostgresBrowse (the read RPCs, on the
+replica when there is one) and PostgresBulk (import, export, restore, ForgetEntity), on one pool. Provide reads
 through its own store (read/provide_store.py). The statements live by what they do: rows (columns, row mapping,
 insert and delete), read/ (ranking), write/ (Evaluate), review/, erasure/ (ForgetEntity), export; connection holds
 the pool, transient errors and the per-entity lock."""
@@ -70,32 +71,43 @@ SELECT {FACT_COLUMNS}, {DISPUTED_BY} FROM facts
 COUNT_FACTS = "SELECT count(*) FROM facts WHERE agent_id = $1 AND entity_id = $2"
 
 
-class Store(NearestReads, shared.SubjectReads, restore.Restores):
-    """Typed access to the facts database through a pool: the fact ports but Provide's (ports.EvaluateStore,
-    ReviewStore, BrowseStore, BulkStore). With a ReadRoute (FACTMEMORY_DATABASE_READ_URL), the reads of the read RPCs
-    go to the replica: list_facts, fact_history, list_candidates, list_entities and export_rows always; nearest and
-    get_fact when the caller says `replica_ok` (GetFact, not Evaluate or an edit). `forgotten`: drops what this
-    process holds of a person it forgets or restores (Provide's memo and copies). On one PostgreSQL a turn reads
-    the stored evaluations of its message ids of any of the agent's people (one evaluated for another is refused);
-    PerPersonStore: distributed by person."""
+class PoolStore:
+    """What the fact stores share: the pool, and the route of the read RPCs' reads (`reads`: on the replica with a
+    ReadRoute, FACTMEMORY_DATABASE_READ_URL; else on the primary)."""
 
-    # A turn's first read (write/turn_start.py).
-    _turn_start = TURN_START
-
-    def __init__(
-        self,
-        pool: asyncpg.Pool,
-        route: ReadRoute | None = None,
-        forgotten: Callable[[UUID, UUID], None] | None = None,
-    ) -> None:
+    def __init__(self, pool: asyncpg.Pool, route: ReadRoute | None = None) -> None:
         self._pool = pool
         self.reads = Reads(pool, route)
-        self._forgotten = forgotten
 
     @property
     def pool(self) -> asyncpg.Pool:
         """The connection pool (for tools and tests that inspect the database directly)."""
         return self._pool
+
+
+class OneFactRead(PoolStore):
+    """ports.OneFact: one fact with its dispute, on the replica when the caller says `replica_ok` (GetFact, not
+    an edit)."""
+
+    async def get_fact(
+        self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
+    ) -> Fact | None:
+        row = await self.reads.run(
+            agent_id,
+            entity_id,
+            lambda conn: conn.fetchrow(review.GET_FACT_WITH_DISPUTE, agent_id, entity_id, fact_id),
+            replica_ok,
+        )
+        return None if row is None else row_to_fact(row)
+
+
+class PostgresEvaluate(NearestReads, PoolStore):
+    """ports.EvaluateStore: what Evaluate reads before its lock (on the primary) and its write transaction. On one
+    PostgreSQL a turn reads the stored evaluations of its message ids of any of the agent's people (one evaluated
+    for another is refused); PerPersonEvaluate: distributed by person."""
+
+    # A turn's first read (write/turn_start.py).
+    _turn_start = TURN_START
 
     @asynccontextmanager
     async def writing(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[PostgresWriteTransaction]:
@@ -143,6 +155,25 @@ class Store(NearestReads, shared.SubjectReads, restore.Restores):
         async with connection(self._pool) as conn:
             return evaluations_of(await conn.fetch(GET_EVALUATIONS, agent_id, list(message_ids)))
 
+
+class PostgresReview(shared.SubjectReads, OneFactRead):
+    """ports.ReviewStore: a reviewer's transaction under the per-entity lock and what it reads first."""
+
+    @asynccontextmanager
+    async def review(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[ReviewTx]:
+        """A reviewer's transaction holding the per-entity lock; commits on success, rolls back on any error."""
+        async with locked(self._pool, agent_id, entity_id) as (conn, _):
+            yield ReviewTx(conn, agent_id, entity_id)
+
+    async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None:
+        async with connection(self._pool) as conn:
+            row = await conn.fetchrow(review.GET_CANDIDATE, agent_id, entity_id, candidate_id)
+        return None if row is None else review.row_to_candidate(row)
+
+
+class PostgresBrowse(shared.SubjectReads, OneFactRead):
+    """ports.BrowseStore: the read RPCs and the review page's reads, on the replica when there is one."""
+
     async def list_facts(
         self, agent_id: UUID, entity_id: UUID, kind: Kind | None, after: UUID | None, limit: int
     ) -> list[Fact]:
@@ -155,12 +186,6 @@ class Store(NearestReads, shared.SubjectReads, restore.Restores):
         )
         return [row_to_fact(r) for r in rows]
 
-    @asynccontextmanager
-    async def review(self, agent_id: UUID, entity_id: UUID) -> AsyncIterator[ReviewTx]:
-        """A reviewer's transaction holding the per-entity lock; commits on success, rolls back on any error."""
-        async with locked(self._pool, agent_id, entity_id) as (conn, _):
-            yield ReviewTx(conn, agent_id, entity_id)
-
     async def teaching_sources(
         self, agent_id: UUID, subject_id: UUID, message_ids: Sequence[str]
     ) -> list[EvidenceSource]:
@@ -171,17 +196,6 @@ class Store(NearestReads, shared.SubjectReads, restore.Restores):
             lambda conn: conn.fetch(shared.TEACHING_SOURCES, agent_id, subject_id, list(message_ids)),
         )
         return [EvidenceSource(r["message_id"], r["excerpt"], r["created_at"]) for r in rows]
-
-    async def get_fact(
-        self, agent_id: UUID, entity_id: UUID, fact_id: UUID, *, replica_ok: bool = False
-    ) -> Fact | None:
-        row = await self.reads.run(
-            agent_id,
-            entity_id,
-            lambda conn: conn.fetchrow(review.GET_FACT_WITH_DISPUTE, agent_id, entity_id, fact_id),
-            replica_ok,
-        )
-        return None if row is None else row_to_fact(row)
 
     async def evidence_sources(
         self, agent_id: UUID, entity_id: UUID, message_ids: Sequence[str]
@@ -196,11 +210,6 @@ class Store(NearestReads, shared.SubjectReads, restore.Restores):
             agent_id, entity_id, lambda conn: conn.fetch(review.HISTORY, agent_id, entity_id, fact_id)
         )
         return [row_to_history(r) for r in rows]
-
-    async def get_candidate(self, agent_id: UUID, entity_id: UUID, candidate_id: UUID) -> Candidate | None:
-        async with connection(self._pool) as conn:
-            row = await conn.fetchrow(review.GET_CANDIDATE, agent_id, entity_id, candidate_id)
-        return None if row is None else review.row_to_candidate(row)
 
     async def list_candidates(
         self,
@@ -223,6 +232,20 @@ class Store(NearestReads, shared.SubjectReads, restore.Restores):
         return await self.reads.run(
             agent_id, None, lambda conn: review.list_entities(conn, agent_id, pattern, after, limit)
         )
+
+
+class PostgresBulk(shared.SubjectReads, restore.Restores, PoolStore):
+    """ports.BulkStore: a person's import, export, restore and ForgetEntity. `forgotten`: drops what this process
+    holds of a person it forgets or restores (Provide's memo and copies)."""
+
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        route: ReadRoute | None = None,
+        forgotten: Callable[[UUID, UUID], None] | None = None,
+    ) -> None:
+        super().__init__(pool, route)
+        self._forgotten = forgotten
 
     async def import_facts(
         self, agent_id: UUID, entity_id: UUID, facts: Sequence[NewFact], actor: str, forget_epoch: int
@@ -268,8 +291,8 @@ class Store(NearestReads, shared.SubjectReads, restore.Restores):
         )
 
 
-class PerPersonStore(Store):
-    """The fact store on a database distributed by person (Citus, docs/scaling.md): message ids are unique per
+class PerPersonEvaluate(PostgresEvaluate):
+    """Evaluate's store on a database distributed by person (Citus, docs/scaling.md): message ids are unique per
     person there, and a turn's reads of stored evaluations name the person, so they run on the person's shard
     alone (no look for the same id evaluated for another person)."""
 

@@ -2,7 +2,7 @@
 facts (fact_memo.py) and, for a large person, their search vectors (vector_cache.py). Neither ever serves an erased
 fact (each answers only for rows the database has just returned), but without this the text and vectors of a person
 forgotten by another process would stay in this one's memory until they aged out. A forget in this process drops
-them at once (Store.forget_entity); every LOOK_EVERY_S this process looks for the people forgotten since its last
+them at once (PostgresBulk.forget_entity); every LOOK_EVERY_S this process looks for the people forgotten since its last
 look (forget_epochs: each ForgetEntity bumps the person's epoch and sets forgotten_at) and drops theirs."""
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ ON CONFLICT (agent_id, subject_id) DO NOTHING
 
 
 class Restores:
-    """The Store's restore of an export (BulkStore.restore)."""
+    """PostgresBulk's restore of an export (BulkStore.restore)."""
 
     _pool: asyncpg.Pool
 
@@ -115,7 +115,7 @@ async def restore_person(
     forget_epoch: int,
     ignore_ledger: bool,
 ) -> Restored | None:
-    """The whole restore of one person, in the caller's transaction holding their lock (Store.restore)."""
+    """The whole restore of one person, in the caller's transaction holding their lock (PostgresBulk.restore)."""
     agent_id, entity_id = backup.agent_id, backup.entity_id
     if await read_forget_epoch(conn, agent_id, entity_id) != forget_epoch:
         return None
