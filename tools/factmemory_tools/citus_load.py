@@ -31,7 +31,15 @@ import asyncpg
 from factmemory.public import distribute, migrate
 from factmemory.testing.llm import ScriptedLLM
 from factmemory_tools import citus_cluster
-from factmemory_tools.loadtest import LoadConfig, Report, drive, model_reply, run_load, running_servers
+from factmemory_tools.loadtest import (
+    LoadConfig,
+    Report,
+    drive,
+    model_reply,
+    note_server_errors,
+    run_load,
+    running_servers,
+)
 
 DIMENSIONS = 384  # the local embedder's
 RETRY = ("UNAVAILABLE", "ABORTED")
@@ -84,9 +92,7 @@ async def on_cluster(config: LoadConfig, said: list[str]) -> Report:
                     report, _ = await asyncio.gather(
                         drive(config, addresses, llm, cluster.url), faults(cluster, config.seconds, said)
                     )
-                report.server_errors_logged = sum(
-                    " ERROR " in line for log_path in logs for line in log_path.read_text().splitlines()
-                )
+                note_server_errors(report, logs)
         return report
     finally:
         await asyncio.to_thread(citus_cluster.stop, folder)

@@ -130,6 +130,7 @@ class Report:
     facts: int = 0
     replay_seconds: float = 0.0
     server_errors_logged: int = 0
+    server_error_lines: list[str] = field(default_factory=list)  # the first few, as logged
     violations: list[str] = field(default_factory=list)
 
     def error_count(self) -> int:
@@ -152,6 +153,7 @@ class Report:
             "facts": self.facts,
             "replay_seconds": round(self.replay_seconds, 1),
             "server_errors_logged": self.server_errors_logged,
+            "server_error_lines": self.server_error_lines,
             "violations": self.violations,
         }
 
@@ -179,6 +181,7 @@ class Report:
             f"{self.repeats}); facts: {self.facts}; replay: {s['replay_seconds']} s; "
             f"server ERROR log lines: {self.server_errors_logged}"
         )
+        lines.extend(f"  ! {line}" for line in self.server_error_lines)
         lines.append(f"integrity violations: {len(self.violations)}")
         lines.extend(f"  - {v}" for v in self.violations[:20])
         return "\n".join(lines)
@@ -625,10 +628,19 @@ async def run_load(
             with llm:
                 async with running_servers(config.servers, url, llm.base_url, work) as (addresses, logs):
                     report = await drive(config, addresses, llm, url, before_checks)
-                report.server_errors_logged = sum(
-                    " ERROR " in line for log_path in logs for line in log_path.read_text().splitlines()
-                )
+                note_server_errors(report, logs)
     return report
+
+
+SHOWN_ERROR_LINES = 5
+SHOWN_ERROR_CHARS = 400
+
+
+def note_server_errors(report: Report, logs: Sequence[Path]) -> None:
+    """How many ERROR lines the servers logged, and the first few of them (each cut), for the report."""
+    errors = [line for log_path in logs for line in log_path.read_text().splitlines() if " ERROR " in line]
+    report.server_errors_logged = len(errors)
+    report.server_error_lines = [line[:SHOWN_ERROR_CHARS] for line in errors[:SHOWN_ERROR_LINES]]
 
 
 def main(argv: list[str] | None = None) -> int:
