@@ -184,7 +184,9 @@ async def test_the_page_lists_communities_apart_and_a_community_has_no_persons_t
     await expect(page.locator("h1")).to_contain_text("shared facts")
     await expect(page.locator("body")).to_contain_text(HACKATHON)
 
-    await page.goto(f"{page_url}/")
+    # The start page searched by the id's start: on a database other tests filled, the first page of agents (the
+    # most recently active first) need not hold this one.
+    await page.goto(f"{page_url}/?agent={world.agent_id[:8]}")
     row = page.locator("#agents tbody tr", has_text=world.agent_id[:8])
     await expect(row.locator("td[data-label='people']")).to_have_text("3")
     await expect(row.locator("td[data-label='communities']")).to_have_text("2")

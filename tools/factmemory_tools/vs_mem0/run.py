@@ -536,15 +536,20 @@ def _mem0_config(url: str, endpoint: str, workdir: Path) -> dict[str, Any]:
 
 
 ENGINE_FIGURE = "engine only: Provide server time excl. embedding vs mem0 vector-only search (one pgvector top-k)"
-WRITE_TARGET = 0.95  # Evaluate / add() at the same LLM latency (round three: "at or under 0.95x mem0")
+WRITE_TARGET = 0.95  # Evaluate / add() at the same LLM latency: at or under 0.95x mem0's time
+# With a 0 ms model each call is its system's own work (embedding, reads, validation, the transaction): at most half
+# of mem0's.
+OWN_WRITE_TARGET = 0.5
 
 
 def report(opts: Options, results: Results) -> dict[str, Any]:
     """One table: p50/p95 per system and phase, the ratio FactMemory / mem0, and the targets."""
     rows: list[dict[str, Any]] = []
-    # The performance issue's targets (round three); engine only: issue 35, Provide at or below mem0's vector-only
-    # search.
-    targets = {"shared": 1.0, "memo": 0.8, "engine": 1.0}
+    # The targets: reads at or below mem0's search (0.8x with both embeddings answered from memory); the engine alone
+    # (Provide's server time without its embedding) at most 0.8x mem0's vector-only search, the floor of any hybrid
+    # on this stack.
+    targets = {"shared": 1.0, "memo": 0.8, "engine": 0.8}
+    write_target = OWN_WRITE_TARGET if opts.llm_latency_ms == 0 else WRITE_TARGET
     for phase, systems in results.read.items():
         ours, theirs = summary(systems["factmemory"]), summary(systems["mem0"])
         ratio = ours["p50"] / theirs["p50"]
@@ -576,8 +581,8 @@ def report(opts: Options, results: Results) -> dict[str, Any]:
                 "factmemory_p95": ours["p95"],
                 "mem0_p95": theirs["p95"],
                 "ratio": ratio,
-                "target": WRITE_TARGET,
-                "result": "PASS" if ratio <= WRITE_TARGET else "MISS",
+                "target": write_target,
+                "result": "PASS" if ratio <= write_target else "MISS",
                 "llm_calls": results.llm_calls,
             }
         )
