@@ -418,3 +418,21 @@ async def test_a_ticket_whose_messages_were_all_evaluated_meanwhile_answers_thei
     assert op_view(completed.results[0]) == op_view(served)
     facts = await facts_of(service, person)
     assert [(f.claim, len(f.evidence_message_ids)) for f in facts] == [("lives in Lisbon", 1)]
+
+
+async def test_a_lost_race_to_another_persons_message_of_the_same_id_is_refused_not_shown(
+    service: Service, llm: ScriptedLLM
+) -> None:
+    script(llm)
+    person = Person()
+    other = Person(agent_id=person.agent_id)
+    message = person.evaluate(LISBON)
+    prepared = await service.stub.PrepareEvaluation(pb.PrepareEvaluationRequest(single=message))
+    theirs = other.evaluate(NURSE)
+    theirs.message.id = message.message.id  # the same id, evaluated for someone else meanwhile
+    await service.stub.Evaluate(theirs)
+    code, details = await code_of(complete(service, person, prepared))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "another entity" in details
+    assert "nurse" not in details
+    assert await facts_of(service, person) == []
+    assert [f.claim for f in await facts_of(service, other)] == ["works as a nurse at the city hospital"]

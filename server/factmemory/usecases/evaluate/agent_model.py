@@ -18,7 +18,7 @@ from factmemory.domain.reply import parse_reply
 from factmemory.domain.tickets import check_token, new_token, refusal, token_hash
 from factmemory.usecases.deps import AgentModel, Deps
 from factmemory.usecases.evaluate.applying import AlreadyEvaluated, apply_reply
-from factmemory.usecases.evaluate.prompting import Shown, compose
+from factmemory.usecases.evaluate.prompting import Shown, compose, replay
 from factmemory.usecases.stopwatch import Stopwatch
 
 
@@ -121,8 +121,9 @@ async def _lost_race(deps: Deps, agent_id: UUID, body: TicketBody, spent: Usage)
 async def _stored(deps: Deps, agent_id: UUID, body: TicketBody, skip: Collection[str]) -> dict[str, EvaluateResult]:
     """The stored results of the ticket's messages (those in `skip` aside), as replays."""
     wanted = [i for i in body.message_ids if i not in skip]
-    found = await deps.evaluate_store.get_evaluations(agent_id, wanted, body.shown.turn.entity_id) if wanted else {}
-    return {i: result.as_replay() for i, (_, result) in found.items()}
+    entity_id = body.shown.turn.entity_id
+    found = await deps.evaluate_store.get_evaluations(agent_id, wanted, entity_id) if wanted else {}
+    return {i: replay(i, stored, entity_id) for i, stored in found.items()}
 
 
 def _results(body: TicketBody, results: dict[str, EvaluateResult], usage: Usage) -> EvaluateBatchResult:

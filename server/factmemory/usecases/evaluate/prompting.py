@@ -223,12 +223,13 @@ async def _shared_known(
 
 def replays(request: EvaluateInput, found: dict[str, tuple[UUID, EvaluateResult]]) -> dict[str, EvaluateResult]:
     """The stored results of the request's messages evaluated before (by any call), as replays."""
-    out: dict[str, EvaluateResult] = {}
-    for message in request.messages:
-        if message.id not in found:
-            continue
-        entity_id, result = found[message.id]
-        if entity_id != request.entity_id:
-            raise InvalidInput(f"message {message.id!r} was already evaluated for another entity; ids must be unique")
-        out[message.id] = result.as_replay()
-    return out
+    return {m.id: replay(m.id, found[m.id], request.entity_id) for m in request.messages if m.id in found}
+
+
+def replay(message_id: str, stored: tuple[UUID, EvaluateResult], entity_id: UUID) -> EvaluateResult:
+    """A message's stored result as a replay for `entity_id`; one evaluated for another person is refused, never
+    shown (message ids are unique per agent on one PostgreSQL: the id is someone else's message)."""
+    evaluated_for, result = stored
+    if evaluated_for != entity_id:
+        raise InvalidInput(f"message {message_id!r} was already evaluated for another entity; ids must be unique")
+    return result.as_replay()
