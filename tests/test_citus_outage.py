@@ -21,8 +21,10 @@ import pytest_asyncio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from factmemory.adapters.metrics import PrometheusTelemetry
+from factmemory.adapters.postgres.connection import locked
 from factmemory.api.grpc.health import HealthWatch
 from factmemory.app import CLUSTER_HEALTH, create_server, open_runtime, start_cluster_watch
+from factmemory.domain.errors import Unavailable
 from factmemory.v1 import factmemory_pb2 as pb
 from factmemory_tools import citus_cluster as nodes
 from tests.conftest import Service, make_settings, start_service
@@ -276,3 +278,52 @@ async def _counts(url: str, sql: str, wanted: int) -> bool:
         return bool(await conn.fetchval(sql) == wanted)
     finally:
         await conn.close()
+
+
+# The workers' sessions inside a transaction: the coordinator's connection of the one open below.
+OPEN_TRANSACTIONS = """
+SELECT pid FROM pg_stat_activity
+ WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle in transaction'
+"""
+
+
+async def test_a_worker_lost_inside_a_write_transaction_is_unavailable_not_internal(
+    citus_cluster: Any, citus_url: str
+) -> None:
+    """The worker's session of an open write transaction dies without a word (killed: its node then restarts its
+    sessions, as after a crash): Citus fails the transaction at its commit ("failure on connection marked as
+    essential", SQLSTATE XX000); nothing is committed, and the service says UNAVAILABLE (a client retries), not
+    INTERNAL."""
+    agent, person = uuid.uuid4(), uuid.uuid4()
+    pool = await asyncpg.create_pool(citus_url, min_size=1, max_size=1)
+    try:
+        with pytest.raises(Unavailable):
+            async with locked(pool, agent, person):
+                killed = 0
+                for worker in (1, 2):
+                    node = await asyncpg.connect(citus_cluster.node_url(worker))
+                    try:
+                        for pid in await node.fetch(OPEN_TRANSACTIONS):
+                            psutil.Process(int(pid[0])).kill()
+                            killed += 1
+                    finally:
+                        await node.close()
+                assert killed == 1  # the person's shard's session of this transaction
+        for worker in (1, 2):  # the nodes serve again
+            await eventually(partial(_accepts, citus_cluster.node_url(worker)))
+        async with pool.acquire() as conn:
+            revision = await conn.fetchval(
+                "SELECT revision FROM entity_revisions WHERE agent_id = $1 AND entity_id = $2", agent, person
+            )
+        assert revision is None  # nothing of the transaction was committed
+    finally:
+        await pool.close()
+
+
+async def _accepts(url: str) -> bool:
+    try:
+        conn = await asyncpg.connect(url)
+    except (OSError, asyncpg.PostgresError):
+        return False
+    await conn.close()
+    return True

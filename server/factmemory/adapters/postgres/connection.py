@@ -115,13 +115,32 @@ TRANSIENT_DB_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
+# A Citus coordinator reports a worker's connection lost during a statement or a transaction as an internal error
+# (SQLSTATE XX000, no code of its own): libpq's words for the statement, Citus's at the commit. The coordinated
+# transaction is rolled back; a retry succeeds once the worker is back (tests/test_citus_outage.py).
+LOST_WORKER = ("server closed the connection unexpectedly", "failure on connection marked as essential")
+
+
+# What may be transient: TRANSIENT_DB_ERRORS, and an internal error that is a lost worker (`transient` tells).
+MAYBE_TRANSIENT: tuple[type[BaseException], ...] = (*TRANSIENT_DB_ERRORS, asyncpg.exceptions.InternalServerError)
+
+
+def transient(exc: BaseException) -> bool:
+    """Whether `exc` means the database (or a Citus worker under it) is not reachable right now."""
+    if isinstance(exc, TRANSIENT_DB_ERRORS):
+        return True
+    return isinstance(exc, asyncpg.exceptions.InternalServerError) and any(w in str(exc) for w in LOST_WORKER)
+
+
 @asynccontextmanager
 async def connection(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
     """A pooled connection; a transient error while it is held becomes Unavailable."""
     try:
         async with pool.acquire() as conn:
             yield pooled(conn)
-    except TRANSIENT_DB_ERRORS as exc:
+    except MAYBE_TRANSIENT as exc:
+        if not transient(exc):
+            raise
         raise unavailable(exc) from exc
 
 

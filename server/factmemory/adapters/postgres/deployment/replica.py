@@ -24,7 +24,13 @@ from uuid import UUID
 
 import asyncpg
 
-from factmemory.adapters.postgres.connection import TRANSIENT_DB_ERRORS, pooled, unavailable
+from factmemory.adapters.postgres.connection import (
+    MAYBE_TRANSIENT,
+    TRANSIENT_DB_ERRORS,
+    pooled,
+    transient,
+    unavailable,
+)
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.ports import Telemetry
 
@@ -156,7 +162,9 @@ class Reads:
                 return await self.route.run(agent_id, entity_id, query)
             async with (pool or self.pool).acquire() as conn:
                 return await query(pooled(conn))
-        except TRANSIENT_DB_ERRORS as exc:
+        except MAYBE_TRANSIENT as exc:
+            if not transient(exc):
+                raise
             raise unavailable(exc) from exc
 
 
