@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, NamedTuple, cast
 from uuid import UUID
 
@@ -132,16 +132,23 @@ def transient(exc: BaseException) -> bool:
     return isinstance(exc, asyncpg.exceptions.InternalServerError) and any(w in str(exc) for w in LOST_WORKER)
 
 
-@asynccontextmanager
-async def connection(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
-    """A pooled connection; a transient error while it is held becomes Unavailable."""
+@contextmanager
+def transient_as_unavailable() -> Iterator[None]:
+    """A transient database error (`transient`) inside becomes Unavailable; any other passes as it is."""
     try:
-        async with pool.acquire() as conn:
-            yield pooled(conn)
+        yield
     except MAYBE_TRANSIENT as exc:
         if not transient(exc):
             raise
         raise unavailable(exc) from exc
+
+
+@asynccontextmanager
+async def connection(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+    """A pooled connection; a transient error while it is held becomes Unavailable."""
+    with transient_as_unavailable():
+        async with pool.acquire() as conn:
+            yield pooled(conn)
 
 
 async def lock_entity(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> int:

@@ -25,11 +25,9 @@ from uuid import UUID
 import asyncpg
 
 from factmemory.adapters.postgres.connection import (
-    MAYBE_TRANSIENT,
     TRANSIENT_DB_ERRORS,
     pooled,
-    transient,
-    unavailable,
+    transient_as_unavailable,
 )
 from factmemory.domain.limits import MAX_REASON_CHARS
 from factmemory.ports import Telemetry
@@ -157,15 +155,11 @@ class Reads:
     ) -> T:
         """One read: on the replica when there is one and `replica_ok`, else on the primary (through `pool` when
         given); a database that cannot be reached is Unavailable."""
-        try:
+        with transient_as_unavailable():
             if self.route is not None and replica_ok:
                 return await self.route.run(agent_id, entity_id, query)
             async with (pool or self.pool).acquire() as conn:
                 return await query(pooled(conn))
-        except MAYBE_TRANSIENT as exc:
-            if not transient(exc):
-                raise
-            raise unavailable(exc) from exc
 
 
 async def _on_replica(
