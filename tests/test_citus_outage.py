@@ -22,6 +22,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from factmemory.adapters.metrics import PrometheusTelemetry
 from factmemory.adapters.postgres.connection import locked
+from factmemory.adapters.postgres.write import import_ledger
 from factmemory.api.grpc.health import HealthWatch
 from factmemory.app import CLUSTER_HEALTH, create_server, open_runtime, start_cluster_watch
 from factmemory.domain.errors import Unavailable
@@ -287,6 +288,16 @@ SELECT pid FROM pg_stat_activity
 """
 
 
+@pytest_asyncio.fixture
+async def renews_the_shared_service(citus_service: Service) -> AsyncIterator[None]:
+    """For a test that crashes a worker: the sessions that the shared service's coordinator sessions keep to it die
+    too. The service renews its pool at its first call that meets one (the test below shows it); renewed here after
+    the test, so that first call is not some later test's."""
+    yield
+    await citus_service.pool.expire_connections()
+
+
+@pytest.mark.usefixtures("renews_the_shared_service")
 async def test_a_worker_lost_inside_a_write_transaction_is_unavailable_not_internal(
     citus_cluster: Any, citus_url: str
 ) -> None:
@@ -316,6 +327,53 @@ async def test_a_worker_lost_inside_a_write_transaction_is_unavailable_not_inter
                 "SELECT revision FROM entity_revisions WHERE agent_id = $1 AND entity_id = $2", agent, person
             )
         assert revision is None  # nothing of the transaction was committed
+    finally:
+        await pool.close()
+
+
+# The sessions of the coordinator's on a node (its Citus daemons apart).
+CLIENT_SESSIONS = """
+SELECT pid FROM pg_stat_activity
+ WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+"""
+
+
+@pytest.mark.usefixtures("renews_the_shared_service")
+async def test_after_a_worker_crash_one_call_fails_and_then_the_pool_serves_again(
+    citus_cluster: Any, citus_url: str
+) -> None:
+    """A worker's crash ends every session on it, among them those each coordinator session keeps open to it. A
+    write that ships rows to the workers (the import ledger's INSERT ... SELECT into a table on every node) meets
+    such a dead connection and fails (UNAVAILABLE), and would at every call on that pooled connection until Citus's
+    cache ages out. The first failure renews the pool: the calls in flight with it may fail too, every call after
+    them succeeds."""
+    agent, size = uuid.uuid4(), 4
+    pool = await asyncpg.create_pool(citus_url, min_size=size, max_size=size)
+
+    async def record() -> bool:  # whether the call succeeded; each holds its connection so all `size` are used
+        try:
+            async with locked(pool, agent, uuid.uuid4()) as (conn, _):
+                await import_ledger.record(conn, agent, [str(uuid.uuid4())])
+                await asyncio.sleep(0.3)
+        except Unavailable:
+            return False
+        return True
+
+    async def wave() -> list[bool]:
+        return await asyncio.gather(*(record() for _ in range(size)))
+
+    try:
+        assert all(await wave())  # every pooled session has its connections to both workers
+        for worker in (1, 2):  # each worker crashes: one of its sessions killed, the node restarts them all
+            node = await asyncpg.connect(citus_cluster.node_url(worker))
+            try:
+                psutil.Process(int(await node.fetchval(CLIENT_SESSIONS))).kill()
+            finally:
+                await node.close()
+        for worker in (1, 2):
+            await eventually(partial(_accepts, citus_cluster.node_url(worker)))
+        assert not all(await wave())  # the dead sessions were met
+        assert all(await wave()) and all(await wave())
     finally:
         await pool.close()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, NamedTuple, cast
 from uuid import UUID
 
@@ -132,23 +132,49 @@ def transient(exc: BaseException) -> bool:
     return isinstance(exc, asyncpg.exceptions.InternalServerError) and any(w in str(exc) for w in LOST_WORKER)
 
 
-@contextmanager
-def transient_as_unavailable() -> Iterator[None]:
-    """A transient database error (`transient`) inside becomes Unavailable; any other passes as it is."""
+# A transient error that says a server went away under its sessions (restarted, crashed, failed over): the pool's
+# other connections may hold sessions just as dead. On a Citus coordinator they do, invisibly: each coordinator
+# session caches its connections to the workers, and a write that ships rows to a restarted worker (INSERT ... SELECT,
+# COPY) fails on the dead cached one at every call until the cache ages out (10 minutes by default), where the
+# planner's own statements reconnect. Waits and conflicts (deadlock, serialization, a timeout, no free slot) say
+# nothing of the sessions.
+NOT_A_LOST_SESSION: tuple[type[BaseException], ...] = (
+    TimeoutError,
+    asyncpg.exceptions.SerializationError,
+    asyncpg.exceptions.DeadlockDetectedError,
+    asyncpg.exceptions.InsufficientResourcesError,
+    asyncpg.exceptions.TooManyConnectionsError,
+)
+
+
+def lost_session(exc: BaseException) -> bool:
+    """Whether a transient `exc` means the server's sessions were lost, so the pool's connections are renewed."""
+    return transient(exc) and not isinstance(exc, NOT_A_LOST_SESSION)
+
+
+@asynccontextmanager
+async def transient_as_unavailable(*pools: asyncpg.Pool) -> AsyncIterator[None]:
+    """A transient database error (`transient`) inside becomes Unavailable; any other passes as it is. When it says
+    the server's sessions were lost (`lost_session`), every connection of `pools` is replaced at its next use (in
+    use: when released), so the first call after a restart is the only one to fail, not one per pooled connection
+    (tests/test_citus_outage.py)."""
     try:
         yield
     except MAYBE_TRANSIENT as exc:
         if not transient(exc):
             raise
+        if lost_session(exc):
+            for pool in pools:
+                await pool.expire_connections()
         raise unavailable(exc) from exc
 
 
 @asynccontextmanager
 async def connection(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
-    """A pooled connection; a transient error while it is held becomes Unavailable."""
-    with transient_as_unavailable():
-        async with pool.acquire() as conn:
-            yield pooled(conn)
+    """A pooled connection; a transient error while it is held becomes Unavailable (and a lost session renews the
+    pool)."""
+    async with transient_as_unavailable(pool), pool.acquire() as conn:
+        yield pooled(conn)
 
 
 async def lock_entity(conn: asyncpg.Connection, agent_id: UUID, entity_id: UUID) -> int:

@@ -26,6 +26,7 @@ import asyncpg
 
 from factmemory.adapters.postgres.connection import (
     TRANSIENT_DB_ERRORS,
+    lost_session,
     pooled,
     transient_as_unavailable,
 )
@@ -101,6 +102,8 @@ class ReadRoute:
                 answered, result = await _on_replica(pooled(conn), agent_id, entity_id, expected, query)
         except TRANSIENT_DB_ERRORS as exc:
             self._went_down(exc)
+            if lost_session(exc):  # its other sessions are gone too: renewed when it is tried again
+                await self.replica.expire_connections()
             return await self._fallback("replica_error", query)
         except Exception as exc:  # any other failure of the replica: not a read target; never INTERNAL
             self.set_invalid(f"a read failed on it: {describe_error(exc)}")
@@ -155,11 +158,12 @@ class Reads:
     ) -> T:
         """One read: on the replica when there is one and `replica_ok`, else on the primary (through `pool` when
         given); a database that cannot be reached is Unavailable."""
-        with transient_as_unavailable():
-            if self.route is not None and replica_ok:
+        if self.route is not None and replica_ok:
+            async with transient_as_unavailable(self.route.primary):
                 return await self.route.run(agent_id, entity_id, query)
-            async with (pool or self.pool).acquire() as conn:
-                return await query(pooled(conn))
+        primary = pool or self.pool
+        async with transient_as_unavailable(primary), primary.acquire() as conn:
+            return await query(pooled(conn))
 
 
 async def _on_replica(
