@@ -37,21 +37,28 @@ from factmemory_tools.loadtest import (
     drive,
     model_reply,
     note_server_errors,
+    percentiles,
     run_load,
     running_servers,
 )
 
 DIMENSIONS = 384  # the local embedder's
 RETRY = ("UNAVAILABLE", "ABORTED")
+AFTER_FAULT_S = 1.0  # a fault's stretch ends this long after it did (calls it held up); a judgement
 PLACEMENTS = """
 SELECT nodeport, count(*) FROM pg_dist_shard_placement p JOIN pg_dist_shard s USING (shardid)
  WHERE s.logicalrelid = 'facts'::regclass GROUP BY nodeport ORDER BY nodeport
 """
 
 
-async def faults(cluster: citus_cluster.Cluster, seconds: float, said: list[str]) -> None:
+# A stretch of the run on the cluster (time.monotonic()): what happened, from, to.
+Phase = tuple[str, float, float]
+
+
+async def faults(cluster: citus_cluster.Cluster, seconds: float, said: list[str], phases: list[Phase]) -> None:
     """A worker restarted from a quarter of the run; the shards rebalanced onto the third worker from half (the
-    cluster's last node, added before the run: an initdb started beside the running load crashed on this machine)."""
+    cluster's last node, added before the run: an initdb started beside the running load crashed on this machine).
+    Each fault's stretch goes into `phases`, to its end and a second after (the calls it held up)."""
     started = time.monotonic()
     await asyncio.sleep(seconds / 4)
     worker = cluster.folder / "n1"
@@ -61,6 +68,7 @@ async def faults(cluster: citus_cluster.Cluster, seconds: float, said: list[str]
     install = await asyncio.to_thread(citus_cluster.build)
     await asyncio.to_thread(citus_cluster.start_node, install, worker, cluster.ports[1])
     said.append(f"worker 127.0.0.1:{cluster.ports[1]} stopped and started again: {time.monotonic() - stopped:.1f} s")
+    phases.append(("restart", stopped, time.monotonic() + AFTER_FAULT_S))
     await asyncio.sleep(max(0.0, started + seconds / 2 - time.monotonic()))
     moving = time.monotonic()
     conn = await asyncpg.connect(cluster.url)
@@ -70,13 +78,14 @@ async def faults(cluster: citus_cluster.Cluster, seconds: float, said: list[str]
         placed = {int(r[0]): int(r[1]) for r in await conn.fetch(PLACEMENTS)}
     finally:
         await conn.close()
+    phases.append(("rebalance", moving, time.monotonic() + AFTER_FAULT_S))
     said.append(
         f"shards rebalanced onto worker 127.0.0.1:{cluster.ports[-1]} in {time.monotonic() - moving:.1f} s: "
         f"facts' shards per worker port {placed}"
     )
 
 
-async def on_cluster(config: LoadConfig, said: list[str]) -> Report:
+async def on_cluster(config: LoadConfig, said: list[str], phases: list[Phase]) -> Report:
     """The load on a fresh local cluster, with the faults during it."""
     folder = Path(tempfile.mkdtemp(prefix="factmemory-citus-")) / "cluster"
     try:
@@ -90,7 +99,7 @@ async def on_cluster(config: LoadConfig, said: list[str]) -> Report:
             with llm:
                 async with running_servers(config.servers, cluster.url, llm.base_url, Path(work)) as (addresses, logs):
                     report, _ = await asyncio.gather(
-                        drive(config, addresses, llm, cluster.url), faults(cluster, config.seconds, said)
+                        drive(config, addresses, llm, cluster.url), faults(cluster, config.seconds, said, phases)
                     )
                 note_server_errors(report, logs)
         return report
@@ -112,14 +121,39 @@ def side_by_side(single: Report, cluster: Report) -> list[str]:
     return lines
 
 
+def phase_of(at: float, phases: list[Phase]) -> str:
+    """The fault whose stretch holds `at`, else "no fault"."""
+    return next((name for name, start, end in phases if start <= at <= end), "no fault")
+
+
+def by_phase(single: Report, cluster: Report, phases: list[Phase]) -> list[str]:
+    """Per call and phase of the cluster's run (no fault, restart, rebalance): its p50 / p95 and the p95's ratio to
+    one PostgreSQL's whole run: which fault costs what."""
+    lines = ["per call, phase on the cluster   n      p50 / p95          p95 ratio to one PostgreSQL"]
+    whole = single.summary()["latency_ms"]
+    for rpc in sorted(set(whole) & set(cluster.latencies_ms)):
+        grouped: dict[str, list[float]] = {}
+        for at, ms in zip(cluster.started_at[rpc], cluster.latencies_ms[rpc], strict=True):
+            grouped.setdefault(phase_of(at, phases), []).append(ms)
+        for name in ("no fault", *(p[0] for p in phases)):
+            p = percentiles(grouped.get(name, []))
+            ratio = p["p95"] / whole[rpc]["p95"] if whole[rpc]["p95"] else float("inf")
+            lines.append(
+                f"  {rpc:<9} {name:<10}           {p['n']:<6} {p['p50']:>6.0f} / {p['p95']:<6.0f} ms   {ratio:.2f}"
+            )
+    return lines
+
+
 async def run(config: LoadConfig) -> dict[str, Any]:
     single = await run_load(config)
     print("== one PostgreSQL (embedded)\n" + single.text(), flush=True)
     said: list[str] = []
-    cluster = await on_cluster(replace(config, replay=False), said)
+    phases: list[Phase] = []
+    cluster = await on_cluster(replace(config, replay=False), said, phases)
     print("== Citus (coordinator + 2 workers, a worker restarted, a third added and rebalanced)\n" + cluster.text())
-    print("\n".join(["== faults", *said, "== side by side", *side_by_side(single, cluster)]))
-    return {"one_postgresql": single.summary(), "citus": cluster.summary(), "faults": said}
+    split = by_phase(single, cluster, phases)
+    print("\n".join(["== faults", *said, "== side by side", *side_by_side(single, cluster), "== by phase", *split]))
+    return {"one_postgresql": single.summary(), "citus": cluster.summary(), "faults": said, "by_phase": split}
 
 
 def main(argv: list[str] | None = None) -> int:

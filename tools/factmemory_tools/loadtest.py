@@ -124,6 +124,8 @@ class Report:
     retried: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     attack_outcomes: Counter[str] = field(default_factory=Counter)  # the attackers' own, not errors of the run
     latencies_ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    # When each call of latencies_ms started (time.monotonic(), same order): for figures by phase of a run.
+    started_at: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     acknowledged: int = 0
     twins: int = 0
     repeats: int = 0
@@ -337,6 +339,7 @@ class Run:
         return pb.EvaluateRequest(agent_id=self.agent_id, entity_id=entity, message=message, did_respond=True)
 
     async def timed(self, rpc: str, call: Callable[[], Any]) -> Any:
+        self.report.started_at[rpc].append(time.monotonic())
         started = time.perf_counter()
         try:
             while True:
