@@ -121,25 +121,30 @@ def side_by_side(single: Report, cluster: Report) -> list[str]:
     return lines
 
 
-def phase_of(at: float, phases: list[Phase]) -> str:
-    """The fault whose stretch holds `at`, else "no fault"."""
-    return next((name for name, start, end in phases if start <= at <= end), "no fault")
+def phase_of(start: float, ms: float, phases: list[Phase]) -> str:
+    """The fault a call overlaps (it started before the fault's stretch ended and ended after it began), else
+    "before faults" or "no fault" (between and after them)."""
+    end = start + ms / 1000
+    overlapped = next((name for name, begin, until in phases if start <= until and end >= begin), None)
+    if overlapped is not None:
+        return overlapped
+    return "before faults" if phases and end < min(begin for _, begin, _ in phases) else "no fault"
 
 
 def by_phase(single: Report, cluster: Report, phases: list[Phase]) -> list[str]:
-    """Per call and phase of the cluster's run (no fault, restart, rebalance): its p50 / p95 and the p95's ratio to
-    one PostgreSQL's whole run: which fault costs what."""
-    lines = ["per call, phase on the cluster   n      p50 / p95          p95 ratio to one PostgreSQL"]
+    """Per call and phase of the cluster's run (before the faults, overlapping the restart or the rebalance, none
+    after them): its p50 / p95 and the p95's ratio to one PostgreSQL's whole run: which fault costs what."""
+    lines = ["per call, phase on the cluster     n      p50 / p95          p95 ratio to one PostgreSQL"]
     whole = single.summary()["latency_ms"]
     for rpc in sorted(set(whole) & set(cluster.latencies_ms)):
         grouped: dict[str, list[float]] = {}
         for at, ms in zip(cluster.started_at[rpc], cluster.latencies_ms[rpc], strict=True):
-            grouped.setdefault(phase_of(at, phases), []).append(ms)
-        for name in ("no fault", *(p[0] for p in phases)):
+            grouped.setdefault(phase_of(at, ms, phases), []).append(ms)
+        for name in ("before faults", *(p[0] for p in phases), "no fault"):
             p = percentiles(grouped.get(name, []))
             ratio = p["p95"] / whole[rpc]["p95"] if whole[rpc]["p95"] else float("inf")
             lines.append(
-                f"  {rpc:<9} {name:<10}           {p['n']:<6} {p['p50']:>6.0f} / {p['p95']:<6.0f} ms   {ratio:.2f}"
+                f"  {rpc:<9} {name:<14}         {p['n']:<6} {p['p50']:>6.0f} / {p['p95']:<6.0f} ms   {ratio:.2f}"
             )
     return lines
 
