@@ -44,6 +44,7 @@ from factmemory_tools.loadtest import (
 
 DIMENSIONS = 384  # the local embedder's
 RETRY = ("UNAVAILABLE", "ABORTED")
+SLOW_CALL_MS = 1000.0  # a call this long before any fault is listed with when it started
 AFTER_FAULT_S = 1.0  # a fault's stretch ends this long after it did (calls it held up); a judgement
 PLACEMENTS = """
 SELECT nodeport, count(*) FROM pg_dist_shard_placement p JOIN pg_dist_shard s USING (shardid)
@@ -146,6 +147,14 @@ def by_phase(single: Report, cluster: Report, phases: list[Phase]) -> list[str]:
             lines.append(
                 f"  {rpc:<9} {name:<14}         {p['n']:<6} {p['p50']:>6.0f} / {p['p95']:<6.0f} ms   {ratio:.2f}"
             )
+    first = min((min(at) for at in cluster.started_at.values() if at), default=0.0)
+    slow = sorted(
+        (at - first, rpc, ms)
+        for rpc, starts in cluster.started_at.items()
+        for at, ms in zip(starts, cluster.latencies_ms[rpc], strict=True)
+        if ms > SLOW_CALL_MS and phase_of(at, ms, phases) == "before faults"
+    )
+    lines.append(f"calls over {SLOW_CALL_MS} ms before the faults (s from the first call, call, ms): {slow[:12]}")
     return lines
 
 

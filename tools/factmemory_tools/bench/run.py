@@ -78,6 +78,13 @@ VALUES ($1, $2, $3, $4, 0.9, 'bench', 'bench', now())
 ON CONFLICT ON CONSTRAINT possible_duplicates_pkey DO UPDATE SET status = 'open', closed_at = NULL
 """
 Between = Callable[[uuid.UUID], Awaitable[None]]
+# Whether `facts` is a Citus distributed table (the bench run against a cluster's coordinator).
+DISTRIBUTED = """
+SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')
+   AND EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.relname = 'pg_dist_partition' AND n.nspname = 'pg_catalog')
+   AND (SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'facts'::regclass) > 0
+"""
 # The heavy person's Provides with an Evaluate of them before each: every Provide follows a write of the person.
 HEAVY_CONVERSATION = "heavy_conversation"
 # The heavy person's Provides with a time named in each new message (data.TIME_PHRASES).
@@ -216,6 +223,14 @@ class Bench:
 
     async def storage(self, label: str) -> None:
         count = await self.conn.fetchval("SELECT count(*) FROM facts")
+        if await self.conn.fetchval(DISTRIBUTED):  # the coordinator's `facts` is an empty shell: count the shards
+            total = await self.conn.fetchval("SELECT citus_total_relation_size('facts')")
+            self.fig(f"storage.{label}.facts", count)
+            self.fig(f"storage.{label}.bytes_per_fact", round(total / max(count, 1)))
+            self.results.rows.append(
+                value_row("storage: facts table incl. indexes per fact (all shards)", label, total / max(count, 1), "B")
+            )
+            return
         total = await self.conn.fetchval("SELECT pg_total_relation_size('facts')")
         parts = await self.conn.fetch(
             "SELECT indexrelname AS name, pg_relation_size(indexrelid) AS bytes FROM pg_stat_user_indexes "
@@ -536,7 +551,7 @@ async def run(settings: Settings, opts: Options) -> Results:
         stack.push_async_callback(conn.close)
         bench = Bench(opts, deps, stub, conn, llm, tokens, pgdata)
         if opts.database_url:
-            stack.push_async_callback(_forget_agent, conn, bench.pop.agent_id)
+            stack.push_async_callback(_forget_agent, deps, conn, bench.pop)
         await _run_all(bench, server_settings)
         return bench.results
     raise AssertionError("unreachable")  # pragma: no cover
@@ -593,15 +608,18 @@ async def _run_all(bench: Bench, settings: Settings) -> None:
     }
 
 
-async def _forget_agent(conn: asyncpg.Connection, agent_id: uuid.UUID) -> None:
-    """With a shared database, remove everything the run stored (all of it is under its own agent id). A failure
-    here is logged, not raised: the figures are measured by then (on a Citus cluster a worker once ran out of memory
-    deleting the 20,000-fact person's rows with their row triggers, and the run's figures were lost with it)."""
+async def _forget_agent(deps: Deps, conn: asyncpg.Connection, pop: data.Population) -> None:
+    """With a shared database, remove everything the run stored (all of it is under its own agent id): each person
+    through the service's own erasure (ForgetEntity deletes set-based and skips the row triggers; one DELETE of the
+    agent's facts ran every row trigger through Citus on a worker, which the kernel killed out of memory at 100k),
+    then what no person holds. A failure here is logged, not raised: the figures are measured by then."""
     try:
+        for entity_id in {*pop.loaded, *pop.probes, pop.heavy}:
+            await deps.bulk_store.forget_entity(pop.agent_id, entity_id)
         for table in ("fact_candidates", "facts", "relationships", "identities", "evaluations"):
-            await conn.execute(f"DELETE FROM {table} WHERE agent_id = $1", agent_id)
+            await conn.execute(f"DELETE FROM {table} WHERE agent_id = $1", pop.agent_id)
     except (asyncpg.PostgresError, OSError) as exc:
-        log.warning("bench: the run's data under agent %s was not removed: %s", agent_id, exc)
+        log.warning("bench: the run's data under agent %s was not removed: %s", pop.agent_id, exc)
 
 
 def report(results: Results) -> str:

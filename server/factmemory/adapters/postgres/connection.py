@@ -34,7 +34,14 @@ RETURNING revision
 # had their nearest facts read by a sequential scan that detoasts every search vector instead of an index-only scan
 # of facts_search_half_idx: 62-66 ms against 12 ms for a person of 20,000 facts (2026-11-27 log). It does not reach
 # a Citus worker: docs/scaling.md asks for it in the workers' configuration.
-SESSION_SETTINGS: tuple[str, ...] = ("SET random_page_cost = 1.1",)
+# citus.override_table_visibility off (on a Citus coordinator; elsewhere an unused placeholder setting): Citus hides
+# the shards from the catalog by calling a function on every row of pg_class a session reads, and asyncpg reads
+# pg_class with each type it learns on a connection (its introspection of int4[], timestamptz[] and uuid[], at a
+# connection's first Provide): 600-900 ms on the coordinator against 4-15 ms on one PostgreSQL, at every new pooled
+# connection (the service's start, a pool renewed, an idle one replaced). Off: 4-18 ms (2026-11-29 log). The service
+# never lists tables by pattern; the one read of pg_class by name that could meet a shard leaves shards out by name
+# (deployment/citus.LOCAL_TABLES).
+SESSION_SETTINGS: tuple[str, ...] = ("SET random_page_cost = 1.1", "SET citus.override_table_visibility = off")
 
 # The session of the connections that read Provide's candidates (PostgresProvide.provide_pool): one generic
 # plan per statement, made once per connection. PostgreSQL's default (`auto`) planned the candidate statement anew on
