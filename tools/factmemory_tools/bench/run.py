@@ -220,16 +220,17 @@ class Bench:
 
     async def storage(self, label: str) -> None:
         count = await self.conn.fetchval("SELECT count(*) FROM facts")
-        # On a Citus coordinator `facts` is an empty shell: count the shards.
-        if await self.conn.fetchval(CITUS_CATALOG) and await self.conn.fetchval(DISTRIBUTED):
-            total = await self.conn.fetchval("SELECT citus_total_relation_size('facts')")
-            self.fig(f"storage.{label}.facts", count)
-            self.fig(f"storage.{label}.bytes_per_fact", round(total / max(count, 1)))
-            self.results.rows.append(
-                value_row("storage: facts table incl. indexes per fact (all shards)", label, total / max(count, 1), "B")
-            )
+        # On a Citus coordinator `facts` is an empty shell: the size is summed over the shards, not split by relation.
+        sharded = bool(await self.conn.fetchval(CITUS_CATALOG) and await self.conn.fetchval(DISTRIBUTED))
+        size = "citus_total_relation_size" if sharded else "pg_total_relation_size"
+        total = await self.conn.fetchval(f"SELECT {size}('facts')")
+        per_fact = total / max(count, 1)
+        self.fig(f"storage.{label}.facts", count)
+        self.fig(f"storage.{label}.bytes_per_fact", round(per_fact))
+        what = "storage: facts table incl. indexes per fact" + (" (all shards)" if sharded else "")
+        self.results.rows.append(value_row(what, label, per_fact, "B"))
+        if sharded:
             return
-        total = await self.conn.fetchval("SELECT pg_total_relation_size('facts')")
         parts = await self.conn.fetch(
             "SELECT indexrelname AS name, pg_relation_size(indexrelid) AS bytes FROM pg_stat_user_indexes "
             "WHERE relname = 'facts' ORDER BY indexrelname"
@@ -238,11 +239,7 @@ class Bench:
             "SELECT pg_relation_size('facts') + pg_relation_size("
             "(SELECT reltoastrelid FROM pg_class WHERE relname = 'facts'))"
         )
-        per_fact = total / max(count, 1)
-        self.fig(f"storage.{label}.facts", count)
-        self.fig(f"storage.{label}.bytes_per_fact", round(per_fact))
         self.fig(f"storage.{label}.relations_bytes", {"heap+toast": heap, **{r["name"]: r["bytes"] for r in parts}})
-        self.results.rows.append(value_row("storage: facts table incl. indexes per fact", label, per_fact, "B"))
 
     # -- Provide ---------------------------------------------------------------------------------------------
 
