@@ -9,9 +9,9 @@ clients are told to, run twice: against a fresh embedded PostgreSQL, then agains
 coordinator and two workers, distributed by `factmemory distribute`, and a third worker added without shards),
 during which the first worker is stopped and started again (from a quarter of the run) and the shards are
 rebalanced onto the third (from half of it). Prints both reports, then the per-call p50 / p95 side by side with
-their ratio, and what the faults took. The integrity checks of the load test run on both, but for the replay in
-commit order on the cluster: the order is read from the evaluations' xmin, which rows moved to another worker do
-not keep.
+their ratio, and what the faults took. The integrity checks of the load test run on both; the sequential replay
+runs on one PostgreSQL in commit order and on the cluster in the order the facts' evidence gives (loadtest's
+docstring): commit order is read from the evaluations' xmin, which rows moved to another worker do not keep.
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ async def run(config: LoadConfig) -> dict[str, Any]:
     print("== one PostgreSQL (embedded)\n" + single.text(), flush=True)
     said: list[str] = []
     phases: list[Phase] = []
-    cluster = await on_cluster(replace(config, replay=False), said, phases)
+    cluster = await on_cluster(replace(config, replay="evidence"), said, phases)
     print("== Citus (coordinator + 2 workers, a worker restarted, a third added and rebalanced)\n" + cluster.text())
     split = by_phase(single, cluster, phases)
     print("\n".join(["== faults", *said, "== side by side", *side_by_side(single, cluster), "== by phase", *split]))
