@@ -551,7 +551,8 @@ def evidence_order(
 
 
 async def replay(run: Run, order: dict[str, list[str]], replay_agent: str) -> list[str]:
-    """The acknowledged messages again, one at a time per entity in commit order, under a fresh agent id."""
+    """The acknowledged messages again, one at a time per entity in `order` (commit_order or evidence_order), under
+    a fresh agent id."""
     problems: list[str] = []
 
     async def entity_stream(message_ids: list[str]) -> None:
