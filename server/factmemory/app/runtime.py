@@ -92,6 +92,7 @@ async def start_embedder(settings: Settings) -> Embedder:
             settings.effective_embedding_workers,
             settings.embedding_max_tokens,
             settings.effective_embedding_threads,
+            settings.embedding_runtime,
         )
     # Retries are ours (RetryPolicy), as for the LLM.
     client = _openai_client(settings, settings.embedding_timeout_s, 0)

