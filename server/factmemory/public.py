@@ -5,6 +5,7 @@ service every name is imported from its own module, never from here."""
 
 from factmemory.adapters import eliza  # an elizaOS export read and imported (scripts/measure_import.py)
 from factmemory.adapters.embedding.embedders import LOCAL_VARIANTS, LocalEmbedder  # embedbench
+from factmemory.adapters.embedding.worker import load as load_engine  # vs_mem0's shared endpoint
 from factmemory.adapters.postgres.connection import (
     SESSION_SETTINGS,  # bench: the session the service's plans get
     open_pool,  # citus_import: the store on a pool of its own
@@ -97,6 +98,7 @@ __all__ = [
     "distribute",
     "eliza",
     "import_facts",
+    "load_engine",
     "migrate",
     "nearest_args",
     "new_fact",

