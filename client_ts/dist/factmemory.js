@@ -7505,6 +7505,7 @@ function header(name, value) {
 
 // src/settings.ts
 var MODEL_MODES = ["service", "agent", "auto"];
+var PREFETCH_MODES = ["answered", "all", "off"];
 var AGENT_MODEL_TYPES = ["OBJECT_SMALL", "TEXT_SMALL"];
 var DEFAULT_URL = "http://127.0.0.1:50051";
 var DEFAULT_TIMEOUT_MS = 3e3;
@@ -7512,6 +7513,7 @@ var DEFAULT_EVALUATE_TIMEOUT_MS = 6e4;
 var DEFAULT_EVALUATE_EVERY = 1;
 var DEFAULT_EVALUATE_QUIET_MS = 6e4;
 var DEFAULT_MODEL = "auto";
+var DEFAULT_PREFETCH = "answered";
 function readSettings(runtime) {
   const problems = [];
   return {
@@ -7523,6 +7525,7 @@ function readSettings(runtime) {
     evaluateQuietMs: positiveInt(runtime, "FACT_MEMORY_EVALUATE_QUIET_MS") ?? DEFAULT_EVALUATE_QUIET_MS,
     model: oneOf(runtime, "FACT_MEMORY_MODEL", MODEL_MODES, problems, "lower") ?? DEFAULT_MODEL,
     agentModelType: oneOf(runtime, "FACT_MEMORY_AGENT_MODEL_TYPE", AGENT_MODEL_TYPES, problems, "upper"),
+    prefetch: oneOf(runtime, "FACT_MEMORY_PREFETCH", PREFETCH_MODES, problems, "lower") ?? DEFAULT_PREFETCH,
     keepBootstrapMemory: flag(runtime, "FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY", problems) ?? false,
     problems
   };
@@ -7857,6 +7860,32 @@ function cacheStore(runtime, key) {
   };
 }
 
+// src/rooms.ts
+var ROOM_TTL_MS = 6e4;
+var ROOMS_KEPT = 512;
+var roomsOf = perRuntime(() => /* @__PURE__ */ new Map());
+function roomOf(runtime, roomId) {
+  const rooms = roomsOf(runtime);
+  const now = Date.now();
+  const kept = rooms.get(roomId);
+  if (kept && now - kept.at < ROOM_TTL_MS) return kept.room;
+  for (const [old, entry2] of rooms) {
+    if (rooms.size < ROOMS_KEPT && now - entry2.at < ROOM_TTL_MS) break;
+    rooms.delete(old);
+  }
+  const entry = { at: now, room: runtime.getRoom(roomId) };
+  rooms.set(roomId, entry);
+  entry.room.then(
+    (room) => {
+      if (room === null && rooms.get(roomId) === entry) rooms.delete(roomId);
+    },
+    () => {
+      if (rooms.get(roomId) === entry) rooms.delete(roomId);
+    }
+  );
+  return entry.room;
+}
+
 // src/unsaid.ts
 var MAX_UNSAID = 500;
 var unsaidKey = (runtime) => `factmemory:unsaid:${runtime.agentId}`;
@@ -7922,23 +7951,26 @@ function buildProvideRequest(input) {
     roomId: input.message.roomId,
     recentMessages: recent.map((memory) => toChatMessage(memory, names, limits)),
     subjectName: fit(senderName(input.message, names) ?? "", limits.maxNameChars),
-    worldId: input.conversation.world?.id ?? "",
+    worldId: input.conversation.worldId ?? input.conversation.world?.id ?? "",
     totalLimit: Math.min(PROVIDE_TOTAL_LIMIT, 2 * limits.maxProvideLimit)
   });
 }
-async function loadConversation(runtime, roomId, onError) {
+async function loadConversation(runtime, roomId, onError, worldRow = true) {
   if (!hasDatabase(runtime)) return { recent: [], entities: [] };
   const [recent, entities, world] = await Promise.all([
     runtime.getMemories({ tableName: "messages", roomId, count: RECENT_MESSAGE_COUNT }).then((memories) => withoutUnsaid(runtime, memories)).then(oldestFirst).catch((error2) => (onError("getMemories", error2), [])),
     runtime.getEntitiesForRoom(roomId).catch((error2) => (onError("getEntitiesForRoom", error2), [])),
-    loadWorld(runtime, roomId).catch((error2) => (onError("getWorld", error2), void 0))
+    loadWorld(runtime, roomId, worldRow).catch((error2) => (onError("getWorld", error2), void 0))
   ]);
-  return world ? { recent, entities, world } : { recent, entities };
+  if (!world) return { recent, entities };
+  return world.row ? { recent, entities, world: world.row, worldId: world.id } : { recent, entities, worldId: world.id };
 }
-async function loadWorld(runtime, roomId) {
-  const room = await runtime.getRoom(roomId);
+async function loadWorld(runtime, roomId, row) {
+  const room = await roomOf(runtime, roomId);
   if (!room?.worldId) return void 0;
-  return await runtime.getWorld(room.worldId) ?? void 0;
+  if (!row) return { id: room.worldId };
+  const world = await runtime.getWorld(room.worldId);
+  return world ? { id: room.worldId, row: world } : void 0;
 }
 function hasDatabase(runtime) {
   return !("adapter" in runtime) || runtime.adapter != null;
@@ -9037,19 +9069,33 @@ var factMemoryProvider = {
 };
 async function provide(runtime, message) {
   if (message.entityId === runtime.agentId) return EMPTY_RESULT;
-  try {
-    const key = message.id;
-    if (!key) return await fetchFacts(runtime, message);
-    const memo = memoFor(runtime);
-    const hit = memo.get(key);
-    if (hit && Date.now() - hit.at < MEMO_TTL_MS) return await hit.result;
-    const result = fetchFacts(runtime, message).then((facts3) => withQuestion(runtime, message, facts3));
-    remember(memo, key, result);
-    return await result;
-  } catch (error2) {
+  const key = message.id;
+  if (!key) return turnFacts(runtime, message);
+  const memo = memoFor(runtime);
+  const hit = memo.get(key);
+  if (hit && Date.now() - hit.at < MEMO_TTL_MS) return hit.result;
+  const result = turnFacts(runtime, message);
+  remember(memo, key, result);
+  return result;
+}
+function prefetchFacts(runtime, message) {
+  const key = message.id;
+  if (!key || message.entityId === runtime.agentId) return false;
+  const memo = memoFor(runtime);
+  const hit = memo.get(key);
+  if (hit && Date.now() - hit.at < MEMO_TTL_MS) return false;
+  const result = turnFacts(runtime, message);
+  const entry = remember(memo, key, result);
+  void result.then((facts3) => {
+    if (facts3 === EMPTY_RESULT && memo.get(key) === entry) memo.delete(key);
+  });
+  return true;
+}
+function turnFacts(runtime, message) {
+  return fetchFacts(runtime, message).then((facts3) => withQuestion(runtime, message, facts3)).catch((error2) => {
     runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error2) }, "FactMemory provider failed");
     return EMPTY_RESULT;
-  }
+  });
 }
 async function fetchFacts(runtime, message) {
   const plugin = contextFor(runtime);
@@ -9075,10 +9121,12 @@ async function fetchFacts(runtime, message) {
 }
 async function requestFacts(runtime, message, deadline, signal) {
   const [conversation, limits] = await Promise.all([
+    // Provide needs the world's id only, which the room holds: the world row is not read.
     loadConversation(
       runtime,
       message.roomId,
-      (what, error2) => runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error2) }, `FactMemory: ${what} failed`)
+      (what, error2) => runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error2) }, `FactMemory: ${what} failed`),
+      false
     ),
     contextFor(runtime).limits.get()
   ]);
@@ -9113,12 +9161,50 @@ function memoFor(runtime) {
 }
 function remember(memo, key, result) {
   const now = Date.now();
-  for (const [old, entry] of memo) {
-    if (memo.size < MEMO_MAX_ENTRIES && now - entry.at < MEMO_TTL_MS) break;
+  for (const [old, entry2] of memo) {
+    if (memo.size < MEMO_MAX_ENTRIES && now - entry2.at < MEMO_TTL_MS) break;
     memo.delete(old);
   }
-  memo.set(key, { at: now, result });
+  const entry = { at: now, result };
+  memo.set(key, entry);
+  return entry;
 }
+
+// src/prefetch.ts
+async function prefetch(runtime, message) {
+  try {
+    if (!message?.id || message.entityId === runtime.agentId || !message.content?.text?.trim()) return false;
+    const mode = contextFor(runtime).settings.prefetch;
+    if (!await wanted(mode, runtime, message)) return false;
+    return prefetchFacts(runtime, message);
+  } catch (error2) {
+    runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error2) }, "FactMemory prefetch failed");
+    return false;
+  }
+}
+async function wanted(mode, runtime, message) {
+  if (mode !== "answered") return mode === "all";
+  const service = runtime.messageService;
+  if (!service) return false;
+  const room = await roomOf(runtime, message.roomId);
+  if (!room) return false;
+  const decision = service.shouldRespond(runtime, message, room, message.content.mentionContext);
+  return decision.shouldRespond && decision.skipEvaluation;
+}
+var prefetchEvents = {
+  // The message service queues a stored message's embedding right after storing it, before composing any state.
+  EMBEDDING_GENERATION_REQUESTED: [
+    async ({ runtime, memory }) => {
+      void prefetch(runtime, memory);
+    }
+  ],
+  // Clients that announce a message before handing it to the message service.
+  MESSAGE_RECEIVED: [
+    async ({ runtime, message }) => {
+      void prefetch(runtime, message);
+    }
+  ]
+};
 
 // src/register.ts
 var REGISTER_DELAYS_MS = [1e3, 4e3, 15e3, 4e4];
@@ -9194,7 +9280,8 @@ var factMemoryPlugin = {
   // A person's requests about their own memory, chosen by the agent's response call (docs/elizaos.md).
   actions: [...memoryActions],
   providers: [factMemoryProvider],
-  events: deletionEvents,
+  // Deletions reach the memory; a person's message starts its Provide before composeState asks for it.
+  events: { ...deletionEvents, ...prefetchEvents },
   config: {
     FACT_MEMORY_URL: DEFAULT_URL,
     FACT_MEMORY_TOKEN: null,
@@ -9202,6 +9289,7 @@ var factMemoryPlugin = {
     FACT_MEMORY_EVALUATE_EVERY: DEFAULT_EVALUATE_EVERY,
     FACT_MEMORY_EVALUATE_QUIET_MS: DEFAULT_EVALUATE_QUIET_MS,
     FACT_MEMORY_MODEL: DEFAULT_MODEL,
+    FACT_MEMORY_PREFETCH: DEFAULT_PREFETCH,
     FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY: false
   },
   // Only reads settings and creates the (lazy) client: an agent must start even when the service is down.
@@ -9352,6 +9440,9 @@ export {
   modeAfterFailure,
   origin,
   pendingKey,
+  prefetch,
+  prefetchEvents,
+  prefetchFacts,
   promptText,
   readAnswer,
   readSettings,

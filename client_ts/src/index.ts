@@ -11,12 +11,14 @@ import {
   successEvaluator,
 } from "./evaluators.js";
 import { memoryActions } from "./memory-actions.js";
+import { prefetchEvents } from "./prefetch.js";
 import { factMemoryProvider } from "./provider.js";
 import { registerAgentName } from "./register.js";
 import {
   DEFAULT_EVALUATE_EVERY,
   DEFAULT_EVALUATE_QUIET_MS,
   DEFAULT_MODEL,
+  DEFAULT_PREFETCH,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_URL,
 } from "./settings.js";
@@ -29,7 +31,8 @@ export const factMemoryPlugin: Plugin = {
   // A person's requests about their own memory, chosen by the agent's response call (docs/elizaos.md).
   actions: [...memoryActions],
   providers: [factMemoryProvider],
-  events: deletionEvents,
+  // Deletions reach the memory; a person's message starts its Provide before composeState asks for it.
+  events: { ...deletionEvents, ...prefetchEvents },
   config: {
     FACT_MEMORY_URL: DEFAULT_URL,
     FACT_MEMORY_TOKEN: null,
@@ -37,6 +40,7 @@ export const factMemoryPlugin: Plugin = {
     FACT_MEMORY_EVALUATE_EVERY: DEFAULT_EVALUATE_EVERY,
     FACT_MEMORY_EVALUATE_QUIET_MS: DEFAULT_EVALUATE_QUIET_MS,
     FACT_MEMORY_MODEL: DEFAULT_MODEL,
+    FACT_MEMORY_PREFETCH: DEFAULT_PREFETCH,
     FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY: false,
   },
   // Only reads settings and creates the (lazy) client: an agent must start even when the service is down.
@@ -120,6 +124,13 @@ export {
   relationshipEvaluator,
   successEvaluator,
 } from "./evaluators.js";
-export { factMemoryProvider, PROVIDER_NAME } from "./provider.js";
-export { type AgentModelType, type FactMemorySettings, type ModelMode, readSettings } from "./settings.js";
+export { prefetch, prefetchEvents } from "./prefetch.js";
+export { factMemoryProvider, prefetchFacts, PROVIDER_NAME } from "./provider.js";
+export {
+  type AgentModelType,
+  type FactMemorySettings,
+  type ModelMode,
+  type PrefetchMode,
+  readSettings,
+} from "./settings.js";
 export * from "./gen/factmemory/v1/factmemory_pb.js";

@@ -59,19 +59,44 @@ export const factMemoryProvider: Provider = {
 /** Never throws and never takes longer than the configured deadline: a turn must not wait on memory. */
 async function provide(runtime: IAgentRuntime, message: Memory): Promise<FactMemoryProviderResult> {
   if (message.entityId === runtime.agentId) return EMPTY_RESULT;
-  try {
-    const key = message.id;
-    if (!key) return await fetchFacts(runtime, message);
-    const memo = memoFor(runtime);
-    const hit = memo.get(key);
-    if (hit && Date.now() - hit.at < MEMO_TTL_MS) return await hit.result;
-    const result = fetchFacts(runtime, message).then((facts) => withQuestion(runtime, message, facts));
-    remember(memo, key, result);
-    return await result;
-  } catch (error) {
-    runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error) }, "FactMemory provider failed");
-    return EMPTY_RESULT;
-  }
+  const key = message.id;
+  if (!key) return turnFacts(runtime, message);
+  const memo = memoFor(runtime);
+  const hit = memo.get(key);
+  if (hit && Date.now() - hit.at < MEMO_TTL_MS) return hit.result;
+  const result = turnFacts(runtime, message);
+  remember(memo, key, result);
+  return result;
+}
+
+/**
+ * Starts the turn's Provide before composeState asks for it (prefetch.ts); the provider then takes the same call
+ * from the memo, finished or still running. A call that fails is forgotten once it has failed, so that the provider
+ * asks again instead of reusing the failure. False when there was nothing to start: the agent's own message, a
+ * message without an id, or one whose call is already made.
+ */
+export function prefetchFacts(runtime: IAgentRuntime, message: Memory): boolean {
+  const key = message.id;
+  if (!key || message.entityId === runtime.agentId) return false;
+  const memo = memoFor(runtime);
+  const hit = memo.get(key);
+  if (hit && Date.now() - hit.at < MEMO_TTL_MS) return false;
+  const result = turnFacts(runtime, message);
+  const entry = remember(memo, key, result);
+  void result.then((facts) => {
+    if (facts === EMPTY_RESULT && memo.get(key) === entry) memo.delete(key);
+  });
+  return true;
+}
+
+/** The turn's facts block, with the question the agent asked about memory; EMPTY_RESULT when the call failed. */
+function turnFacts(runtime: IAgentRuntime, message: Memory): Promise<FactMemoryProviderResult> {
+  return fetchFacts(runtime, message)
+    .then((facts) => withQuestion(runtime, message, facts))
+    .catch((error: unknown) => {
+      runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error) }, "FactMemory provider failed");
+      return EMPTY_RESULT;
+    });
 }
 
 async function fetchFacts(runtime: IAgentRuntime, message: Memory): Promise<FactMemoryProviderResult> {
@@ -105,8 +130,13 @@ async function requestFacts(
   signal: AbortSignal,
 ): Promise<ProvideResponse> {
   const [conversation, limits] = await Promise.all([
-    loadConversation(runtime, message.roomId, (what, error) =>
-      runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error) }, `FactMemory: ${what} failed`),
+    // Provide needs the world's id only, which the room holds: the world row is not read.
+    loadConversation(
+      runtime,
+      message.roomId,
+      (what, error) =>
+        runtime.logger.debug({ src: LOG_SOURCE, error: describeError(error) }, `FactMemory: ${what} failed`),
+      false,
     ),
     contextFor(runtime).limits.get(),
   ]);
@@ -148,11 +178,13 @@ function memoFor(runtime: IAgentRuntime): Map<string, Memo> {
   return memo;
 }
 
-function remember(memo: Map<string, Memo>, key: string, result: Promise<FactMemoryProviderResult>): void {
+function remember(memo: Map<string, Memo>, key: string, result: Promise<FactMemoryProviderResult>): Memo {
   const now = Date.now();
   for (const [old, entry] of memo) {
     if (memo.size < MEMO_MAX_ENTRIES && now - entry.at < MEMO_TTL_MS) break;
     memo.delete(old);
   }
-  memo.set(key, { at: now, result });
+  const entry = { at: now, result };
+  memo.set(key, entry);
+  return entry;
 }

@@ -1,7 +1,7 @@
 /** Turns elizaOS memories and entities into factmemory.v1 requests. */
 import { create } from "@bufbuild/protobuf";
 import { type Timestamp, timestampFromMs } from "@bufbuild/protobuf/wkt";
-import type { Entity, IAgentRuntime, Memory, World } from "@elizaos/core";
+import type { Entity, IAgentRuntime, Memory, UUID, World } from "@elizaos/core";
 
 import {
   type ChatMessage,
@@ -15,6 +15,7 @@ import {
   RoomEntitySchema,
 } from "./gen/factmemory/v1/factmemory_pb.js";
 import { DEFAULT_LIMITS, type ServiceLimits } from "./limits.js";
+import { roomOf } from "./rooms.js";
 import { withoutUnsaid } from "./unsaid.js";
 
 /** How many of the room's last messages go with each request. */
@@ -31,8 +32,10 @@ export interface Conversation {
   /** Oldest first. */
   recent: Memory[];
   entities: Entity[];
-  /** The room's world (a Discord server, a Telegram group), when it has one: its shared facts. */
+  /** The room's world (a Discord server, a Telegram group), when it has one and it was read: its roles, its name. */
   world?: World;
+  /** The room's world's id, known from the room even when the world itself was not read: its shared facts. */
+  worldId?: UUID;
 }
 
 /**
@@ -115,16 +118,20 @@ export function buildProvideRequest(input: ProvideInput): ProvideRequest {
     roomId: input.message.roomId,
     recentMessages: recent.map((memory) => toChatMessage(memory, names, limits)),
     subjectName: fit(senderName(input.message, names) ?? "", limits.maxNameChars),
-    worldId: input.conversation.world?.id ?? "",
+    worldId: input.conversation.worldId ?? input.conversation.world?.id ?? "",
     totalLimit: Math.min(PROVIDE_TOTAL_LIMIT, 2 * limits.maxProvideLimit),
   });
 }
 
-/** Loads the room's recent messages and entities; a runtime without a database gives an empty room. */
+/**
+ * Loads the room's recent messages and entities, and its world (the row only with `worldRow`: Provide needs its id,
+ * which the room holds); a runtime without a database gives an empty room.
+ */
 export async function loadConversation(
   runtime: IAgentRuntime,
   roomId: Memory["roomId"],
   onError: (what: string, error: unknown) => void,
+  worldRow = true,
 ): Promise<Conversation> {
   if (!hasDatabase(runtime)) return { recent: [], entities: [] };
   const [recent, entities, world] = await Promise.all([
@@ -134,16 +141,29 @@ export async function loadConversation(
       .then(oldestFirst)
       .catch((error: unknown) => (onError("getMemories", error), [])),
     runtime.getEntitiesForRoom(roomId).catch((error: unknown) => (onError("getEntitiesForRoom", error), [])),
-    loadWorld(runtime, roomId).catch((error: unknown) => (onError("getWorld", error), undefined)),
+    loadWorld(runtime, roomId, worldRow).catch((error: unknown) => (onError("getWorld", error), undefined)),
   ]);
-  return world ? { recent, entities, world } : { recent, entities };
+  if (!world) return { recent, entities };
+  return world.row
+    ? { recent, entities, world: world.row, worldId: world.id }
+    : { recent, entities, worldId: world.id };
 }
 
-/** The room's world (room.worldId), read fresh each turn: roles change, and a world is one row. */
-async function loadWorld(runtime: IAgentRuntime, roomId: Memory["roomId"]): Promise<World | undefined> {
-  const room = await runtime.getRoom(roomId);
+/**
+ * The room's world: its id (room.worldId, the room read at most once a minute) and, with `row`, the world read fresh
+ * each turn (roles change; a world is one row). Undefined when the room has no world, or the row was asked for and
+ * is gone.
+ */
+async function loadWorld(
+  runtime: IAgentRuntime,
+  roomId: Memory["roomId"],
+  row: boolean,
+): Promise<{ id: UUID; row?: World } | undefined> {
+  const room = await roomOf(runtime, roomId);
   if (!room?.worldId) return undefined;
-  return (await runtime.getWorld(room.worldId)) ?? undefined;
+  if (!row) return { id: room.worldId };
+  const world = await runtime.getWorld(room.worldId);
+  return world ? { id: room.worldId, row: world } : undefined;
 }
 
 /** AgentRuntime forwards storage calls to `adapter`, which is absent until a database plugin registers one. */

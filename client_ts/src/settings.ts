@@ -19,6 +19,12 @@ export interface FactMemorySettings {
   model: ModelMode;
   /** The agent's model type in agent mode; undefined: OBJECT_SMALL when a plugin provides it, else TEXT_SMALL. */
   agentModelType: AgentModelType | undefined;
+  /**
+   * When a person's message arrives, start the turn's Provide at once instead of when composeState asks for it:
+   * `answered` in the rooms where elizaOS answers without asking its model first (direct messages, a mention:
+   * its message service's own decision), `all` for every message, `off` never.
+   */
+  prefetch: PrefetchMode;
   /** Keep plugin-bootstrap's REFLECTION evaluator and FACTS provider (a second memory) instead of superseding them. */
   keepBootstrapMemory: boolean;
   /** Settings that were set but not understood, and what was used instead (logged once at start). */
@@ -27,6 +33,8 @@ export interface FactMemorySettings {
 
 export const MODEL_MODES = ["service", "agent", "auto"] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
+export const PREFETCH_MODES = ["answered", "all", "off"] as const;
+export type PrefetchMode = (typeof PREFETCH_MODES)[number];
 export const AGENT_MODEL_TYPES = ["OBJECT_SMALL", "TEXT_SMALL"] as const;
 export type AgentModelType = (typeof AGENT_MODEL_TYPES)[number];
 
@@ -36,13 +44,15 @@ export const DEFAULT_EVALUATE_TIMEOUT_MS = 60_000;
 export const DEFAULT_EVALUATE_EVERY = 1;
 export const DEFAULT_EVALUATE_QUIET_MS = 60_000;
 export const DEFAULT_MODEL: ModelMode = "auto";
+export const DEFAULT_PREFETCH: PrefetchMode = "answered";
 
 type GetSetting = Pick<IAgentRuntime, "getSetting">;
 
 /**
  * Reads FACT_MEMORY_URL, FACT_MEMORY_TOKEN, FACT_MEMORY_TIMEOUT_MS, FACT_MEMORY_EVALUATE_TIMEOUT_MS,
  * FACT_MEMORY_EVALUATE_EVERY (batches of at most the service's limit), FACT_MEMORY_EVALUATE_QUIET_MS, FACT_MEMORY_MODEL (service | agent |
- * auto), FACT_MEMORY_AGENT_MODEL_TYPE (OBJECT_SMALL | TEXT_SMALL) and FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY (true | false).
+ * auto), FACT_MEMORY_AGENT_MODEL_TYPE (OBJECT_SMALL | TEXT_SMALL), FACT_MEMORY_PREFETCH (answered | all | off) and
+ * FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY (true | false).
  */
 export function readSettings(runtime: GetSetting): FactMemorySettings {
   const problems: string[] = [];
@@ -55,6 +65,7 @@ export function readSettings(runtime: GetSetting): FactMemorySettings {
     evaluateQuietMs: positiveInt(runtime, "FACT_MEMORY_EVALUATE_QUIET_MS") ?? DEFAULT_EVALUATE_QUIET_MS,
     model: oneOf(runtime, "FACT_MEMORY_MODEL", MODEL_MODES, problems, "lower") ?? DEFAULT_MODEL,
     agentModelType: oneOf(runtime, "FACT_MEMORY_AGENT_MODEL_TYPE", AGENT_MODEL_TYPES, problems, "upper"),
+    prefetch: oneOf(runtime, "FACT_MEMORY_PREFETCH", PREFETCH_MODES, problems, "lower") ?? DEFAULT_PREFETCH,
     keepBootstrapMemory: flag(runtime, "FACT_MEMORY_KEEP_BOOTSTRAP_MEMORY", problems) ?? false,
     problems,
   };

@@ -14,7 +14,6 @@ import bootstrapPlugin from "@elizaos/plugin-bootstrap";
 import openaiPlugin from "@elizaos/plugin-openai";
 
 import {
-  closeContext,
   createFactMemoryClient,
   type FactMemoryClient,
   factMemoryPlugin,
@@ -22,26 +21,11 @@ import {
 } from "../src/index.js";
 import { uuid } from "./support/ids.js";
 import { startRealService } from "./support/real-service.js";
+import { learns, NOTHING, response } from "./support/script.js";
 import { type Cleanups, startOnce } from "./support/setup.js";
-import { type SqlAgent, startSqlAgent } from "./support/sql-runtime.js";
+import { type SqlAgent, startSqlAgent, stopSqlAgents } from "./support/sql-runtime.js";
 
 const TOKEN = "chat-memory-token";
-const NOTHING = {
-  facts: { ops: [] },
-  relationships: [],
-  identities: [],
-  success: { completed: true, reason: "ok" },
-};
-
-function learns(claim: string, category: string) {
-  const op = { op: "add_durable", claim, category, structured_fields: [], verification_status: null };
-  return { ...NOTHING, facts: { ops: [op] } };
-}
-
-/** The agent's response call: its thought, the actions it chooses and its text, as elizaOS's template asks. */
-function response(actions: string, text = "") {
-  return `<response><thought>scripted</thought><actions>${actions}</actions><providers></providers><text>${text}</text></response>`;
-}
 
 // The person's messages. Rules are tried in order, so the longer texts come first.
 const SAID = {
@@ -173,19 +157,8 @@ describe("a person controls their memory from the chat", () => {
     };
   });
 
-  // plugin-sql shares one PGlite among the runtimes of a process: only the last agent closes it.
   const agents: SqlAgent[] = [];
-  after(async () => {
-    const last = agents.pop();
-    for (const agent of agents) {
-      closeContext(agent.runtime);
-      await agent.runtime.stop();
-    }
-    if (last) {
-      closeContext(last.runtime);
-      await last.stop();
-    }
-  });
+  after(() => stopSqlAgents(agents));
 
   for (const mode of ["service", "agent"] as const) {
     describe(`FACT_MEMORY_MODEL=${mode}`, () => {

@@ -14,17 +14,11 @@ import type { Memory, Plugin, UUID } from "@elizaos/core";
 import bootstrapPlugin from "@elizaos/plugin-bootstrap";
 import openaiPlugin from "@elizaos/plugin-openai";
 
-import {
-  closeContext,
-  createFactMemoryClient,
-  type FactMemoryClient,
-  factMemoryPlugin,
-  Kind,
-} from "../src/index.js";
+import { createFactMemoryClient, type FactMemoryClient, factMemoryPlugin, Kind } from "../src/index.js";
 import { uuid } from "./support/ids.js";
 import { startRealService } from "./support/real-service.js";
 import { type Cleanups, startOnce } from "./support/setup.js";
-import { type SqlAgent, startSqlAgent } from "./support/sql-runtime.js";
+import { type SqlAgent, startSqlAgent, stopSqlAgents } from "./support/sql-runtime.js";
 
 const TURNS = 10;
 const TOKEN = "eliza-integration-token";
@@ -122,19 +116,8 @@ describe("an elizaOS agent with plugin-bootstrap and plugin-openai", () => {
     };
   }
 
-  // plugin-sql shares one PGlite among the runtimes of a process: only the last agent closes it.
   const agents: SqlAgent[] = [];
-  after(async () => {
-    const last = agents.pop();
-    for (const agent of agents) {
-      closeContext(agent.runtime);
-      await agent.runtime.stop();
-    }
-    if (last) {
-      closeContext(last.runtime);
-      await last.stop();
-    }
-  });
+  after(() => stopSqlAgents(agents));
 
   async function agentWith(env: Env, person: UUID, settings: Record<string, string>, plugins: Plugin[]) {
     const agent = await startSqlAgent(

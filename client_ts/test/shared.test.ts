@@ -18,6 +18,7 @@ import {
 } from "../src/index.js";
 import { uuid } from "./support/ids.js";
 import { startRealService } from "./support/real-service.js";
+import { NOTHING } from "./support/script.js";
 import { type Cleanups, startOnce } from "./support/setup.js";
 import { type SqlAgent, startSqlAgent } from "./support/sql-runtime.js";
 
@@ -27,12 +28,6 @@ const HACKATHON = "the hackathon moved to Friday";
 const WALLET = "the team's official wallet is 0xABC";
 const MEETUP = "the community meetup is in Lisbon this year";
 const WORLD_NAME = "Eliza Builders Guild";
-const NOTHING = {
-  facts: { ops: [] },
-  relationships: [],
-  identities: [],
-  success: { completed: true, reason: "ok" },
-};
 
 function sharedAdd(claim: string, category: string) {
   return {

@@ -15,6 +15,7 @@ export { type Answer, origin, readAnswer, SAFETY_CATEGORIES, say } from "./memor
 export { registerAgentName } from "./register.js";
 export { supersedeBootstrapMemory } from "./supersede.js";
 export { factMemoryEvaluator, factMemoryEvaluators, identityEvaluator, relationshipEvaluator, successEvaluator, } from "./evaluators.js";
-export { factMemoryProvider, PROVIDER_NAME } from "./provider.js";
-export { type AgentModelType, type FactMemorySettings, type ModelMode, readSettings } from "./settings.js";
+export { prefetch, prefetchEvents } from "./prefetch.js";
+export { factMemoryProvider, prefetchFacts, PROVIDER_NAME } from "./provider.js";
+export { type AgentModelType, type FactMemorySettings, type ModelMode, type PrefetchMode, readSettings, } from "./settings.js";
 export * from "./gen/factmemory/v1/factmemory_pb.js";

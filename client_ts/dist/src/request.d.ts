@@ -1,5 +1,5 @@
 import { type Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Entity, IAgentRuntime, Memory, World } from "@elizaos/core";
+import type { Entity, IAgentRuntime, Memory, UUID, World } from "@elizaos/core";
 import { type ChatMessage, type EvaluateRequest, type Item, type ProvideRequest } from "./gen/factmemory/v1/factmemory_pb.js";
 import { type ServiceLimits } from "./limits.js";
 /** How many of the room's last messages go with each request. */
@@ -14,8 +14,10 @@ export interface Conversation {
     /** Oldest first. */
     recent: Memory[];
     entities: Entity[];
-    /** The room's world (a Discord server, a Telegram group), when it has one: its shared facts. */
+    /** The room's world (a Discord server, a Telegram group), when it has one and it was read: its roles, its name. */
     world?: World;
+    /** The room's world's id, known from the room even when the world itself was not read: its shared facts. */
+    worldId?: UUID;
 }
 /**
  * The roles an entity holds in a world, as elizaOS 1.7 keeps them: `world.metadata.roles[entityId]` (OWNER,
@@ -48,8 +50,11 @@ export interface ProvideInput {
 export declare function buildEvaluateRequest(input: EvaluateInput): EvaluateRequest;
 /** Builds the per-turn facts request about the sender of `message`. */
 export declare function buildProvideRequest(input: ProvideInput): ProvideRequest;
-/** Loads the room's recent messages and entities; a runtime without a database gives an empty room. */
-export declare function loadConversation(runtime: IAgentRuntime, roomId: Memory["roomId"], onError: (what: string, error: unknown) => void): Promise<Conversation>;
+/**
+ * Loads the room's recent messages and entities, and its world (the row only with `worldRow`: Provide needs its id,
+ * which the room holds); a runtime without a database gives an empty room.
+ */
+export declare function loadConversation(runtime: IAgentRuntime, roomId: Memory["roomId"], onError: (what: string, error: unknown) => void, worldRow?: boolean): Promise<Conversation>;
 /** AgentRuntime forwards storage calls to `adapter`, which is absent until a database plugin registers one. */
 export declare function hasDatabase(runtime: IAgentRuntime): boolean;
 /**

@@ -5,7 +5,7 @@
 import { AgentRuntime, ChannelType, type Memory, type Plugin, type UUID } from "@elizaos/core";
 import sqlPlugin from "@elizaos/plugin-sql";
 
-import { factMemoryPlugin } from "../../src/index.js";
+import { closeContext, factMemoryPlugin } from "../../src/index.js";
 import { uuid } from "./ids.js";
 
 export interface SqlAgent {
@@ -104,4 +104,20 @@ function trackLogs(adapter: LogWriter): Promise<void>[] {
     return write;
   };
   return pending;
+}
+
+/**
+ * Stops the agents and empties the list. plugin-sql shares one PGlite among the runtimes of a process: only the
+ * last agent closes it.
+ */
+export async function stopSqlAgents(agents: SqlAgent[]): Promise<void> {
+  const last = agents.pop();
+  for (const agent of agents.splice(0)) {
+    closeContext(agent.runtime);
+    await agent.runtime.stop();
+  }
+  if (last) {
+    closeContext(last.runtime);
+    await last.stop();
+  }
 }

@@ -1,0 +1,10 @@
+/**
+ * A room as elizaOS stores it (its type and its world), kept for a minute per runtime: every turn needs it (which
+ * world's shared facts, whether the agent answers at once), and a room's type and world do not change while it is
+ * used. The world itself is read fresh each turn (roles change). A failed read is not kept.
+ */
+import type { IAgentRuntime, Room, UUID } from "@elizaos/core";
+export declare const ROOM_TTL_MS = 60000;
+export declare const ROOMS_KEPT = 512;
+/** The room, read at most once a minute (concurrent callers share one read). */
+export declare function roomOf(runtime: IAgentRuntime, roomId: UUID): Promise<Room | null>;
