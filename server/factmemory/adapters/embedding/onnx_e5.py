@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import marisa_trie
 import numpy as np
 import numpy.typing as npt
 
@@ -153,13 +154,17 @@ class Tokenizer:
         self.unk = model.unk
         self.unk_score = float(model.scores.min()) - 10.0
         self.normalisation = model.normalisation
-        # 250,000 pieces: an index per piece and the scores in one array (a tuple per piece took 25 MB more).
-        self.pieces: dict[str, int] = {}
-        for index, piece in enumerate(model.pieces()):
-            if piece and piece not in self.pieces and index != model.unk:  # the first of equal pieces wins
-                self.pieces[piece] = index
+        # 250,000 pieces in a trie (marisa: about 4 MB, where a dict of them took 40), its key ids mapped to the
+        # vocabulary's indices; the scores in one array.
+        self.trie = marisa_trie.Trie(p for i, p in enumerate(model.pieces()) if p and i != model.unk)
+        self.index = array("i", [-1]) * len(self.trie)
+        for i, piece in enumerate(model.pieces()):
+            if piece and i != model.unk:
+                key = self.trie.key_id(piece)
+                if self.index[key] < 0:  # the first of equal pieces wins
+                    self.index[key] = i
         self.scores = array("f", model.scores.tobytes())
-        self.longest = max(map(len, self.pieces))
+        self.longest = max(len(p) for p in self.trie.iterkeys())
 
     def _normalised(self, text: str) -> str:
         mapped = "".join(self.normalisation.get(ord(c), c) for c in text)
@@ -177,14 +182,14 @@ class Tokenizer:
         best[0] = 0.0
         piece_at = [self.unk] * (n + 1)
         start_at = [0] * (n + 1)
-        pieces, scores, longest = self.pieces, self.scores, self.longest
+        prefixes, index, scores, longest = self.trie.iter_prefixes_with_ids, self.index, self.scores, self.longest
         for i in range(n):
             score = best[i]
             if score <= -1e29:
                 continue
-            for end in range(i + 1, min(n, i + longest) + 1):
-                hit = pieces.get(s[i:end])
-                if hit is not None and score + scores[hit] > best[end]:
+            for piece, key in prefixes(s[i : i + longest]):
+                hit, end = index[key], i + len(piece)
+                if score + scores[hit] > best[end]:
                     best[end], piece_at[end], start_at[end] = score + scores[hit], hit, i
             if score + self.unk_score > best[i + 1]:
                 best[i + 1], piece_at[i + 1], start_at[i + 1] = score + self.unk_score, self.unk, i
