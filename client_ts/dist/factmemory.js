@@ -7860,30 +7860,44 @@ function cacheStore(runtime, key) {
   };
 }
 
+// src/kept.ts
+var KeptPromises = class {
+  constructor(ttlMs, max) {
+    this.ttlMs = ttlMs;
+    this.max = max;
+  }
+  #entries = /* @__PURE__ */ new Map();
+  /** The promise kept under `key`, unless it is older than `ttlMs`. */
+  get(key) {
+    const entry = this.#entries.get(key);
+    return entry && Date.now() - entry.at < this.ttlMs ? entry.value : void 0;
+  }
+  /** Keeps `value` under `key` and returns it. */
+  set(key, value, keep = () => true) {
+    const now = Date.now();
+    for (const [old, entry2] of this.#entries) {
+      if (this.#entries.size < this.max && now - entry2.at < this.ttlMs) break;
+      this.#entries.delete(old);
+    }
+    const entry = { at: now, value };
+    this.#entries.set(key, entry);
+    const forget2 = () => {
+      if (this.#entries.get(key) === entry) this.#entries.delete(key);
+    };
+    value.then((result) => {
+      if (!keep(result)) forget2();
+    }, forget2);
+    return value;
+  }
+};
+
 // src/rooms.ts
 var ROOM_TTL_MS = 6e4;
 var ROOMS_KEPT = 512;
-var roomsOf = perRuntime(() => /* @__PURE__ */ new Map());
+var roomsOf = perRuntime(() => new KeptPromises(ROOM_TTL_MS, ROOMS_KEPT));
 function roomOf(runtime, roomId) {
   const rooms = roomsOf(runtime);
-  const now = Date.now();
-  const kept = rooms.get(roomId);
-  if (kept && now - kept.at < ROOM_TTL_MS) return kept.room;
-  for (const [old, entry2] of rooms) {
-    if (rooms.size < ROOMS_KEPT && now - entry2.at < ROOM_TTL_MS) break;
-    rooms.delete(old);
-  }
-  const entry = { at: now, room: runtime.getRoom(roomId) };
-  rooms.set(roomId, entry);
-  entry.room.then(
-    (room) => {
-      if (room === null && rooms.get(roomId) === entry) rooms.delete(roomId);
-    },
-    () => {
-      if (rooms.get(roomId) === entry) rooms.delete(roomId);
-    }
-  );
-  return entry.room;
+  return rooms.get(roomId) ?? rooms.set(roomId, runtime.getRoom(roomId), (room) => room !== null);
 }
 
 // src/unsaid.ts
@@ -9059,7 +9073,9 @@ function toProviderResult(response) {
     }
   };
 }
-var memos = /* @__PURE__ */ new WeakMap();
+var callsOf = perRuntime(
+  () => new KeptPromises(MEMO_TTL_MS, MEMO_MAX_ENTRIES)
+);
 var factMemoryProvider = {
   name: PROVIDER_NAME,
   description: "Long-term facts about the person speaking (who they are, what is going on for them now) and about the community",
@@ -9071,24 +9087,15 @@ async function provide(runtime, message) {
   if (message.entityId === runtime.agentId) return EMPTY_RESULT;
   const key = message.id;
   if (!key) return turnFacts(runtime, message);
-  const memo = memoFor(runtime);
-  const hit = memo.get(key);
-  if (hit && Date.now() - hit.at < MEMO_TTL_MS) return hit.result;
-  const result = turnFacts(runtime, message);
-  remember(memo, key, result);
-  return result;
+  const calls = callsOf(runtime);
+  return calls.get(key) ?? calls.set(key, turnFacts(runtime, message));
 }
 function prefetchFacts(runtime, message) {
   const key = message.id;
   if (!key || message.entityId === runtime.agentId) return false;
-  const memo = memoFor(runtime);
-  const hit = memo.get(key);
-  if (hit && Date.now() - hit.at < MEMO_TTL_MS) return false;
-  const result = turnFacts(runtime, message);
-  const entry = remember(memo, key, result);
-  void result.then((facts3) => {
-    if (facts3 === EMPTY_RESULT && memo.get(key) === entry) memo.delete(key);
-  });
+  const calls = callsOf(runtime);
+  if (calls.get(key)) return false;
+  calls.set(key, turnFacts(runtime, message), (facts3) => facts3 !== EMPTY_RESULT);
   return true;
 }
 function turnFacts(runtime, message) {
@@ -9150,24 +9157,6 @@ function rejectOnAbort(signal) {
   return new Promise((_, reject) => {
     signal.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
-}
-function memoFor(runtime) {
-  let memo = memos.get(runtime);
-  if (!memo) {
-    memo = /* @__PURE__ */ new Map();
-    memos.set(runtime, memo);
-  }
-  return memo;
-}
-function remember(memo, key, result) {
-  const now = Date.now();
-  for (const [old, entry2] of memo) {
-    if (memo.size < MEMO_MAX_ENTRIES && now - entry2.at < MEMO_TTL_MS) break;
-    memo.delete(old);
-  }
-  const entry = { at: now, result };
-  memo.set(key, entry);
-  return entry;
 }
 
 // src/prefetch.ts

@@ -5,7 +5,9 @@ import type { IAgentRuntime, Memory, Provider, ProviderResult } from "@elizaos/c
 
 import { contextFor, LOG_SOURCE, describeError } from "./context.js";
 import { type ProvideResponse, ScoredFactSchema } from "./gen/factmemory/v1/factmemory_pb.js";
+import { KeptPromises } from "./kept.js";
 import { questionHint } from "./memory-actions.js";
+import { perRuntime } from "./per-runtime.js";
 import { buildProvideRequest, loadConversation } from "./request.js";
 
 export const PROVIDER_NAME = "FACT_MEMORY";
@@ -40,12 +42,10 @@ export function toProviderResult(response: ProvideResponse): FactMemoryProviderR
   };
 }
 
-interface Memo {
-  at: number;
-  result: Promise<FactMemoryProviderResult>;
-}
-
-const memos = new WeakMap<IAgentRuntime, Map<string, Memo>>();
+/** The turn's call per message, shared by composeState's several provider calls and the prefetch. */
+const callsOf = perRuntime(
+  () => new KeptPromises<string, FactMemoryProviderResult>(MEMO_TTL_MS, MEMO_MAX_ENTRIES),
+);
 
 export const factMemoryProvider: Provider = {
   name: PROVIDER_NAME,
@@ -61,12 +61,8 @@ async function provide(runtime: IAgentRuntime, message: Memory): Promise<FactMem
   if (message.entityId === runtime.agentId) return EMPTY_RESULT;
   const key = message.id;
   if (!key) return turnFacts(runtime, message);
-  const memo = memoFor(runtime);
-  const hit = memo.get(key);
-  if (hit && Date.now() - hit.at < MEMO_TTL_MS) return hit.result;
-  const result = turnFacts(runtime, message);
-  remember(memo, key, result);
-  return result;
+  const calls = callsOf(runtime);
+  return calls.get(key) ?? calls.set(key, turnFacts(runtime, message));
 }
 
 /**
@@ -78,14 +74,9 @@ async function provide(runtime: IAgentRuntime, message: Memory): Promise<FactMem
 export function prefetchFacts(runtime: IAgentRuntime, message: Memory): boolean {
   const key = message.id;
   if (!key || message.entityId === runtime.agentId) return false;
-  const memo = memoFor(runtime);
-  const hit = memo.get(key);
-  if (hit && Date.now() - hit.at < MEMO_TTL_MS) return false;
-  const result = turnFacts(runtime, message);
-  const entry = remember(memo, key, result);
-  void result.then((facts) => {
-    if (facts === EMPTY_RESULT && memo.get(key) === entry) memo.delete(key);
-  });
+  const calls = callsOf(runtime);
+  if (calls.get(key)) return false;
+  calls.set(key, turnFacts(runtime, message), (facts) => facts !== EMPTY_RESULT);
   return true;
 }
 
@@ -167,24 +158,4 @@ function rejectOnAbort(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     signal.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
-}
-
-function memoFor(runtime: IAgentRuntime): Map<string, Memo> {
-  let memo = memos.get(runtime);
-  if (!memo) {
-    memo = new Map();
-    memos.set(runtime, memo);
-  }
-  return memo;
-}
-
-function remember(memo: Map<string, Memo>, key: string, result: Promise<FactMemoryProviderResult>): Memo {
-  const now = Date.now();
-  for (const [old, entry] of memo) {
-    if (memo.size < MEMO_MAX_ENTRIES && now - entry.at < MEMO_TTL_MS) break;
-    memo.delete(old);
-  }
-  const entry = { at: now, result };
-  memo.set(key, entry);
-  return entry;
 }

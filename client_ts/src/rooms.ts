@@ -5,37 +5,16 @@
  */
 import type { IAgentRuntime, Room, UUID } from "@elizaos/core";
 
+import { KeptPromises } from "./kept.js";
 import { perRuntime } from "./per-runtime.js";
 
 export const ROOM_TTL_MS = 60_000;
 export const ROOMS_KEPT = 512;
 
-interface Kept {
-  at: number;
-  room: Promise<Room | null>;
-}
-
-const roomsOf = perRuntime(() => new Map<UUID, Kept>());
+const roomsOf = perRuntime(() => new KeptPromises<UUID, Room | null>(ROOM_TTL_MS, ROOMS_KEPT));
 
 /** The room, read at most once a minute (concurrent callers share one read). */
 export function roomOf(runtime: IAgentRuntime, roomId: UUID): Promise<Room | null> {
   const rooms = roomsOf(runtime);
-  const now = Date.now();
-  const kept = rooms.get(roomId);
-  if (kept && now - kept.at < ROOM_TTL_MS) return kept.room;
-  for (const [old, entry] of rooms) {
-    if (rooms.size < ROOMS_KEPT && now - entry.at < ROOM_TTL_MS) break;
-    rooms.delete(old);
-  }
-  const entry: Kept = { at: now, room: runtime.getRoom(roomId) };
-  rooms.set(roomId, entry);
-  entry.room.then(
-    (room) => {
-      if (room === null && rooms.get(roomId) === entry) rooms.delete(roomId);
-    },
-    () => {
-      if (rooms.get(roomId) === entry) rooms.delete(roomId);
-    },
-  );
-  return entry.room;
+  return rooms.get(roomId) ?? rooms.set(roomId, runtime.getRoom(roomId), (room) => room !== null);
 }
